@@ -1,0 +1,292 @@
+"""The interface every game shares: actions, events, observations, states, games.
+
+A :class:`Game` is a rules variant with its options (found by name in the
+registry). It builds the :class:`State` of a deal from a seed or from explicit
+hands, and carries a match from one deal to the next through an immutable,
+game-specific *setup* (levels, the next dealer or leader, tribute owed…).
+
+A :class:`State` is the engine proper: pure and deterministic. It says whose
+decision it is, lists the legal actions (sorted), applies one (``apply`` is the
+only way the state changes), gives the :class:`Observation` of a seat (only what
+that seat may see, rules/common.md C-5), and at the end an :class:`Outcome`.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NamedTuple
+
+from arena.cards import Card, format_cards, parse_cards
+from arena.errors import IllegalActionError, ParseError
+
+Seat = int
+NUM_SEATS = 4
+NOBODY: Seat = -1
+"""``to_act`` of a finished deal; ``seat`` of an event that belongs to no seat."""
+
+
+def team_of(seat: Seat) -> int:
+    """Team of a seat (rules/common.md C-2): 0 for seats 0 and 2, 1 for seats 1 and 3."""
+    return seat & 1
+
+
+def partner_of(seat: Seat) -> Seat:
+    return (seat + 2) & 3
+
+
+def next_seat(seat: Seat) -> Seat:
+    return (seat + 1) & 3
+
+
+class Action(NamedTuple):
+    """One decision: a verb, the cards it involves and an optional tag.
+
+    This tuple is the compact form the engines use; ``str(action)`` is the text
+    form (``pass``, ``play 3s 3d 3h``, ``tribute Ah``, ``play 3s 3d 4s 4d 2h 2h as
+    pair_run``) and :meth:`from_str` reads it back. Cards are kept sorted, so two
+    actions that use the same multiset of cards are equal.
+    """
+
+    verb: str
+    cards: tuple[Card, ...] = ()
+    tag: str = ""
+
+    def __str__(self) -> str:
+        text = self.verb
+        if self.cards:
+            text += " " + format_cards(self.cards)
+        if self.tag:
+            text += " as " + self.tag
+        return text
+
+    @classmethod
+    def make(cls, verb: str, cards: Sequence[Card] = (), tag: str = "") -> Action:
+        return cls(verb, tuple(sorted(cards)), tag)
+
+    @classmethod
+    def from_str(cls, text: str) -> Action:
+        """Parse the text form; raises :class:`ParseError` quoting what is wrong."""
+        words = text.split()
+        if not words:
+            raise ParseError("empty action: expected a verb such as 'pass' or 'play 3s 3d'")
+        verb, rest = words[0], words[1:]
+        if not verb.isalpha() or not verb.islower():
+            raise ParseError(f"bad action {text!r}: {verb!r} is not a verb")
+        tag = ""
+        if "as" in rest:
+            at = rest.index("as")
+            if at != len(rest) - 2:
+                raise ParseError(f"bad action {text!r}: 'as' must be followed by one word")
+            tag = rest[-1]
+            rest = rest[:at]
+        try:
+            cards = parse_cards(" ".join(rest))
+        except ParseError as err:
+            raise ParseError(f"bad action {text!r}: {err}") from None
+        return cls(verb, tuple(sorted(cards)), tag)
+
+
+PASS = Action("pass")
+
+
+class Event(NamedTuple):
+    """A public event of a deal, in order: who did what, visible to every seat.
+
+    ``kind`` names it (``play``, ``pass``, ``tribute``, ``announce`` …), ``seat``
+    is the seat it concerns, ``cards`` the cards shown, ``target`` a second seat
+    (the receiver of a tribute) and ``value`` a number (a card count, a place).
+    """
+
+    kind: str
+    seat: Seat = NOBODY
+    cards: tuple[Card, ...] = ()
+    target: Seat = NOBODY
+    value: int = 0
+    tag: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind}
+        if self.seat != NOBODY:
+            data["seat"] = self.seat
+        if self.cards:
+            data["cards"] = format_cards(self.cards)
+        if self.target != NOBODY:
+            data["target"] = self.target
+        if self.value:
+            data["value"] = self.value
+        if self.tag:
+            data["tag"] = self.tag
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one seat may see at one moment (rules/common.md C-5).
+
+    ``legal_actions`` is filled only for the seat whose decision it is (the
+    action mask travels with the observation). ``public`` holds the facts every
+    seat sees (levels, card counts, the trick on the table); ``private`` what
+    only this seat knows besides its hand (e.g. a return it gave face down).
+    """
+
+    game: str
+    seat: Seat
+    phase: str
+    to_act: Seat
+    hand: tuple[Card, ...]
+    legal_actions: tuple[Action, ...]
+    events: tuple[Event, ...]
+    public: Mapping[str, Any] = field(default_factory=dict)
+    private: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (cards in text notation)."""
+        return {
+            "game": self.game,
+            "seat": self.seat,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "hand": format_cards(self.hand),
+            "legal_actions": [str(a) for a in self.legal_actions],
+            "events": [e.to_dict() for e in self.events],
+            "public": _jsonable(self.public),
+            "private": _jsonable(self.private),
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of one deal.
+
+    ``scores`` is the per-seat result in the game's own unit (Guandan: levels
+    gained, Shengji: levels gained, sanfu: stakes won or paid). ``next_setup`` is
+    the setup of the following deal of the match, or ``None`` when this deal
+    ended the match; ``match_winner`` is then the winning team (``None`` for a
+    match that ended without a winner, e.g. after a fixed number of deals).
+    """
+
+    scores: tuple[int, int, int, int]
+    summary: str
+    details: Mapping[str, Any]
+    next_setup: Any
+    match_winner: int | None = None
+
+    @property
+    def match_over(self) -> bool:
+        return self.next_setup is None
+
+
+class State(abc.ABC):
+    """The state of one deal. Mutable, changed only by :meth:`apply`."""
+
+    game_name: ClassVar[str]
+
+    @property
+    @abc.abstractmethod
+    def to_act(self) -> Seat:
+        """The seat whose decision it is, or :data:`NOBODY` once the deal is over."""
+
+    @property
+    @abc.abstractmethod
+    def phase(self) -> str:
+        """The name of the current phase (``tribute``, ``return``, ``play``, ``over``…)."""
+
+    def is_terminal(self) -> bool:
+        return self.to_act == NOBODY
+
+    @abc.abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, each once, sorted."""
+
+    @abc.abstractmethod
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; raise :class:`IllegalActionError` naming the rule broken."""
+
+    @abc.abstractmethod
+    def observe(self, seat: Seat) -> Observation:
+        """What ``seat`` may see now."""
+
+    @abc.abstractmethod
+    def outcome(self) -> Outcome:
+        """The result of the finished deal; raises if the deal is not over."""
+
+    @abc.abstractmethod
+    def clone(self) -> State:
+        """An independent copy (for search and tests)."""
+
+    @abc.abstractmethod
+    def hand(self, seat: Seat) -> tuple[Card, ...]:
+        """The full-information hand of a seat (engine side only; bots get observations)."""
+
+    @property
+    @abc.abstractmethod
+    def events(self) -> Sequence[Event]:
+        """The public events so far."""
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action's text form and check that it is legal here."""
+        action = Action.from_str(text)
+        self.check_legal(action)
+        return action
+
+    def check_legal(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
+        if self.is_terminal():
+            raise IllegalActionError(f"illegal action {str(action)!r}: the deal is over")
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"illegal action {str(action)!r}: not allowed now")
+
+    def seat_cards(self) -> list[tuple[Card, ...]]:
+        """Every seat's hand (full information)."""
+        return [self.hand(s) for s in range(NUM_SEATS)]
+
+
+class Game(abc.ABC):
+    """A rules variant with its options, able to set up deals and carry a match."""
+
+    name: ClassVar[str]
+    seats: ClassVar[int] = NUM_SEATS
+
+    def __init__(self, **options: Any) -> None:
+        self.options: Mapping[str, Any] = self.check_options(options)
+
+    @classmethod
+    @abc.abstractmethod
+    def check_options(cls, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Validate options, fill defaults; raise ``ConfigError`` naming a bad one."""
+
+    @abc.abstractmethod
+    def first_setup(self) -> Any:
+        """The setup of the first deal of a match."""
+
+    @abc.abstractmethod
+    def new_deal(
+        self,
+        setup: Any = None,
+        *,
+        seed: int | None = None,
+        hands: Sequence[Sequence[Card]] | None = None,
+    ) -> State:
+        """The state at the start of a deal, from a seed or explicit hands."""
+
+    @abc.abstractmethod
+    def setup_to_dict(self, setup: Any) -> dict[str, Any]:
+        """A JSON-ready form of a setup (for records)."""
+
+    @abc.abstractmethod
+    def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
+        """Inverse of :meth:`setup_to_dict`."""
+
+    def describe(self) -> str:
+        opts = ", ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        return f"{self.name}({opts})" if opts else self.name
