@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
+from functools import cache
 from typing import NamedTuple
 
 from arena.cards import (
@@ -57,25 +58,19 @@ SEQUENCE_KINDS = frozenset({Kind.STRAIGHT, Kind.STRAIGHT_FLUSH, Kind.PAIR_RUN, K
 
 
 class Reading(NamedTuple):
-    """One way to read some cards: kind, ordering value and size."""
+    """One way to read some cards: kind, size, ordering value and bomb power.
+
+    Readings sort by kind (GD-8 order), then size, then value.
+
+    ``power`` is the place on the bomb ladder (GD-9), 0 for a non-bomb:
+    4-card < 5-card < straight flush < 6-card < … < 10-card < joker bomb.
+    Build readings with :func:`reading`, which computes it.
+    """
 
     kind: Kind
-    value: int
     size: int
-
-    @property
-    def power(self) -> int:
-        """Place on the bomb ladder (GD-9); 0 for a non-bomb.
-
-        4-card < 5-card < straight flush < 6-card < … < 10-card < joker bomb.
-        """
-        if self.kind == Kind.BOMB:
-            return 2 * self.size
-        if self.kind == Kind.STRAIGHT_FLUSH:
-            return 11
-        if self.kind == Kind.JOKER_BOMB:
-            return 100
-        return 0
+    value: int
+    power: int = 0
 
     def rank_text(self, level: int) -> str:
         """The deciding rank in card notation (``2`` … ``A``, ``SJ``, ``BJ``)."""
@@ -86,6 +81,20 @@ class Reading(NamedTuple):
 
     def to_dict(self, level: int) -> dict[str, object]:
         return {"kind": self.kind.label, "rank": self.rank_text(level), "size": self.size}
+
+
+@cache
+def reading(kind: Kind, value: int, size: int) -> Reading:
+    """The reading of ``size`` cards of ``kind`` at ``value``, with its bomb power."""
+    if kind == Kind.BOMB:
+        power = 2 * size
+    elif kind == Kind.STRAIGHT_FLUSH:
+        power = 11
+    elif kind == Kind.JOKER_BOMB:
+        power = 100
+    else:
+        power = 0
+    return Reading(kind, size, value, power)
 
 
 def value_text(value: int, sequence: bool, level: int) -> str:
@@ -100,10 +109,9 @@ def value_text(value: int, sequence: bool, level: int) -> str:
 
 def beats(play: Reading, table: Reading) -> bool:
     """Whether ``play`` beats ``table`` (GD-9)."""
-    play_power, table_power = play.power, table.power
-    if play_power or table_power:
-        if play_power != table_power:
-            return play_power > table_power
+    if play.power or table.power:
+        if play.power != table.power:
+            return play.power > table.power
         return play.value > table.value
     return play.kind == table.kind and play.size == table.size and play.value > table.value
 
@@ -161,7 +169,7 @@ def readings(cards: Sequence[Card], level: int) -> list[Reading]:
             by_rank.setdefault(c >> 2, []).append(c)
 
     if size == 4 and sorted(cards) == [SMALL_JOKER, SMALL_JOKER, BIG_JOKER, BIG_JOKER]:
-        return [Reading(Kind.JOKER_BOMB, BIG_JOKER_VALUE, 4)]
+        return [reading(Kind.JOKER_BOMB, BIG_JOKER_VALUE, 4)]
     _read_same_rank(naturals, jokers, by_rank, wilds, size, level, found)
     if size == 5:
         _read_full_house(jokers, by_rank, wilds, level, found)
@@ -183,14 +191,14 @@ def _read_same_rank(
     if jokers:
         if len(set(naturals)) == 1 and wilds == 0 and size <= 2:
             kind = Kind.SINGLE if size == 1 else Kind.PAIR
-            found.add(Reading(kind, card_value(jokers[0], level), size))
+            found.add(reading(kind, card_value(jokers[0], level), size))
         return
     if len(by_rank) > 1:
         return
     value = rank_value(next(iter(by_rank)), level) if by_rank else LEVEL_VALUE
     kind = {1: Kind.SINGLE, 2: Kind.PAIR, 3: Kind.TRIPLE}.get(size, Kind.BOMB)
     if size <= 10:
-        found.add(Reading(kind, value, size))
+        found.add(reading(kind, value, size))
 
 
 def _read_full_house(
@@ -209,16 +217,16 @@ def _read_full_house(
         if len(groups) == 1:
             (rank, n), = groups.items()
             if n + wilds == 3:
-                found.add(Reading(Kind.FULL_HOUSE, rank_value(rank, level), 5))
+                found.add(reading(Kind.FULL_HOUSE, rank_value(rank, level), 5))
         return
     ranks = list(groups)
     if len(ranks) == 2:
         for t, p in ((ranks[0], ranks[1]), (ranks[1], ranks[0])):
             if groups[t] <= 3 and groups[p] <= 2:
-                found.add(Reading(Kind.FULL_HOUSE, rank_value(t, level), 5))
+                found.add(reading(Kind.FULL_HOUSE, rank_value(t, level), 5))
     elif len(ranks) == 1 and groups[ranks[0]] == 3 and wilds == 2:
         # the two wild cards form the pair (of any other rank)
-        found.add(Reading(Kind.FULL_HOUSE, rank_value(ranks[0], level), 5))
+        found.add(reading(Kind.FULL_HOUSE, rank_value(ranks[0], level), 5))
 
 
 def _read_sequences(
@@ -243,11 +251,11 @@ def _read_sequences(
             if kind == Kind.STRAIGHT:
                 suits = {c & 3 for c in naturals}
                 if len(suits) == 1:
-                    found.add(Reading(Kind.STRAIGHT_FLUSH, top, 5))
+                    found.add(reading(Kind.STRAIGHT_FLUSH, top, 5))
                 if len(suits) > 1 or wilds:
-                    found.add(Reading(Kind.STRAIGHT, top, 5))
+                    found.add(reading(Kind.STRAIGHT, top, 5))
             else:
-                found.add(Reading(kind, top, size))
+                found.add(reading(kind, top, size))
 
 
 def play_readings(cards: Sequence[Card], level: int) -> list[Reading]:
@@ -267,14 +275,14 @@ def play_readings(cards: Sequence[Card], level: int) -> list[Reading]:
 def reduce_readings(found: Iterable[Reading]) -> list[Reading]:
     best: dict[Kind, Reading] = {}
     top_bomb: Reading | None = None
-    for reading in found:
-        if reading.power:
-            if top_bomb is None or strength(reading) > strength(top_bomb):
-                top_bomb = reading
+    for candidate in found:
+        if candidate.power:
+            if top_bomb is None or strength(candidate) > strength(top_bomb):
+                top_bomb = candidate
             continue
-        current = best.get(reading.kind)
-        if current is None or reading.value > current.value:
-            best[reading.kind] = reading
+        current = best.get(candidate.kind)
+        if current is None or candidate.value > current.value:
+            best[candidate.kind] = candidate
     if top_bomb is not None:
         return [top_bomb]
     return sorted(best.values(), key=strength, reverse=True)

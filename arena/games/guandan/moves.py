@@ -6,17 +6,21 @@ is used are one play (cards are a multiset); plays that use the wild card as
 different cards are different plays exactly when they leave different cards in
 hand. Each play is made at its strongest reading (:func:`combos.play_readings`).
 
-The generator works on a counts vector (54 entries) and builds each kind from
-per-rank choices of suits, so it never enumerates subsets of the hand.
+The generators work on a counts vector and build each kind from per-rank
+choices of suits, so they never enumerate subsets of the hand. Plays come in
+groups (one per non-bomb kind, and one for all bombs) that a :class:`HandPlays`
+builds when first asked and keeps while the hand does not change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from itertools import product
+from operator import itemgetter
 
-from arena.cards import BIG_JOKER, SMALL_JOKER, Card
+from arena.cards import BIG_JOKER, RANK_ACE, SMALL_JOKER, Card
+from arena.games.base import Action
 from arena.games.guandan.combos import (
     BIG_JOKER_VALUE,
     LEVEL_VALUE,
@@ -27,17 +31,18 @@ from arena.games.guandan.combos import (
     card_value,
     position_rank,
     rank_value,
-    readings,
-    reduce_readings,
+    reading,
+    strength,
     wild_card,
 )
 
-Candidate = tuple[tuple[Card, ...], Reading]
-Play = tuple[tuple[Card, ...], str, Reading]
-"""A legal play: its sorted cards, its tag (``""`` or the kind label) and its reading."""
+Candidate = tuple[tuple[Card, ...], Reading, str]
+"""Cards (sorted), a reading and a tag, before plays with the same cards are merged."""
+Play = tuple[Action, Reading]
+"""A legal play: the action (sorted cards, and the kind when it must be named) and its reading."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_choices(suit_counts: tuple[int, int, int, int], k: int) -> tuple[tuple[int, ...], ...]:
     """Distinct multisets of ``k`` suits drawn from ``suit_counts`` (sorted suits)."""
     found: list[tuple[int, ...]] = []
@@ -45,23 +50,28 @@ def _suit_choices(suit_counts: tuple[int, int, int, int], k: int) -> tuple[tuple
     def extend(suit: int, remaining: int, taken: tuple[int, ...]) -> None:
         if remaining == 0:
             found.append(taken)
-            return
-        if suit == 4:
-            return
-        for take in range(min(suit_counts[suit], remaining), -1, -1):
-            extend(suit + 1, remaining - take, taken + (suit,) * take)
+        elif suit < 4:
+            for take in range(min(suit_counts[suit], remaining), -1, -1):
+                extend(suit + 1, remaining - take, taken + (suit,) * take)
 
     extend(0, k, ())
     return tuple(found)
 
 
+@cache
+def _wild_spreads(length: int, width: int, wilds: int) -> tuple[tuple[int, ...], ...]:
+    """Ways to spread at most ``wilds`` wild cards over ``length`` sets of ``width``."""
+    spreads = product(range(min(width, wilds) + 1), repeat=length)
+    return tuple(s for s in spreads if sum(s) <= wilds)
+
+
 class _Hand:
     """Per-rank views of a counts vector, with the wild cards set apart."""
 
-    __slots__ = ("choices", "counts", "level", "naturals", "pools", "wild", "wilds")
+    __slots__ = ("choices", "counts", "level", "naturals", "pools", "singles", "wild", "wilds")
 
     def __init__(self, counts: Sequence[int], level: int) -> None:
-        self.counts = counts
+        self.counts = tuple(counts)
         self.level = level
         self.wild = wild_card(level)
         self.wilds = counts[self.wild]
@@ -73,7 +83,8 @@ class _Hand:
                 pool = (pool[0], 0, pool[2], pool[3])
             pools.append(pool)
         self.pools = pools
-        self.naturals = [sum(p) for p in pools]
+        self.naturals = [p[0] + p[1] + p[2] + p[3] for p in pools]
+        self.singles = [[r * 4 + s for s in range(4) if pool[s]] for r, pool in enumerate(pools)]
         self.choices: dict[tuple[int, int], list[tuple[Card, ...]]] = {}
 
     def take(self, rank: int, k: int) -> list[tuple[Card, ...]]:
@@ -88,117 +99,123 @@ class _Hand:
             self.choices[key] = found
         return found
 
+    def suit_masks(self) -> list[int]:
+        """Per suit, a bit per sequence position (0 = low ace … 13 = ace) held naturally."""
+        masks = [0, 0, 0, 0]
+        for rank, cards in enumerate(self.singles):
+            for card in cards:
+                masks[card & 3] |= (1 << (rank + 1)) | (1 if rank == RANK_ACE else 0)
+        return masks
 
-def _sorted_with(naturals: tuple[Card, ...], wild: Card, n: int) -> tuple[Card, ...]:
+
+def _with_wilds(naturals: tuple[Card, ...], wild: Card, n: int) -> tuple[Card, ...]:
     return tuple(sorted(naturals + (wild,) * n)) if n else naturals
 
 
 # ----------------------------------------------------------------------------
-# one generator per kind; ``low`` is the value a candidate must exceed
+# one generator per group
 
 
-def _singles(hand: _Hand, low: int, out: list[Candidate]) -> None:
+def _singles(hand: _Hand, out: list[Candidate]) -> None:
     counts, level = hand.counts, hand.level
     for card in range(54):
         if counts[card]:
-            value = card_value(card, level)
-            if value > low:
-                out.append(((card,), Reading(Kind.SINGLE, value, 1)))
+            out.append(((card,), reading(Kind.SINGLE, card_value(card, level), 1), ""))
 
 
-def _sets(hand: _Hand, width: int, kind: Kind, low: int, out: list[Candidate]) -> None:
+def _sets(hand: _Hand, width: int, kind: Kind, out: list[Candidate]) -> None:
     """Pairs (width 2) and triples (width 3), the wild cards filling in."""
     wild, wilds = hand.wild, hand.wilds
     for rank in range(13):
-        value = rank_value(rank, hand.level)
-        if value <= low:
-            continue
+        combo = reading(kind, rank_value(rank, hand.level), width)
         for used in range(min(wilds, width - 1) + 1):
-            if hand.naturals[rank] < width - used:
-                continue
-            reading = Reading(kind, value, width)
-            for cards in hand.take(rank, width - used):
-                out.append((_sorted_with(cards, wild, used), reading))
+            if hand.naturals[rank] >= width - used:
+                for cards in hand.take(rank, width - used):
+                    out.append((_with_wilds(cards, wild, used), combo, ""))
     if width == 2:
-        if wilds == 2 and LEVEL_VALUE > low:
-            out.append(((wild, wild), Reading(Kind.PAIR, LEVEL_VALUE, 2)))
+        if wilds == 2:
+            out.append(((wild, wild), reading(Kind.PAIR, LEVEL_VALUE, 2), ""))
         for joker, value in ((SMALL_JOKER, SMALL_JOKER_VALUE), (BIG_JOKER, BIG_JOKER_VALUE)):
-            if hand.counts[joker] == 2 and value > low:
-                out.append(((joker, joker), Reading(Kind.PAIR, value, 2)))
+            if hand.counts[joker] == 2:
+                out.append(((joker, joker), reading(Kind.PAIR, value, 2), ""))
 
 
-def _full_houses(hand: _Hand, low: int, out: list[Candidate]) -> None:
-    """Triple + pair of another rank (the pair may be two identical jokers)."""
+def _full_houses(hand: _Hand, out: list[Candidate]) -> None:
+    """Triple + pair of another rank; the pair may be two identical jokers.
+
+    A pair made of the two wild cards alone is left out: with a natural triple
+    they are a 5-card bomb, which dominates (:func:`combos.play_readings`).
+    """
     wild, wilds = hand.wild, hand.wilds
-    triples = []
-    for rank in range(13):
-        value = rank_value(rank, hand.level)
-        if value <= low:
-            continue
-        for used in range(min(wilds, 2) + 1):
-            if hand.naturals[rank] >= 3 - used:
-                triples.extend((rank, used, value, c) for c in hand.take(rank, 3 - used))
+    triples = [
+        (rank, used, cards)
+        for rank in range(13)
+        for used in range(min(wilds, 2) + 1)
+        if hand.naturals[rank] >= 3 - used
+        for cards in hand.take(rank, 3 - used)
+    ]
     if not triples:
         return
-    pairs = []
-    for rank in range(13):
-        for used in range(min(wilds, 1) + 1):
-            if hand.naturals[rank] >= 2 - used:
-                pairs.extend((rank, used, c) for c in hand.take(rank, 2 - used))
-    for joker in (SMALL_JOKER, BIG_JOKER):
-        if hand.counts[joker] == 2:
-            pairs.append((joker, 0, (joker, joker)))
-    for t_rank, t_used, value, t_cards in triples:
-        reading = Reading(Kind.FULL_HOUSE, value, 5)
+    pairs = [
+        (rank, used, cards)
+        for rank in range(13)
+        for used in range(min(wilds, 1) + 1)
+        if hand.naturals[rank] >= 2 - used
+        for cards in hand.take(rank, 2 - used)
+    ]
+    pairs.extend((joker, 0, (joker, joker)) for joker in (SMALL_JOKER, BIG_JOKER) if hand.counts[joker] == 2)
+    for t_rank, t_used, t_cards in triples:
+        combo = reading(Kind.FULL_HOUSE, rank_value(t_rank, hand.level), 5)
         for p_rank, p_used, p_cards in pairs:
+            if p_rank == t_rank:
+                continue
             used = t_used + p_used
-            if p_rank != t_rank and used <= wilds:
-                out.append((tuple(sorted(t_cards + p_cards + (wild,) * used)), reading))
+            if used == 0:  # both parts are sorted, and so is the rank order
+                out.append((t_cards + p_cards if t_rank < p_rank else p_cards + t_cards, combo, ""))
+            elif used <= wilds:
+                out.append((tuple(sorted(t_cards + p_cards + (wild,) * used)), combo, ""))
 
 
-def _straights(hand: _Hand, low: int, out: list[Candidate]) -> None:
+def _straights(hand: _Hand, out: list[Candidate]) -> None:
     """Five consecutive ranks whose natural cards are not all of one suit (GD-7)."""
-    wild, wilds, pools = hand.wild, hand.wilds, hand.pools
+    wild, wilds, singles = hand.wild, hand.wilds, hand.singles
     for start in range(10):
-        value = start + 5
-        if value <= low:
-            continue
-        ranks = [position_rank(p) for p in range(start, start + 5)]
-        options = [
-            [rank * 4 + s for s in range(4) if pools[rank][s]] for rank in ranks
-        ]
+        options = [singles[position_rank(p)] for p in range(start, start + 5)]
         missing = [i for i, cards in enumerate(options) if not cards]
         if len(missing) > wilds:
             continue
-        reading = Reading(Kind.STRAIGHT, value, 5)
+        combo = reading(Kind.STRAIGHT, start + 5, 5)
         for filled in _wild_slots(missing, 5, wilds):
-            chosen = [[wild] if i in filled else options[i] for i in range(5)]
-            for cards in product(*chosen):
-                suits = {c & 3 for c in cards if c != wild}
-                if len(suits) > 1:
-                    out.append((tuple(sorted(cards)), reading))
+            chosen = [options[i] for i in range(5) if i not in filled]
+            extra = (wild,) * len(filled)
+            in_order = not filled and start > 0  # ranks ascend, so the cards are sorted
+            for naturals in product(*chosen):
+                suit = naturals[0] & 3
+                if any(c & 3 != suit for c in naturals):
+                    cards = naturals if in_order else tuple(sorted(naturals + extra))
+                    out.append((cards, combo, ""))
 
 
-def _straight_flushes(hand: _Hand, low: int, out: list[Candidate]) -> None:
+def _straight_flushes(hand: _Hand, out: list[Candidate]) -> None:
     """Five consecutive ranks in one suit, the wild cards filling in."""
-    wild, wilds, pools = hand.wild, hand.wilds, hand.pools
-    for start in range(10):
-        value = start + 5
-        if value <= low:
+    wild, wilds = hand.wild, hand.wilds
+    for suit, mask in enumerate(hand.suit_masks()):
+        if _POPCOUNT[mask] + wilds < 5:
             continue
-        ranks = [position_rank(p) for p in range(start, start + 5)]
-        reading = Reading(Kind.STRAIGHT_FLUSH, value, 5)
-        for suit in range(4):
-            missing = [i for i, rank in enumerate(ranks) if not pools[rank][suit]]
-            if len(missing) > wilds:
+        for start in range(10):
+            window = (mask >> start) & 31
+            if _POPCOUNT[window] + wilds < 5 or not window:
                 continue
+            combo = reading(Kind.STRAIGHT_FLUSH, start + 5, 5)
+            missing = [i for i in range(5) if not window >> i & 1]
             for filled in _wild_slots(missing, 5, wilds):
-                if len(filled) == 5:
-                    continue
                 cards = tuple(
-                    wild if i in filled else ranks[i] * 4 + suit for i in range(5)
+                    wild if i in filled else position_rank(start + i) * 4 + suit for i in range(5)
                 )
-                out.append((tuple(sorted(cards)), reading))
+                out.append((tuple(sorted(cards)), combo, ""))
+
+
+_POPCOUNT = [bin(i).count("1") for i in range(1 << 14)]
 
 
 def _wild_slots(missing: list[int], length: int, wilds: int) -> list[frozenset[int]]:
@@ -214,31 +231,33 @@ def _wild_slots(missing: list[int], length: int, wilds: int) -> list[frozenset[i
     return slots
 
 
-def _runs(hand: _Hand, width: int, length: int, kind: Kind, low: int, out: list[Candidate]) -> None:
+# Spreads of the two wild cards over a run whose natural cards are then two
+# adjacent pairs: such cards are both 3 consecutive pairs and 2 consecutive
+# triples, so the play must name its kind.
+_TWO_KIND_SPREADS = {Kind.PAIR_RUN: {(0, 0, 2), (2, 0, 0)}, Kind.TRIPLE_RUN: {(1, 1)}}
+
+
+def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: list[Candidate]) -> None:
     """3 consecutive pairs (width 2, length 3) or 2 consecutive triples (width 3, length 2)."""
-    wild, wilds = hand.wild, hand.wilds
+    wild = hand.wild
+    spreads = _wild_spreads(length, width, hand.wilds)
+    two_kinds = _TWO_KIND_SPREADS[kind]
     for start in range(15 - length):
-        value = start + length
-        if value <= low:
-            continue
         ranks = [position_rank(p) for p in range(start, start + length)]
-        per_rank = []
-        for rank in ranks:
-            options = []
-            for used in range(min(wilds, width) + 1):
-                if hand.naturals[rank] >= width - used:
-                    options.extend((used, c) for c in hand.take(rank, width - used))
-            if not options:
-                break
-            per_rank.append(options)
-        else:
-            reading = Reading(kind, value, width * length)
-            for combo in product(*per_rank):
-                used = sum(u for u, _ in combo)
-                if used > wilds:
-                    continue
-                cards = tuple(c for _, chosen in combo for c in chosen) + (wild,) * used
-                out.append((tuple(sorted(cards)) if used or start == 0 else cards, reading))
+        if any(hand.naturals[r] + hand.wilds < 1 for r in ranks):
+            continue
+        combo = reading(kind, start + length, width * length)
+        for spread in spreads:
+            parts = [hand.take(r, width - u) if hand.naturals[r] >= width - u else [] for r, u in zip(ranks, spread, strict=True)]
+            if not all(parts):
+                continue
+            used = sum(spread)
+            tag = kind.label if spread in two_kinds else ""
+            for chosen in product(*parts):
+                cards = tuple(c for group in chosen for c in group)
+                if used or start == 0:
+                    cards = tuple(sorted(cards + (wild,) * used))
+                out.append((cards, combo, tag))
 
 
 def _bombs(hand: _Hand, out: list[Candidate]) -> None:
@@ -251,87 +270,107 @@ def _bombs(hand: _Hand, out: list[Candidate]) -> None:
         value = rank_value(rank, hand.level)
         for used in range(wilds + 1):
             for k in range(max(4 - used, 1), natural + 1):
-                reading = Reading(Kind.BOMB, value, k + used)
+                combo = reading(Kind.BOMB, value, k + used)
                 for cards in hand.take(rank, k):
-                    out.append((_sorted_with(cards, wild, used), reading))
+                    out.append((_with_wilds(cards, wild, used), combo, ""))
     counts = hand.counts
     if counts[SMALL_JOKER] == 2 and counts[BIG_JOKER] == 2:
-        out.append(((SMALL_JOKER, SMALL_JOKER, BIG_JOKER, BIG_JOKER), Reading(Kind.JOKER_BOMB, BIG_JOKER_VALUE, 4)))
+        joker_bomb = reading(Kind.JOKER_BOMB, BIG_JOKER_VALUE, 4)
+        out.append(((SMALL_JOKER, SMALL_JOKER, BIG_JOKER, BIG_JOKER), joker_bomb, ""))
 
 
-_NO_LIMIT = -1
-_NEVER = 10**6
+BOMBS = "bombs"
+"""The group of every bomb-class play (straight flushes, bombs, the joker bomb)."""
+
+_NON_BOMB_KINDS = (
+    Kind.SINGLE,
+    Kind.PAIR,
+    Kind.TRIPLE,
+    Kind.FULL_HOUSE,
+    Kind.PAIR_RUN,
+    Kind.TRIPLE_RUN,
+    Kind.STRAIGHT,
+)
 
 
-def candidates(counts: Sequence[int], level: int, table: Reading | None) -> list[Candidate]:
-    """Raw candidates that might beat ``table`` (every combination when leading)."""
-    hand = _Hand(counts, level)
-    out: list[Candidate] = []
-    low = {kind: _NEVER for kind in Kind}
-    if table is None:
-        low = {kind: _NO_LIMIT for kind in Kind}
-    elif not table.power:
-        low[table.kind] = table.value
-        low[Kind.STRAIGHT_FLUSH] = _NO_LIMIT
-    elif table.kind == Kind.STRAIGHT_FLUSH:
-        low[Kind.STRAIGHT_FLUSH] = table.value
-    elif table.power < 11:
-        low[Kind.STRAIGHT_FLUSH] = _NO_LIMIT
-    if low[Kind.SINGLE] < _NEVER:
-        _singles(hand, low[Kind.SINGLE], out)
-    if low[Kind.PAIR] < _NEVER:
-        _sets(hand, 2, Kind.PAIR, low[Kind.PAIR], out)
-    if low[Kind.TRIPLE] < _NEVER:
-        _sets(hand, 3, Kind.TRIPLE, low[Kind.TRIPLE], out)
-    if low[Kind.FULL_HOUSE] < _NEVER:
-        _full_houses(hand, low[Kind.FULL_HOUSE], out)
-    if low[Kind.STRAIGHT] < _NEVER:
-        _straights(hand, low[Kind.STRAIGHT], out)
-    if low[Kind.PAIR_RUN] < _NEVER:
-        _runs(hand, 2, 3, Kind.PAIR_RUN, low[Kind.PAIR_RUN], out)
-    if low[Kind.TRIPLE_RUN] < _NEVER:
-        _runs(hand, 3, 2, Kind.TRIPLE_RUN, low[Kind.TRIPLE_RUN], out)
-    if low[Kind.STRAIGHT_FLUSH] < _NEVER:
-        _straight_flushes(hand, low[Kind.STRAIGHT_FLUSH], out)
-    if table is None or table.kind != Kind.JOKER_BOMB:
+def _generate(hand: _Hand, key: Kind | str, out: list[Candidate]) -> None:
+    if key == BOMBS:
+        _straight_flushes(hand, out)
         _bombs(hand, out)
-    return out
+    elif key == Kind.SINGLE:
+        _singles(hand, out)
+    elif key == Kind.PAIR or key == Kind.TRIPLE:
+        _sets(hand, 2 if key == Kind.PAIR else 3, Kind(key), out)
+    elif key == Kind.FULL_HOUSE:
+        _full_houses(hand, out)
+    elif key == Kind.STRAIGHT:
+        _straights(hand, out)
+    elif key == Kind.PAIR_RUN:
+        _runs(hand, 2, 3, Kind.PAIR_RUN, out)
+    elif key == Kind.TRIPLE_RUN:
+        _runs(hand, 3, 2, Kind.TRIPLE_RUN, out)
+    else:
+        raise ValueError(f"no play group {key!r}")
+
+
+class HandPlays:
+    """Every distinct play of one hand, group by group, each computed when first needed.
+
+    A group is a non-bomb kind or :data:`BOMBS`; plays are sorted by their
+    reading (kind, size, value). A state keeps one per seat until that seat's
+    hand changes, so the decisions between two plays of a seat share its groups.
+    """
+
+    __slots__ = ("_groups", "hand")
+
+    def __init__(self, counts: Sequence[int], level: int) -> None:
+        self.hand = _Hand(counts, level)
+        self._groups: dict[Kind | str, list[Play]] = {}
+
+    def legal(self, table: Reading | None) -> list[Play]:
+        """The plays that may lead (``table`` is ``None``) or beat ``table`` (GD-9, GD-10)."""
+        if table is None:
+            plays = [p for kind in _NON_BOMB_KINDS for p in self.group(kind)]
+        elif table.power:
+            plays = []
+        else:
+            value = table.value
+            plays = [p for p in self.group(table.kind) if p[1].value > value]
+        bombs = self.group(BOMBS)
+        if bombs:
+            plays.extend(bombs if table is None else [p for p in bombs if beats(p[1], table)])
+        return plays
+
+    def group(self, key: Kind | str) -> list[Play]:
+        found = self._groups.get(key)
+        if found is None:
+            raw: list[Candidate] = []
+            _generate(self.hand, key, raw)
+            found = self._groups[key] = _merge(raw) if self.hand.wilds else [
+                (Action("play", cards, tag), combo) for cards, combo, tag in raw
+            ]
+            found.sort(key=_READING)
+        return found
+
+
+_READING = itemgetter(1)
+
+
+def _merge(raw: list[Candidate]) -> list[Play]:
+    """Keep one play per cards and tag, at its strongest reading.
+
+    Within one group the same cards can differ only in value (``3 4 5 6`` and a
+    wild card: a straight to 6 or to 7); the strongest reading stays.
+    """
+    best: dict[tuple[tuple[Card, ...], str], Reading] = {}
+    for cards, combo, tag in raw:
+        key = (cards, tag)
+        current = best.get(key)
+        if current is None or strength(combo) > strength(current):
+            best[key] = combo
+    return [(Action("play", cards, tag), combo) for (cards, tag), combo in best.items()]
 
 
 def legal_plays(counts: Sequence[int], level: int, table: Reading | None) -> list[Play]:
-    """Every distinct legal play, sorted by kind, value, then cards."""
-    raw = candidates(counts, level, table)
-    plays: list[Play]
-    if counts[wild_card(level)] == 0:
-        # without a wild card every multiset has exactly one reading
-        plays = [(cards, "", r) for cards, r in raw if table is None or beats(r, table)]
-    else:
-        plays = _resolve_wild(raw, level, table)
-    plays.sort(key=_order)
-    return plays
-
-
-def _resolve_wild(raw: list[Candidate], level: int, table: Reading | None) -> list[Play]:
-    """Merge candidates that use the same cards, keep their strongest readings."""
-    by_cards: dict[tuple[Card, ...], list[Reading]] = {}
-    for cards, reading in raw:
-        found = by_cards.get(cards)
-        if found is None:
-            by_cards[cards] = [reading]
-        else:
-            found.append(reading)
-    plays: list[Play] = []
-    for cards, found in by_cards.items():
-        if len(cards) == 6 and found[0].kind in (Kind.PAIR_RUN, Kind.TRIPLE_RUN):
-            found = readings(cards, level)  # the only shape two kinds can share
-        kept = reduce_readings(found)
-        tagged = len(kept) > 1
-        for reading in kept:
-            if table is None or beats(reading, table):
-                plays.append((cards, reading.kind.label if tagged else "", reading))
-    return plays
-
-
-def _order(play: Play) -> tuple[int, int, int, tuple[Card, ...]]:
-    cards, _, reading = play
-    return (int(reading.kind), reading.size, reading.value, cards)
+    """Every distinct legal play of a hand, sorted by reading (kind, size, value)."""
+    return HandPlays(counts, level).legal(table)

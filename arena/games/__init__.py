@@ -1,0 +1,66 @@
+"""The registry of games: ``make("guandan", a_fail_limit=3)``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.errors import ConfigError
+from arena.games.base import (
+    NOBODY,
+    NUM_SEATS,
+    PASS,
+    Action,
+    Event,
+    Game,
+    Observation,
+    Outcome,
+    Seat,
+    State,
+    next_seat,
+    partner_of,
+    team_of,
+)
+from arena.games.guandan import GuandanGame
+
+__all__ = [
+    "NOBODY",
+    "NUM_SEATS",
+    "PASS",
+    "Action",
+    "Event",
+    "Game",
+    "Observation",
+    "Outcome",
+    "Seat",
+    "State",
+    "make",
+    "names",
+    "next_seat",
+    "partner_of",
+    "register",
+    "team_of",
+]
+
+_REGISTRY: dict[str, type[Game]] = {}
+
+
+def register(game: type[Game]) -> type[Game]:
+    """Make a game class available by its ``name``."""
+    _REGISTRY[game.name] = game
+    return game
+
+
+def names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def make(name: str, **options: Any) -> Game:
+    """The game called ``name`` with ``options`` (checked; unknown ones are an error)."""
+    try:
+        game = _REGISTRY[name]
+    except KeyError:
+        raise ConfigError(f"unknown game {name!r}; known: {', '.join(names())}") from None
+    return game(**options)
+
+
+register(GuandanGame)

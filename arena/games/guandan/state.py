@@ -1,0 +1,574 @@
+"""The Guandan deal as a state machine: tribute, return, play (GD-1 … GD-16).
+
+Every decision — a tribute card, a return card, a play or a pass — goes through
+``legal_actions`` → ``apply``. The state is pure: no clock, no I/O, no random
+draws (the shuffle and the first leader come from :mod:`arena.chance`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.cards import (
+    BIG_JOKER,
+    NUM_KINDS,
+    RANK_ACE,
+    RANK_TEN,
+    RANKS,
+    Card,
+    format_card,
+    format_cards,
+    from_counts,
+)
+from arena.errors import IllegalActionError
+from arena.games.base import (
+    NOBODY,
+    NUM_SEATS,
+    PASS,
+    Action,
+    Event,
+    Observation,
+    Outcome,
+    Seat,
+    State,
+    next_seat,
+    partner_of,
+    team_of,
+)
+from arena.games.guandan.combos import (
+    KIND_BY_LABEL,
+    Reading,
+    beats,
+    card_value,
+    play_readings,
+    wild_card,
+)
+from arena.games.guandan.moves import HandPlays
+
+GAME_NAME = "guandan"
+ANNOUNCE_AT = 10
+"""GD-12: a hand of this many cards or fewer is announced."""
+
+
+@dataclass(frozen=True, slots=True)
+class GuandanSetup:
+    """What a deal needs from the match so far (levels, tribute owed, leader).
+
+    ``levels`` are rank indexes (0 = 2 … 12 = A) of teams 0 and 1;
+    ``level_team`` is the team whose level is played (GD-4);
+    ``previous_order`` the finishing order of the previous deal (empty for the
+    first deal: no tribute); ``leader`` leads the first trick of a deal without
+    tribute (``None``: drawn from the deal's seed, GD-3); ``a_failures`` counts
+    the failed deals at A of each team (option ``a_fail_limit``).
+    """
+
+    levels: tuple[int, int] = (0, 0)
+    level_team: int = 0
+    previous_order: tuple[Seat, ...] = ()
+    leader: Seat | None = None
+    a_failures: tuple[int, int] = (0, 0)
+    deal_index: int = 0
+
+    @property
+    def level(self) -> int:
+        return self.levels[self.level_team]
+
+
+@dataclass(slots=True)
+class _Table:
+    """The trick in progress: its best play so far and the passes since."""
+
+    seat: Seat = NOBODY
+    cards: tuple[Card, ...] = ()
+    reading: Reading | None = None
+    passes: int = 0
+
+
+@dataclass(slots=True)
+class _Tribute:
+    """Tribute owed at the start of a deal (GD-13 … GD-15)."""
+
+    givers: list[Seat] = field(default_factory=list)
+    given: dict[Seat, Card] = field(default_factory=dict)
+    receiver_of: dict[Seat, Seat] = field(default_factory=dict)
+    returners: list[Seat] = field(default_factory=list)
+    returned: dict[Seat, Card] = field(default_factory=dict)
+    double: bool = False
+    leader_after: Seat = NOBODY
+
+
+class GuandanState(State):
+    """One Guandan deal."""
+
+    game_name = GAME_NAME
+
+    def __init__(
+        self,
+        hands: Sequence[Sequence[Card]],
+        setup: GuandanSetup,
+        leader: Seat,
+        a_fail_limit: int = 0,
+    ) -> None:
+        self.setup = setup
+        self.level = setup.level
+        self.a_fail_limit = a_fail_limit
+        self._wild = wild_card(self.level)
+        self._counts = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
+        for seat, cards in enumerate(hands):
+            for card in cards:
+                self._counts[seat][card] += 1
+        self._sizes = [len(h) for h in hands]
+        self._announced = [size <= ANNOUNCE_AT for size in self._sizes]
+        self._events: list[Event] = [Event("deal", value=self.level)]
+        self._out: list[Seat] = []
+        self._table = _Table()
+        self._tribute: _Tribute | None = None
+        self._phase = "play"
+        self._to_act = leader
+        self._legal: list[Action] | None = None
+        self._legal_readings: dict[Action, Reading] | None = None
+        self._plays: list[HandPlays | None] = [None] * NUM_SEATS
+        self._start_tribute(leader)
+
+    # ------------------------------------------------------------------ tribute
+
+    def _start_tribute(self, leader: Seat) -> None:
+        order = self.setup.previous_order
+        if not order:
+            self._lead(leader)
+            return
+        first = order[0]
+        double = team_of(order[1]) == team_of(first)
+        givers = sorted(order[2:] if double else order[3:], key=lambda s: (s - first) % 4)
+        big_jokers = sum(self._counts[s][BIG_JOKER] for s in givers)
+        if big_jokers == 2:  # GD-15
+            self._events.append(
+                Event("refuse_tribute", givers[0] if not double else NOBODY, tag="double" if double else "")
+            )
+            self._lead(first)
+            return
+        tribute = _Tribute(givers=givers, double=double)
+        if double:
+            tribute.leader_after = next_seat(first)
+        else:
+            tribute.receiver_of[givers[0]] = first
+            tribute.leader_after = givers[0]
+        self._tribute = tribute
+        self._phase = "tribute"
+        self._to_act = givers[0]
+
+    def _tribute_choices(self, seat: Seat) -> list[Card]:
+        """GD-13: the highest cards, the heart level card excepted."""
+        counts, level, wild = self._counts[seat], self.level, self._wild
+        held = [c for c in range(NUM_KINDS) if counts[c] and c != wild]
+        if not held:
+            return []
+        top = max(card_value(c, level) for c in held)
+        return [c for c in held if card_value(c, level) == top]
+
+    def _return_choices(self, seat: Seat, giver: Seat) -> list[Card]:
+        """GD-13: any card to an opponent; to a partner a card of natural rank 2 … 10.
+
+        Decision: a receiver holding no card of rank 2 … 10 may return any card.
+        """
+        held = [c for c in range(NUM_KINDS) if self._counts[seat][c]]
+        if team_of(giver) != team_of(seat):
+            return held
+        low = [c for c in held if c < 52 and c >> 2 <= RANK_TEN]
+        return low or held
+
+    def _give_tribute(self, seat: Seat, card: Card) -> None:
+        tribute = self._tribute
+        assert tribute is not None
+        tribute.given[seat] = card
+        self._counts[seat][card] -= 1
+        pending = [s for s in tribute.givers if s not in tribute.given]
+        if pending:
+            self._to_act = pending[0]
+            return
+        order = self.setup.previous_order
+        if tribute.double:
+            a, b = tribute.givers
+            va, vb = (card_value(tribute.given[s], self.level) for s in (a, b))
+            if va == vb:  # GD-14: clockwise, each loser to the winner after them
+                tribute.receiver_of = {a: next_seat(a), b: next_seat(b)}
+            else:
+                high, low = (a, b) if va > vb else (b, a)
+                tribute.receiver_of = {high: order[0], low: order[1]}
+        for giver in tribute.givers:
+            receiver = tribute.receiver_of[giver]
+            card_given = tribute.given[giver]
+            self._counts[receiver][card_given] += 1
+            self._events.append(Event("tribute", giver, (card_given,), receiver))
+        first = order[0]
+        tribute.returners = sorted(tribute.receiver_of.values(), key=lambda s: (s - first) % 4)
+        self._phase = "return"
+        self._to_act = tribute.returners[0]
+
+    def _give_return(self, seat: Seat, card: Card) -> None:
+        tribute = self._tribute
+        assert tribute is not None
+        tribute.returned[seat] = card
+        self._counts[seat][card] -= 1
+        pending = [s for s in tribute.returners if s not in tribute.returned]
+        if pending:  # GD-14: returns are face down until all are made
+            self._to_act = pending[0]
+            return
+        giver_of = {r: g for g, r in tribute.receiver_of.items()}
+        for returner in tribute.returners:
+            giver, returned = giver_of[returner], tribute.returned[returner]
+            self._counts[giver][returned] += 1
+            self._events.append(Event("return", returner, (returned,), giver))
+        self._lead(tribute.leader_after)
+
+    # --------------------------------------------------------------------- play
+
+    def _lead(self, seat: Seat, tag: str = "") -> None:
+        self._phase = "play"
+        self._table = _Table()
+        self._to_act = seat
+        self._events.append(Event("lead", seat, tag=tag))
+
+    def _play(self, seat: Seat, cards: tuple[Card, ...], reading: Reading) -> None:
+        counts = self._counts[seat]
+        for card in cards:
+            counts[card] -= 1
+        self._plays[seat] = None
+        self._sizes[seat] -= len(cards)
+        self._events.append(Event("play", seat, cards, value=reading.value, tag=reading.kind.label))
+        self._table = _Table(seat, cards, reading, 0)
+        size = self._sizes[seat]
+        if size <= ANNOUNCE_AT and not self._announced[seat]:
+            self._announced[seat] = True
+            self._events.append(Event("announce", seat, value=size))
+        if size == 0:
+            self._out.append(seat)
+            self._events.append(Event("out", seat, value=len(self._out)))
+            if self._deal_finished():
+                self._finish()
+                return
+        self._to_act = self._next_active(seat)
+
+    def _pass(self, seat: Seat) -> None:
+        table = self._table
+        table.passes += 1
+        self._events.append(Event("pass", seat))
+        others = sum(1 for s in range(NUM_SEATS) if self._sizes[s] and s != table.seat)
+        if table.passes < others:
+            self._to_act = self._next_active(seat)
+        elif self._sizes[table.seat]:
+            self._lead(table.seat)
+        else:  # GD-11: the winner is out, the partner leads (接风)
+            self._lead(partner_of(table.seat), tag="partner")
+
+    def _next_active(self, seat: Seat) -> Seat:
+        nxt = next_seat(seat)
+        while not self._sizes[nxt]:
+            nxt = next_seat(nxt)
+        return nxt
+
+    def _deal_finished(self) -> bool:
+        """GD-2: three players out, or both players of one team out."""
+        out = self._out
+        return len(out) >= 3 or (len(out) == 2 and team_of(out[0]) == team_of(out[1]))
+
+    def _finish(self) -> None:
+        remaining = [s for s in range(NUM_SEATS) if self._sizes[s]]
+        last = self._out[-1]
+        remaining.sort(key=lambda s: (s - last) % 4)
+        self._order = (*self._out, *remaining)
+        self._phase = "over"
+        self._to_act = NOBODY
+
+    # ---------------------------------------------------------------- interface
+
+    @property
+    def to_act(self) -> Seat:
+        return self._to_act
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def events(self) -> Sequence[Event]:
+        return self._events
+
+    def hand(self, seat: Seat) -> tuple[Card, ...]:
+        return from_counts(self._counts[seat])
+
+    def hand_size(self, seat: Seat) -> int:
+        return sum(self._counts[seat])
+
+    @property
+    def finishing_order(self) -> tuple[Seat, ...]:
+        """Seats in the order they played out so far (all four once the deal is over)."""
+        return self._order if self._phase == "over" else tuple(self._out)
+
+    @property
+    def table(self) -> tuple[Seat, tuple[Card, ...], Reading | None]:
+        """The best play of the trick in progress: seat, cards, reading."""
+        return self._table.seat, self._table.cards, self._table.reading
+
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[Action]:
+        seat, phase = self._to_act, self._phase
+        if phase == "play":
+            table = self._table.reading
+            plays = self._plays_of(seat).legal(table)
+            self._legal_readings = dict(plays)
+            actions = [action for action, _ in plays]
+            return [PASS, *actions] if table is not None else actions
+        if phase == "tribute":
+            return [Action("tribute", (c,)) for c in self._tribute_choices(seat)]
+        if phase == "return":
+            assert self._tribute is not None
+            giver = next(g for g, r in self._tribute.receiver_of.items() if r == seat)
+            return [Action("return", (c,)) for c in self._return_choices(seat, giver)]
+        return []
+
+    def _plays_of(self, seat: Seat) -> HandPlays:
+        plays = self._plays[seat]
+        if plays is None:
+            plays = self._plays[seat] = HandPlays(self._counts[seat], self.level)
+        return plays
+
+    def apply(self, action: Action) -> None:
+        seat = self._to_act
+        if seat == NOBODY:
+            raise IllegalActionError(f"illegal action {str(action)!r}: the deal is over")
+        phase = self._phase
+        if phase == "play":
+            self._apply_play(seat, action)
+        elif phase == "tribute":
+            self._check_single_card(action, "tribute", self._tribute_choices(seat), "GD-13: tribute is the highest card, never the heart level card")
+            self._give_tribute(seat, action.cards[0])
+        else:
+            assert self._tribute is not None
+            giver = next(g for g, r in self._tribute.receiver_of.items() if r == seat)
+            self._check_single_card(
+                action, "return", self._return_choices(seat, giver),
+                "GD-13: a return to a partner is a card of rank 2 to 10",
+            )
+            self._give_return(seat, action.cards[0])
+        self._legal = None
+        self._legal_readings = None
+
+    def _check_single_card(self, action: Action, verb: str, allowed: list[Card], rule: str) -> None:
+        text = str(action)
+        if action.verb != verb:
+            raise IllegalActionError(f"illegal action {text!r}: seat {self._to_act} must {verb} now")
+        if len(action.cards) != 1 or action.tag:
+            raise IllegalActionError(f"illegal action {text!r}: {verb} exactly one card")
+        card = action.cards[0]
+        if not self._counts[self._to_act][card]:
+            raise IllegalActionError(f"illegal action {text!r}: {format_card(card)} is not in the hand of seat {self._to_act}")
+        if card not in allowed:
+            raise IllegalActionError(
+                f"illegal action {text!r}: {rule}; allowed: {format_cards(allowed)}"
+            )
+
+    def _apply_play(self, seat: Seat, action: Action) -> None:
+        text = str(action)
+        table = self._table.reading
+        if action == PASS:
+            if table is None:
+                raise IllegalActionError(f"illegal action {text!r}: the leader must play (GD-10)")
+            self._pass(seat)
+            return
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        assert self._legal_readings is not None
+        reading = self._legal_readings.get(action)
+        if reading is not None:
+            self._play(seat, action.cards, reading)
+            return
+        self._explain_illegal_play(seat, action)
+
+    def _explain_illegal_play(self, seat: Seat, action: Action) -> None:
+        """Raise an error that says which rule a play that is not legal breaks."""
+        text = str(action)
+        table = self._table.reading
+        if action.verb != "play" or not action.cards:
+            raise IllegalActionError(f"illegal action {text!r}: expected 'pass' or 'play CARDS'")
+        counts = self._counts[seat]
+        missing = _missing(counts, action.cards)
+        if missing:
+            raise IllegalActionError(
+                f"illegal action {text!r}: {format_cards(missing)} not in the hand of seat {seat}"
+            )
+        reading = self._read(action, text)
+        if table is not None and not beats(reading, table):
+            raise IllegalActionError(
+                f"illegal action {text!r}: {reading.describe(self.level)} does not beat "
+                f"{table.describe(self.level)} (GD-9)"
+            )
+        raise IllegalActionError(f"illegal action {text!r}: not a legal play here")
+
+    def _read(self, action: Action, text: str) -> Reading:
+        kept = play_readings(action.cards, self.level)
+        if not kept:
+            raise IllegalActionError(f"illegal action {text!r}: the cards form no combination (GD-8)")
+        if action.tag:
+            kind = KIND_BY_LABEL.get(action.tag)
+            chosen = [r for r in kept if r.kind == kind]
+            if not chosen or len(kept) == 1:
+                readable = " or ".join(r.kind.label for r in kept)
+                raise IllegalActionError(
+                    f"illegal action {text!r}: these cards are played as {readable}, "
+                    "name a kind only when they can be read as two"
+                )
+            return chosen[0]
+        if len(kept) > 1:
+            options = " or ".join(f"'as {r.kind.label}'" for r in kept)
+            raise IllegalActionError(f"illegal action {text!r}: ambiguous, add {options}")
+        return kept[0]
+
+    # ----------------------------------------------------------- observation
+
+    def public_counts(self) -> list[int | None]:
+        """GD-12: a count is public once it is 10 or fewer; ``None`` means more than 10."""
+        return [self._sizes[s] if self._announced[s] else None for s in range(NUM_SEATS)]
+
+    def observe(self, seat: Seat) -> Observation:
+        table = self._table
+        public: dict[str, Any] = {
+            "level": self.level,
+            "levels": self.setup.levels,
+            "level_team": self.setup.level_team,
+            "counts": self.public_counts(),
+            "finished": tuple(self._out),
+            "table": None if table.reading is None else {
+                "seat": table.seat,
+                "cards": format_cards(table.cards),
+                **table.reading.to_dict(self.level),
+            },
+        }
+        private: dict[str, Any] = {}
+        tribute = self._tribute
+        if tribute is not None and seat in tribute.returned and self._phase == "return":
+            private["return_given"] = format_card(tribute.returned[seat])
+        legal = tuple(self.legal_actions()) if seat == self._to_act else ()
+        return Observation(
+            game=GAME_NAME,
+            seat=seat,
+            phase=self._phase,
+            to_act=self._to_act,
+            hand=from_counts(self._counts[seat]),
+            legal_actions=legal,
+            events=tuple(self._events),
+            public=public,
+            private=private,
+        )
+
+    # ---------------------------------------------------------------- outcome
+
+    def outcome(self) -> Outcome:
+        if self._phase != "over":
+            raise IllegalActionError("the deal is not over")
+        return settle(self.setup, self._order, self.a_fail_limit)
+
+    def clone(self) -> GuandanState:
+        other = object.__new__(GuandanState)
+        other.setup = self.setup
+        other.level = self.level
+        other.a_fail_limit = self.a_fail_limit
+        other._wild = self._wild
+        other._counts = [list(c) for c in self._counts]
+        other._sizes = list(self._sizes)
+        other._announced = list(self._announced)
+        other._events = list(self._events)
+        other._out = list(self._out)
+        t = self._table
+        other._table = _Table(t.seat, t.cards, t.reading, t.passes)
+        tr = self._tribute
+        other._tribute = None if tr is None else _Tribute(
+            list(tr.givers), dict(tr.given), dict(tr.receiver_of),
+            list(tr.returners), dict(tr.returned), tr.double, tr.leader_after,
+        )
+        other._phase = self._phase
+        other._to_act = self._to_act
+        other._legal = self._legal
+        other._legal_readings = self._legal_readings
+        other._plays = list(self._plays)
+        if self._phase == "over":
+            other._order = self._order
+        return other
+
+
+def _missing(counts: Sequence[int], cards: Sequence[Card]) -> list[Card]:
+    needed: dict[Card, int] = {}
+    for card in cards:
+        needed[card] = needed.get(card, 0) + 1
+    return [c for c, n in needed.items() for _ in range(max(0, n - counts[c]))]
+
+
+# -------------------------------------------------------------------- levels
+
+
+def level_gain(order: Sequence[Seat]) -> int:
+    """GD-16: +3, +2 or +1 as the first player's partner finished second, third or last."""
+    partner = partner_of(order[0])
+    return {1: 3, 2: 2, 3: 1}[list(order).index(partner)]
+
+
+def settle(setup: GuandanSetup, order: tuple[Seat, ...], a_fail_limit: int = 0) -> Outcome:
+    """The result of a deal and the setup of the next one (GD-13, GD-16, GD-17)."""
+    winner = team_of(order[0])
+    gain = level_gain(order)
+    levels = list(setup.levels)
+    failures = list(setup.a_failures)
+    played_own_a = setup.level == RANK_ACE
+    a_team = setup.level_team
+    match_winner: int | None = None
+    if played_own_a and winner == a_team and gain >= 2:  # GD-17
+        match_winner = winner
+    else:
+        levels[winner] = min(levels[winner] + gain, RANK_ACE)  # GD-16: never past A
+        if played_own_a:
+            failures[a_team] += 1
+            if a_fail_limit and failures[a_team] >= a_fail_limit:
+                levels[a_team] = 0
+                failures[a_team] = 0
+    scores = tuple(gain if team_of(s) == winner else -gain for s in range(NUM_SEATS))
+    details = {
+        "order": list(order),
+        "winner_team": winner,
+        "gain": gain,
+        "level_played": setup.level,
+        "level_team": setup.level_team,
+        "levels_before": list(setup.levels),
+        "levels_after": list(levels),
+        "match_winner": match_winner,
+    }
+    summary = (
+        f"team {winner} (seats {winner} and {winner + 2}) up {gain}; "
+        f"levels {level_name(levels[0])} / {level_name(levels[1])}"
+    )
+    if match_winner is not None:
+        summary = f"team {winner} wins the match by passing A"
+    next_setup = None if match_winner is not None else GuandanSetup(
+        levels=(levels[0], levels[1]),
+        level_team=winner,
+        previous_order=order,
+        a_failures=(failures[0], failures[1]),
+        deal_index=setup.deal_index + 1,
+    )
+    return Outcome(
+        scores=(scores[0], scores[1], scores[2], scores[3]),
+        summary=summary,
+        details=details,
+        next_setup=next_setup,
+        match_winner=match_winner,
+    )
+
+
+def level_name(level: int) -> str:
+    """A level as people say it: ``2`` … ``10`` … ``A``."""
+    return "10" if level == RANK_TEN else RANKS[level]
