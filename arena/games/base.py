@@ -287,6 +287,16 @@ class Game(abc.ABC):
     def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
         """Inverse of :meth:`setup_to_dict`."""
 
+    def describe_event(self, event: Event, state: State) -> str:
+        """A short readable phrase for an event (games override for their own events)."""
+        text = event.kind
+        if event.cards:
+            text += " " + format_cards(event.cards)
+        return text
+
+    def describe_outcome(self, outcome: Outcome) -> str:
+        return outcome.summary
+
     def describe(self) -> str:
         opts = ", ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
         return f"{self.name}({opts})" if opts else self.name

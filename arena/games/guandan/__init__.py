@@ -8,7 +8,8 @@ from typing import Any
 from arena.cards import Card, format_cards, parse_cards
 from arena.chance import draw_index, shuffled_deck
 from arena.errors import ConfigError
-from arena.games.base import NUM_SEATS, Game
+from arena.games.base import NUM_SEATS, Event, Game, Outcome, State
+from arena.games.guandan import text
 from arena.games.guandan.combos import Kind, Reading, beats, play_readings, readings
 from arena.games.guandan.state import GAME_NAME, GuandanSetup, GuandanState, level_name
 
@@ -75,6 +76,13 @@ class GuandanGame(Game):
                 raise ConfigError("explicit hands need a leader in the setup, or a seed to draw one (GD-3)")
             leader = draw_index(seed or 0, "guandan first leader", NUM_SEATS)  # GD-3
         return GuandanState(hands, setup, leader, self.options["a_fail_limit"])
+
+    def describe_event(self, event: Event, state: State) -> str:
+        assert isinstance(state, GuandanState)
+        return text.describe_event(event, state.level)
+
+    def describe_outcome(self, outcome: Outcome) -> str:
+        return text.describe_outcome(outcome)
 
     def setup_to_dict(self, setup: Any) -> dict[str, Any]:
         assert isinstance(setup, GuandanSetup)

@@ -116,6 +116,12 @@ def beats(play: Reading, table: Reading) -> bool:
     return play.kind == table.kind and play.size == table.size and play.value > table.value
 
 
+def beats_any(plays: Iterable[Reading], tables: Iterable[Reading]) -> bool:
+    """Whether some reading of a play beats some reading of the table's cards."""
+    table_list = list(tables)
+    return any(beats(p, t) for p in plays for t in table_list)
+
+
 def strength(reading: Reading) -> tuple[int, int, int]:
     """A key under which a bomb-class reading dominates every non-bomb one."""
     return (reading.power, int(reading.kind), reading.value)

@@ -1,0 +1,1 @@
+"""One module per ``arena`` subcommand; each turns parsed arguments into output."""

@@ -1,0 +1,97 @@
+"""``arena play GAME``: one match between built-in bots, with a readable log."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import bots
+from arena.cards import pretty_cards
+from arena.chance import derive_seed
+from arena.errors import ConfigError
+from arena.games import make
+from arena.games.base import Event, Game, State
+from arena.match import play_match
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"option {pair!r} is not KEY=VALUE")
+        options[key] = int(value) if value.lstrip("-").isdigit() else value
+    return options
+
+
+def parse_bots(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != 4 or not all(names):
+        raise ConfigError(f"--bots needs four comma-separated names, got {text!r}")
+    return names
+
+
+class Narrator:
+    """Prints a match as it is played: one line per trick, tribute and results."""
+
+    def __init__(self, game: Game, players: list[str], quiet: bool) -> None:
+        self.game, self.players, self.quiet = game, players, quiet
+        self.line: list[str] = []
+        self.deal = 0
+
+    def on_event(self, state: State, event: Event) -> None:
+        if event.kind == "deal":
+            self.flush()
+            self.deal += 1
+            if self.quiet:
+                return
+            print(f"\n=== deal {self.deal}: {self.game.describe_event(event, state)} ===")
+            for seat in range(4):
+                print(f"  S{seat} {self.players[seat]:>8}: {pretty_cards(state.hand(seat))}")
+            return
+        if self.quiet:
+            return
+        phrase = self.game.describe_event(event, state)
+        if event.kind == "lead":
+            self.flush()
+            self.line.append(f"S{event.seat} {phrase}:")
+        elif event.kind in ("play", "pass"):
+            self.line.append(f"S{event.seat} {phrase}")
+        elif event.kind in ("announce", "out") and self.line:
+            self.line[-1] += f" [S{event.seat} {phrase}]"
+        else:
+            self.flush()
+            print(f"  S{event.seat} {phrase}" if event.seat >= 0 else f"  {phrase}")
+
+    def flush(self) -> None:
+        if self.line:
+            head, *rest = self.line
+            print(f"  {head} " + " · ".join(rest))
+            self.line = []
+
+
+def run_play(args: argparse.Namespace) -> int:
+    game = make(args.game, **parse_options(args.option))
+    names = parse_bots(args.bots)
+    policies = [bots.make(name, derive_seed(args.seed, "bot", seat)) for seat, name in enumerate(names)]
+    narrator = Narrator(game, names, args.quiet)
+    if args.deals is not None and args.deals < 1:
+        raise ConfigError(f"--deals must be at least 1, got {args.deals}")
+    print(f"{game.describe()} match, seed {args.seed}: " + ", ".join(f"S{i} {n}" for i, n in enumerate(names)))
+    result = play_match(
+        game, policies, seed=args.seed, players=names, max_deals=args.deals, on_event=narrator.on_event
+    )
+    narrator.flush()
+    print()
+    for number, outcome in enumerate(result.outcomes, start=1):
+        print(f"deal {number}: {game.describe_outcome(outcome)}")
+    if result.winner is not None:
+        team = result.winner
+        print(f"\nmatch over after {len(result.outcomes)} deals: team {team} "
+              f"(S{team} {names[team]} and S{team + 2} {names[team + 2]}) wins")
+    else:
+        print(f"\nstopped after {len(result.outcomes)} deals without a match winner")
+    if args.record:
+        result.record.save(args.record)
+        print(f"record written to {args.record} (check it with: arena replay {args.record})")
+    return 0
