@@ -36,10 +36,15 @@ from arena.games.guandan.combos import (
     wild_card,
 )
 
-Candidate = tuple[tuple[Card, ...], Reading, str]
-"""Cards (sorted), a reading and a tag, before plays with the same cards are merged."""
 Play = tuple[Action, Reading]
 """A legal play: the action (sorted cards, and the kind when it must be named) and its reading."""
+
+_new_tuple = tuple.__new__
+
+
+def _play(cards: tuple[Card, ...], combo: Reading, tag: str = "") -> Play:
+    """A play as the engine keeps it (built without Python-level constructors: hot path)."""
+    return (_new_tuple(Action, ("play", cards, tag)), combo)
 
 
 @cache
@@ -116,31 +121,35 @@ def _with_wilds(naturals: tuple[Card, ...], wild: Card, n: int) -> tuple[Card, .
 # one generator per group
 
 
-def _singles(hand: _Hand, out: list[Candidate]) -> None:
+def _singles(hand: _Hand, out: list[Play]) -> None:
     counts, level = hand.counts, hand.level
-    for card in range(54):
-        if counts[card]:
-            out.append(((card,), reading(Kind.SINGLE, card_value(card, level), 1), ""))
+    out.extend(
+        _play((card,), reading(Kind.SINGLE, card_value(card, level), 1))
+        for card, n in enumerate(counts)
+        if n
+    )
 
 
-def _sets(hand: _Hand, width: int, kind: Kind, out: list[Candidate]) -> None:
+def _sets(hand: _Hand, width: int, kind: Kind, out: list[Play]) -> None:
     """Pairs (width 2) and triples (width 3), the wild cards filling in."""
     wild, wilds = hand.wild, hand.wilds
-    for rank in range(13):
+    for rank, natural in enumerate(hand.naturals):
+        if natural + wilds < width or not natural:
+            continue
         combo = reading(kind, rank_value(rank, hand.level), width)
         for used in range(min(wilds, width - 1) + 1):
-            if hand.naturals[rank] >= width - used:
+            if natural >= width - used:
                 for cards in hand.take(rank, width - used):
-                    out.append((_with_wilds(cards, wild, used), combo, ""))
+                    out.append(_play(_with_wilds(cards, wild, used), combo))
     if width == 2:
         if wilds == 2:
-            out.append(((wild, wild), reading(Kind.PAIR, LEVEL_VALUE, 2), ""))
+            out.append(_play((wild, wild), reading(Kind.PAIR, LEVEL_VALUE, 2)))
         for joker, value in ((SMALL_JOKER, SMALL_JOKER_VALUE), (BIG_JOKER, BIG_JOKER_VALUE)):
             if hand.counts[joker] == 2:
-                out.append(((joker, joker), reading(Kind.PAIR, value, 2), ""))
+                out.append(_play((joker, joker), reading(Kind.PAIR, value, 2)))
 
 
-def _full_houses(hand: _Hand, out: list[Candidate]) -> None:
+def _full_houses(hand: _Hand, out: list[Play]) -> None:
     """Triple + pair of another rank; the pair may be two identical jokers.
 
     A pair made of the two wild cards alone is left out: with a natural triple
@@ -171,32 +180,45 @@ def _full_houses(hand: _Hand, out: list[Candidate]) -> None:
                 continue
             used = t_used + p_used
             if used == 0:  # both parts are sorted, and so is the rank order
-                out.append((t_cards + p_cards if t_rank < p_rank else p_cards + t_cards, combo, ""))
+                out.append(_play(t_cards + p_cards if t_rank < p_rank else p_cards + t_cards, combo))
             elif used <= wilds:
-                out.append((tuple(sorted(t_cards + p_cards + (wild,) * used)), combo, ""))
+                out.append(_play(tuple(sorted(t_cards + p_cards + (wild,) * used)), combo))
 
 
-def _straights(hand: _Hand, out: list[Candidate]) -> None:
+def _straights(hand: _Hand, out: list[Play]) -> None:
     """Five consecutive ranks whose natural cards are not all of one suit (GD-7)."""
     wild, wilds, singles = hand.wild, hand.wilds, hand.singles
     for start in range(10):
-        options = [singles[position_rank(p)] for p in range(start, start + 5)]
+        options = [singles[r] for r in _POSITION_RANKS[start : start + 5]]
         missing = [i for i, cards in enumerate(options) if not cards]
         if len(missing) > wilds:
             continue
         combo = reading(Kind.STRAIGHT, start + 5, 5)
         for filled in _wild_slots(missing, 5, wilds):
             chosen = [options[i] for i in range(5) if i not in filled]
+            flushes = _one_suit_choices(chosen)  # straight flushes, not straights
             extra = (wild,) * len(filled)
-            in_order = not filled and start > 0  # ranks ascend, so the cards are sorted
-            for naturals in product(*chosen):
-                suit = naturals[0] & 3
-                if any(c & 3 != suit for c in naturals):
-                    cards = naturals if in_order else tuple(sorted(naturals + extra))
-                    out.append((cards, combo, ""))
+            if not filled and start > 0:  # ranks ascend, so the cards are sorted
+                out.extend(_play(n, combo) for n in product(*chosen) if n not in flushes)
+            else:
+                out.extend(
+                    _play(tuple(sorted(n + extra)), combo)
+                    for n in product(*chosen)
+                    if n not in flushes
+                )
 
 
-def _straight_flushes(hand: _Hand, out: list[Candidate]) -> None:
+def _one_suit_choices(chosen: list[list[Card]]) -> set[tuple[Card, ...]]:
+    """The choices of one card per position that are all of one suit."""
+    found = set()
+    for suit in range(4):
+        pick = [c for group in chosen for c in group if c & 3 == suit]
+        if len(pick) == len(chosen):  # a rank holds at most one card of a suit here
+            found.add(tuple(pick))
+    return found
+
+
+def _straight_flushes(hand: _Hand, out: list[Play]) -> None:
     """Five consecutive ranks in one suit, the wild cards filling in."""
     wild, wilds = hand.wild, hand.wilds
     for suit, mask in enumerate(hand.suit_masks()):
@@ -212,10 +234,11 @@ def _straight_flushes(hand: _Hand, out: list[Candidate]) -> None:
                 cards = tuple(
                     wild if i in filled else position_rank(start + i) * 4 + suit for i in range(5)
                 )
-                out.append((tuple(sorted(cards)), combo, ""))
+                out.append(_play(tuple(sorted(cards)), combo))
 
 
 _POPCOUNT = [bin(i).count("1") for i in range(1 << 14)]
+_POSITION_RANKS = [position_rank(p) for p in range(14)]
 
 
 def _wild_slots(missing: list[int], length: int, wilds: int) -> list[frozenset[int]]:
@@ -237,18 +260,21 @@ def _wild_slots(missing: list[int], length: int, wilds: int) -> list[frozenset[i
 _TWO_KIND_SPREADS = {Kind.PAIR_RUN: {(0, 0, 2), (2, 0, 0)}, Kind.TRIPLE_RUN: {(1, 1)}}
 
 
-def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: list[Candidate]) -> None:
+def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: list[Play]) -> None:
     """3 consecutive pairs (width 2, length 3) or 2 consecutive triples (width 3, length 2)."""
-    wild = hand.wild
-    spreads = _wild_spreads(length, width, hand.wilds)
+    wild, wilds, naturals = hand.wild, hand.wilds, hand.naturals
+    spreads = _wild_spreads(length, width, wilds)
     two_kinds = _TWO_KIND_SPREADS[kind]
     for start in range(15 - length):
-        ranks = [position_rank(p) for p in range(start, start + length)]
-        if any(hand.naturals[r] + hand.wilds < 1 for r in ranks):
-            continue
+        ranks = _POSITION_RANKS[start : start + length]
+        if sum(width - naturals[r] for r in ranks if naturals[r] < width) > wilds:
+            continue  # not enough cards for this window even with every wild card
         combo = reading(kind, start + length, width * length)
         for spread in spreads:
-            parts = [hand.take(r, width - u) if hand.naturals[r] >= width - u else [] for r, u in zip(ranks, spread, strict=True)]
+            parts = [
+                hand.take(r, width - u) if naturals[r] >= width - u else []
+                for r, u in zip(ranks, spread, strict=True)
+            ]
             if not all(parts):
                 continue
             used = sum(spread)
@@ -257,10 +283,10 @@ def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: list[Candidate]
                 cards = tuple(c for group in chosen for c in group)
                 if used or start == 0:
                     cards = tuple(sorted(cards + (wild,) * used))
-                out.append((cards, combo, tag))
+                out.append(_play(cards, combo, tag))
 
 
-def _bombs(hand: _Hand, out: list[Candidate]) -> None:
+def _bombs(hand: _Hand, out: list[Play]) -> None:
     """4 to 10 cards of one rank (the wild cards filling in) and the joker bomb."""
     wild, wilds = hand.wild, hand.wilds
     for rank in range(13):
@@ -272,11 +298,11 @@ def _bombs(hand: _Hand, out: list[Candidate]) -> None:
             for k in range(max(4 - used, 1), natural + 1):
                 combo = reading(Kind.BOMB, value, k + used)
                 for cards in hand.take(rank, k):
-                    out.append((_with_wilds(cards, wild, used), combo, ""))
+                    out.append(_play(_with_wilds(cards, wild, used), combo))
     counts = hand.counts
     if counts[SMALL_JOKER] == 2 and counts[BIG_JOKER] == 2:
         joker_bomb = reading(Kind.JOKER_BOMB, BIG_JOKER_VALUE, 4)
-        out.append(((SMALL_JOKER, SMALL_JOKER, BIG_JOKER, BIG_JOKER), joker_bomb, ""))
+        out.append(_play((SMALL_JOKER, SMALL_JOKER, BIG_JOKER, BIG_JOKER), joker_bomb))
 
 
 BOMBS = "bombs"
@@ -293,7 +319,7 @@ _NON_BOMB_KINDS = (
 )
 
 
-def _generate(hand: _Hand, key: Kind | str, out: list[Candidate]) -> None:
+def _generate(hand: _Hand, key: Kind | str, out: list[Play]) -> None:
     if key == BOMBS:
         _straight_flushes(hand, out)
         _bombs(hand, out)
@@ -344,31 +370,30 @@ class HandPlays:
     def group(self, key: Kind | str) -> list[Play]:
         found = self._groups.get(key)
         if found is None:
-            raw: list[Candidate] = []
-            _generate(self.hand, key, raw)
-            found = self._groups[key] = _merge(raw) if self.hand.wilds else [
-                (Action("play", cards, tag), combo) for cards, combo, tag in raw
-            ]
+            found = []
+            _generate(self.hand, key, found)
+            if self.hand.wilds:
+                found = _merge(found)
             found.sort(key=_READING)
+            self._groups[key] = found
         return found
 
 
 _READING = itemgetter(1)
 
 
-def _merge(raw: list[Candidate]) -> list[Play]:
-    """Keep one play per cards and tag, at its strongest reading.
+def _merge(raw: list[Play]) -> list[Play]:
+    """Keep one play per action (cards and tag), at its strongest reading.
 
     Within one group the same cards can differ only in value (``3 4 5 6`` and a
     wild card: a straight to 6 or to 7); the strongest reading stays.
     """
-    best: dict[tuple[tuple[Card, ...], str], Reading] = {}
-    for cards, combo, tag in raw:
-        key = (cards, tag)
-        current = best.get(key)
+    best: dict[Action, Reading] = {}
+    for action, combo in raw:
+        current = best.get(action)
         if current is None or strength(combo) > strength(current):
-            best[key] = combo
-    return [(Action("play", cards, tag), combo) for (cards, tag), combo in best.items()]
+            best[action] = combo
+    return list(best.items())
 
 
 def legal_plays(counts: Sequence[int], level: int, table: Reading | None) -> list[Play]:

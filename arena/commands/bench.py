@@ -1,0 +1,92 @@
+"""``arena bench GAME``: engine speed with random bots, in one process.
+
+Three timings in the same run, so the ratios hold on any machine:
+
+* *setup* — shuffling and dealing only (the baseline);
+* *engine* — whole deals by the bare engine: ``legal_actions`` → uniform choice
+  → ``apply``;
+* *driver* — the same deals through the match driver with random-bot policies,
+  which build an observation for every decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from dataclasses import dataclass
+
+from arena.chance import derive_seed
+from arena.errors import ConfigError
+from arena.games import make
+from arena.games.base import Game
+from arena.match import play_deal
+from bots.simple import RandomBot
+
+TARGET_DEALS_PER_SECOND = {"guandan": 200.0}
+
+
+@dataclass
+class Timing:
+    seconds: float
+    decisions: int = 0
+    legal: int = 0
+
+
+def time_setup(game: Game, seeds: list[int]) -> Timing:
+    start = time.perf_counter()
+    for seed in seeds:
+        game.new_deal(game.first_setup(), seed=seed)
+    return Timing(time.perf_counter() - start)
+
+
+def time_engine(game: Game, seeds: list[int]) -> Timing:
+    decisions = legal = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        state = game.new_deal(game.first_setup(), seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            legal += len(actions)
+            decisions += 1
+            state.apply(actions[rng.randrange(len(actions))])
+    return Timing(time.perf_counter() - start, decisions, legal)
+
+
+def time_driver(game: Game, seeds: list[int]) -> Timing:
+    decisions = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        policies = [RandomBot(derive_seed(seed, seat)) for seat in range(4)]
+        decisions += len(play_deal(game.new_deal(game.first_setup(), seed=seed), policies))
+    return Timing(time.perf_counter() - start, decisions)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    if args.deals < 1:
+        raise ConfigError(f"--deals must be at least 1, got {args.deals}")
+    game = make(args.game)
+    seeds = [derive_seed(args.seed, "bench", i) for i in range(args.deals)]
+    time_engine(game, seeds[: min(10, len(seeds))])  # warm caches
+    setup = time_setup(game, seeds)
+    engine = time_engine(game, seeds)
+    driver = time_driver(game, seeds)
+    n = len(seeds)
+    engine_rate, driver_rate = n / engine.seconds, n / driver.seconds
+    print(f"{game.describe()}: {n} deals, random bots, one process")
+    print(f"  setup only (baseline): {n / setup.seconds:12.0f} deals/s")
+    print(f"  engine:                {engine_rate:12.1f} deals/s  "
+          f"({engine.seconds / setup.seconds:.1f}x the setup time)")
+    print(f"  driver + observations: {driver_rate:12.1f} deals/s  "
+          f"({driver.seconds / engine.seconds:.2f}x the engine time)")
+    print(f"  decisions per deal:    {engine.decisions / n:12.1f}")
+    print(f"  legal actions/decision:{engine.legal / engine.decisions:12.1f}")
+    print(f"  µs per decision:       {engine.seconds / engine.decisions * 1e6:12.1f} (engine), "
+          f"{driver.seconds / driver.decisions * 1e6:.1f} (driver)")
+    target = TARGET_DEALS_PER_SECOND.get(game.name)
+    if target is not None:
+        verdict = "met" if engine_rate >= target else "NOT met"
+        print(f"  target ≥ {target:.0f} deals/s (engine, one core): {verdict} "
+              f"({engine_rate / target:.2f}x the target)")
+    return 0
