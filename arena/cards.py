@@ -61,9 +61,7 @@ def _build_token_table() -> dict[str, Card]:
 
 
 _TOKENS = _build_token_table()
-_NAMES = tuple(
-    [RANKS[c >> 2] + SUITS[c & 3] for c in range(52)] + ["SJ", "BJ"]
-)
+_NAMES = tuple([RANKS[c >> 2] + SUITS[c & 3] for c in range(52)] + ["SJ", "BJ"])
 
 
 def parse_card(token: str) -> Card:
@@ -91,9 +89,13 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
 def _hint(token: str) -> str:
     return (
-        "a card is a rank (2-9, T or 10, J, Q, K, A) followed by a lower-case suit "
-        "(s, h, d, c), or SJ / BJ for the jokers"
-    ) if token else "empty card"
+        (
+            "a card is a rank (2-9, T or 10, J, Q, K, A) followed by a lower-case suit "
+            "(s, h, d, c), or SJ / BJ for the jokers"
+        )
+        if token
+        else "empty card"
+    )
 
 
 def format_card(card: Card) -> str:

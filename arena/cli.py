@@ -30,12 +30,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play one match between built-in bots and print its log")
     play.add_argument("game", help="game name, e.g. guandan")
-    play.add_argument("--bots", default="random,random,random,random",
-                      help="four comma-separated bot names for seats 0-3 (default: four random bots)")
+    play.add_argument(
+        "--bots",
+        default="random,random,random,random",
+        help="four comma-separated bot names for seats 0-3 (default: four random bots)",
+    )
     play.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     play.add_argument("--deals", type=int, default=None, help="stop after this many deals")
-    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                      help="game option, e.g. a_fail_limit=3 (repeatable)")
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="game option, e.g. a_fail_limit=3 (repeatable)",
+    )
     play.add_argument("--record", metavar="FILE", help="write the match record (JSON) here")
     play.add_argument("--quiet", action="store_true", help="print only each deal's result")
 

@@ -46,7 +46,9 @@ class MatchResult:
         return bool(self.outcomes) and self.outcomes[-1].match_over
 
 
-def play_deal(state: State, policies: Sequence[Policy], on_event: EventSink | None = None) -> list[str]:
+def play_deal(
+    state: State, policies: Sequence[Policy], on_event: EventSink | None = None
+) -> list[str]:
     """Play one deal to its end; return the actions in text form."""
     actions: list[str] = []
     seen = len(state.events)

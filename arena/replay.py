@@ -80,7 +80,9 @@ class MatchRecord:
     def from_dict(cls, data: Mapping[str, Any]) -> MatchRecord:
         try:
             if data.get("format") != FORMAT:
-                raise ParseError(f"not an arena record: format is {data.get('format')!r}, expected {FORMAT!r}")
+                raise ParseError(
+                    f"not an arena record: format is {data.get('format')!r}, expected {FORMAT!r}"
+                )
             deals = [
                 DealRecord(
                     setup=dict(d["setup"]),
@@ -118,7 +120,11 @@ class MatchRecord:
 
 
 def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:
-    return {"scores": list(outcome.scores), "summary": outcome.summary, "details": dict(outcome.details)}
+    return {
+        "scores": list(outcome.scores),
+        "summary": outcome.summary,
+        "details": dict(outcome.details),
+    }
 
 
 def start_deal(game: Game, deal: DealRecord) -> State:
@@ -149,8 +155,14 @@ def verify(record: MatchRecord) -> ReplayReport:
     actions = 0
     for number, deal in enumerate(record.deals, start=1):
         where = f"deal {number}"
-        if expected_setup is not None and game.setup_to_dict(game.setup_from_dict(deal.setup)) != expected_setup:
-            raise ReplayError(f"{where}: setup {deal.setup} is not what deal {number - 1} led to ({expected_setup})")
+        if (
+            expected_setup is not None
+            and game.setup_to_dict(game.setup_from_dict(deal.setup)) != expected_setup
+        ):
+            raise ReplayError(
+                f"{where}: setup {deal.setup} is not what deal {number - 1} "
+                f"led to ({expected_setup})"
+            )
         state = start_deal(game, deal)
         for index, text in enumerate(deal.actions, start=1):
             if state.is_terminal():
@@ -161,15 +173,23 @@ def verify(record: MatchRecord) -> ReplayReport:
                 raise ReplayError(f"{where}, action {index}: {err}") from None
             actions += 1
         if not state.is_terminal():
-            raise ReplayError(f"{where}: the recorded actions end before the deal does (seat {state.to_act} to act)")
+            raise ReplayError(
+                f"{where}: the recorded actions end before the deal does "
+                f"(seat {state.to_act} to act)"
+            )
         outcome = state.outcome()
         got = json.loads(json.dumps(outcome_to_dict(outcome)))
         if deal.result and got != deal.result:
             raise ReplayError(f"{where}: result differs: recorded {deal.result}, replayed {got}")
-        expected_setup = None if outcome.next_setup is None else game.setup_to_dict(outcome.next_setup)
+        expected_setup = (
+            None if outcome.next_setup is None else game.setup_to_dict(outcome.next_setup)
+        )
         if expected_setup is None and number != len(record.deals):
             raise ReplayError(f"{where}: the match ended here but the record goes on")
-    result = {"deals": len(record.deals), "match_winner": None if outcome is None else outcome.match_winner}
+    result = {
+        "deals": len(record.deals),
+        "match_winner": None if outcome is None else outcome.match_winner,
+    }
     return ReplayReport(len(record.deals), actions, result)
 
 

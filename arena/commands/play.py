@@ -73,13 +73,23 @@ class Narrator:
 def run_play(args: argparse.Namespace) -> int:
     game = make(args.game, **parse_options(args.option))
     names = parse_bots(args.bots)
-    policies = [bots.make(name, derive_seed(args.seed, "bot", seat)) for seat, name in enumerate(names)]
+    policies = [
+        bots.make(name, derive_seed(args.seed, "bot", seat)) for seat, name in enumerate(names)
+    ]
     narrator = Narrator(game, names, args.quiet)
     if args.deals is not None and args.deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {args.deals}")
-    print(f"{game.describe()} match, seed {args.seed}: " + ", ".join(f"S{i} {n}" for i, n in enumerate(names)))
+    print(
+        f"{game.describe()} match, seed {args.seed}: "
+        + ", ".join(f"S{i} {n}" for i, n in enumerate(names))
+    )
     result = play_match(
-        game, policies, seed=args.seed, players=names, max_deals=args.deals, on_event=narrator.on_event
+        game,
+        policies,
+        seed=args.seed,
+        players=names,
+        max_deals=args.deals,
+        on_event=narrator.on_event,
     )
     narrator.flush()
     print()
@@ -87,8 +97,10 @@ def run_play(args: argparse.Namespace) -> int:
         print(f"deal {number}: {game.describe_outcome(outcome)}")
     if result.winner is not None:
         team = result.winner
-        print(f"\nmatch over after {len(result.outcomes)} deals: team {team} "
-              f"(S{team} {names[team]} and S{team + 2} {names[team + 2]}) wins")
+        print(
+            f"\nmatch over after {len(result.outcomes)} deals: team {team} "
+            f"(S{team} {names[team]} and S{team + 2} {names[team + 2]}) wins"
+        )
     else:
         print(f"\nstopped after {len(result.outcomes)} deals without a match winner")
     if args.record:

@@ -42,7 +42,9 @@ class GuandanGame(Game):
     def check_options(cls, options: Mapping[str, Any]) -> Mapping[str, Any]:
         unknown = set(options) - {"a_fail_limit"}
         if unknown:
-            raise ConfigError(f"unknown option(s) for guandan: {', '.join(sorted(unknown))}; known: a_fail_limit")
+            raise ConfigError(
+                f"unknown option(s) for guandan: {', '.join(sorted(unknown))}; known: a_fail_limit"
+            )
         limit = options.get("a_fail_limit", 0)
         if limit is None:
             limit = 0
@@ -73,7 +75,9 @@ class GuandanGame(Game):
         leader = setup.leader
         if leader is None:
             if seed is None and not setup.previous_order:
-                raise ConfigError("explicit hands need a leader in the setup, or a seed to draw one (GD-3)")
+                raise ConfigError(
+                    "explicit hands need a leader in the setup, or a seed to draw one (GD-3)"
+                )
             leader = draw_index(seed or 0, "guandan first leader", NUM_SEATS)  # GD-3
         return GuandanState(hands, setup, leader, self.options["a_fail_limit"])
 
@@ -121,7 +125,9 @@ def check_setup(setup: GuandanSetup) -> None:
     if setup.level_team not in (0, 1):
         raise ConfigError(f"level_team must be 0 or 1, got {setup.level_team}")
     if setup.previous_order and sorted(setup.previous_order) != [0, 1, 2, 3]:
-        raise ConfigError(f"previous_order must list the four seats once, got {setup.previous_order}")
+        raise ConfigError(
+            f"previous_order must list the four seats once, got {setup.previous_order}"
+        )
     if setup.leader is not None and setup.leader not in range(NUM_SEATS):
         raise ConfigError(f"leader must be a seat 0..3, got {setup.leader}")
 
@@ -141,5 +147,7 @@ def check_hands(hands: Sequence[Sequence[Card] | str]) -> list[tuple[Card, ...]]
             seen[card] = seen.get(card, 0) + 1
     extra = [c for c, n in seen.items() if n > DECKS]
     if extra:
-        raise ConfigError(f"more than two of {format_cards(sorted(extra))} in the hands (GD-1: two decks)")
+        raise ConfigError(
+            f"more than two of {format_cards(sorted(extra))} in the hands (GD-1: two decks)"
+        )
     return parsed

@@ -221,7 +221,7 @@ def _read_full_house(
         return
     if joker_pair:
         if len(groups) == 1:
-            (rank, n), = groups.items()
+            ((rank, n),) = groups.items()
             if n + wilds == 3:
                 found.add(reading(Kind.FULL_HOUSE, rank_value(rank, level), 5))
         return
@@ -244,7 +244,9 @@ def _read_sequences(
 ) -> None:
     """Straights (flush or not), 3 consecutive pairs, 2 consecutive triples (GD-7, GD-8)."""
     counts = {r: len(cs) for r, cs in by_rank.items()}
-    shapes = ((5, 1, Kind.STRAIGHT),) if size == 5 else ((3, 2, Kind.PAIR_RUN), (2, 3, Kind.TRIPLE_RUN))
+    shapes = (
+        ((5, 1, Kind.STRAIGHT),) if size == 5 else ((3, 2, Kind.PAIR_RUN), (2, 3, Kind.TRIPLE_RUN))
+    )
     for length, width, kind in shapes:
         for start in range(0, 15 - length):
             window = [position_rank(p) for p in range(start, start + length)]

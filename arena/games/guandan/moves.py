@@ -73,24 +73,30 @@ def _wild_spreads(length: int, width: int, wilds: int) -> tuple[tuple[int, ...],
 class _Hand:
     """Per-rank views of a counts vector, with the wild cards set apart."""
 
-    __slots__ = ("choices", "counts", "level", "naturals", "pools", "singles", "wild", "wilds")
+    __slots__ = ("_singles", "choices", "counts", "level", "naturals", "pools", "wild", "wilds")
 
     def __init__(self, counts: Sequence[int], level: int) -> None:
-        self.counts = tuple(counts)
+        self.counts = counts = tuple(counts)
         self.level = level
-        self.wild = wild_card(level)
-        self.wilds = counts[self.wild]
-        pools = []
-        for rank in range(13):
-            base = rank * 4
-            pool = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
-            if rank == level:
-                pool = (pool[0], 0, pool[2], pool[3])
-            pools.append(pool)
+        self.wild = wild = wild_card(level)
+        self.wilds = counts[wild]
+        pools = [counts[base : base + 4] for base in range(0, 52, 4)]
+        if self.wilds:
+            pool = pools[level]
+            pools[level] = (pool[0], 0, pool[2], pool[3])
         self.pools = pools
-        self.naturals = [p[0] + p[1] + p[2] + p[3] for p in pools]
-        self.singles = [[r * 4 + s for s in range(4) if pool[s]] for r, pool in enumerate(pools)]
+        self.naturals = [sum(pool) for pool in pools]
         self.choices: dict[tuple[int, int], list[tuple[Card, ...]]] = {}
+        self._singles: list[list[Card]] | None = None
+
+    @property
+    def singles(self) -> list[list[Card]]:
+        """Per rank, the distinct natural cards held."""
+        if self._singles is None:
+            self._singles = [
+                [r * 4 + s for s in range(4) if pool[s]] for r, pool in enumerate(self.pools)
+            ]
+        return self._singles
 
     def take(self, rank: int, k: int) -> list[tuple[Card, ...]]:
         """Every distinct choice of ``k`` natural cards of ``rank``."""
@@ -99,7 +105,7 @@ class _Hand:
         if found is None:
             base = rank * 4
             found = [
-                tuple(base + s for s in suits) for suits in _suit_choices(self.pools[rank], k)
+                tuple([base + s for s in suits]) for suits in _suit_choices(self.pools[rank], k)
             ]
             self.choices[key] = found
         return found
@@ -107,9 +113,11 @@ class _Hand:
     def suit_masks(self) -> list[int]:
         """Per suit, a bit per sequence position (0 = low ace … 13 = ace) held naturally."""
         masks = [0, 0, 0, 0]
-        for rank, cards in enumerate(self.singles):
-            for card in cards:
-                masks[card & 3] |= (1 << (rank + 1)) | (1 if rank == RANK_ACE else 0)
+        for rank, pool in enumerate(self.pools):
+            bits = _POSITION_BITS[rank]
+            for suit in range(4):
+                if pool[suit]:
+                    masks[suit] |= bits
         return masks
 
 
@@ -121,13 +129,17 @@ def _with_wilds(naturals: tuple[Card, ...], wild: Card, n: int) -> tuple[Card, .
 # one generator per group
 
 
-def _singles(hand: _Hand, out: list[Play]) -> None:
-    counts, level = hand.counts, hand.level
-    out.extend(
-        _play((card,), reading(Kind.SINGLE, card_value(card, level), 1))
-        for card, n in enumerate(counts)
-        if n
+@cache
+def _single_plays(level: int) -> tuple[Play, ...]:
+    """The single-card play of every card, at a level (the same objects every time)."""
+    return tuple(
+        _play((card,), reading(Kind.SINGLE, card_value(card, level), 1)) for card in range(54)
     )
+
+
+def _singles(hand: _Hand, out: list[Play]) -> None:
+    plays = _single_plays(hand.level)
+    out.extend([plays[card] for card, n in enumerate(hand.counts) if n])
 
 
 def _sets(hand: _Hand, width: int, kind: Kind, out: list[Play]) -> None:
@@ -172,7 +184,9 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
         if hand.naturals[rank] >= 2 - used
         for cards in hand.take(rank, 2 - used)
     ]
-    pairs.extend((joker, 0, (joker, joker)) for joker in (SMALL_JOKER, BIG_JOKER) if hand.counts[joker] == 2)
+    pairs.extend(
+        (joker, 0, (joker, joker)) for joker in (SMALL_JOKER, BIG_JOKER) if hand.counts[joker] == 2
+    )
     for t_rank, t_used, t_cards in triples:
         combo = reading(Kind.FULL_HOUSE, rank_value(t_rank, hand.level), 5)
         for p_rank, p_used, p_cards in pairs:
@@ -180,7 +194,9 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
                 continue
             used = t_used + p_used
             if used == 0:  # both parts are sorted, and so is the rank order
-                out.append(_play(t_cards + p_cards if t_rank < p_rank else p_cards + t_cards, combo))
+                out.append(
+                    _play(t_cards + p_cards if t_rank < p_rank else p_cards + t_cards, combo)
+                )
             elif used <= wilds:
                 out.append(_play(tuple(sorted(t_cards + p_cards + (wild,) * used)), combo))
 
@@ -239,6 +255,8 @@ def _straight_flushes(hand: _Hand, out: list[Play]) -> None:
 
 _POPCOUNT = [bin(i).count("1") for i in range(1 << 14)]
 _POSITION_RANKS = [position_rank(p) for p in range(14)]
+_POSITION_BITS = [(1 << (rank + 1)) | (1 if rank == RANK_ACE else 0) for rank in range(13)]
+"""Per rank, its bits in a mask of sequence positions (the ace is both 0 and 13)."""
 
 
 def _wild_slots(missing: list[int], length: int, wilds: int) -> list[frozenset[int]]:
@@ -257,7 +275,10 @@ def _wild_slots(missing: list[int], length: int, wilds: int) -> list[frozenset[i
 # Spreads of the two wild cards over a run whose natural cards are then two
 # adjacent pairs: such cards are both 3 consecutive pairs and 2 consecutive
 # triples, so the play must name its kind.
-_TWO_KIND_SPREADS = {Kind.PAIR_RUN: {(0, 0, 2), (2, 0, 0)}, Kind.TRIPLE_RUN: {(1, 1)}}
+_TWO_KIND_SPREADS: dict[Kind, frozenset[tuple[int, ...]]] = {
+    Kind.PAIR_RUN: frozenset({(0, 0, 2), (2, 0, 0)}),
+    Kind.TRIPLE_RUN: frozenset({(1, 1)}),
+}
 
 
 def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: list[Play]) -> None:
@@ -265,9 +286,10 @@ def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: list[Play]) -> 
     wild, wilds, naturals = hand.wild, hand.wilds, hand.naturals
     spreads = _wild_spreads(length, width, wilds)
     two_kinds = _TWO_KIND_SPREADS[kind]
+    short = [width - n if n < width else 0 for n in naturals]
     for start in range(15 - length):
         ranks = _POSITION_RANKS[start : start + length]
-        if sum(width - naturals[r] for r in ranks if naturals[r] < width) > wilds:
+        if sum([short[r] for r in ranks]) > wilds:
             continue  # not enough cards for this window even with every wild card
         combo = reading(kind, start + length, width * length)
         for spread in spreads:

@@ -45,7 +45,7 @@ from arena.games.guandan.combos import (
     play_readings,
     wild_card,
 )
-from arena.games.guandan.moves import HandPlays
+from arena.games.guandan.moves import HandPlays, Play
 
 GAME_NAME = "guandan"
 ANNOUNCE_AT = 10
@@ -84,6 +84,7 @@ class _Table:
     cards: tuple[Card, ...] = ()
     reading: Reading | None = None
     passes: int = 0
+    view: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -127,9 +128,10 @@ class GuandanState(State):
         self._tribute: _Tribute | None = None
         self._phase = "play"
         self._to_act = leader
-        self._legal: list[Action] | None = None
-        self._legal_readings: dict[Action, Reading] | None = None
+        self._legal: tuple[Action, ...] | None = None
+        self._legal_plays: list[Play] = []
         self._plays: list[HandPlays | None] = [None] * NUM_SEATS
+        self._hands: list[tuple[Card, ...] | None] = [None] * NUM_SEATS
         self._start_tribute(leader)
 
     # ------------------------------------------------------------------ tribute
@@ -145,7 +147,11 @@ class GuandanState(State):
         big_jokers = sum(self._counts[s][BIG_JOKER] for s in givers)
         if big_jokers == 2:  # GD-15
             self._events.append(
-                Event("refuse_tribute", givers[0] if not double else NOBODY, tag="double" if double else "")
+                Event(
+                    "refuse_tribute",
+                    givers[0] if not double else NOBODY,
+                    tag="double" if double else "",
+                )
             )
             self._lead(first)
             return
@@ -183,7 +189,7 @@ class GuandanState(State):
         tribute = self._tribute
         assert tribute is not None
         tribute.given[seat] = card
-        self._counts[seat][card] -= 1
+        self._take(seat, card)
         pending = [s for s in tribute.givers if s not in tribute.given]
         if pending:
             self._to_act = pending[0]
@@ -200,7 +206,7 @@ class GuandanState(State):
         for giver in tribute.givers:
             receiver = tribute.receiver_of[giver]
             card_given = tribute.given[giver]
-            self._counts[receiver][card_given] += 1
+            self._give(receiver, card_given)
             self._events.append(Event("tribute", giver, (card_given,), receiver))
         first = order[0]
         tribute.returners = sorted(tribute.receiver_of.values(), key=lambda s: (s - first) % 4)
@@ -211,7 +217,7 @@ class GuandanState(State):
         tribute = self._tribute
         assert tribute is not None
         tribute.returned[seat] = card
-        self._counts[seat][card] -= 1
+        self._take(seat, card)
         pending = [s for s in tribute.returners if s not in tribute.returned]
         if pending:  # GD-14: returns are face down until all are made
             self._to_act = pending[0]
@@ -219,11 +225,19 @@ class GuandanState(State):
         giver_of = {r: g for g, r in tribute.receiver_of.items()}
         for returner in tribute.returners:
             giver, returned = giver_of[returner], tribute.returned[returner]
-            self._counts[giver][returned] += 1
+            self._give(giver, returned)
             self._events.append(Event("return", returner, (returned,), giver))
         self._lead(tribute.leader_after)
 
     # --------------------------------------------------------------------- play
+
+    def _take(self, seat: Seat, card: Card) -> None:
+        self._counts[seat][card] -= 1
+        self._plays[seat] = self._hands[seat] = None
+
+    def _give(self, seat: Seat, card: Card) -> None:
+        self._counts[seat][card] += 1
+        self._plays[seat] = self._hands[seat] = None
 
     def _lead(self, seat: Seat, tag: str = "") -> None:
         self._phase = "play"
@@ -232,10 +246,8 @@ class GuandanState(State):
         self._events.append(Event("lead", seat, tag=tag))
 
     def _play(self, seat: Seat, cards: tuple[Card, ...], reading: Reading) -> None:
-        counts = self._counts[seat]
         for card in cards:
-            counts[card] -= 1
-        self._plays[seat] = None
+            self._take(seat, card)
         self._sizes[seat] -= len(cards)
         self._events.append(Event("play", seat, cards, value=reading.value, tag=reading.kind.label))
         self._table = _Table(seat, cards, reading, 0)
@@ -297,7 +309,10 @@ class GuandanState(State):
         return self._events
 
     def hand(self, seat: Seat) -> tuple[Card, ...]:
-        return from_counts(self._counts[seat])
+        cards = self._hands[seat]
+        if cards is None:
+            cards = self._hands[seat] = from_counts(self._counts[seat])
+        return cards
 
     def hand_size(self, seat: Seat) -> int:
         return sum(self._counts[seat])
@@ -317,21 +332,21 @@ class GuandanState(State):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def _compute_legal(self) -> list[Action]:
+    def _compute_legal(self) -> tuple[Action, ...]:
         seat, phase = self._to_act, self._phase
         if phase == "play":
             table = self._table.reading
             plays = self._plays_of(seat).legal(table)
-            self._legal_readings = dict(plays)
+            self._legal_plays = plays
             actions = [action for action, _ in plays]
-            return [PASS, *actions] if table is not None else actions
+            return (PASS, *actions) if table is not None else tuple(actions)
         if phase == "tribute":
-            return [Action("tribute", (c,)) for c in self._tribute_choices(seat)]
+            return tuple(Action("tribute", (c,)) for c in self._tribute_choices(seat))
         if phase == "return":
             assert self._tribute is not None
             giver = next(g for g, r in self._tribute.receiver_of.items() if r == seat)
-            return [Action("return", (c,)) for c in self._return_choices(seat, giver)]
-        return []
+            return tuple(Action("return", (c,)) for c in self._return_choices(seat, giver))
+        return ()
 
     def _plays_of(self, seat: Seat) -> HandPlays:
         plays = self._plays[seat]
@@ -347,28 +362,39 @@ class GuandanState(State):
         if phase == "play":
             self._apply_play(seat, action)
         elif phase == "tribute":
-            self._check_single_card(action, "tribute", self._tribute_choices(seat), "GD-13: tribute is the highest card, never the heart level card")
+            self._check_single_card(
+                action,
+                "tribute",
+                self._tribute_choices(seat),
+                "GD-13: tribute is the highest card, never the heart level card",
+            )
             self._give_tribute(seat, action.cards[0])
         else:
             assert self._tribute is not None
             giver = next(g for g, r in self._tribute.receiver_of.items() if r == seat)
             self._check_single_card(
-                action, "return", self._return_choices(seat, giver),
+                action,
+                "return",
+                self._return_choices(seat, giver),
                 "GD-13: a return to a partner is a card of rank 2 to 10",
             )
             self._give_return(seat, action.cards[0])
         self._legal = None
-        self._legal_readings = None
 
     def _check_single_card(self, action: Action, verb: str, allowed: list[Card], rule: str) -> None:
         text = str(action)
         if action.verb != verb:
-            raise IllegalActionError(f"illegal action {text!r}: seat {self._to_act} must {verb} now")
+            raise IllegalActionError(
+                f"illegal action {text!r}: seat {self._to_act} must {verb} now"
+            )
         if len(action.cards) != 1 or action.tag:
             raise IllegalActionError(f"illegal action {text!r}: {verb} exactly one card")
         card = action.cards[0]
         if not self._counts[self._to_act][card]:
-            raise IllegalActionError(f"illegal action {text!r}: {format_card(card)} is not in the hand of seat {self._to_act}")
+            raise IllegalActionError(
+                f"illegal action {text!r}: {format_card(card)} is not in the hand "
+                f"of seat {self._to_act}"
+            )
         if card not in allowed:
             raise IllegalActionError(
                 f"illegal action {text!r}: {rule}; allowed: {format_cards(allowed)}"
@@ -384,12 +410,13 @@ class GuandanState(State):
             return
         if self._legal is None:
             self._legal = self._compute_legal()
-        assert self._legal_readings is not None
-        reading = self._legal_readings.get(action)
-        if reading is not None:
-            self._play(seat, action.cards, reading)
-            return
-        self._explain_illegal_play(seat, action)
+        try:
+            index = self._legal.index(action)  # identity first: fast for a listed action
+        except ValueError:
+            self._explain_illegal_play(seat, action)
+            raise
+        reading = self._legal_plays[index - 1 if table is not None else index][1]
+        self._play(seat, action.cards, reading)
 
     def _explain_illegal_play(self, seat: Seat, action: Action) -> None:
         """Raise an error that says which rule a play that is not legal breaks."""
@@ -414,7 +441,9 @@ class GuandanState(State):
     def _read(self, action: Action, text: str) -> Reading:
         kept = play_readings(action.cards, self.level)
         if not kept:
-            raise IllegalActionError(f"illegal action {text!r}: the cards form no combination (GD-8)")
+            raise IllegalActionError(
+                f"illegal action {text!r}: the cards form no combination (GD-8)"
+            )
         if action.tag:
             kind = KIND_BY_LABEL.get(action.tag)
             chosen = [r for r in kept if r.kind == kind]
@@ -436,31 +465,40 @@ class GuandanState(State):
         """GD-12: a count is public once it is 10 or fewer; ``None`` means more than 10."""
         return [self._sizes[s] if self._announced[s] else None for s in range(NUM_SEATS)]
 
-    def observe(self, seat: Seat) -> Observation:
+    def _table_view(self) -> dict[str, Any] | None:
         table = self._table
+        if table.reading is None:
+            return None
+        if table.view is None:
+            table.view = {
+                "seat": table.seat,
+                "cards": format_cards(table.cards),
+                **table.reading.to_dict(self.level),
+            }
+        return table.view
+
+    def observe(self, seat: Seat) -> Observation:
         public: dict[str, Any] = {
             "level": self.level,
             "levels": self.setup.levels,
             "level_team": self.setup.level_team,
             "counts": self.public_counts(),
             "finished": tuple(self._out),
-            "table": None if table.reading is None else {
-                "seat": table.seat,
-                "cards": format_cards(table.cards),
-                **table.reading.to_dict(self.level),
-            },
+            "table": self._table_view(),
         }
         private: dict[str, Any] = {}
         tribute = self._tribute
         if tribute is not None and seat in tribute.returned and self._phase == "return":
             private["return_given"] = format_card(tribute.returned[seat])
-        legal = tuple(self.legal_actions()) if seat == self._to_act else ()
+        if seat == self._to_act and self._legal is None:
+            self._legal = self._compute_legal()
+        legal = self._legal if seat == self._to_act and self._legal is not None else ()
         return Observation(
             game=GAME_NAME,
             seat=seat,
             phase=self._phase,
             to_act=self._to_act,
-            hand=from_counts(self._counts[seat]),
+            hand=self.hand(seat),
             legal_actions=legal,
             events=tuple(self._events),
             public=public,
@@ -488,15 +526,25 @@ class GuandanState(State):
         t = self._table
         other._table = _Table(t.seat, t.cards, t.reading, t.passes)
         tr = self._tribute
-        other._tribute = None if tr is None else _Tribute(
-            list(tr.givers), dict(tr.given), dict(tr.receiver_of),
-            list(tr.returners), dict(tr.returned), tr.double, tr.leader_after,
+        other._tribute = (
+            None
+            if tr is None
+            else _Tribute(
+                list(tr.givers),
+                dict(tr.given),
+                dict(tr.receiver_of),
+                list(tr.returners),
+                dict(tr.returned),
+                tr.double,
+                tr.leader_after,
+            )
         )
         other._phase = self._phase
         other._to_act = self._to_act
         other._legal = self._legal
-        other._legal_readings = self._legal_readings
+        other._legal_plays = self._legal_plays
         other._plays = list(self._plays)
+        other._hands = list(self._hands)
         if self._phase == "over":
             other._order = self._order
         return other
@@ -553,12 +601,16 @@ def settle(setup: GuandanSetup, order: tuple[Seat, ...], a_fail_limit: int = 0) 
     )
     if match_winner is not None:
         summary = f"team {winner} wins the match by passing A"
-    next_setup = None if match_winner is not None else GuandanSetup(
-        levels=(levels[0], levels[1]),
-        level_team=winner,
-        previous_order=order,
-        a_failures=(failures[0], failures[1]),
-        deal_index=setup.deal_index + 1,
+    next_setup = (
+        None
+        if match_winner is not None
+        else GuandanSetup(
+            levels=(levels[0], levels[1]),
+            level_team=winner,
+            previous_order=order,
+            a_failures=(failures[0], failures[1]),
+            deal_index=setup.deal_index + 1,
+        )
     )
     return Outcome(
         scores=(scores[0], scores[1], scores[2], scores[3]),
