@@ -13,7 +13,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/arena play guandan --bots random,random,first,first --seed 7 --deals 3
+	$(BIN)/arena play guandan --bots random,random,first,first --seed 7 --deals 3 --record demo-match.json
+	$(BIN)/arena replay demo-match.json
 
 test: $(STAMP)
 	$(BIN)/ruff check arena bots tests
@@ -24,4 +25,4 @@ bench: $(STAMP)
 	$(BIN)/arena bench guandan
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf demo-match.json $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

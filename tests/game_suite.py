@@ -16,11 +16,13 @@ action from a ``random.Random`` seeded by the check's seed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import bots
@@ -161,10 +163,8 @@ def cards_in(value: Any) -> set[Card]:
     """Every card named by a string anywhere inside a JSON-like value."""
     found: set[Card] = set()
     if isinstance(value, str):
-        try:
+        with contextlib.suppress(ParseError):
             found.update(parse_cards(value))
-        except ParseError:
-            pass
     elif isinstance(value, dict):
         for item in value.values():
             found |= cards_in(item)
@@ -201,7 +201,7 @@ def check_random_play_finishes(game: Game, seed: int) -> None:
         else:
             data = json.loads(json.dumps(game.setup_to_dict(outcome.next_setup)))
             assert game.setup_from_dict(data) == outcome.next_setup, "setup JSON round trip"
-        _expect_error(lambda: state.apply(Action("pass")), IllegalActionError, "apply after the end")
+        _expect_error(partial(state.apply, Action("pass")), IllegalActionError, "apply when over")
 
 
 def _expect_error(call: Callable[[], object], error: type[Exception], what: str) -> None:
@@ -273,18 +273,18 @@ def check_every_legal_action_applies(game: Game, seed: int, per_state: int = 12)
     """Each listed legal action (a sample of ``per_state`` per decision) applies
     without error to a copy of the state."""
     profile = profile_of(game)
+    rng = random.Random(seed ^ 0x5EED)
+
+    def check(state: State, action: Action) -> None:
+        legal = state.legal_actions()
+        for candidate in rng.sample(legal, min(per_state, len(legal))):
+            copy = state.clone()
+            copy.apply(candidate)
+            assert copy.events != state.events or copy.to_act != state.to_act or (
+                copy.seat_cards() != state.seat_cards()
+            ), f"applying {candidate} changed nothing"
+
     for state in start_states(game, seed):
-        rng = random.Random(seed ^ 0x5EED)
-
-        def check(state: State, action: Action) -> None:
-            legal = state.legal_actions()
-            for candidate in rng.sample(legal, min(per_state, len(legal))):
-                copy = state.clone()
-                copy.apply(candidate)
-                assert copy.events != state.events or copy.to_act != state.to_act or (
-                    copy.seat_cards() != state.seat_cards()
-                ), f"applying {candidate} changed nothing"
-
         play_out(state, random.Random(seed), profile.max_decisions, check)
 
 
@@ -311,18 +311,20 @@ def check_illegal_actions_rejected(game: Game, seed: int, per_state: int = 3) ->
     IllegalActionError quoting the action, and leaves the state unchanged."""
     profile = profile_of(game)
     rng = random.Random(seed ^ 0xBAD)
+    pool: list[Action] = []  # actions legal somewhere else
+
+    def collect(state: State, action: Action) -> None:
+        pool.extend(state.legal_actions()[:5])
+
+    def check(state: State, action: Action) -> None:
+        pool.append(action)
+        candidates = illegal_candidates(state, pool, rng)
+        for bad in rng.sample(candidates, min(per_state, len(candidates))):
+            _check_rejected(state, bad)
+
+    for other in start_states(game, seed + 1):
+        play_out(other, random.Random(seed + 1), profile.max_decisions, collect)
     for state in start_states(game, seed):
-        pool: list[Action] = []
-        for other in start_states(game, seed + 1):
-            play_out(other, random.Random(seed + 1), profile.max_decisions,
-                     lambda s, a: pool.extend(s.legal_actions()[:5]))
-
-        def check(state: State, action: Action) -> None:
-            pool.append(action)
-            candidates = illegal_candidates(state, pool, rng)
-            for bad in rng.sample(candidates, min(per_state, len(candidates))):
-                _check_rejected(state, bad)
-
         play_out(state, random.Random(seed), profile.max_decisions, check)
         for bad in [Action("pass"), *rng.sample(pool, min(3, len(pool)))]:
             _check_rejected(state, bad)
@@ -349,40 +351,44 @@ def check_observations(game: Game, seed: int) -> None:
     profile = profile_of(game)
     for state in start_states(game, seed):
         ever_held: list[set[Card]] = [set() for _ in range(NUM_SEATS)]
-
-        def check(state: State, action: Action | None) -> None:
-            events = tuple(state.events)
-            public_cards: set[Card] = set()
-            for event in events:
-                public_cards.update(event.cards)
-            for seat in range(NUM_SEATS):
-                ever_held[seat].update(state.hand(seat))
-                obs = state.observe(seat)
-                assert obs.game == game.name
-                assert obs.seat == seat
-                assert obs.to_act == state.to_act
-                assert obs.phase == state.phase
-                assert obs.hand == state.hand(seat), "the observed hand is the seat's hand"
-                assert obs.events == events, "every seat sees the same public events"
-                if seat == state.to_act:
-                    assert list(obs.legal_actions) == state.legal_actions()
-                else:
-                    assert obs.legal_actions == (), (
-                        f"seat {seat} got legal actions while seat {state.to_act} is to act"
-                    )
-                data = obs.to_dict()
-                assert json.loads(json.dumps(data)) == data, "to_dict() is not JSON-ready"
-                shown = cards_in({k: v for k, v in data.items()
-                                  if k not in ("hand", "legal_actions", "private")})
-                leaked = shown - public_cards
-                assert not leaked, (
-                    f"seat {seat} is shown {sorted(leaked)} that were never played face up: {data}"
-                )
-                private = cards_in(data["private"]) - public_cards - ever_held[seat]
-                assert not private, f"seat {seat} privately sees cards it never held: {private}"
-
+        check = partial(_check_observations_now, game, ever_held)
         play_out(state, random.Random(seed), profile.max_decisions, check)
         check(state, None)
+
+
+def _check_observations_now(
+    game: Game, ever_held: list[set[Card]], state: State, action: Action | None
+) -> None:
+    events = tuple(state.events)
+    public_cards: set[Card] = set()
+    for event in events:
+        public_cards.update(event.cards)
+    for seat in range(NUM_SEATS):
+        ever_held[seat].update(state.hand(seat))
+        obs = state.observe(seat)
+        assert obs.game == game.name
+        assert obs.seat == seat
+        assert obs.to_act == state.to_act
+        assert obs.phase == state.phase
+        assert obs.hand == state.hand(seat), "the observed hand is the seat's hand"
+        assert obs.events == events, "every seat sees the same public events"
+        if seat == state.to_act:
+            assert list(obs.legal_actions) == state.legal_actions()
+        else:
+            assert obs.legal_actions == (), (
+                f"seat {seat} got legal actions while seat {state.to_act} is to act"
+            )
+        data = obs.to_dict()
+        assert json.loads(json.dumps(data)) == data, "to_dict() is not JSON-ready"
+        shown = cards_in(
+            {k: v for k, v in data.items() if k not in ("hand", "legal_actions", "private")}
+        )
+        leaked = shown - public_cards
+        assert not leaked, (
+            f"seat {seat} is shown {sorted(leaked)} that were never played face up: {data}"
+        )
+        private = cards_in(data["private"]) - public_cards - ever_held[seat]
+        assert not private, f"seat {seat} privately sees cards it never held: {private}"
 
 
 def check_observation_ignores_other_hands(game: Game, seed: int) -> None:

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-import game_suite as suite
-import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
 
-from arena.games import make, names
+import pytest
+
+pytest.register_assert_rewrite("game_suite")
+
+import game_suite as suite  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from arena.cards import format_cards  # noqa: E402
+from arena.errors import IllegalActionError  # noqa: E402
+from arena.games import Action, Event, Observation, make, names, next_seat  # noqa: E402
+from arena.games.guandan import GuandanGame, GuandanState  # noqa: E402
 
 GAMES = names()
 SEEDS = st.integers(0, 2**32)
@@ -101,3 +111,77 @@ def test_different_seeds_different_deals(name: str) -> None:
     game = make(name)
     deals = {tuple(game.new_deal(game.first_setup(), seed=s).seat_cards()) for s in range(8)}
     assert len(deals) == 8
+
+
+# ------------------------------------------------ the suite catches broken games
+
+
+class _BrokenGuandan(GuandanGame):
+    """Guandan whose states are of a deliberately broken subclass."""
+
+    def __init__(self, state_class: type[GuandanState]) -> None:
+        super().__init__()
+        self.state_class = state_class
+
+    def new_deal(self, setup: Any = None, *, seed: int | None = None,
+                 hands: Sequence[Sequence[int]] | None = None) -> GuandanState:
+        state = super().new_deal(setup, seed=seed, hands=hands)
+        state.__class__ = self.state_class
+        return state
+
+
+class _PeeksNextHand(GuandanState):
+    def observe(self, seat: int) -> Observation:
+        obs = super().observe(seat)
+        peek = format_cards(self.hand(next_seat(seat)))
+        return dataclasses.replace(obs, public={**obs.public, "next": peek})
+
+
+class _MaskForAll(GuandanState):
+    def observe(self, seat: int) -> Observation:
+        obs = super().observe(seat)
+        return dataclasses.replace(obs, legal_actions=tuple(self.legal_actions()))
+
+
+class _DirtyReject(GuandanState):
+    def apply(self, action: Action) -> None:
+        try:
+            super().apply(action)
+        except IllegalActionError:
+            self._events.append(Event("oops"))
+            raise
+
+
+class _DropsACard(GuandanState):
+    def hand(self, seat: int) -> tuple[int, ...]:
+        cards = super().hand(seat)
+        return cards[1:] if seat == 0 and len(self.events) > 6 else cards
+
+
+class _SharedClone(GuandanState):
+    def clone(self) -> GuandanState:
+        return self
+
+
+class _DuplicateActions(GuandanState):
+    def legal_actions(self) -> list[Action]:
+        legal = super().legal_actions()
+        return legal + legal[:1]
+
+
+@pytest.mark.parametrize(
+    ("state_class", "check"),
+    [
+        (_PeeksNextHand, suite.check_observations),
+        (_MaskForAll, suite.check_observations),
+        (_PeeksNextHand, suite.check_observation_ignores_other_hands),
+        (_DirtyReject, suite.check_illegal_actions_rejected),
+        (_DropsACard, suite.check_cards_accounted),
+        (_SharedClone, suite.check_clone_independent),
+        (_DuplicateActions, suite.check_legal_actions),
+    ],
+)
+def test_suite_catches_a_broken_game(state_class: type[GuandanState], check: Any) -> None:
+    with pytest.raises(AssertionError):
+        for seed in range(3):
+            check(_BrokenGuandan(state_class), seed)
