@@ -86,12 +86,16 @@ def test_gd06_wild_card_plays_that_leave_different_cards_are_different_plays():
     """``5s + wild`` and ``5s 5d`` are both pairs of 5 but leave different hands."""
     hand = list(parse_cards("5s 5d 2h"))  # level 2: 2h is the wild card
     pairs = [cards for cards, _, r in generated(hand, 0) if r.kind == Kind.PAIR]
-    assert sorted(pairs) == sorted([parse_cards("5s 5d"), parse_cards("2h 5s"), parse_cards("2h 5d")])
+    assert sorted(pairs) == sorted(
+        [parse_cards("5s 5d"), parse_cards("2h 5s"), parse_cards("2h 5d")]
+    )
 
 
 def test_gd08_identical_cards_make_one_play():
     """Two decks: ``5s 5s 5d`` has two distinct pairs (5s 5s, 5s 5d), not three."""
-    pairs = [cards for cards, _, r in generated(list(parse_cards("5s 5s 5d")), 0) if r.kind == Kind.PAIR]
+    pairs = [
+        cards for cards, _, r in generated(list(parse_cards("5s 5s 5d")), 0) if r.kind == Kind.PAIR
+    ]
     assert sorted(pairs) == sorted([parse_cards("5s 5s"), parse_cards("5s 5d")])
 
 
