@@ -187,18 +187,32 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
     pairs.extend(
         (joker, 0, (joker, joker)) for joker in (SMALL_JOKER, BIG_JOKER) if hand.counts[joker] == 2
     )
+    new = _new_tuple
     for t_rank, t_used, t_cards in triples:
         combo = reading(Kind.FULL_HOUSE, rank_value(t_rank, hand.level), 5)
-        for p_rank, p_used, p_cards in pairs:
-            if p_rank == t_rank:
-                continue
-            used = t_used + p_used
-            if used == 0:  # both parts are sorted, and so is the rank order
-                out.append(
-                    _play(t_cards + p_cards if t_rank < p_rank else p_cards + t_cards, combo)
-                )
-            elif used <= wilds:
-                out.append(_play(tuple(sorted(t_cards + p_cards + (wild,) * used)), combo))
+        # natural parts are sorted, and so is the rank order: no sort needed (hot path)
+        out.extend(
+            [
+                (new(Action, ("play", t_cards + p_cards, "")), combo)
+                for p_rank, p_used, p_cards in pairs
+                if p_rank > t_rank and not t_used + p_used
+            ]
+        )
+        out.extend(
+            [
+                (new(Action, ("play", p_cards + t_cards, "")), combo)
+                for p_rank, p_used, p_cards in pairs
+                if p_rank < t_rank and not t_used + p_used
+            ]
+        )
+        if wilds:
+            out.extend(
+                [
+                    _play(tuple(sorted(t_cards + p_cards + (wild,) * (t_used + p_used))), combo)
+                    for p_rank, p_used, p_cards in pairs
+                    if p_rank != t_rank and 0 < t_used + p_used <= wilds
+                ]
+            )
 
 
 def _straights(hand: _Hand, out: list[Play]) -> None:
@@ -214,13 +228,22 @@ def _straights(hand: _Hand, out: list[Play]) -> None:
             chosen = [options[i] for i in range(5) if i not in filled]
             flushes = _one_suit_choices(chosen)  # straight flushes, not straights
             extra = (wild,) * len(filled)
+            new = _new_tuple
             if not filled and start > 0:  # ranks ascend, so the cards are sorted
-                out.extend(_play(n, combo) for n in product(*chosen) if n not in flushes)
+                out.extend(
+                    [
+                        (new(Action, ("play", n, "")), combo)
+                        for n in product(*chosen)
+                        if n not in flushes
+                    ]
+                )
             else:
                 out.extend(
-                    _play(tuple(sorted(n + extra)), combo)
-                    for n in product(*chosen)
-                    if n not in flushes
+                    [
+                        (new(Action, ("play", tuple(sorted(n + extra)), "")), combo)
+                        for n in product(*chosen)
+                        if n not in flushes
+                    ]
                 )
 
 
@@ -301,11 +324,10 @@ def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: list[Play]) -> 
                 continue
             used = sum(spread)
             tag = kind.label if spread in two_kinds else ""
+            extra = (wild,) * used
             for chosen in product(*parts):
-                cards = tuple(c for group in chosen for c in group)
-                if used or start == 0:
-                    cards = tuple(sorted(cards + (wild,) * used))
-                out.append(_play(cards, combo, tag))
+                cards = sum(chosen, extra)
+                out.append(_play(tuple(sorted(cards)) if used or start == 0 else cards, combo, tag))
 
 
 def _bombs(hand: _Hand, out: list[Play]) -> None:
