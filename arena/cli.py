@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
-from arena.cards import RANKS, pretty_cards
+from arena.cards import RANKS
+from arena.commands import EXIT_USAGE
 from arena.errors import ArenaError
-
-EXIT_USAGE = 2
 
 
 def parse_level(text: str) -> int:
@@ -101,12 +99,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.error(f"unknown command {args.command!r}")
     return EXIT_USAGE
 
-
-def print_json(data: object) -> None:
-    print(json.dumps(data, ensure_ascii=False))
-
-
-__all__ = ["main", "parse_level", "pretty_cards", "print_json"]
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -10,12 +10,12 @@ setup must be the one the previous deal led to.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.cards import format_cards
+from arena.cards import parse_cards
 from arena.errors import ArenaError, ParseError
 from arena.games import make
 from arena.games.base import Game, Outcome, State
@@ -130,14 +130,8 @@ def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:
 def start_deal(game: Game, deal: DealRecord) -> State:
     """The state at the start of a recorded deal."""
     setup = game.setup_from_dict(deal.setup)
-    hands = None if deal.hands is None else [tuple(_parse_hand(h)) for h in deal.hands]
+    hands = None if deal.hands is None else [parse_cards(h) for h in deal.hands]
     return game.new_deal(setup, seed=deal.seed, hands=hands)
-
-
-def _parse_hand(text: str) -> Sequence[int]:
-    from arena.cards import parse_cards
-
-    return parse_cards(text)
 
 
 @dataclass(frozen=True)
@@ -191,7 +185,3 @@ def verify(record: MatchRecord) -> ReplayReport:
         "match_winner": None if outcome is None else outcome.match_winner,
     }
     return ReplayReport(len(record.deals), actions, result)
-
-
-def hands_text(state: State) -> list[str]:
-    return [format_cards(state.hand(s)) for s in range(4)]

@@ -266,6 +266,29 @@ def _read_sequences(
                 found.add(reading(kind, top, size))
 
 
+def no_combination_reason(cards: Sequence[Card], level: int) -> str:
+    """Why ``cards`` (which have no reading) form no combination, in words (GD-8)."""
+    size = len(cards)
+    jokers = [c for c in cards if c >= SMALL_JOKER]
+    if not cards:
+        return "no cards"
+    if jokers and size > 2 and size not in (4, 5):
+        return "jokers combine only as a pair of identical jokers, a full house's pair or all four"
+    reasons = {
+        2: "two cards are a pair only if they have the same rank (SJ BJ is not a pair)",
+        3: "three cards are a triple only if they have the same rank",
+        4: "four cards are a bomb only if they have the same rank, or are the four jokers",
+        5: "five cards must be a straight (5 consecutive ranks, no jokers, no wrap), "
+        "a full house (triple + pair) or a bomb",
+        6: "six cards must be 3 consecutive pairs, 2 consecutive triples or a bomb",
+    }
+    if size in reasons:
+        return reasons[size]
+    if size > 10:
+        return "no combination has more than 10 cards"
+    return f"{size} cards are a combination only as a bomb (all of one rank)"
+
+
 def play_readings(cards: Sequence[Card], level: int) -> list[Reading]:
     """The readings a play of ``cards`` can be made as, after dominance.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from arena.cards import (
     BIG_JOKER,
@@ -42,6 +42,7 @@ from arena.games.guandan.combos import (
     Reading,
     beats,
     card_value,
+    no_combination_reason,
     play_readings,
     wild_card,
 )
@@ -414,11 +415,10 @@ class GuandanState(State):
             index = self._legal.index(action)  # identity first: fast for a listed action
         except ValueError:
             self._explain_illegal_play(seat, action)
-            raise
         reading = self._legal_plays[index - 1 if table is not None else index][1]
         self._play(seat, action.cards, reading)
 
-    def _explain_illegal_play(self, seat: Seat, action: Action) -> None:
+    def _explain_illegal_play(self, seat: Seat, action: Action) -> NoReturn:
         """Raise an error that says which rule a play that is not legal breaks."""
         text = str(action)
         table = self._table.reading
@@ -441,9 +441,8 @@ class GuandanState(State):
     def _read(self, action: Action, text: str) -> Reading:
         kept = play_readings(action.cards, self.level)
         if not kept:
-            raise IllegalActionError(
-                f"illegal action {text!r}: the cards form no combination (GD-8)"
-            )
+            reason = no_combination_reason(action.cards, self.level)
+            raise IllegalActionError(f"illegal action {text!r}: no combination: {reason} (GD-8)")
         if action.tag:
             kind = KIND_BY_LABEL.get(action.tag)
             chosen = [r for r in kept if r.kind == kind]
