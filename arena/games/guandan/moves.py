@@ -193,16 +193,15 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
         # natural parts are sorted, and so is the rank order: no sort needed (hot path)
         out.extend(
             [
-                (new(Action, ("play", t_cards + p_cards, "")), combo)
+                (
+                    new(
+                        Action,
+                        ("play", t_cards + p_cards if t_rank < p_rank else p_cards + t_cards, ""),
+                    ),
+                    combo,
+                )
                 for p_rank, p_used, p_cards in pairs
-                if p_rank > t_rank and not t_used + p_used
-            ]
-        )
-        out.extend(
-            [
-                (new(Action, ("play", p_cards + t_cards, "")), combo)
-                for p_rank, p_used, p_cards in pairs
-                if p_rank < t_rank and not t_used + p_used
+                if p_rank != t_rank and not t_used + p_used
             ]
         )
         if wilds:
