@@ -26,7 +26,7 @@ from functools import partial
 from typing import Any
 
 import bots
-from arena.cards import Card, parse_cards
+from arena.cards import Card, format_card, parse_cards
 from arena.chance import derive_seed
 from arena.errors import ArenaError, IllegalActionError, ParseError
 from arena.games.base import NOBODY, NUM_SEATS, Action, Game, State, partner_of
@@ -345,6 +345,40 @@ def _check_rejected(state: State, bad: Action) -> None:
     assert after == before, f"the rejected {str(bad)!r} changed the state"
 
 
+def malformed_actions(state: State) -> list[Action]:
+    """Actions that name no real card: numbers outside ``0..53``."""
+    verbs = sorted({a.verb for a in state.legal_actions()} | {"play", "pass"})
+    return [Action(verb, (card,)) for verb in verbs for card in (54, 99, 10**6)]
+
+
+def check_malformed_actions_rejected(game: Game, seed: int) -> None:
+    """``apply`` of an action naming a card that does not exist raises
+    IllegalActionError (never IndexError or the like) and changes nothing."""
+    profile = profile_of(game)
+    rng = random.Random(seed)
+    for state in start_states(game, seed):
+        steps = 0
+        while not state.is_terminal():
+            if steps % 17 == 0 or state.phase in profile.transit_phases:
+                for bad in malformed_actions(state):
+                    before = snapshot(state)
+                    try:
+                        state.apply(bad)
+                    except IllegalActionError:
+                        pass
+                    except Exception as err:
+                        raise AssertionError(
+                            f"apply({bad!r}) in phase {state.phase!r} raised "
+                            f"{type(err).__name__}: {err}, not IllegalActionError"
+                        ) from err
+                    else:
+                        raise AssertionError(f"apply({bad!r}) was accepted")
+                    assert snapshot(state) == before, f"the rejected {bad!r} changed the state"
+            state.apply(random_action(state, rng))
+            steps += 1
+            assert steps <= profile.max_decisions
+
+
 def check_observations(game: Game, seed: int) -> None:
     """C-5: a seat sees its own hand, the public events and public facts only;
     legal actions go to the seat to act only."""
@@ -419,7 +453,7 @@ def check_observation_ignores_other_hands(game: Game, seed: int) -> None:
             mine, theirs = real.observe(seat).to_dict(), swapped.observe(seat).to_dict()
             assert mine == theirs, (
                 f"seat {seat} observes a difference after seats {a} and {b} swapped "
-                f"{x} and {y} (step {steps})"
+                f"{format_card(x)} and {format_card(y)} (step {steps})"
             )
             if real.is_terminal():
                 break
@@ -506,6 +540,7 @@ CHECKS: tuple[Callable[[Game, int], None], ...] = (
     check_legal_actions,
     check_every_legal_action_applies,
     check_illegal_actions_rejected,
+    check_malformed_actions_rejected,
     check_observations,
     check_observation_ignores_other_hands,
     check_clone_independent,

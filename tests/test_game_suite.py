@@ -30,28 +30,28 @@ def test_every_game_is_covered() -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=SEEDS)
 def test_random_play_finishes(name: str, seed: int) -> None:
     suite.check_random_play_finishes(make(name), seed)
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=SEEDS)
 def test_cards_accounted(name: str, seed: int) -> None:
     suite.check_cards_accounted(make(name), seed)
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(seed=SEEDS)
 def test_legal_actions(name: str, seed: int) -> None:
     suite.check_legal_actions(make(name), seed)
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(seed=SEEDS)
 def test_every_legal_action_applies(name: str, seed: int) -> None:
     suite.check_every_legal_action_applies(make(name), seed)
@@ -67,19 +67,26 @@ def test_illegal_actions_rejected(name: str, seed: int) -> None:
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=5, deadline=None)
 @given(seed=SEEDS)
+def test_malformed_actions_rejected(name: str, seed: int) -> None:
+    suite.check_malformed_actions_rejected(make(name), seed)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=5, deadline=None)
+@given(seed=SEEDS)
 def test_observations(name: str, seed: int) -> None:
     suite.check_observations(make(name), seed)
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(seed=SEEDS)
 def test_observation_ignores_other_hands(name: str, seed: int) -> None:
     suite.check_observation_ignores_other_hands(make(name), seed)
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(seed=SEEDS)
 def test_clone_independent(name: str, seed: int) -> None:
     suite.check_clone_independent(make(name), seed)
