@@ -10,11 +10,25 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import pairwise, product
+from itertools import combinations_with_replacement, pairwise, product
 
 import pytest
 
-from arena.cards import RANKS, SUITS, Card, deck, format_card, format_cards, parse_card, parse_cards
+from arena.cards import (
+    BIG_JOKER,
+    RANKS,
+    SMALL_JOKER,
+    SUITS,
+    Card,
+    deck,
+    format_card,
+    format_cards,
+    is_joker,
+    parse_card,
+    parse_cards,
+    rank_of,
+    suit_of,
+)
 from arena.errors import ConfigError, IllegalActionError
 from arena.games import NOBODY, PASS, Action, Event, make, next_seat, team_of
 from arena.games.guandan import GuandanSetup, GuandanState
@@ -149,18 +163,23 @@ def fitted(table: str, hand: str, level: str) -> str:
     raise AssertionError(f"no room for {table!r} beside {hand!r}")
 
 
-def play_randomly(state: GuandanState, seed: int) -> None:
+def play_randomly(state: GuandanState, seed: int) -> list[Action]:
     """Finish a deal with random legal actions, checking turn order on the way."""
     rng = random.Random(seed)
+    taken = []
     while not state.is_terminal():
         seat = state.to_act
         actions = state.legal_actions()
         plays = [a for a in actions if a.verb == "play"]
-        choice = rng.choice(plays) if plays and (PASS not in actions or rng.random() < 0.6) else (
-            PASS if PASS in actions else rng.choice(actions)
-        )
+        if plays and (PASS not in actions or rng.random() < 0.6):
+            choice = rng.choice(plays)
+        elif PASS in actions:
+            choice = PASS
+        else:  # tribute or return
+            choice = rng.choice(actions)
         before = len(state.events)
         state.apply(choice)
+        taken.append(choice)
         new = [e.kind for e in state.events[before:]]
         if choice.verb in ("play", "pass") and not state.is_terminal() and "lead" not in new:
             # GD-10 / GD-11: the turn goes to the next player still holding cards
@@ -168,6 +187,7 @@ def play_randomly(state: GuandanState, seed: int) -> None:
             while not state.hand(nxt):
                 nxt = next_seat(nxt)
             assert state.to_act == nxt
+    return taken
 
 
 def finish_double_down(state: GuandanState) -> None:
@@ -342,6 +362,17 @@ def test_gd03_first_deal_of_a_match_has_no_tribute() -> None:
     state = GAME.new_deal(GAME.first_setup(), seed=11)
     assert state.phase == "play"
     assert not events_of(state, "tribute")
+
+
+def test_gd03_same_seed_and_actions_give_the_same_events_and_result() -> None:
+    """GD-3 with C-4: a deal is replayed exactly from its seed and actions."""
+    state = GAME.new_deal(GuandanSetup(), seed=31)
+    taken = play_randomly(state, 31)
+    replay = GAME.new_deal(GuandanSetup(), seed=31)
+    for action in taken:
+        replay.apply(action)
+    assert replay.events == state.events
+    assert replay.outcome() == state.outcome()
 
 
 # ================================================================== GD-4
@@ -776,13 +807,21 @@ def test_gd09_same_kind_and_size_higher_rank_beats(higher: str, lower: str) -> N
 
 
 @pytest.mark.parametrize(
-    "text",
-    ["5s", "5s 5d", "5s 5d 5c", "3s 4d 5c 6s 7h", "3s 3d 4s 4d 5s 5d", "5s 5d 5c 5h"],
+    ("one", "other"),
+    [
+        ("5s", "5d"),
+        ("5s 5d", "5h 5c"),
+        ("5s 5d 5c", "5h 5s 5d"),
+        ("5s 5d 5c 8s 8d", "5h 5s 5d 3s 3d"),
+        ("3s 4d 5c 6s 7h", "3d 4s 5h 6c 7d"),
+        ("3s 3d 4s 4d 5s 5d", "3h 3c 4h 4c 5h 5c"),
+        ("5s 5d 5c 5h", "5s 5d 5c 5h"),
+        ("4s 5s 6s 7s 8s", "4d 5d 6d 7d 8d"),
+    ],
 )
-def test_gd09_equal_does_not_beat(text: str) -> None:
-    other = text.replace("s", "x").replace("d", "s").replace("x", "d")
-    assert not beats_text(text, other, "9")
-    assert not beats_text(other, text, "9")
+def test_gd09_equal_does_not_beat(one: str, other: str) -> None:
+    assert not beats_text(one, other, "9")
+    assert not beats_text(other, one, "9")
 
 
 @pytest.mark.parametrize(
@@ -888,7 +927,7 @@ def test_gd09_every_bomb_beats_every_non_bomb(bomb: str, table: str) -> None:
 
 def test_gd09_more_cards_beat_fewer_whatever_the_rank() -> None:
     assert beats_text("3s 3d 3c 3h 3s", "2s 2d 2c 2s", "2")  # 5 threes beat 4 level cards
-    assert beats_text("3s 3d 3c 3h 3s 3d", "BJ SJ BJ SJ".replace("BJ SJ BJ SJ", "As Ad Ac Ah As"))
+    assert beats_text("3s 3d 3c 3h 3s 3d", "As Ad Ac Ah As")
 
 
 def test_gd09_equal_size_bombs_compare_by_rank() -> None:
@@ -1261,8 +1300,8 @@ def test_gd13_tribute_and_return_must_be_one_card_of_the_right_verb() -> None:
         act(state, "return 5d")  # not in the receiver's hand
 
 
-def test_gd13_tribute_uses_the_new_deals_level() -> None:
-    """The next deal of a match owes tribute; its level is the winner's."""
+def test_gd04_gd14_next_deal_tribute_is_read_at_the_winners_level() -> None:
+    """The next deal of a match owes tribute; its level is the winner's (5 here)."""
     first = GAME.new_deal(GuandanSetup(leader=0), hands=list(DOUBLE_DOWN_HANDS))
     finish_double_down(first)
     following = first.outcome().next_setup
@@ -1270,26 +1309,28 @@ def test_gd13_tribute_uses_the_new_deals_level() -> None:
     assert following.level == lv("5")
     state = GAME.new_deal(following, hands=["3s 4s", "As 5s 6s", "8s 9s", "Ad 5h 7d"])
     assert state.phase == "tribute"
-    assert state.to_act in (1, 3)
-    if state.to_act == 1:
-        assert legal(state) == acts("tribute 5s")
-    else:
-        assert legal(state) == acts("tribute Ad")  # 5h is wild at level 5
+    offered = {}
+    while state.phase == "tribute":
+        seat = state.to_act
+        (only,) = state.legal_actions()
+        offered[seat] = only
+        state.apply(only)
+    assert offered == {1: Action.from_str("tribute 5s"), 3: Action.from_str("tribute Ad")}
+    assert tribute_targets(state) == {1: (0, "5s"), 3: (2, "Ad")}  # the 5 is above the A
 
 
-def test_gd13_seeded_next_deal_starts_with_tribute() -> None:
+def test_gd13_seeded_next_deal_of_a_match_starts_with_single_tribute() -> None:
     first = GAME.new_deal(GuandanSetup(), seed=21)
     play_randomly(first, 21)
     following = first.outcome().next_setup
+    assert following.previous_order == (0, 3, 2, 1)  # partners not first and second
     state = GAME.new_deal(following, seed=22)
-    if events_of(state, "refuse_tribute"):
-        assert state.phase == "play"
-    else:
-        assert state.phase == "tribute"
-        assert state.to_act in following.previous_order[2:]
-        for action in state.legal_actions():
-            assert action.verb == "tribute"
-            assert action.cards[0] != parse_card(RANKS[state.level] + "h")
+    assert state.phase == "tribute"
+    assert state.to_act == 1  # the last player
+    wild = parse_card(RANKS[state.level] + "h")
+    values = {c: play_readings((c,), state.level)[0].value for c in state.hand(1) if c != wild}
+    top = max(values.values())
+    assert legal(state) == {Action("tribute", (c,)) for c, v in values.items() if v == top}
 
 
 # ================================================================== GD-14
@@ -1339,6 +1380,16 @@ def test_gd14_higher_uses_the_level_order() -> None:
     """Playing 7, a 7 is higher than an A."""
     state = double_tribute((0, 2, 1, 3), ["3s 4s", "7s 3d", "8s 9s", "As 4d"], level="7")
     assert tribute_targets(state) == {1: (0, "7s"), 3: (2, "As")}
+
+
+def test_gd14_double_tributers_never_give_the_wild_card() -> None:
+    state = deal_after((0, 2, 1, 3), ["3s 4s", "7h 7s 3d", "8s 9s", "7h Kd"], level="7")
+    offered = {}
+    while state.phase == "tribute":
+        offered[state.to_act] = legal(state)
+        state.apply(state.legal_actions()[0])
+    assert offered == {1: acts("tribute 7s"), 3: acts("tribute Kd")}
+    assert tribute_targets(state) == {1: (0, "7s"), 3: (2, "Kd")}
 
 
 @pytest.mark.parametrize(
@@ -1788,6 +1839,88 @@ def test_gd08_seeded_hands_list_no_play_twice(seed: int) -> None:
     actions = state.legal_actions()
     assert len(actions) == len(set(actions))
     assert all(play_readings(a.cards, state.level) for a in actions)
+
+
+# ------------------------------------------- an independent reference reading
+
+
+def natural_readings(cards: Sequence[Card], level: int) -> set[tuple[Kind, int, int]]:
+    """GD-5, GD-7, GD-8 for cards that hold no wild card: (kind, value, size) triples."""
+    n = len(cards)
+    jokers = [c for c in cards if is_joker(c)]
+    ranks = Counter(rank_of(c) for c in cards if not is_joker(c))
+
+    def value(c: Card) -> int:
+        if is_joker(c):
+            return 16 if c == SMALL_JOKER else 17
+        return 15 if rank_of(c) == level else rank_of(c) + 2
+
+    found: set[tuple[Kind, int, int]] = set()
+    same = len(set(cards)) == 1 if jokers else len(ranks) == 1
+    if n <= 2 and same:
+        found.add((Kind.SINGLE if n == 1 else Kind.PAIR, value(cards[0]), n))
+    if not jokers and same and n >= 3:
+        found.add((Kind.TRIPLE if n == 3 else Kind.BOMB, value(cards[0]), n))
+    if sorted(cards) == [SMALL_JOKER, SMALL_JOKER, BIG_JOKER, BIG_JOKER]:
+        found.add((Kind.JOKER_BOMB, 17, 4))
+    triple = [r for r, k in ranks.items() if k == 3]
+    joker_pair = len(jokers) == 2 and jokers[0] == jokers[1]
+    if n == 5 and triple and (sorted(ranks.values()) == [2, 3] or (joker_pair and len(ranks) == 1)):
+        found.add((Kind.FULL_HOUSE, 15 if triple[0] == level else triple[0] + 2, 5))
+    if jokers:
+        return found
+    shapes = ((5, 1, Kind.STRAIGHT), (3, 2, Kind.PAIR_RUN), (2, 3, Kind.TRIPLE_RUN))
+    for length, width, kind in shapes:
+        if length * width != n:
+            continue
+        for top in range(length, 15):  # positions: 1 is the low A, 2..14 are 2..A
+            window = [ACE if p == 1 else p - 2 for p in range(top - length + 1, top + 1)]
+            if ranks == Counter({r: width for r in window}):
+                flush = kind == Kind.STRAIGHT and len({suit_of(c) for c in cards}) == 1
+                found.add((Kind.STRAIGHT_FLUSH if flush else kind, top, n))
+    return found
+
+
+def reference_readings(cards: Sequence[Card], level: int) -> dict[tuple[Kind, int], int]:
+    """GD-6: each wild card tried as every non-joker card; the best value per kind and size."""
+    wild = parse_card(RANKS[level] + "h")
+    naturals = [c for c in cards if c != wild]
+    best: dict[tuple[Kind, int], int] = {}
+    for stand_ins in combinations_with_replacement(range(52), len(cards) - len(naturals)):
+        for kind, value, size in natural_readings([*naturals, *stand_ins], level):
+            best[kind, size] = max(value, best.get((kind, size), 0))
+    return best
+
+
+def sample_card_sets(seed: int, count: int) -> Iterator[tuple[tuple[Card, ...], int]]:
+    """Card sets dense in combinations: a few neighbouring ranks, jokers, wild cards."""
+    rng = random.Random(seed)
+    while count:
+        level = rng.randrange(13)
+        wild = parse_card(RANKS[level] + "h")
+        low = rng.randrange(13)
+        near = {low, (low + 1) % 13, (low + 2) % 13, (low + 3) % 13, (low + 4) % 13, ACE}
+        pool = [c for c in deck(2) if is_joker(c) or rank_of(c) in near]
+        pool += [wild, wild]
+        rng.shuffle(pool)
+        size = rng.choice([2, 3, 4, 5, 5, 5, 6, 6, 6, 7])
+        held: Counter[Card] = Counter()
+        for c in pool:
+            if held.total() < size and held[c] < 2:
+                held[c] += 1
+        cards = tuple(sorted(held.elements()))
+        if any(c != wild for c in cards):
+            count -= 1
+            yield cards, level
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_gd06_gd07_gd08_readings_match_a_reference_that_tries_every_stand_in(seed: int) -> None:
+    for cards, level in sample_card_sets(seed, 300):
+        best: dict[tuple[Kind, int], int] = {}
+        for r in readings(cards, level):
+            best[r.kind, r.size] = max(r.value, best.get((r.kind, r.size), 0))
+        assert best == reference_readings(cards, level), (format_cards(cards), level)
 
 
 # ------------------------------------------------ plays that must name their kind
