@@ -100,12 +100,14 @@ def _hint(token: str) -> str:
 
 def format_card(card: Card) -> str:
     """Text notation of a card: ``Ah``, ``Td``, ``SJ``."""
+    if not 0 <= card < NUM_KINDS:
+        raise ParseError(f"{card!r} is not a card (cards are ints 0..53)")
     return _NAMES[card]
 
 
 def format_cards(cards: Iterable[Card]) -> str:
     """Space-separated text notation, in the order given."""
-    return " ".join(_NAMES[c] for c in cards)
+    return " ".join(format_card(c) for c in cards)
 
 
 def pretty_card(card: Card) -> str:

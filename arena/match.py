@@ -9,19 +9,19 @@ match from one deal to the next through the game's setup.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from arena.chance import derive_seed
-from arena.errors import IllegalActionError
+from arena.errors import IllegalActionError, ParseError
 from arena.games.base import NUM_SEATS, Action, Event, Game, Observation, Outcome, State
-from arena.replay import DealRecord, MatchRecord, outcome_to_dict
+from arena.replay import DealRecord, MatchRecord, match_summary, outcome_to_dict
 
 
 class Policy(Protocol):
     """Anything that chooses an action from an observation."""
 
-    def act(self, observation: Observation) -> Action: ...
+    def act(self, observation: Observation) -> Action | str: ...
 
 
 class PolicyError(IllegalActionError):
@@ -37,13 +37,21 @@ class MatchResult:
 
     outcomes: list[Outcome]
     record: MatchRecord
-    winner: int | None
     decisions: int = 0
-    totals: list[int] = field(default_factory=lambda: [0] * NUM_SEATS)
+
+    @property
+    def winner(self) -> int | None:
+        winner: int | None = self.record.result["match_winner"]
+        return winner
+
+    @property
+    def totals(self) -> list[int]:
+        totals: list[int] = self.record.result["totals"]
+        return totals
 
     @property
     def complete(self) -> bool:
-        return bool(self.outcomes) and self.outcomes[-1].match_over
+        return bool(self.record.result["complete"])
 
 
 def play_deal(
@@ -59,8 +67,10 @@ def play_deal(
         seat = state.to_act
         action = policies[seat].act(state.observe(seat))
         try:
+            if isinstance(action, str):  # a policy may answer in the text form
+                action = Action.from_str(action)
             state.apply(action)
-        except IllegalActionError as err:
+        except (IllegalActionError, ParseError) as err:
             raise PolicyError(f"seat {seat}: {err}") from None
         actions.append(str(action))
         if on_event is not None:
@@ -89,7 +99,7 @@ def play_match(
         raise ValueError(f"a match needs {NUM_SEATS} policies, got {len(policies)}")
     names = list(players) if players is not None else [type(p).__name__ for p in policies]
     record = MatchRecord(game.name, dict(game.options), seed, names)
-    result = MatchResult([], record, None)
+    result = MatchResult([], record)
     setup = game.first_setup()
     while setup is not None and (max_deals is None or len(result.outcomes) < max_deals):
         deal_seed = derive_seed(seed, "deal", len(result.outcomes))
@@ -101,14 +111,6 @@ def play_match(
         record.deals.append(deal)
         result.outcomes.append(outcome)
         result.decisions += len(deal.actions)
-        for seat, score in enumerate(outcome.scores):
-            result.totals[seat] += score
         setup = outcome.next_setup
-    result.winner = result.outcomes[-1].match_winner if result.outcomes else None
-    record.result = {
-        "deals": len(result.outcomes),
-        "complete": result.complete,
-        "match_winner": result.winner,
-        "totals": result.totals,
-    }
+    record.result = match_summary(result.outcomes)
     return result

@@ -10,7 +10,7 @@ setup must be the one the previous deal led to.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ from typing import Any
 from arena.cards import parse_cards
 from arena.errors import ArenaError, ParseError
 from arena.games import make
-from arena.games.base import Game, Outcome, State
+from arena.games.base import NUM_SEATS, Game, Outcome, State
 
 FORMAT = "arena-record/1"
 
@@ -142,22 +142,26 @@ class ReplayReport:
 
 
 def verify(record: MatchRecord) -> ReplayReport:
-    """Re-play ``record``; raise :class:`ReplayError` at the first difference."""
+    """Re-play ``record``; raise :class:`ReplayError` at the first difference.
+
+    Every deal's result is checked; the match-level result when the record has one.
+    """
     game = make(record.game, **record.options)
     expected_setup: dict[str, Any] | None = None
-    outcome: Outcome | None = None
+    outcomes: list[Outcome] = []
     actions = 0
     for number, deal in enumerate(record.deals, start=1):
         where = f"deal {number}"
-        if (
-            expected_setup is not None
-            and game.setup_to_dict(game.setup_from_dict(deal.setup)) != expected_setup
-        ):
+        try:
+            setup = game.setup_to_dict(game.setup_from_dict(deal.setup))
+            state = start_deal(game, deal)
+        except ArenaError as err:
+            raise ReplayError(f"{where}: cannot start the deal: {err}") from None
+        if expected_setup is not None and setup != expected_setup:
             raise ReplayError(
                 f"{where}: setup {deal.setup} is not what deal {number - 1} "
                 f"led to ({expected_setup})"
             )
-        state = start_deal(game, deal)
         for index, text in enumerate(deal.actions, start=1):
             if state.is_terminal():
                 raise ReplayError(f"{where}, action {index} {text!r}: the deal is already over")
@@ -173,15 +177,30 @@ def verify(record: MatchRecord) -> ReplayReport:
             )
         outcome = state.outcome()
         got = json.loads(json.dumps(outcome_to_dict(outcome)))
-        if deal.result and got != deal.result:
+        if got != deal.result:
             raise ReplayError(f"{where}: result differs: recorded {deal.result}, replayed {got}")
+        outcomes.append(outcome)
         expected_setup = (
             None if outcome.next_setup is None else game.setup_to_dict(outcome.next_setup)
         )
         if expected_setup is None and number != len(record.deals):
             raise ReplayError(f"{where}: the match ended here but the record goes on")
-    result = {
-        "deals": len(record.deals),
-        "match_winner": None if outcome is None else outcome.match_winner,
-    }
+    result = match_summary(outcomes)
+    if record.result and record.result != result:
+        raise ReplayError(f"match result differs: recorded {record.result}, replayed {result}")
     return ReplayReport(len(record.deals), actions, result)
+
+
+def match_summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """The match-level result of a record: deals, whether the match ended, winner, totals."""
+    totals = [0] * NUM_SEATS
+    for outcome in outcomes:
+        for seat, score in enumerate(outcome.scores):
+            totals[seat] += score
+    complete = bool(outcomes) and outcomes[-1].match_over
+    return {
+        "deals": len(outcomes),
+        "complete": complete,
+        "match_winner": outcomes[-1].match_winner if outcomes else None,
+        "totals": totals,
+    }

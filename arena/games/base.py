@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
+from arena.cards import NUM_KINDS as NUM_CARD_KINDS
 from arena.cards import Card, format_cards, parse_cards
 from arena.errors import IllegalActionError, ParseError
 
@@ -89,6 +90,37 @@ class Action(NamedTuple):
 
 
 PASS = Action("pass")
+
+
+def quote_action(action: object) -> str:
+    """An action quoted for an error message: its text form, or its repr if malformed."""
+    try:
+        return repr(str(well_formed(action)))
+    except (IllegalActionError, ParseError):
+        return f"{action!r:.80}"
+
+
+def well_formed(action: object) -> Action:
+    """``action`` as a canonical :class:`Action` (cards sorted).
+
+    Raises :class:`IllegalActionError` saying what is malformed: not an action,
+    a verb that is not text, a card that is not a card int (0..53).
+    """
+    if not isinstance(action, Action):
+        raise IllegalActionError(
+            f"illegal action {action!r:.80}: expected an Action, got {type(action).__name__}"
+        )
+    verb, cards, tag = action
+    if not isinstance(verb, str) or not isinstance(tag, str) or not isinstance(cards, tuple):
+        raise IllegalActionError(f"illegal action {action!r:.80}: malformed verb, cards or tag")
+    for card in cards:
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < NUM_CARD_KINDS:
+            raise IllegalActionError(
+                f"illegal action {action!r:.80}: {card!r} is not a card (cards are ints 0..53)"
+            )
+    if list(cards) != sorted(cards):
+        return Action(verb, tuple(sorted(cards)), tag)
+    return action
 
 
 class Event(NamedTuple):

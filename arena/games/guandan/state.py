@@ -35,7 +35,9 @@ from arena.games.base import (
     State,
     next_seat,
     partner_of,
+    quote_action,
     team_of,
+    well_formed,
 )
 from arena.games.guandan.combos import (
     KIND_BY_LABEL,
@@ -358,11 +360,14 @@ class GuandanState(State):
     def apply(self, action: Action) -> None:
         seat = self._to_act
         if seat == NOBODY:
-            raise IllegalActionError(f"illegal action {str(action)!r}: the deal is over")
+            raise IllegalActionError(f"illegal action {quote_action(action)}: the deal is over")
         phase = self._phase
         if phase == "play":
             self._apply_play(seat, action)
-        elif phase == "tribute":
+            self._legal = None
+            return
+        action = well_formed(action)
+        if phase == "tribute":
             self._check_single_card(
                 action,
                 "tribute",
@@ -402,11 +407,10 @@ class GuandanState(State):
             )
 
     def _apply_play(self, seat: Seat, action: Action) -> None:
-        text = str(action)
         table = self._table.reading
         if action == PASS:
             if table is None:
-                raise IllegalActionError(f"illegal action {text!r}: the leader must play (GD-10)")
+                raise IllegalActionError("illegal action 'pass': the leader must play (GD-10)")
             self._pass(seat)
             return
         if self._legal is None:
@@ -414,6 +418,10 @@ class GuandanState(State):
         try:
             index = self._legal.index(action)  # identity first: fast for a listed action
         except ValueError:
+            canonical = well_formed(action)
+            if canonical is not action:  # the same play with its cards in another order
+                self._apply_play(seat, canonical)
+                return
             self._explain_illegal_play(seat, action)
         reading = self._legal_plays[index - 1 if table is not None else index][1]
         self._play(seat, action.cards, reading)
