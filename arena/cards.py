@@ -138,7 +138,7 @@ def to_counts(cards: Iterable[Card]) -> list[int]:
 
 def from_counts(counts: Sequence[int]) -> tuple[Card, ...]:
     """Sorted tuple of the cards in a counts vector."""
-    return tuple(card for card, n in enumerate(counts) for _ in range(n))
+    return tuple([card for card, n in enumerate(counts) if n for card in (card,) * n])
 
 
 def contains(counts: Sequence[int], cards: Iterable[Card]) -> bool:

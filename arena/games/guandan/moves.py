@@ -113,11 +113,9 @@ class _Hand:
     def suit_masks(self) -> list[int]:
         """Per suit, a bit per sequence position (0 = low ace … 13 = ace) held naturally."""
         masks = [0, 0, 0, 0]
-        for rank, pool in enumerate(self.pools):
-            bits = _POSITION_BITS[rank]
-            for suit in range(4):
-                if pool[suit]:
-                    masks[suit] |= bits
+        for bits, pool in zip(_POSITION_BITS, self.pools, strict=True):
+            for suit in _SUITS_HELD[pool]:
+                masks[suit] |= bits
         return masks
 
 
@@ -277,6 +275,10 @@ def _straight_flushes(hand: _Hand, out: list[Play]) -> None:
 
 _POPCOUNT = [bin(i).count("1") for i in range(1 << 14)]
 _POSITION_RANKS = [position_rank(p) for p in range(14)]
+_SUITS_HELD = {
+    pool: tuple(s for s in range(4) if pool[s]) for pool in product(range(3), repeat=4)
+}
+"""For each per-suit count of one rank (two decks: 0..2), the suits held."""
 _POSITION_BITS = [(1 << (rank + 1)) | (1 if rank == RANK_ACE else 0) for rank in range(13)]
 """Per rank, its bits in a mask of sequence positions (the ace is both 0 and 13)."""
 
