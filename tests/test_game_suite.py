@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -141,13 +140,13 @@ class _PeeksNextHand(GuandanState):
     def observe(self, seat: int) -> Observation:
         obs = super().observe(seat)
         peek = format_cards(self.hand(next_seat(seat)))
-        return dataclasses.replace(obs, public={**obs.public, "next": peek})
+        return obs._replace(public={**obs.public, "next": peek})
 
 
 class _MaskForAll(GuandanState):
     def observe(self, seat: int) -> Observation:
         obs = super().observe(seat)
-        return dataclasses.replace(obs, legal_actions=tuple(self.legal_actions()))
+        return obs._replace(legal_actions=tuple(self.legal_actions()))
 
 
 class _DirtyReject(GuandanState):

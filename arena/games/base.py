@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
 from arena.cards import NUM_KINDS as NUM_CARD_KINDS
@@ -153,9 +154,8 @@ class Event(NamedTuple):
         return data
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """What one seat may see at one moment (rules/common.md C-5).
+class Observation(NamedTuple):
+    """What one seat may see at one moment (rules/common.md C-5). Immutable.
 
     ``legal_actions`` is filled only for the seat whose decision it is (the
     action mask travels with the observation). ``public`` holds the facts every
@@ -170,8 +170,8 @@ class Observation:
     hand: tuple[Card, ...]
     legal_actions: tuple[Action, ...]
     events: tuple[Event, ...]
-    public: Mapping[str, Any] = field(default_factory=dict)
-    private: Mapping[str, Any] = field(default_factory=dict)
+    public: Mapping[str, Any] = MappingProxyType({})
+    private: Mapping[str, Any] = MappingProxyType({})
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (cards in text notation)."""
