@@ -53,7 +53,6 @@ class Kind(IntEnum):
 
 
 KIND_BY_LABEL = {kind.label: kind for kind in Kind}
-BOMB_CLASS = frozenset({Kind.BOMB, Kind.STRAIGHT_FLUSH, Kind.JOKER_BOMB})
 SEQUENCE_KINDS = frozenset({Kind.STRAIGHT, Kind.STRAIGHT_FLUSH, Kind.PAIR_RUN, Kind.TRIPLE_RUN})
 
 
@@ -103,7 +102,7 @@ def value_text(value: int, sequence: bool, level: int) -> str:
     if value == SMALL_JOKER_VALUE:
         return "SJ"
     if value == LEVEL_VALUE and not sequence:
-        return "T" if level == RANKS.index("T") else RANKS[level]
+        return RANKS[level]
     return RANKS[value - 2]
 
 
@@ -122,9 +121,9 @@ def beats_any(plays: Iterable[Reading], tables: Iterable[Reading]) -> bool:
     return any(beats(p, t) for p in plays for t in table_list)
 
 
-def strength(reading: Reading) -> tuple[int, int, int]:
+def strength(combo: Reading) -> tuple[int, int, int]:
     """A key under which a bomb-class reading dominates every non-bomb one."""
-    return (reading.power, int(reading.kind), reading.value)
+    return (combo.power, int(combo.kind), combo.value)
 
 
 def wild_card(level: int) -> Card:
