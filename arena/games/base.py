@@ -172,6 +172,10 @@ class Observation(NamedTuple):
     events: tuple[Event, ...]
     public: Mapping[str, Any] = MappingProxyType({})
     private: Mapping[str, Any] = MappingProxyType({})
+    legal_complete: bool = True
+    """``False`` when ``legal_actions`` is only a reproducible sample of a larger set."""
+    legal_description: str = ""
+    """When incomplete: what every legal action must satisfy, in words."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (cards in text notation)."""
@@ -185,6 +189,8 @@ class Observation(NamedTuple):
             "events": [e.to_dict() for e in self.events],
             "public": _jsonable(self.public),
             "private": _jsonable(self.private),
+            "legal_complete": self.legal_complete,
+            "legal_description": self.legal_description,
         }
 
 

@@ -1,0 +1,196 @@
+"""What a follower must play (SJ-19, SJ-28, SJ-29).
+
+The lead has ``n`` cards of suit ``G``. A follower with at least ``n`` cards of
+``G`` plays ``n`` of them; with fewer, all of them and any others (SJ-19 a).
+Within ``G`` the follow must match the lead's shape as far as the follower's
+cards allow (SJ-19 b). That is measured by a *score*: how much of the lead's
+shape some cards can match. A follow is legal when its cards of ``G`` reach the
+best score that the follower's cards of ``G`` allow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arena.cards import Card
+from arena.games.shengji.order import TrumpOrder
+from arena.games.shengji.shapes import Pile, Shape, Unit
+
+Pattern = tuple[Shape, ...]
+"""Units a follow must contain (the rest of its cards are free)."""
+
+# SJ-28 and SJ-29: for a lead of one listed shape, the follower plays the first line
+# its cards of the suit allow; each line lists alternatives the follower may choose.
+_PAIR, _TRIPLE, _QUAD = (2, 1), (3, 1), (4, 1)
+_TWO_PAIR_TRACTOR, _THREE_PAIR_TRACTOR, _FOUR_PAIR_TRACTOR = (2, 2), (2, 3), (2, 4)
+_TRIPLE_TRACTOR, _QUAD_TRACTOR = (3, 2), (4, 2)
+
+_EIGHT_CARD_TAIL: list[list[Pattern]] = [
+    [(_TRIPLE_TRACTOR, _PAIR)],
+    [(_TRIPLE_TRACTOR,)],
+    [(_TWO_PAIR_TRACTOR, _PAIR, _PAIR)],
+    [(_TWO_PAIR_TRACTOR, _PAIR)],
+    [(_TWO_PAIR_TRACTOR,)],
+    [(_QUAD, _PAIR, _PAIR)],
+    [(_QUAD, _PAIR)],
+    [(_QUAD,)],
+    [(_TRIPLE, _TRIPLE)],
+    [(_TRIPLE, _PAIR, _PAIR)],
+    [(_TRIPLE, _PAIR)],
+    [(_TRIPLE,)],
+    [(_PAIR, _PAIR, _PAIR, _PAIR)],
+    [(_PAIR, _PAIR, _PAIR)],
+    [(_PAIR, _PAIR)],
+    [(_PAIR,)],
+    [()],
+]
+
+PRIORITIES: dict[int, dict[Shape, list[list[Pattern]]]] = {
+    3: {
+        _TRIPLE_TRACTOR: [
+            [(_TRIPLE_TRACTOR,)],
+            [(_TWO_PAIR_TRACTOR,)],
+            [(_TRIPLE, _TRIPLE)],
+            [(_TRIPLE, _PAIR)],
+            [(_TRIPLE,)],
+            [(_PAIR, _PAIR)],
+            [(_PAIR,)],
+            [()],
+        ],
+        _TRIPLE: [[(_TRIPLE,)], [(_PAIR,)], [()]],
+    },
+    4: {
+        _QUAD: [
+            [(_QUAD,)],
+            [(_TWO_PAIR_TRACTOR,)],
+            [(_PAIR, _PAIR)],
+            [(_TRIPLE,)],
+            [(_PAIR,)],
+            [()],
+        ],
+        _TWO_PAIR_TRACTOR: [
+            [(_TWO_PAIR_TRACTOR,), (_QUAD,)],
+            [(_PAIR, _PAIR)],
+            [(_PAIR,)],
+            [()],
+        ],
+        _FOUR_PAIR_TRACTOR: [[(_FOUR_PAIR_TRACTOR,), (_QUAD, _QUAD)], *_EIGHT_CARD_TAIL],
+        _QUAD_TRACTOR: [
+            [(_QUAD_TRACTOR,)],
+            [(_QUAD, _QUAD)],
+            [(_FOUR_PAIR_TRACTOR,)],
+            *_EIGHT_CARD_TAIL,
+        ],
+        _THREE_PAIR_TRACTOR: [
+            [(_THREE_PAIR_TRACTOR,), (_TRIPLE_TRACTOR,)],
+            [(_QUAD, _PAIR)],
+            [(_TWO_PAIR_TRACTOR, _PAIR)],
+            [(_PAIR, _PAIR, _PAIR)],
+            [(_PAIR, _PAIR)],
+            [(_PAIR,)],
+            [()],
+        ],
+        _TRIPLE_TRACTOR: [
+            [(_TRIPLE_TRACTOR,)],
+            [(_THREE_PAIR_TRACTOR,)],
+            [(_QUAD, _PAIR)],
+            [(_TWO_PAIR_TRACTOR, _PAIR)],
+            [(_TRIPLE, _TRIPLE)],
+            [(_TRIPLE, _PAIR)],
+            [(_PAIR, _PAIR, _PAIR)],
+            [(_PAIR, _PAIR)],
+            [(_PAIR,)],
+            [()],
+        ],
+    },
+}
+
+
+def priority_list(lead: Sequence[Unit], decks: int) -> list[list[Pattern]] | None:
+    """The SJ-28/SJ-29 list for a one-unit lead of a listed shape, else ``None``."""
+    if len(lead) != 1:
+        return None
+    return PRIORITIES.get(decks, {}).get((lead[0].width, lead[0].length))
+
+
+def holds(pile: Pile, pattern: Pattern) -> bool:
+    """Whether the pile holds disjoint units of every shape of ``pattern``."""
+    if not pattern:
+        return True
+    (width, length), rest = pattern[0], pattern[1:]
+    for unit in list(pile.units(width, length)):
+        remaining = pile.copy()
+        remaining.take(unit)
+        if holds(remaining, rest):
+            return True
+    return False
+
+
+Score = tuple[int, ...]
+
+
+def score(cards: Sequence[Card], lead: Sequence[Unit], order: TrumpOrder, decks: int) -> Score:
+    """How much of the lead's shape these cards of the led suit can match (higher is better)."""
+    pile = Pile(cards, order)
+    listed = priority_list(lead, decks)
+    if listed is not None:
+        for rank, alternatives in enumerate(listed):
+            if any(holds(pile, pattern) for pattern in alternatives):
+                return (len(listed) - rank,)
+        return (0,)
+    return _general_score(pile, [(u.width, u.length) for u in lead])
+
+
+def _general_score(pile: Pile, shapes: list[Shape]) -> Score:
+    """SJ-19 (b): each lead unit, largest first, matched as well as the cards allow.
+
+    A tractor is matched by a tractor of its width and length, failing that by as
+    many sets of its width as the cards hold (up to its length); a set by a set
+    of its width, failing that by the widest smaller set (widths largest first,
+    SJ-29 Decision). No card counts twice; among the ways to match a unit, the
+    one that leaves the best match for the later units counts.
+    """
+    if not shapes:
+        return ()
+    (width, length), rest = shapes[0], shapes[1:]
+    if width == 1:
+        return (0, *_general_score(pile, rest))
+    best: Score | None = None
+    for local, taken in _unit_matches(pile, width, length):
+        remaining = pile.copy()
+        for unit in taken:
+            remaining.take(unit)
+        candidate = (*local, *_general_score(remaining, rest))
+        if best is None or candidate > best:
+            best = candidate
+    assert best is not None
+    return best
+
+
+def _unit_matches(pile: Pile, width: int, length: int) -> list[tuple[Score, list[Unit]]]:
+    """The best ways to match one lead unit: (its local score, the units taken)."""
+    if length >= 2:
+        exact = list(pile.units(width, length))
+        if exact:
+            return [((2, length), [unit]) for unit in exact]
+        sets = _disjoint_sets(pile, width, length)
+        return [((1, len(sets)), sets)] if sets else [((0, 0), [])]
+    for narrower in range(width, 1, -1):
+        found = list(pile.units(narrower, 1))
+        if found:
+            return [((2, narrower), [unit]) for unit in found]
+    return [((0, 0), [])]
+
+
+def _disjoint_sets(pile: Pile, width: int, limit: int) -> list[Unit]:
+    """Up to ``limit`` sets of ``width``, the highest first."""
+    remaining = pile.copy()
+    taken: list[Unit] = []
+    for unit in sorted(pile.units(width, 1), key=lambda u: u.top, reverse=True):
+        if len(taken) == limit:
+            break
+        identity = remaining.order.identities[unit.cards[0]]
+        if remaining.counts[identity] >= width:
+            remaining.take(unit)
+            taken.append(unit)
+    return taken

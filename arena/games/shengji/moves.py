@@ -1,0 +1,175 @@
+"""Listing the legal leads and follows of a Shengji hand (SJ-17 … SJ-19).
+
+A decision lists every legal action when there are at most :data:`LIST_LIMIT`;
+otherwise it lists a reproducible sample (the first ones in a fixed order) and
+says in words what every legal play must satisfy; ``apply`` checks any play.
+
+Leads: every non-empty set of cards of one suit may be led (more than one unit
+is a throw, checked when it is played, SJ-17). When those are too many, the
+listed leads are the single units (every single, set and tractor).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from itertools import combinations, product
+
+from arena.cards import Card
+from arena.games.base import Action
+from arena.games.shengji.follow import Score, score
+from arena.games.shengji.order import TrumpOrder
+from arena.games.shengji.shapes import Pile, Unit
+
+LIST_LIMIT = 1000
+
+
+def sub_multisets(cards: Sequence[Card], size: int) -> Iterator[tuple[Card, ...]]:
+    """Every distinct multiset of ``size`` cards drawn from ``cards`` (sorted tuples)."""
+    counts = sorted(Counter(cards).items())
+    yield from _draw(counts, 0, size, ())
+
+
+def _draw(
+    counts: list[tuple[Card, int]], index: int, size: int, taken: tuple[Card, ...]
+) -> Iterator[tuple[Card, ...]]:
+    if size == 0:
+        yield taken
+        return
+    if index == len(counts):
+        return
+    card, available = counts[index]
+    for n in range(min(available, size), -1, -1):
+        yield from _draw(counts, index + 1, size - n, taken + (card,) * n)
+
+
+def count_sub_multisets(cards: Sequence[Card], size: int, limit: int) -> int:
+    """How many distinct ``size``-card multisets ``cards`` hold, counting up to ``limit``."""
+    found = 0
+    for _ in sub_multisets(cards, size):
+        found += 1
+        if found > limit:
+            break
+    return found
+
+
+def lead_units(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list[Unit]:
+    """Every distinct single unit (single, set, tractor) the hand can lead."""
+    by_suit: dict[int, list[Card]] = {}
+    for card in cards:
+        by_suit.setdefault(order.suits[card], []).append(card)
+    units: list[Unit] = []
+    for suit_cards in by_suit.values():
+        pile = Pile(suit_cards, order)
+        for width in range(1, max_width + 1):
+            length = 1
+            while True:
+                found = list(pile.units(width, length))
+                if not found or (width == 1 and length > 1):
+                    break
+                units.extend(found)
+                length += 1
+    return units
+
+
+def all_leads(
+    cards: Sequence[Card], order: TrumpOrder, limit: int
+) -> list[tuple[Card, ...]] | None:
+    """Every non-empty set of one suit's cards, or ``None`` if there are more than ``limit``."""
+    by_suit: dict[int, list[Card]] = {}
+    for card in cards:
+        by_suit.setdefault(order.suits[card], []).append(card)
+    total = 0
+    for suit_cards in by_suit.values():
+        ways = 1
+        for n in Counter(suit_cards).values():
+            ways *= n + 1
+        total += ways - 1
+        if total > limit:
+            return None
+    leads = []
+    for suit_cards in by_suit.values():
+        counts = sorted(Counter(suit_cards).items())
+        for picks in product(*(range(n + 1) for _, n in counts)):
+            lead = tuple(c for (c, _), k in zip(counts, picks, strict=True) for _ in range(k))
+            if lead:
+                leads.append(lead)
+    return leads
+
+
+def follows(
+    hand: Sequence[Card],
+    lead: Sequence[Unit],
+    lead_suit: int,
+    size: int,
+    order: TrumpOrder,
+    decks: int,
+    limit: int,
+) -> tuple[list[tuple[Card, ...]], bool, str]:
+    """Legal follows: (plays, complete, description). ``plays`` holds at most ``limit``."""
+    suited = sorted(c for c in hand if order.suits[c] == lead_suit)
+    others = sorted(c for c in hand if order.suits[c] != lead_suit)
+    suit_name = order.suit_name(lead_suit)
+    if len(suited) <= size:  # SJ-19 (a): all of the suit, and any others to make up
+        extra = size - len(suited)
+        plays = []
+        for chosen in sub_multisets(others, extra):
+            plays.append(tuple(sorted(suited + list(chosen))))
+            if len(plays) > limit:
+                what = (
+                    f"all {len(suited)} cards of {suit_name}"
+                    if suited
+                    else "no card of " + suit_name
+                )
+                return (
+                    plays[:limit],
+                    False,
+                    f"{size} cards: {what} and any {extra} other cards (SJ-19)",
+                )
+        return plays, True, ""
+    best = score(suited, lead, order, decks)
+    plays = []
+    for chosen in _candidates(suited, lead, size, order, best):
+        if score(chosen, lead, order, decks) == best:
+            plays.append(chosen)
+            if len(plays) > limit:
+                return (
+                    plays[:limit],
+                    False,
+                    (
+                        f"{size} cards of {suit_name}, matching the lead's shape as far as "
+                        "your cards allow (SJ-19)"
+                    ),
+                )
+    return plays, True, ""
+
+
+def _candidates(
+    suited: list[Card], lead: Sequence[Unit], size: int, order: TrumpOrder, best: Score
+) -> Iterator[tuple[Card, ...]]:
+    """Sub-multisets worth checking; a quick path for one-set leads."""
+    if len(lead) == 1 and lead[0].length == 1 and lead[0].width == size and best and best[0] == 2:
+        pile = Pile(suited, order)  # a set was led and can be matched: exactly those sets
+        for unit in pile.units(size, 1):
+            yield unit.cards
+        return
+    if size == 1:
+        yield from ((c,) for c in sorted(set(suited)))
+        return
+    yield from sub_multisets(suited, size)
+
+
+def as_actions(plays: Sequence[tuple[Card, ...]]) -> list[Action]:
+    return [Action("play", play) for play in plays]
+
+
+__all__ = [
+    "LIST_LIMIT",
+    "all_leads",
+    "as_actions",
+    "combinations",
+    "count_sub_multisets",
+    "follows",
+    "lead_units",
+    "sub_multisets",
+]

@@ -1,0 +1,175 @@
+"""Shengji shapes: sets, tractors, decomposition and matching (SJ-14 … SJ-16, SJ-20).
+
+Cards of one suit are seen as a multiset of *identities* (identical cards, SJ-14),
+each at an order *position* (SJ-3 … SJ-5). A :class:`Unit` is a set (length 1) or
+a tractor (length ≥ 2, width ≥ 2): ``width`` identical cards at each of
+``length`` consecutive positions, one identity per position.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import pairwise, product
+from typing import NamedTuple
+
+from arena.cards import Card
+from arena.games.shengji.order import TrumpOrder
+
+
+class Unit(NamedTuple):
+    """A set or a tractor: ``width`` cards at each of ``length`` consecutive positions.
+
+    ``top`` is the order of its highest position; ``cards`` its cards, sorted.
+    """
+
+    width: int
+    length: int
+    top: int
+    cards: tuple[Card, ...]
+
+    @property
+    def size(self) -> int:
+        return self.width * self.length
+
+    @property
+    def is_tractor(self) -> bool:
+        return self.length >= 2
+
+
+Shape = tuple[int, int]
+"""A unit's (width, length)."""
+
+
+def largest_first(unit: Unit) -> tuple[int, int, int, int]:
+    """Sort key (descending): more cards, then wider, then higher (SJ-19: largest first)."""
+    return (unit.size, unit.width, unit.top, -unit.cards[0])
+
+
+class Pile:
+    """A multiset of cards of one suit, by identity, with each identity's position."""
+
+    __slots__ = ("by_position", "counts", "order", "sample")
+
+    def __init__(self, cards: Iterable[Card], order: TrumpOrder) -> None:
+        self.order = order
+        self.counts: Counter[int] = Counter()
+        self.sample: dict[int, Card] = {}  # a physical card for each identity
+        for card in cards:
+            identity = order.identities[card]
+            self.counts[identity] += 1
+            self.sample.setdefault(identity, card)
+        self.by_position: dict[int, list[int]] = {}
+        for identity in sorted(self.counts):
+            position = order.orders[self.sample[identity]]
+            self.by_position.setdefault(position, []).append(identity)
+
+    def copy(self) -> Pile:
+        other = object.__new__(Pile)
+        other.order, other.sample = self.order, self.sample
+        other.counts = Counter(self.counts)
+        other.by_position = self.by_position
+        return other
+
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def units(self, width: int, length: int) -> Iterator[Unit]:
+        """Every distinct unit of this shape that the pile holds."""
+        counts = self.counts
+        positions = sorted(self.by_position)
+        held = {p: [i for i in self.by_position[p] if counts[i] >= width] for p in positions}
+        for start in positions:
+            chain = [held.get(start + k, []) for k in range(length)]
+            if not all(chain):
+                continue
+            for identities in product(*chain):
+                cards = tuple(sorted(self.sample[i] for i in identities for _ in range(width)))
+                yield Unit(width, length, start + length - 1, cards)
+
+    def take(self, unit: Unit) -> None:
+        for card in unit.cards:
+            self.counts[self.order.identities[card]] -= 1
+
+
+def decompose(cards: Sequence[Card], order: TrumpOrder) -> list[Unit]:
+    """The canonical split of cards of one suit into units, largest first.
+
+    Widest sets first; at each width the longest runs of consecutive positions
+    become tractors (SJ-15), the rest sets; what is left are singles. This is
+    how a lead (a combination or a throw, SJ-17) is read.
+    """
+    pile = Pile(cards, order)
+    units: list[Unit] = []
+    widest = max(pile.counts.values(), default=0)
+    for width in range(widest, 0, -1):
+        while True:
+            best = _longest_unit(pile, width)
+            if best is None:
+                break
+            pile.take(best)
+            units.append(best)
+    units.sort(key=largest_first, reverse=True)
+    return units
+
+
+def _longest_unit(pile: Pile, width: int) -> Unit | None:
+    counts = pile.counts
+    positions = sorted(
+        p for p, ids in pile.by_position.items() if any(counts[i] >= width for i in ids)
+    )
+    if not positions:
+        return None
+    best_start, best_length, run_start, run_length = positions[0], 1, positions[0], 1
+    for previous, position in pairwise(positions):
+        if width >= 2 and position == previous + 1:
+            run_length += 1
+        else:
+            run_start, run_length = position, 1
+        if run_length > best_length or (
+            run_length == best_length and position > best_start + best_length - 1
+        ):
+            best_start, best_length = run_start, run_length
+    if width == 1:
+        best_start, best_length = positions[-1], 1
+    identities = []
+    for k in range(best_length):
+        candidates = [i for i in pile.by_position[best_start + k] if counts[i] >= width]
+        identities.append(candidates[0])
+    cards = tuple(sorted(pile.sample[i] for i in identities for _ in range(width)))
+    return Unit(width, best_length, best_start + best_length - 1, cards)
+
+
+def covers(cards: Sequence[Card], shapes: Sequence[Shape], order: TrumpOrder) -> Unit | bool | None:
+    """Whether ``cards`` split into units of ``shapes`` (plus singles for the rest).
+
+    Returns ``False`` when they do not; otherwise the highest unit that can take
+    the first shape's place (the *main part* of SJ-20), or ``True`` when the
+    first shape is a single (then any card may take it).
+    """
+    best: list[Unit] = []
+    found = _cover(Pile(cards, order), list(shapes), 0, best, None)
+    if not found:
+        return False
+    return best[0] if best else True
+
+
+def _cover(
+    pile: Pile, shapes: list[Shape], index: int, best: list[Unit], main: Unit | None
+) -> bool:
+    while index < len(shapes) and shapes[index] == (1, 1):
+        index += 1  # singles: any card will do
+    if index == len(shapes):
+        if main is not None and (not best or main.top > best[0].top):
+            best[:] = [main]
+        return True
+    width, length = shapes[index]
+    ok = False
+    for unit in list(pile.units(width, length)):
+        rest = pile.copy()
+        rest.take(unit)
+        if _cover(rest, shapes, index + 1, best, unit if main is None else main):
+            ok = True
+            if main is not None:
+                return True  # the main part is already fixed: one split is enough
+    return ok

@@ -1,0 +1,593 @@
+"""The Shengji deal as a state machine: dealing with declarations, the kitty, the tricks.
+
+Phases: ``declare`` (a player who just received a card, or is asked once more
+when the dealing is over, may declare trump or pass, SJ-7 … SJ-12), ``bury``
+(the dealer, holding the kitty, buries cards one at a time, SJ-13), ``play``
+(leads and follows, SJ-17 … SJ-22) and ``over`` (SJ-23 … SJ-30).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from arena.cards import NUM_KINDS, Card, format_cards, from_counts, pretty_cards
+from arena.errors import IllegalActionError
+from arena.games.base import (
+    NOBODY,
+    NUM_SEATS,
+    PASS,
+    Action,
+    Event,
+    Observation,
+    Outcome,
+    Seat,
+    State,
+    next_seat,
+    quote_action,
+    team_of,
+    well_formed,
+)
+from arena.games.shengji import scoring
+from arena.games.shengji.declare import (
+    Declaration,
+    declaration_options,
+    make_declaration,
+    trump_when_undeclared,
+)
+from arena.games.shengji.follow import score
+from arena.games.shengji.moves import LIST_LIMIT, all_leads, follows, lead_units
+from arena.games.shengji.order import TrumpOrder, card_points
+from arena.games.shengji.shapes import Unit, decompose
+from arena.games.shengji.trick import (
+    Contender,
+    check_throw,
+    contender,
+    largest_unit_cards,
+    lead_contender,
+    widest_set,
+)
+
+
+@dataclass(frozen=True)
+class ShengjiRules:
+    """A variant's fixed facts and options (see rules/shengji.md, Variants)."""
+
+    decks: int
+    hand_size: int
+    kitty_size: int
+    constant_twos: bool = False
+    two_colour: bool = False
+    no_declaration: str = "notrump"
+    throw_penalty: int = 0
+    match_end: str = "pass_a"
+
+    @property
+    def max_width(self) -> int:
+        return 2 if self.two_colour else self.decks
+
+    @property
+    def throws_allowed(self) -> bool:
+        return self.decks != 4  # SJ-17: 4 decks forbid throws
+
+
+@dataclass(frozen=True, slots=True)
+class ShengjiSetup:
+    """What a deal needs from the match: the levels and the dealer (``None``: first deal)."""
+
+    levels: tuple[int, int] = (0, 0)
+    dealer: Seat | None = None
+    deal_index: int = 0
+
+
+@dataclass(slots=True)
+class _Trick:
+    leader: Seat = NOBODY
+    lead: list[Unit] = field(default_factory=list)
+    suit: int = -1
+    size: int = 0
+    plays: list[tuple[Seat, tuple[Card, ...]]] = field(default_factory=list)
+    best_seat: Seat = NOBODY
+    best: Contender | None = None
+
+
+class ShengjiState(State):
+    """One Shengji deal."""
+
+    game_name = "shengji"
+
+    def __init__(
+        self, deal_order: Sequence[Card], setup: ShengjiSetup, rules: ShengjiRules
+    ) -> None:
+        self.rules, self.setup = rules, setup
+        # the first deal is dealt from seat 0 and played at the level both teams start at
+        self._start: Seat = 0 if setup.dealer is None else setup.dealer
+        self.level = setup.levels[team_of(self._start)]
+        dealt = rules.hand_size * NUM_SEATS
+        self._deck = list(deal_order[:dealt])
+        self.kitty: tuple[Card, ...] = tuple(deal_order[dealt:])
+        self._counts = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
+        self._next_card = 0
+        self._final_round: list[Seat] | None = None
+        self.standing: Declaration | None = None
+        self.dealer: Seat = NOBODY
+        self.order: TrumpOrder | None = None
+        self._events: list[Event] = [Event("deal", self._start, value=self.level)]
+        self._phase = "declare"
+        self._to_act = NOBODY
+        self._buried: list[Card] = []
+        self._trick = _Trick()
+        self._tricks_played = 0
+        self.defender_points = 0
+        self.declarer_points = 0
+        self._legal: list[Action] | None = None
+        self._legal_complete = True
+        self._legal_description = ""
+        self._outcome_data: dict[str, Any] = {}
+        self._deal_cards()
+
+    # ------------------------------------------------------------------ dealing
+
+    def _options(self, seat: Seat) -> list[Declaration]:
+        return declaration_options(
+            self.hand(seat),
+            seat,
+            self.level,
+            self.rules.decks,
+            self.standing,
+            self.rules.two_colour,
+        )
+
+    def _deal_cards(self) -> None:
+        """Deal until someone may declare (SJ-11) or the dealing and last round are over."""
+        while self._next_card < len(self._deck):
+            seat = (self._start + self._next_card) % NUM_SEATS
+            card = self._deck[self._next_card]
+            self._next_card += 1
+            self._counts[seat][card] += 1
+            if self._could_declare(card) and self._options(seat):
+                self._to_act = seat
+                return
+        if self._final_round is None:
+            self._final_round = [(self._start + k) % NUM_SEATS for k in range(NUM_SEATS)]
+        while self._final_round:
+            seat = self._final_round.pop(0)
+            if self._options(seat):
+                self._to_act = seat
+                return
+        self._end_dealing()
+
+    def _could_declare(self, card: Card) -> bool:
+        return card >= 52 or card >> 2 == self.level
+
+    def _declare(self, seat: Seat, cards: tuple[Card, ...]) -> None:
+        declaration = make_declaration(
+            seat, cards, self.level, self.rules.decks, self.rules.two_colour
+        )
+        allowed = {d.cards for d in self._options(seat)}
+        if declaration is None or cards not in allowed:
+            raise IllegalActionError(
+                f"illegal action {quote_action(Action('declare', cards))}: not a declaration "
+                f"stronger than the standing one (SJ-8); allowed: "
+                + "; ".join(format_cards(c) for c in sorted(allowed))
+            )
+        self.standing = declaration
+        hidden = self.rules.decks == 4  # SJ-10: the suit stays hidden
+        self._events.append(
+            Event(
+                "declare",
+                seat,
+                () if hidden else cards,
+                value=len(cards),
+                tag="hidden" if hidden else "",
+            )
+        )
+
+    def _end_dealing(self) -> None:
+        standing, rules = self.standing, self.rules
+        if standing is not None:
+            trump = standing.suit
+        else:
+            trump = trump_when_undeclared(
+                rules.decks, rules.no_declaration, self.kitty, rules.two_colour
+            )
+        self.dealer = (
+            self.setup.dealer
+            if self.setup.dealer is not None
+            else (standing.seat if standing is not None else 0)
+        )
+        self.order = TrumpOrder(
+            self.level, trump, rules.constant_twos or rules.decks == 4, rules.two_colour
+        )
+        shown = self.kitty[3:4] if standing is None and rules.no_declaration == "flip_kitty" else ()
+        self._events.append(
+            Event("trump", self.dealer, shown, value=self.level, tag=self.order.trump_name())
+        )
+        if self.kitty:
+            for card in self.kitty:
+                self._counts[self.dealer][card] += 1
+            self._events.append(Event("kitty_taken", self.dealer, value=len(self.kitty)))
+            self._phase = "bury"
+            self._to_act = self.dealer
+        else:
+            self._start_play()
+
+    def _bury(self, card: Card) -> None:
+        self._counts[self.dealer][card] -= 1
+        self._buried.append(card)
+        self._events.append(Event("bury", self.dealer))
+        if len(self._buried) == len(self.kitty):
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self._phase = "play"
+        self._to_act = self.dealer  # SJ-18: the dealer leads the first trick
+        self._trick = _Trick(leader=self.dealer)
+
+    # --------------------------------------------------------------------- play
+
+    @property
+    def declarer_team(self) -> int:
+        return team_of(self.dealer)
+
+    def _suit_cards(self, seat: Seat, suit: int) -> list[Card]:
+        assert self.order is not None
+        suits = self.order.suits
+        return [c for c in self.hand(seat) if suits[c] == suit]
+
+    def _lead(self, seat: Seat, cards: tuple[Card, ...]) -> None:
+        order = self.order
+        assert order is not None
+        suits = {order.suits[c] for c in cards}
+        if len(suits) != 1:
+            raise IllegalActionError(
+                f"illegal action {quote_action(Action('play', cards))}: "
+                "a lead is of one suit (SJ-18)"
+            )
+        suit = suits.pop()
+        units = decompose(cards, order)
+        if len(units) > 1:
+            if not self.rules.throws_allowed:
+                raise IllegalActionError(
+                    f"illegal action {quote_action(Action('play', cards))}: throws are not "
+                    "allowed with 4 decks; lead one set or tractor (SJ-17)"
+                )
+            others = [self._suit_cards(s, suit) for s in range(NUM_SEATS) if s != seat]
+            forced = check_throw(units, others, order)
+            if forced is not None:
+                self._events.append(Event("throw_failed", seat, cards))
+                self._penalise_throw(seat, len(cards))
+                cards, units = forced.cards, [forced]
+        trick = self._trick
+        trick.lead, trick.suit, trick.size = units, suit, len(cards)
+        trick.best_seat, trick.best = seat, lead_contender(units, suit)
+        self._put(seat, cards)
+
+    def _penalise_throw(self, seat: Seat, cards: int) -> None:
+        penalty = self.rules.throw_penalty
+        if penalty:
+            thrower_defends = team_of(seat) != self.declarer_team
+            self.defender_points = scoring.throw_penalty_points(
+                penalty, cards, thrower_defends, self.defender_points
+            )
+
+    def _follow(self, seat: Seat, cards: tuple[Card, ...]) -> None:
+        reason = self._follow_error(seat, cards)
+        if reason:
+            raise IllegalActionError(
+                f"illegal action {quote_action(Action('play', cards))}: {reason}"
+            )
+        order, trick = self.order, self._trick
+        assert order is not None and trick.best is not None
+        challenger = contender(cards, trick.lead, trick.suit, order)
+        if challenger is not None and challenger.beats(trick.best):
+            trick.best_seat, trick.best = seat, challenger
+        self._put(seat, cards)
+
+    def _follow_error(self, seat: Seat, cards: tuple[Card, ...]) -> str:
+        """Why a follow breaks SJ-19, or ``""`` if it is legal."""
+        order, trick = self.order, self._trick
+        assert order is not None
+        name = order.suit_name(trick.suit)
+        if len(cards) != trick.size:
+            return f"must play {trick.size} cards, like the lead (SJ-19)"
+        suited = self._suit_cards(seat, trick.suit)
+        played = [c for c in cards if order.suits[c] == trick.suit]
+        if len(suited) <= trick.size:
+            if len(played) != len(suited):
+                return f"must play all {len(suited)} cards of {name} (SJ-19)"
+            return ""
+        if len(played) != trick.size:
+            return f"must play {trick.size} cards of {name}: you hold {len(suited)} (SJ-19)"
+        decks = self.rules.decks
+        if score(played, trick.lead, order, decks) != score(suited, trick.lead, order, decks):
+            shape = " + ".join(_shape_name(u) for u in trick.lead)
+            return (
+                f"must follow the shape of the lead ({shape}) in {name} as far as you can (SJ-19)"
+            )
+        return ""
+
+    def _put(self, seat: Seat, cards: tuple[Card, ...]) -> None:
+        counts = self._counts[seat]
+        for card in cards:
+            counts[card] -= 1
+        trick = self._trick
+        trick.plays.append((seat, cards))
+        self._events.append(Event("play", seat, cards))
+        if len(trick.plays) < NUM_SEATS:
+            self._to_act = next_seat(seat)
+            return
+        points = sum(card_points(c) for _, played in trick.plays for c in played)
+        winner = trick.best_seat
+        if team_of(winner) == self.declarer_team:
+            self.declarer_points += points
+        else:
+            self.defender_points += points
+        self._events.append(Event("trick", winner, value=points))
+        self._tricks_played += 1
+        if not any(self._counts[0]):
+            self._finish(winner, dict(trick.plays)[winner])
+            return
+        self._trick = _Trick(leader=winner)
+        self._to_act = winner
+
+    def _finish(self, last_winner: Seat, winning_play: tuple[Card, ...]) -> None:
+        order = self.order
+        assert order is not None
+        defenders_won_last = team_of(last_winner) != self.declarer_team
+        points = self.defender_points
+        bonus = 0
+        if self.rules.decks == 4:  # SJ-30
+            width = widest_set(winning_play, order)
+            points = scoring.settle_four_decks(
+                points, self.declarer_points, defenders_won_last, width
+            )
+            bonus = points - self.defender_points
+        elif defenders_won_last:  # SJ-25
+            bonus = scoring.kitty_points(self._buried, largest_unit_cards(winning_play, order))
+            points += bonus
+        self._events.append(Event("kitty", self.dealer, tuple(self._buried), value=bonus))
+        self._outcome_data = {
+            "defender_points": points,
+            "last_bonus": bonus,
+            "last_winner": last_winner,
+        }
+        self._phase = "over"
+        self._to_act = NOBODY
+
+    # ---------------------------------------------------------------- interface
+
+    @property
+    def to_act(self) -> Seat:
+        return self._to_act
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def events(self) -> Sequence[Event]:
+        return self._events
+
+    def hand(self, seat: Seat) -> tuple[Card, ...]:
+        return from_counts(self._counts[seat])
+
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._compute_legal()
+        assert self._legal is not None
+        return list(self._legal)
+
+    def _compute_legal(self) -> None:
+        seat, phase = self._to_act, self._phase
+        complete, description = True, ""
+        if phase == "declare":
+            actions = [PASS] + [Action("declare", d.cards) for d in self._options(seat)]
+        elif phase == "bury":
+            actions = [Action("bury", (c,)) for c in sorted(set(self.hand(seat)))]
+        elif phase == "play":
+            actions, complete, description = self._legal_plays(seat)
+        else:
+            actions = []
+        self._legal, self._legal_complete, self._legal_description = actions, complete, description
+
+    def _legal_plays(self, seat: Seat) -> tuple[list[Action], bool, str]:
+        order, trick, hand = self.order, self._trick, self.hand(seat)
+        assert order is not None
+        if not trick.plays:
+            if self.rules.throws_allowed:
+                leads = all_leads(hand, order, LIST_LIMIT)
+                if leads is not None:
+                    return [Action("play", lead) for lead in leads], True, ""
+            units = lead_units(hand, order, self.rules.max_width)
+            actions = [Action("play", u.cards) for u in units]
+            if not self.rules.throws_allowed:
+                return actions, True, ""
+            return (
+                actions,
+                False,
+                (
+                    "lead any cards of one suit; several combinations at once are a throw, "
+                    "checked against the other hands (SJ-17); listed: every single combination"
+                ),
+            )
+        plays, complete, description = follows(
+            hand, trick.lead, trick.suit, trick.size, order, self.rules.decks, LIST_LIMIT
+        )
+        return [Action("play", p) for p in plays], complete, description
+
+    def apply(self, action: Action) -> None:
+        seat = self._to_act
+        if seat == NOBODY:
+            raise IllegalActionError(f"illegal action {quote_action(action)}: the deal is over")
+        action = well_formed(action)
+        phase = self._phase
+        if phase == "declare":
+            if action == PASS:
+                self._to_act = NOBODY
+                self._deal_cards()
+            elif action.verb == "declare":
+                self._declare(seat, action.cards)
+                self._deal_cards()
+            else:
+                self._wrong_verb(action, "'pass' or 'declare CARDS'")
+        elif phase == "bury":
+            if action.verb != "bury" or len(action.cards) != 1:
+                self._wrong_verb(action, "'bury CARD' (one card at a time, SJ-13)")
+            if not self._counts[seat][action.cards[0]]:
+                raise IllegalActionError(f"illegal action {quote_action(action)}: not in your hand")
+            self._bury(action.cards[0])
+        else:
+            if action.verb != "play" or not action.cards or action.tag:
+                self._wrong_verb(action, "'play CARDS'")
+            missing = Counter(action.cards) - Counter(self.hand(seat))
+            if missing:
+                raise IllegalActionError(
+                    f"illegal action {quote_action(action)}: "
+                    f"{format_cards(sorted(missing.elements()))} not in the hand of seat {seat}"
+                )
+            if self._trick.plays:
+                self._follow(seat, action.cards)
+            else:
+                self._lead(seat, action.cards)
+        self._legal = None
+
+    def _wrong_verb(self, action: Action, expected: str) -> NoReturn:
+        raise IllegalActionError(
+            f"illegal action {quote_action(action)}: seat {self._to_act} must answer {expected} "
+            f"in the {self._phase} phase"
+        )
+
+    # ------------------------------------------------------------ observation
+
+    def observe(self, seat: Seat) -> Observation:
+        order, trick = self.order, self._trick
+        hidden = self.rules.decks == 4 and self._phase == "declare"
+        public: dict[str, Any] = {
+            "level": self.level,
+            "levels": self.setup.levels,
+            "dealer": self.dealer,
+            "trump": None if order is None else order.trump_name(),
+            "defender_points": self.defender_points,
+            "counts": [sum(self._counts[s]) for s in range(NUM_SEATS)],
+            "trick": {
+                "leader": trick.leader,
+                "plays": [(s, format_cards(c)) for s, c in trick.plays],
+                "winning": trick.best_seat if trick.plays else None,
+            },
+        }
+        private: dict[str, Any] = {}
+        if seat == self.dealer and self._buried and self._phase != "over":
+            private["buried"] = format_cards(self._buried)
+        if hidden and self.standing is not None and self.standing.seat == seat:
+            private["declaration"] = format_cards(self.standing.cards)
+        if seat == self._to_act:
+            if self._legal is None:
+                self._compute_legal()
+            legal = tuple(self._legal or ())
+        else:
+            legal = ()
+        return Observation(
+            game=self.game_name,
+            seat=seat,
+            phase=self._phase,
+            to_act=self._to_act,
+            hand=self.hand(seat),
+            legal_actions=legal,
+            events=tuple(self._events),
+            public=public,
+            private=private,
+            legal_complete=self._legal_complete if seat == self._to_act else True,
+            legal_description=self._legal_description if seat == self._to_act else "",
+        )
+
+    def check_legal(self, action: Action) -> None:
+        """Checked by ``apply`` on a copy: legal plays are not always all listed."""
+        self.clone().apply(action)
+
+    # ---------------------------------------------------------------- outcome
+
+    def outcome(self) -> Outcome:
+        if self._phase != "over":
+            raise IllegalActionError("the deal is not over")
+        return settle(self)
+
+    def clone(self) -> ShengjiState:
+        other = object.__new__(ShengjiState)
+        other.__dict__.update(self.__dict__)
+        other._counts = [list(c) for c in self._counts]
+        other._deck = self._deck
+        other._events = list(self._events)
+        other._buried = list(self._buried)
+        other._final_round = None if self._final_round is None else list(self._final_round)
+        t = self._trick
+        other._trick = _Trick(
+            t.leader, list(t.lead), t.suit, t.size, list(t.plays), t.best_seat, t.best
+        )
+        other._outcome_data = dict(self._outcome_data)
+        return other
+
+
+def _shape_name(unit: Unit) -> str:
+    names = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
+    if unit.length == 1:
+        return names[unit.width]
+    return f"tractor of {unit.length} {names[unit.width]}s"
+
+
+def settle(state: ShengjiState) -> Outcome:
+    """SJ-23 … SJ-26: levels, next dealer and match end from the defenders' points."""
+    rules, setup = state.rules, state.setup
+    points = int(state._outcome_data["defender_points"])
+    declarers = state.declarer_team
+    change = scoring.level_change(points, rules.decks, rules.two_colour)
+    levels = scoring.apply_levels(setup.levels, declarers, change)
+    winner = scoring.match_winner(setup.levels, levels, declarers, change, rules.match_end)
+    winning_team = change.winning_team(declarers)
+    gain = change.defenders_up if change.take_over else change.declarers_up
+    scores = tuple(gain if team_of(s) == winning_team else -gain for s in range(NUM_SEATS))
+    from arena.games.guandan.state import level_name
+
+    if change.take_over:
+        verdict = f"defenders take over, +{change.defenders_up}"
+    else:
+        verdict = f"declarers up {change.declarers_up}"
+    summary = (
+        f"defenders {points} points: {verdict}; levels "
+        f"{level_name(levels[0])} / {level_name(levels[1])}"
+    )
+    details = {
+        "dealer": state.dealer,
+        "declarer_team": declarers,
+        "trump": state.order.trump_name() if state.order else None,
+        "level_played": state.level,
+        "defender_points": points,
+        "last_bonus": state._outcome_data["last_bonus"],
+        "kitty": format_cards(state._buried),
+        "levels_before": list(setup.levels),
+        "levels_after": list(levels),
+        "take_over": change.take_over,
+        "gain": gain,
+        "match_winner": winner,
+    }
+    next_setup = (
+        None
+        if winner is not None
+        else ShengjiSetup(
+            levels=levels,
+            dealer=scoring.next_dealer(state.dealer, change),
+            deal_index=setup.deal_index + 1,
+        )
+    )
+    return Outcome(
+        scores=(scores[0], scores[1], scores[2], scores[3]),
+        summary=summary,
+        details=details,
+        next_setup=next_setup,
+        match_winner=winner,
+    )
+
+
+__all__ = ["ShengjiRules", "ShengjiSetup", "ShengjiState", "pretty_cards", "settle"]

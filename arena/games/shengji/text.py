@@ -1,0 +1,39 @@
+"""Readable text for Shengji events (cards shown as ♠A, ♥10, …)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from arena.cards import pretty_cards
+from arena.games.base import Event
+from arena.games.guandan.state import level_name
+
+if TYPE_CHECKING:
+    from arena.games.shengji.state import ShengjiState
+
+
+def describe_event(event: Event, state: ShengjiState) -> str:
+    kind = event.kind
+    if kind == "deal":
+        return f"playing {level_name(event.value)}, dealing starts with seat {event.seat}"
+    if kind == "declare":
+        if event.tag == "hidden":
+            return f"declares with {event.value} level card(s), suit hidden (暗叫)"
+        return f"declares {pretty_cards(event.cards)} (亮主)"
+    if kind == "trump":
+        shown = f", kitty card {pretty_cards(event.cards)} turned" if event.cards else ""
+        return f"is the dealer; trump: {event.tag}{shown}"
+    if kind == "kitty_taken":
+        return f"takes the kitty ({event.value} cards)"
+    if kind == "bury":
+        return "buries a card"
+    if kind == "play":
+        return pretty_cards(event.cards)
+    if kind == "throw_failed":
+        return f"tries to throw {pretty_cards(event.cards)}: fails (甩牌失败)"
+    if kind == "trick":
+        return f"wins the trick ({event.value} points)"
+    if kind == "kitty":
+        bonus = f", +{event.value} for the defenders" if event.value else ""
+        return f"kitty: {pretty_cards(event.cards)}{bonus}"
+    return kind

@@ -1,0 +1,117 @@
+"""Leads, throws and who wins a trick (SJ-17, SJ-18, SJ-20, SJ-21).
+
+A lead is read by :func:`shapes.decompose`. A lead of more than one unit is a
+throw; it stands only if no other player could beat any one of its units with
+cards of that suit, otherwise the thrower plays the smallest beatable unit
+instead (SJ-17). A follow can win only if it covers the lead's shape, in the led
+suit or entirely in trumps on a plain lead; it then competes by the *main part*
+of the lead's shape (SJ-20).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from arena.cards import Card
+from arena.games.shengji.order import TRUMP, TrumpOrder
+from arena.games.shengji.shapes import Pile, Shape, Unit, covers, decompose
+
+
+def beatable(unit: Unit, holdings: Sequence[Sequence[Card]], order: TrumpOrder) -> bool:
+    """Whether some holding (cards of the unit's suit) has a higher unit of its shape."""
+    for cards in holdings:
+        if unit.width == 1:
+            if any(order.orders[c] > unit.top for c in cards):
+                return True
+            continue
+        pile = Pile(cards, order)
+        if any(u.top > unit.top for u in pile.units(unit.width, unit.length)):
+            return True
+    return False
+
+
+def check_throw(
+    units: Sequence[Unit], others: Sequence[Sequence[Card]], order: TrumpOrder
+) -> Unit | None:
+    """SJ-17: ``None`` if the throw stands, else the unit the thrower must play instead.
+
+    ``others`` are the other players' cards of the thrown suit. Among beatable
+    units the forced one is the one whose highest card is lowest; on a tie, the
+    one with fewer cards (Decision).
+    """
+    failing = [u for u in units if beatable(u, others, order)]
+    if not failing:
+        return None
+    return min(failing, key=lambda u: (u.top, u.size))
+
+
+def main_shape(lead: Sequence[Unit]) -> Shape:
+    """SJ-20: the lead's longest widest tractor, else its widest set, else a single."""
+    tractors = [u for u in lead if u.is_tractor]
+    if tractors:
+        best = max(tractors, key=lambda u: (u.length, u.width))
+        return (best.width, best.length)
+    return (max(u.width for u in lead), 1)
+
+
+class Contender(NamedTuple):
+    """A play that can win the trick: whether it is a ruff, and its main part's top."""
+
+    ruff: bool
+    top: int
+
+    def beats(self, other: Contender) -> bool:
+        """Higher main part wins; a ruff beats a plain play; equal: the earlier stands."""
+        return (self.ruff, self.top) > (other.ruff, other.top)
+
+
+def contender(
+    play: Sequence[Card], lead: Sequence[Unit], lead_suit: int, order: TrumpOrder
+) -> Contender | None:
+    """The play as a contender for the trick, or ``None`` if it is a discard (垫牌)."""
+    suits = {order.suits[c] for c in play}
+    if suits == {lead_suit}:
+        ruff = False
+    elif suits == {TRUMP} and lead_suit != TRUMP:
+        ruff = True  # SJ-21: a void player's all-trump play
+    else:
+        return None
+    shapes = _shapes_main_first(lead)
+    main = covers(play, shapes, order)
+    if main is False:
+        return None
+    if main is True:  # the main part is a single: the highest card
+        return Contender(ruff, max(order.orders[c] for c in play))
+    assert isinstance(main, Unit)
+    return Contender(ruff, main.top)
+
+
+def _shapes_main_first(lead: Sequence[Unit]) -> list[Shape]:
+    shapes = [(u.width, u.length) for u in lead]
+    main = main_shape(lead)
+    if main in shapes:
+        shapes.remove(main)
+    return [main, *shapes]
+
+
+def lead_contender(lead: Sequence[Unit], lead_suit: int) -> Contender:
+    shape = main_shape(lead)
+    top = max(u.top for u in lead if (u.width, u.length) == shape)
+    return Contender(False, top)
+
+
+def largest_unit_cards(play: Sequence[Card], order: TrumpOrder) -> int:
+    """Cards in the largest combination of a play (SJ-25), read per suit."""
+    by_suit: dict[int, list[Card]] = {}
+    for card in play:
+        by_suit.setdefault(order.suits[card], []).append(card)
+    return max(u.size for cards in by_suit.values() for u in decompose(cards, order))
+
+
+def widest_set(play: Sequence[Card], order: TrumpOrder) -> int:
+    """Width of the widest set in a play (SJ-30; a tractor counts by its width)."""
+    by_suit: dict[int, list[Card]] = {}
+    for card in play:
+        by_suit.setdefault(order.suits[card], []).append(card)
+    return max(u.width for cards in by_suit.values() for u in decompose(cards, order))
