@@ -271,6 +271,14 @@ class State(abc.ABC):
     def events(self) -> Sequence[Event]:
         """The public events so far."""
 
+    def set_aside(self) -> tuple[Card, ...]:
+        """Cards in no hand and not played face up: undealt, in a kitty, in transit.
+
+        The hands, the cards of ``play`` events and these make up the whole deal at
+        every moment (conservation of cards).
+        """
+        return ()
+
     def parse_action(self, text: str) -> Action:
         """Read an action's text form and check that it is legal here."""
         action = Action.from_str(text)

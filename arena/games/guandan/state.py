@@ -317,6 +317,17 @@ class GuandanState(State):
             cards = self._hands[seat] = from_counts(self._counts[seat])
         return cards
 
+    def set_aside(self) -> tuple[Card, ...]:
+        """Tributes and returns given face down but not yet handed over (GD-14)."""
+        tribute = self._tribute
+        if tribute is None:
+            return ()
+        if self._phase == "tribute":
+            return tuple(sorted(tribute.given.values()))
+        if self._phase == "return":
+            return tuple(sorted(tribute.returned.values()))
+        return ()
+
     def hand_size(self, seat: Seat) -> int:
         return sum(self._counts[seat])
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import combinations, product
+from itertools import product
 
 from arena.cards import Card
 from arena.games.base import Action
-from arena.games.shengji.follow import Score, score
+from arena.games.shengji.follow import score
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit
 
@@ -129,7 +129,7 @@ def follows(
         return plays, True, ""
     best = score(suited, lead, order, decks)
     plays = []
-    for chosen in _candidates(suited, lead, size, order, best):
+    for chosen in _candidates(suited, lead, size, order):
         if score(chosen, lead, order, decks) == best:
             plays.append(chosen)
             if len(plays) > limit:
@@ -145,14 +145,14 @@ def follows(
 
 
 def _candidates(
-    suited: list[Card], lead: Sequence[Unit], size: int, order: TrumpOrder, best: Score
+    suited: list[Card], lead: Sequence[Unit], size: int, order: TrumpOrder
 ) -> Iterator[tuple[Card, ...]]:
-    """Sub-multisets worth checking; a quick path for one-set leads."""
-    if len(lead) == 1 and lead[0].length == 1 and lead[0].width == size and best and best[0] == 2:
-        pile = Pile(suited, order)  # a set was led and can be matched: exactly those sets
-        for unit in pile.units(size, 1):
-            yield unit.cards
-        return
+    """Sub-multisets worth checking; a quick path for a lead of one set."""
+    if len(lead) == 1 and lead[0].length == 1 and lead[0].width == size:
+        sets = [unit.cards for unit in Pile(suited, order).units(size, 1)]
+        if sets:  # a set was led and can be matched: exactly those sets
+            yield from sets
+            return
     if size == 1:
         yield from ((c,) for c in sorted(set(suited)))
         return
@@ -167,7 +167,6 @@ __all__ = [
     "LIST_LIMIT",
     "all_leads",
     "as_actions",
-    "combinations",
     "count_sub_multisets",
     "follows",
     "lead_units",

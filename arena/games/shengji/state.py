@@ -111,6 +111,7 @@ class ShengjiState(State):
         self._counts = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
         self._next_card = 0
         self._final_round: list[Seat] | None = None
+        self._declined: set[Seat] = set()  # passed, and nothing has changed for them since
         self.standing: Declaration | None = None
         self.dealer: Seat = NOBODY
         self.order: TrumpOrder | None = None
@@ -147,19 +148,27 @@ class ShengjiState(State):
             card = self._deck[self._next_card]
             self._next_card += 1
             self._counts[seat][card] += 1
-            if self._could_declare(card) and self._options(seat):
-                self._to_act = seat
-                return
+            if self._could_declare(card):
+                self._declined.discard(seat)
+                if self._options(seat):
+                    self._to_act = seat
+                    return
         if self._final_round is None:
             self._final_round = [(self._start + k) % NUM_SEATS for k in range(NUM_SEATS)]
         while self._final_round:
             seat = self._final_round.pop(0)
-            if self._options(seat):
+            if seat not in self._declined and self._options(seat):
                 self._to_act = seat
                 return
         self._end_dealing()
 
     def _could_declare(self, card: Card) -> bool:
+        """SJ-11: only a level card or a joker changes what its receiver could declare.
+
+        A player is offered the choice after receiving such a card, and once more
+        when the dealing is over unless they declined and nothing changed since
+        (no new card of theirs, no new declaration).
+        """
         return card >= 52 or card >> 2 == self.level
 
     def _declare(self, seat: Seat, cards: tuple[Card, ...]) -> None:
@@ -174,6 +183,7 @@ class ShengjiState(State):
                 + "; ".join(format_cards(c) for c in sorted(allowed))
             )
         self.standing = declaration
+        self._declined.clear()
         hidden = self.rules.decks == 4  # SJ-10: the suit stays hidden
         self._events.append(
             Event(
@@ -374,6 +384,12 @@ class ShengjiState(State):
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         return from_counts(self._counts[seat])
 
+    def set_aside(self) -> tuple[Card, ...]:
+        """Cards not dealt yet, the kitty before the dealer takes it, and the buried cards."""
+        undealt = self._deck[self._next_card :]
+        kitty = self.kitty if self.order is None else ()
+        return tuple(sorted([*undealt, *kitty, *self._buried]))
+
     def legal_actions(self) -> list[Action]:
         if self._legal is None:
             self._compute_legal()
@@ -423,9 +439,14 @@ class ShengjiState(State):
         if seat == NOBODY:
             raise IllegalActionError(f"illegal action {quote_action(action)}: the deal is over")
         action = well_formed(action)
+        if action.tag:
+            raise IllegalActionError(
+                f"illegal action {quote_action(action)}: Shengji actions take no 'as …' kind"
+            )
         phase = self._phase
         if phase == "declare":
             if action == PASS:
+                self._declined.add(seat)
                 self._to_act = NOBODY
                 self._deal_cards()
             elif action.verb == "declare":
@@ -440,7 +461,7 @@ class ShengjiState(State):
                 raise IllegalActionError(f"illegal action {quote_action(action)}: not in your hand")
             self._bury(action.cards[0])
         else:
-            if action.verb != "play" or not action.cards or action.tag:
+            if action.verb != "play" or not action.cards:
                 self._wrong_verb(action, "'play CARDS'")
             missing = Counter(action.cards) - Counter(self.hand(seat))
             if missing:
@@ -490,7 +511,7 @@ class ShengjiState(State):
         else:
             legal = ()
         return Observation(
-            game=self.game_name,
+            game=f"shengji-{self.rules.decks}",
             seat=seat,
             phase=self._phase,
             to_act=self._to_act,
@@ -522,6 +543,7 @@ class ShengjiState(State):
         other._events = list(self._events)
         other._buried = list(self._buried)
         other._final_round = None if self._final_round is None else list(self._final_round)
+        other._declined = set(self._declined)
         t = self._trick
         other._trick = _Trick(
             t.leader, list(t.lead), t.suit, t.size, list(t.plays), t.best_seat, t.best
