@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import product
 
 from arena.cards import Card
 from arena.games.base import Action
@@ -87,13 +86,12 @@ def all_leads(
         total += ways - 1
         if total > limit:
             return None
-    leads = []
+    leads: list[tuple[Card, ...]] = []
     for suit_cards in by_suit.values():
-        counts = sorted(Counter(suit_cards).items())
-        for picks in product(*(range(n + 1) for _, n in counts)):
-            lead = tuple(c for (c, _), k in zip(counts, picks, strict=True) for _ in range(k))
-            if lead:
-                leads.append(lead)
+        sets: list[tuple[Card, ...]] = [()]
+        for card, n in sorted(Counter(suit_cards).items()):
+            sets = [prefix + (card,) * k for prefix in sets for k in range(n + 1)]
+        leads.extend(sets[1:])  # every set but the empty one (which comes first)
     return leads
 
 
@@ -128,9 +126,10 @@ def follows(
                 )
         return plays, True, ""
     best = score(suited, lead, order, decks)
+    unconstrained = best == score((), lead, order, decks)  # no shape to match: any cards
     plays = []
     for chosen in _candidates(suited, lead, size, order):
-        if score(chosen, lead, order, decks) == best:
+        if unconstrained or score(chosen, lead, order, decks) == best:
             plays.append(chosen)
             if len(plays) > limit:
                 return (

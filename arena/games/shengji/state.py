@@ -109,6 +109,7 @@ class ShengjiState(State):
         self._deck = list(deal_order[:dealt])
         self.kitty: tuple[Card, ...] = tuple(deal_order[dealt:])
         self._counts = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
+        self._hands: list[tuple[Card, ...] | None] = [None] * NUM_SEATS
         self._next_card = 0
         self._final_round: list[Seat] | None = None
         self._declined: set[Seat] = set()  # passed, and nothing has changed for them since
@@ -148,6 +149,7 @@ class ShengjiState(State):
             card = self._deck[self._next_card]
             self._next_card += 1
             self._counts[seat][card] += 1
+            self._hands[seat] = None
             if self._could_declare(card):
                 self._declined.discard(seat)
                 if self._options(seat):
@@ -218,6 +220,7 @@ class ShengjiState(State):
         if self.kitty:
             for card in self.kitty:
                 self._counts[self.dealer][card] += 1
+            self._hands[self.dealer] = None
             self._events.append(Event("kitty_taken", self.dealer, value=len(self.kitty)))
             self._phase = "bury"
             self._to_act = self.dealer
@@ -226,6 +229,7 @@ class ShengjiState(State):
 
     def _bury(self, card: Card) -> None:
         self._counts[self.dealer][card] -= 1
+        self._hands[self.dealer] = None
         self._buried.append(card)
         self._events.append(Event("bury", self.dealer))
         if len(self._buried) == len(self.kitty):
@@ -312,7 +316,11 @@ class ShengjiState(State):
         if len(played) != trick.size:
             return f"must play {trick.size} cards of {name}: you hold {len(suited)} (SJ-19)"
         decks = self.rules.decks
-        if score(played, trick.lead, order, decks) != score(suited, trick.lead, order, decks):
+        best = score(suited, trick.lead, order, decks)
+        if (
+            best != score((), trick.lead, order, decks)
+            and score(played, trick.lead, order, decks) != best
+        ):
             shape = " + ".join(_shape_name(u) for u in trick.lead)
             return (
                 f"must follow the shape of the lead ({shape}) in {name} as far as you can (SJ-19)"
@@ -323,6 +331,7 @@ class ShengjiState(State):
         counts = self._counts[seat]
         for card in cards:
             counts[card] -= 1
+        self._hands[seat] = None
         trick = self._trick
         trick.plays.append((seat, cards))
         self._events.append(Event("play", seat, cards))
@@ -382,7 +391,10 @@ class ShengjiState(State):
         return self._events
 
     def hand(self, seat: Seat) -> tuple[Card, ...]:
-        return from_counts(self._counts[seat])
+        cards = self._hands[seat]
+        if cards is None:
+            cards = self._hands[seat] = from_counts(self._counts[seat])
+        return cards
 
     def set_aside(self) -> tuple[Card, ...]:
         """Cards not dealt yet, the kitty before the dealer takes it, and the buried cards."""
@@ -539,6 +551,7 @@ class ShengjiState(State):
         other = object.__new__(ShengjiState)
         other.__dict__.update(self.__dict__)
         other._counts = [list(c) for c in self._counts]
+        other._hands = list(self._hands)
         other._deck = self._deck
         other._events = list(self._events)
         other._buried = list(self._buried)
