@@ -8,7 +8,6 @@ a tractor (length ≥ 2, width ≥ 2): ``width`` identical cards at each of
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import pairwise, product
 from typing import NamedTuple
@@ -53,12 +52,17 @@ class Pile:
 
     def __init__(self, cards: Iterable[Card], order: TrumpOrder) -> None:
         self.order = order
-        self.counts: Counter[int] = Counter()
-        self.sample: dict[int, Card] = {}  # a physical card for each identity
+        counts: dict[int, int] = {}
+        sample: dict[int, Card] = {}  # a physical card for each identity
+        identities = order.identities
         for card in cards:
-            identity = order.identities[card]
-            self.counts[identity] += 1
-            self.sample.setdefault(identity, card)
+            identity = identities[card]
+            if identity in counts:
+                counts[identity] += 1
+            else:
+                counts[identity] = 1
+                sample[identity] = card
+        self.counts, self.sample = counts, sample
         self.by_position: dict[int, list[int]] = {}
         for identity in sorted(self.counts):
             position = order.orders[self.sample[identity]]
@@ -67,7 +71,7 @@ class Pile:
     def copy(self) -> Pile:
         other = object.__new__(Pile)
         other.order, other.sample = self.order, self.sample
-        other.counts = Counter(self.counts)
+        other.counts = dict(self.counts)
         other.by_position = self.by_position
         return other
 

@@ -475,11 +475,13 @@ class ShengjiState(State):
         else:
             if action.verb != "play" or not action.cards:
                 self._wrong_verb(action, "'play CARDS'")
-            missing = Counter(action.cards) - Counter(self.hand(seat))
+            counts = self._counts[seat]
+            missing = [c for c, n in Counter(action.cards).items() if counts[c] < n]
             if missing:
                 raise IllegalActionError(
                     f"illegal action {quote_action(action)}: "
-                    f"{format_cards(sorted(missing.elements()))} not in the hand of seat {seat}"
+                    f"{format_cards(sorted(missing))} not (or not that many) in the hand "
+                    f"of seat {seat}"
                 )
             if self._trick.plays:
                 self._follow(seat, action.cards)
