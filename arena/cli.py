@@ -19,6 +19,61 @@ def parse_level(text: str) -> int:
     return RANKS.index(token)
 
 
+def _shengji_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    """The deal's facts; given before or after the question (after wins)."""
+
+    def default(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
+    parser.add_argument(
+        "--decks", type=int, default=default(2), help="number of decks, 1 to 4 (default 2)"
+    )
+    parser.add_argument(
+        "--level", type=parse_level, default=default(0), help="level rank (default 2)"
+    )
+    parser.add_argument(
+        "--trump",
+        default=default(None),
+        help="trump suit: s, h, d, c or none (notrump); with --two-colour: black, red or none",
+    )
+    parser.add_argument(
+        "--constant-twos",
+        action="store_true",
+        default=default(False),
+        help="2s are permanent trumps (always on with 4 decks)",
+    )
+    parser.add_argument(
+        "--two-colour",
+        action="store_true",
+        default=default(False),
+        help="1 deck: hearts+diamonds are one suit 'red', spades+clubs 'black' (SJ-31)",
+    )
+
+
+def _add_shengji_rules(rules_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    shengji = rules_sub.add_parser(
+        "shengji", help="Shengji shapes, trick winner, follow check, kitty (SJ-14 … SJ-25)"
+    )
+    _shengji_options(shengji, defaults=True)
+    questions = shengji.add_subparsers(dest="rules_command", required=True, metavar="QUESTION")
+    classify = questions.add_parser("classify", help="CARDS as sets and tractors (SJ-14 … SJ-16)")
+    classify.add_argument("cards", help='cards of one suit, e.g. "Ks Ks Qs Qs 5s"')
+    beats = questions.add_parser("beats", help="whether PLAY beats the best play so far (SJ-20)")
+    beats.add_argument("--lead", required=True, help="the lead of the trick")
+    beats.add_argument("--best", help="the best play so far (default: the lead)")
+    beats.add_argument("--play", required=True, help="the play, assumed a legal follow")
+    follow = questions.add_parser("follow", help="whether PLAY from HAND is a legal follow (SJ-19)")
+    follow.add_argument("--hand", required=True, help="the follower's hand, holding PLAY")
+    follow.add_argument("--lead", required=True, help="the lead of the trick")
+    follow.add_argument("--play", required=True, help="the cards played")
+    multiplier = questions.add_parser(
+        "multiplier", help="kitty multiplier when CARDS win the last trick (SJ-25)"
+    )
+    multiplier.add_argument("cards", help="the winning play of the last trick")
+    for question in (classify, beats, follow, multiplier):
+        _shengji_options(question, defaults=False)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="arena",
@@ -59,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     beats.add_argument("--level", type=parse_level, default=0, help="level rank (default 2)")
     beats.add_argument("play", help="the cards played")
     beats.add_argument("on_table", help="the cards on the table")
+    _add_shengji_rules(rules_sub)
 
     bench = sub.add_parser("bench", help="measure engine speed with random bots")
     bench.add_argument("game", help="game name, e.g. guandan")

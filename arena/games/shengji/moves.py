@@ -105,8 +105,11 @@ def follows(
     limit: int,
 ) -> tuple[list[tuple[Card, ...]], bool, str]:
     """Legal follows: (plays, complete, description). ``plays`` holds at most ``limit``."""
-    suited = sorted(c for c in hand if order.suits[c] == lead_suit)
-    others = sorted(c for c in hand if order.suits[c] != lead_suit)
+    suits = order.suits
+    suited = [c for c in hand if suits[c] == lead_suit]  # a hand is sorted
+    if size == 1:  # a single led: any card of its suit, or any card at all
+        return [(c,) for c in sorted(set(suited or hand))], True, ""
+    others = [c for c in hand if suits[c] != lead_suit]
     suit_name = order.suit_name(lead_suit)
     if len(suited) <= size:  # SJ-19 (a): all of the suit, and any others to make up
         extra = size - len(suited)
@@ -158,8 +161,12 @@ def _candidates(
     yield from sub_multisets(suited, size)
 
 
+_new_tuple = tuple.__new__
+
+
 def as_actions(plays: Sequence[tuple[Card, ...]]) -> list[Action]:
-    return [Action("play", play) for play in plays]
+    """``play`` actions of sorted card tuples (no Python-level constructor: hot path)."""
+    return [_new_tuple(Action, ("play", play, "")) for play in plays]
 
 
 __all__ = [

@@ -38,7 +38,7 @@ from arena.games.shengji.declare import (
     trump_when_undeclared,
 )
 from arena.games.shengji.follow import score
-from arena.games.shengji.moves import LIST_LIMIT, all_leads, follows, lead_units
+from arena.games.shengji.moves import LIST_LIMIT, all_leads, as_actions, follows, lead_units
 from arena.games.shengji.order import TrumpOrder, card_points
 from arena.games.shengji.shapes import Unit, decompose
 from arena.games.shengji.trick import (
@@ -428,9 +428,9 @@ class ShengjiState(State):
             if self.rules.throws_allowed:
                 leads = all_leads(hand, order, LIST_LIMIT)
                 if leads is not None:
-                    return [Action("play", lead) for lead in leads], True, ""
+                    return as_actions(leads), True, ""
             units = lead_units(hand, order, self.rules.max_width)
-            actions = [Action("play", u.cards) for u in units]
+            actions = as_actions([u.cards for u in units])
             if not self.rules.throws_allowed:
                 return actions, True, ""
             return (
@@ -444,7 +444,7 @@ class ShengjiState(State):
         plays, complete, description = follows(
             hand, trick.lead, trick.suit, trick.size, order, self.rules.decks, LIST_LIMIT
         )
-        return [Action("play", p) for p in plays], complete, description
+        return as_actions(plays), complete, description
 
     def apply(self, action: Action) -> None:
         seat = self._to_act

@@ -70,6 +70,11 @@ def contender(
     play: Sequence[Card], lead: Sequence[Unit], lead_suit: int, order: TrumpOrder
 ) -> Contender | None:
     """The play as a contender for the trick, or ``None`` if it is a discard (垫牌)."""
+    if len(play) == 1:  # a single: its suit decides, then its order
+        suit = order.suits[play[0]]
+        if suit == lead_suit or (suit == TRUMP and lead_suit != TRUMP):
+            return Contender(suit != lead_suit, order.orders[play[0]])
+        return None
     suits = {order.suits[c] for c in play}
     if suits == {lead_suit}:
         ruff = False
