@@ -24,7 +24,13 @@ from arena.games.base import Game
 from arena.match import play_deal
 from bots.simple import RandomBot
 
-TARGET_DEALS_PER_SECOND = {"guandan": 200.0}
+TARGET_DEALS_PER_SECOND = {
+    "guandan": 200.0,
+    "shengji-1": 600.0,
+    "shengji-2": 250.0,
+    "shengji-3": 120.0,
+    "shengji-4": 60.0,
+}
 
 
 @dataclass
@@ -37,8 +43,8 @@ class Timing:
 def match_setups(game: Game, seeds: list[int]) -> list[Any]:
     """The setups of consecutive match deals (levels, tribute) that the seeds lead to.
 
-    Benchmarked deals then cover the whole rules — tribute and returns, every
-    level and so every wild card — not only first deals.
+    Benchmarked deals then cover the whole rules — e.g. Guandan's tribute and
+    every level (so every wild card), Shengji's every dealer — not only first deals.
     """
     setups, setup = [], game.first_setup()
     for seed in seeds:

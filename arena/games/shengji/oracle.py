@@ -43,6 +43,10 @@ def follow_error(
         return f"must play {size} cards, like the lead (SJ-19)"
     suits = order.suits
     suited = [c for c in hand if suits[c] == lead_suit]
+    if size == 1:  # a single led: follow suit if you can
+        if suits[play[0]] == lead_suit or not suited:
+            return ""
+        return f"must follow with a card of {name} (SJ-19)"
     played = [c for c in play if suits[c] == lead_suit]
     if len(suited) <= size:
         if len(played) != len(suited):
@@ -50,7 +54,8 @@ def follow_error(
         return ""
     if len(played) != size:
         return f"must play {size} cards of {name}: you hold {len(suited)} (SJ-19)"
-    if score(played, lead, order, decks) != score(suited, lead, order, decks):
+    best = score(suited, lead, order, decks)
+    if best != score((), lead, order, decks) and score(played, lead, order, decks) != best:
         shape = " + ".join(shape_name(u) for u in lead)
         return f"must follow the shape of the lead ({shape}) in {name} as far as you can (SJ-19)"
     return ""

@@ -307,6 +307,10 @@ class ShengjiState(State):
         name = order.suit_name(trick.suit)
         if len(cards) != trick.size:
             return f"must play {trick.size} cards, like the lead (SJ-19)"
+        if trick.size == 1:  # a single led: follow suit if you can
+            if order.suits[cards[0]] == trick.suit or not self._suit_cards(seat, trick.suit):
+                return ""
+            return f"must follow with a card of {name} (SJ-19)"
         suited = self._suit_cards(seat, trick.suit)
         played = [c for c in cards if order.suits[c] == trick.suit]
         if len(suited) <= trick.size:
