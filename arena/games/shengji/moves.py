@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 
 from arena.cards import Card
 from arena.games.base import Action
-from arena.games.shengji.follow import score
+from arena.games.shengji.follow import Pattern, holds, priority_list, score
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit
 
@@ -128,6 +128,9 @@ def follows(
                     f"{size} cards: {what} and any {extra} other cards (SJ-19)",
                 )
         return plays, True, ""
+    listed = priority_list(lead, decks)
+    if listed is not None:
+        return _listed_follows(suited, listed, size, order, limit, suit_name)
     best = score(suited, lead, order, decks)
     unconstrained = best == score((), lead, order, decks)  # no shape to match: any cards
     plays = []
@@ -144,6 +147,58 @@ def follows(
                     ),
                 )
     return plays, True, ""
+
+
+def _listed_follows(
+    suited: list[Card],
+    listed: list[list[Pattern]],
+    size: int,
+    order: TrumpOrder,
+    limit: int,
+    suit_name: str,
+) -> tuple[list[tuple[Card, ...]], bool, str]:
+    """SJ-28/SJ-29, built up: the units of the first line the cards allow, then any others."""
+    pile = Pile(suited, order)
+    line = next(alts for alts in listed if any(holds(pile, pattern) for pattern in alts))
+    found: set[tuple[Card, ...]] = set()
+    for pattern in line:
+        for units in _picks(pile, pattern):
+            taken = [c for unit in units for c in unit.cards]
+            rest = list((Counter(suited) - Counter(taken)).elements())
+            for fill in sub_multisets(sorted(rest), size - len(taken)):
+                found.add(tuple(sorted(taken + list(fill))))
+                if len(found) > limit:
+                    plays = sorted(found)[:limit]
+                    return (
+                        plays,
+                        False,
+                        (
+                            f"{size} cards of {suit_name} holding "
+                            + " or ".join(_pattern_text(p) for p in line)
+                            + " (SJ-28, SJ-29)"
+                        ),
+                    )
+    return sorted(found), True, ""
+
+
+def _picks(pile: Pile, pattern: Pattern) -> Iterator[list[Unit]]:
+    """Every way to take disjoint units of the pattern's shapes from the pile."""
+    if not pattern:
+        yield []
+        return
+    (width, length), rest = pattern[0], pattern[1:]
+    for unit in list(pile.units(width, length)):
+        remaining = pile.copy()
+        remaining.take(unit)
+        for more in _picks(remaining, rest):
+            yield [unit, *more]
+
+
+def _pattern_text(pattern: Pattern) -> str:
+    if not pattern:
+        return "any cards"
+    names = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
+    return " + ".join(names[w] if n == 1 else f"tractor of {n} {names[w]}s" for w, n in pattern)
 
 
 def _candidates(

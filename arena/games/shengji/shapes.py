@@ -48,7 +48,7 @@ def largest_first(unit: Unit) -> tuple[int, int, int, int]:
 class Pile:
     """A multiset of cards of one suit, by identity, with each identity's position."""
 
-    __slots__ = ("by_position", "counts", "order", "sample")
+    __slots__ = ("by_position", "counts", "order", "positions", "sample")
 
     def __init__(self, cards: Iterable[Card], order: TrumpOrder) -> None:
         self.order = order
@@ -67,12 +67,13 @@ class Pile:
         for identity in sorted(self.counts):
             position = order.orders[self.sample[identity]]
             self.by_position.setdefault(position, []).append(identity)
+        self.positions = sorted(self.by_position)
 
     def copy(self) -> Pile:
         other = object.__new__(Pile)
         other.order, other.sample = self.order, self.sample
         other.counts = dict(self.counts)
-        other.by_position = self.by_position
+        other.by_position, other.positions = self.by_position, self.positions
         return other
 
     def total(self) -> int:
@@ -80,16 +81,19 @@ class Pile:
 
     def units(self, width: int, length: int) -> Iterator[Unit]:
         """Every distinct unit of this shape that the pile holds."""
-        counts = self.counts
-        positions = sorted(self.by_position)
-        held = {p: [i for i in self.by_position[p] if counts[i] >= width] for p in positions}
-        for start in positions:
-            chain = [held.get(start + k, []) for k in range(length)]
-            if not all(chain):
-                continue
-            for identities in product(*chain):
-                cards = tuple(sorted(self.sample[i] for i in identities for _ in range(width)))
-                yield Unit(width, length, start + length - 1, cards)
+        counts, by_position, sample = self.counts, self.by_position, self.sample
+        for start in self.positions:
+            chain = []
+            for position in range(start, start + length):
+                ids = by_position.get(position)
+                held = [i for i in ids if counts[i] >= width] if ids else None
+                if not held:
+                    break
+                chain.append(held)
+            else:
+                for identities in product(*chain):
+                    cards = tuple(sorted(sample[i] for i in identities for _ in range(width)))
+                    yield Unit(width, length, start + length - 1, cards)
 
     def take(self, unit: Unit) -> None:
         for card in unit.cards:
