@@ -32,39 +32,63 @@ def parse_bots(text: str) -> list[str]:
 
 
 class Narrator:
-    """Prints a match as it is played: one line per trick, tribute and results."""
+    """Prints a match as it is played: one line per trick, other events on their own."""
+
+    INLINE = frozenset({"announce", "out", "throw_failed", "trick"})
+    """Events told inside the trick's line, after the play they follow."""
 
     def __init__(self, game: Game, players: list[str], quiet: bool) -> None:
         self.game, self.players, self.quiet = game, players, quiet
         self.line: list[str] = []
+        self.last: tuple[str, int] = ("", 0)  # a repeated line and how often it came
         self.deal = 0
 
     def on_event(self, state: State, event: Event) -> None:
         if event.kind == "deal":
             self.flush()
             self.deal += 1
-            if self.quiet:
-                return
-            print(f"\n=== deal {self.deal}: {self.game.describe_event(event, state)} ===")
+            if not self.quiet:
+                print(f"\n=== deal {self.deal}: {self.game.describe_event(event, state)} ===")
+        if self.quiet:
+            return
+        if event.kind == self.game.hands_shown_at:
+            self.flush()
+            self.end_repeat()
             for seat in range(4):
                 print(f"  S{seat} {self.players[seat]:>8}: {pretty_cards(state.hand(seat))}")
-            return
-        if self.quiet:
+        if event.kind == "deal":
             return
         phrase = self.game.describe_event(event, state)
         if event.kind == "lead":
             self.flush()
             self.line.append(f"S{event.seat} {phrase}:")
-        elif event.kind in ("play", "pass"):
+        elif event.kind in ("play", "pass") and self.line:
             self.line.append(f"S{event.seat} {phrase}")
-        elif event.kind in ("announce", "out") and self.line:
+        elif event.kind in self.INLINE and self.line:
             self.line[-1] += f" [S{event.seat} {phrase}]"
         else:
             self.flush()
-            print(f"  S{event.seat} {phrase}" if event.seat >= 0 else f"  {phrase}")
+            self.say(f"S{event.seat} {phrase}" if event.seat >= 0 else phrase)
+
+    def say(self, text: str) -> None:
+        """Print a line; the same line again is counted, not repeated."""
+        previous, times = self.last
+        if text == previous:
+            self.last = (text, times + 1)
+            return
+        self.end_repeat()
+        print(f"  {text}")
+        self.last = (text, 1)
+
+    def end_repeat(self) -> None:
+        times = self.last[1]
+        if times > 1:
+            print(f"  … {times} times in all")
+        self.last = ("", 0)
 
     def flush(self) -> None:
         if self.line:
+            self.end_repeat()
             head, *rest = self.line
             print(f"  {head} " + " · ".join(rest))
             self.line = []

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
+from collections.abc import Sequence
 
-from arena.cards import parse_cards
+from arena.cards import SUITS, Card, format_card, format_cards, parse_cards
 from arena.commands import EXIT_USAGE, print_json
+from arena.errors import ConfigError, ParseError
 from arena.games.guandan import combos
+from arena.games.shengji import scoring, trick
+from arena.games.shengji.oracle import follow_error
+from arena.games.shengji.order import TrumpOrder
+from arena.games.shengji.shapes import Unit, decompose
 
 
 def run_rules(args: argparse.Namespace) -> int:
+    if args.rules_game == "shengji":
+        return run_shengji(args)
     if args.rules_command == "classify":
         cards = parse_cards(args.cards)
         found = combos.readings(cards, args.level)
@@ -32,3 +41,146 @@ def _no_combination(text: str, cards: tuple[int, ...], level: int) -> int:
     reason = combos.no_combination_reason(cards, level)
     print(f"arena: {text!r} is no combination: {reason} (GD-8)", file=sys.stderr)
     return EXIT_USAGE
+
+
+# ------------------------------------------------------------------ Shengji
+
+_COLOURS = ("black", "red")
+
+
+def run_shengji(args: argparse.Namespace) -> int:
+    """``arena rules shengji [options] QUESTION …``: answers as one line of JSON."""
+    order = _shengji_order(args)
+    decks: int = args.decks
+    question = args.rules_command
+    if question == "classify":
+        cards = _cards(args.cards, "CARDS", decks)
+        suit = _one_suit(cards, args.cards, order, "a combination is of one suit (SJ-14)")
+        units = decompose(cards, order)
+        print_json({"suit": order.suit_name(suit), "units": [_unit(u, order) for u in units]})
+    elif question == "multiplier":
+        if decks == 4:
+            raise ConfigError("4 decks have no kitty: the last trick is settled by SJ-30")
+        cards = _cards(args.cards, "CARDS", decks)
+        _one_suit(cards, args.cards, order, "a play that wins a trick is of one suit (SJ-20)")
+        largest = trick.largest_unit_cards(cards, order)
+        print_json({"multiplier": scoring.kitty_multiplier(largest)})
+    elif question == "beats":
+        print_json({"beats": _beats(args, order)})
+    else:
+        print_json(_follow(args, order))
+    return 0
+
+
+def _shengji_order(args: argparse.Namespace) -> TrumpOrder:
+    decks: int = args.decks
+    if not 1 <= decks <= 4:
+        raise ConfigError(f"Shengji is played with 1 to 4 decks, not {decks}")
+    two_colour: bool = args.two_colour
+    if two_colour and decks != 1:
+        raise ConfigError(f"--two-colour is a 1-deck option (SJ-31), not for {decks} decks")
+    text = args.trump
+    if text is None:
+        names = "black, red or none" if two_colour else "s, h, d, c or none"
+        raise ConfigError(f"--trump is required: {names}")
+    return TrumpOrder(
+        args.level, _trump(text, two_colour), args.constant_twos or decks == 4, two_colour
+    )
+
+
+def _trump(text: str, two_colour: bool) -> int | None:
+    """``none`` is notrump; else a suit letter, or with two colours a colour (SJ-31)."""
+    token = text.lower()
+    if token == "none":
+        return None
+    if two_colour:
+        if token in _COLOURS:
+            return _COLOURS.index(token)
+        raise ConfigError(f"--trump must be black, red or none with --two-colour, got {text!r}")
+    if len(token) == 1 and token in SUITS:
+        return SUITS.index(token)
+    raise ConfigError(f"--trump must be s, h, d, c or none, got {text!r}")
+
+
+def _cards(text: str, what: str, decks: int) -> tuple[Card, ...]:
+    cards = parse_cards(text)
+    if not cards:
+        raise ParseError(f"{what} holds no cards")
+    _copies(cards, what, decks)
+    return cards
+
+
+def _copies(cards: Sequence[Card], what: str, decks: int) -> None:
+    for card, n in sorted(Counter(cards).items()):
+        if n > decks:
+            raise ParseError(
+                f"{what}: {n} copies of {format_card(card)}, but there are only {decks} decks"
+            )
+
+
+def _one_suit(cards: Sequence[Card], text: str, order: TrumpOrder, why: str) -> int:
+    suits = {order.suits[c] for c in cards}
+    if len(suits) != 1:
+        first = {order.suits[c]: c for c in reversed(cards)}
+        mixed = ", ".join(f"{format_card(first[s])} is {order.suit_name(s)}" for s in sorted(suits))
+        raise ParseError(f"{text!r} mixes suits ({mixed}): {why}")
+    return suits.pop()
+
+
+def _lead(text: str, order: TrumpOrder, decks: int) -> tuple[tuple[Card, ...], list[Unit], int]:
+    """The lead's cards, units and suit."""
+    cards = _cards(text, "--lead", decks)
+    suit = _one_suit(cards, text, order, "a lead is of one suit (SJ-18)")
+    units = decompose(cards, order)
+    if len(units) > 1 and decks == 4:
+        raise ParseError(f"--lead {text!r} is a throw: not allowed with 4 decks (SJ-17)")
+    return cards, units, suit
+
+
+def _beats(args: argparse.Namespace, order: TrumpOrder) -> bool:
+    decks: int = args.decks
+    lead, units, suit = _lead(args.lead, order, decks)
+    play = _same_size(_cards(args.play, "--play", decks), "--play", lead)
+    if args.best is None:
+        best, used = trick.lead_contender(units, suit), [*lead, *play]
+    else:
+        best_cards = _same_size(_cards(args.best, "--best", decks), "--best", lead)
+        found = trick.contender(best_cards, units, suit, order)
+        if found is None:
+            raise ParseError(
+                f"--best {args.best!r} is a discard (not of the led suit, or not all trumps, "
+                "or not covering the lead's shape): it cannot be the best play (SJ-20)"
+            )
+        best, used = found, [*lead, *best_cards, *play]
+    _copies(used, "--lead, --best and --play together", decks)
+    challenger = trick.contender(play, units, suit, order)
+    return challenger is not None and challenger.beats(best)
+
+
+def _follow(args: argparse.Namespace, order: TrumpOrder) -> dict[str, object]:
+    decks: int = args.decks
+    hand = _cards(args.hand, "--hand", decks)
+    lead, units, suit = _lead(args.lead, order, decks)
+    play = _cards(args.play, "--play", decks)
+    _copies([*hand, *lead], "--hand and --lead together", decks)
+    missing = Counter(play) - Counter(hand)
+    if missing:
+        raise ParseError(
+            f"--play {args.play!r}: {format_cards(sorted(missing.elements()))} not in --hand"
+        )
+    reason = follow_error(hand, play, units, suit, order, decks)
+    return {"legal": not reason, "reason": reason}
+
+
+def _same_size(cards: tuple[Card, ...], what: str, lead: Sequence[Card]) -> tuple[Card, ...]:
+    if len(cards) != len(lead):
+        raise ParseError(
+            f"{what} has {len(cards)} cards, the lead {len(lead)}: every play of a trick "
+            "has as many cards as the lead (SJ-19)"
+        )
+    return cards
+
+
+def _unit(unit: Unit, order: TrumpOrder) -> dict[str, object]:
+    top = max(unit.cards, key=lambda c: order.orders[c])
+    return {"width": unit.width, "length": unit.length, "top": format_card(top)}

@@ -302,6 +302,8 @@ class Game(abc.ABC):
 
     name: ClassVar[str]
     seats: ClassVar[int] = NUM_SEATS
+    hands_shown_at: ClassVar[str] = "deal"
+    """The event after which a match log shows the four hands."""
 
     def __init__(self, **options: Any) -> None:
         self.options: Mapping[str, Any] = self.check_options(options)

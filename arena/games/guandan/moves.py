@@ -275,9 +275,7 @@ def _straight_flushes(hand: _Hand, out: list[Play]) -> None:
 
 _POPCOUNT = [bin(i).count("1") for i in range(1 << 14)]
 _POSITION_RANKS = [position_rank(p) for p in range(14)]
-_SUITS_HELD = {
-    pool: tuple(s for s in range(4) if pool[s]) for pool in product(range(3), repeat=4)
-}
+_SUITS_HELD = {pool: tuple(s for s in range(4) if pool[s]) for pool in product(range(3), repeat=4)}
 """For each per-suit count of one rank (two decks: 0..2), the suits held."""
 _POSITION_BITS = [(1 << (rank + 1)) | (1 if rank == RANK_ACE else 0) for rank in range(13)]
 """Per rank, its bits in a mask of sequence positions (the ace is both 0 and 13)."""

@@ -24,6 +24,7 @@ class ShengjiGame(Game):
     """One Shengji variant; subclasses fix the number of decks."""
 
     decks: ClassVar[int] = 2
+    hands_shown_at: ClassVar[str] = "trump"  # once the dealing is over
 
     @classmethod
     def check_options(cls, options: Mapping[str, Any]) -> Mapping[str, Any]:

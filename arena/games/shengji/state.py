@@ -237,8 +237,12 @@ class ShengjiState(State):
 
     def _start_play(self) -> None:
         self._phase = "play"
-        self._to_act = self.dealer  # SJ-18: the dealer leads the first trick
-        self._trick = _Trick(leader=self.dealer)
+        self._new_trick(self.dealer)  # SJ-18: the dealer leads the first trick
+
+    def _new_trick(self, leader: Seat) -> None:
+        self._trick = _Trick(leader=leader)
+        self._to_act = leader
+        self._events.append(Event("lead", leader))
 
     # --------------------------------------------------------------------- play
 
@@ -295,7 +299,7 @@ class ShengjiState(State):
             )
         order, trick = self.order, self._trick
         assert order is not None and trick.best is not None
-        challenger = contender(cards, trick.lead, trick.suit, order)
+        challenger = contender(cards, trick.lead, trick.suit, order, self.rules.decks)
         if challenger is not None and challenger.beats(trick.best):
             trick.best_seat, trick.best = seat, challenger
         self._put(seat, cards)
@@ -353,8 +357,7 @@ class ShengjiState(State):
         if not any(self._counts[0]):
             self._finish(winner, dict(trick.plays)[winner])
             return
-        self._trick = _Trick(leader=winner)
-        self._to_act = winner
+        self._new_trick(winner)
 
     def _finish(self, last_winner: Seat, winning_play: tuple[Card, ...]) -> None:
         order = self.order

@@ -27,12 +27,14 @@ def describe_event(event: Event, state: ShengjiState) -> str:
         return f"takes the kitty ({event.value} cards)"
     if kind == "bury":
         return "buries a card"
+    if kind == "lead":
+        return "leads"
     if kind == "play":
         return pretty_cards(event.cards)
     if kind == "throw_failed":
-        return f"tries to throw {pretty_cards(event.cards)}: fails (甩牌失败)"
+        return f"throw {pretty_cards(event.cards)} fails (甩牌失败), plays the forced cards"
     if kind == "trick":
-        return f"wins the trick ({event.value} points)"
+        return f"wins the trick, {event.value} points"
     if kind == "kitty":
         bonus = f", +{event.value} for the defenders" if event.value else ""
         return f"kitty: {pretty_cards(event.cards)}{bonus}"

@@ -56,18 +56,37 @@ def main_shape(lead: Sequence[Unit]) -> Shape:
 
 
 class Contender(NamedTuple):
-    """A play that can win the trick: whether it is a ruff, and its main part's top."""
+    """A play that can win the trick: whether it is a ruff, its main part's top.
+
+    ``wider`` counts only with 4 decks (SJ-29): a main part matched by a wider
+    shape of as many cards (a quad for a 2-pair tractor, a triple tractor for a
+    3-pair tractor, a quad tractor for a 4-pair tractor) outranks the narrower one.
+    """
 
     ruff: bool
     top: int
+    wider: int = 0
 
     def beats(self, other: Contender) -> bool:
-        """Higher main part wins; a ruff beats a plain play; equal: the earlier stands."""
-        return (self.ruff, self.top) > (other.ruff, other.top)
+        """A ruff beats a plain play, a wider main part a narrower one, then the higher
+        top wins; on equal terms the earlier play stands (SJ-6, SJ-20)."""
+        return (self.ruff, self.wider, self.top) > (other.ruff, other.wider, other.top)
+
+
+WIDER_SHAPES: dict[Shape, tuple[Shape, ...]] = {
+    (2, 2): ((4, 1),),
+    (2, 3): ((3, 2),),
+    (2, 4): ((4, 2),),
+}
+"""SJ-29, 4 decks: wider shapes of as many cards that may stand for a lead's main shape."""
 
 
 def contender(
-    play: Sequence[Card], lead: Sequence[Unit], lead_suit: int, order: TrumpOrder
+    play: Sequence[Card],
+    lead: Sequence[Unit],
+    lead_suit: int,
+    order: TrumpOrder,
+    decks: int = 2,
 ) -> Contender | None:
     """The play as a contender for the trick, or ``None`` if it is a discard (垫牌)."""
     if len(play) == 1:  # a single: its suit decides, then its order
@@ -84,12 +103,16 @@ def contender(
         return None
     shapes = _shapes_main_first(lead)
     main = covers(play, shapes, order)
-    if main is False:
-        return None
     if main is True:  # the main part is a single: the highest card
         return Contender(ruff, max(order.orders[c] for c in play))
-    assert isinstance(main, Unit)
-    return Contender(ruff, main.top)
+    if isinstance(main, Unit):
+        return Contender(ruff, main.top)
+    if decks == 4:
+        for wider in WIDER_SHAPES.get(shapes[0], ()):
+            found = covers(play, [wider, *shapes[1:]], order)
+            if isinstance(found, Unit):
+                return Contender(ruff, found.top, wider=1)
+    return None
 
 
 def _shapes_main_first(lead: Sequence[Unit]) -> list[Shape]:
