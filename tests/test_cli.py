@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.games import names
 
 PLAY = ["play", "guandan", "--bots", "random,random,first,first", "--seed", "7", "--deals", "1"]
 
@@ -124,7 +125,8 @@ def test_replay_of_a_missing_file_fails(capsys: pytest.CaptureFixture[str], tmp_
 
 
 def test_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert fails(capsys, "play", "mahjong") == "arena: unknown game 'mahjong'; known: guandan"
+    line = fails(capsys, "play", "mahjong")
+    assert line == "arena: unknown game 'mahjong'; known: " + ", ".join(names())
 
 
 def test_unknown_bot(capsys: pytest.CaptureFixture[str]) -> None:
