@@ -145,7 +145,7 @@ def _beats(args: argparse.Namespace, order: TrumpOrder) -> bool:
         best, used = trick.lead_contender(units, suit), [*lead, *play]
     else:
         best_cards = _same_size(_cards(args.best, "--best", decks), "--best", lead)
-        found = trick.contender(best_cards, units, suit, order)
+        found = trick.contender(best_cards, units, suit, order, decks)
         if found is None:
             raise ParseError(
                 f"--best {args.best!r} is a discard (not of the led suit, or not all trumps, "
@@ -153,7 +153,7 @@ def _beats(args: argparse.Namespace, order: TrumpOrder) -> bool:
             )
         best, used = found, [*lead, *best_cards, *play]
     _copies(used, "--lead, --best and --play together", decks)
-    challenger = trick.contender(play, units, suit, order)
+    challenger = trick.contender(play, units, suit, order, decks)
     return challenger is not None and challenger.beats(best)
 
 
