@@ -15,7 +15,7 @@ import pytest
 
 from arena.cli import main
 from arena.games import make
-from arena.games.shengji.oracle import follow_error
+from arena.games.shengji.follow import follow_error
 from arena.games.shengji.state import ShengjiState
 
 # playing 10 with hearts trump, 2 not constant: the SJ-15 examples

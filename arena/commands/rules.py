@@ -12,7 +12,7 @@ from arena.commands import EXIT_USAGE, print_json
 from arena.errors import ConfigError, ParseError
 from arena.games.guandan import combos
 from arena.games.shengji import scoring, trick
-from arena.games.shengji.oracle import follow_error
+from arena.games.shengji.follow import follow_error
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Unit, decompose
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 
 from arena.cards import Card
 from arena.games.base import Action
-from arena.games.shengji.follow import Pattern, holds, priority_list, score
+from arena.games.shengji.follow import SET_NAMES, Pattern, holds, priority_list, score
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit
 
@@ -197,8 +197,9 @@ def _picks(pile: Pile, pattern: Pattern) -> Iterator[list[Unit]]:
 def _pattern_text(pattern: Pattern) -> str:
     if not pattern:
         return "any cards"
-    names = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
-    return " + ".join(names[w] if n == 1 else f"tractor of {n} {names[w]}s" for w, n in pattern)
+    return " + ".join(
+        SET_NAMES[w] if n == 1 else f"tractor of {n} {SET_NAMES[w]}s" for w, n in pattern
+    )
 
 
 def _candidates(

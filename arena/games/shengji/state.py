@@ -37,7 +37,7 @@ from arena.games.shengji.declare import (
     make_declaration,
     trump_when_undeclared,
 )
-from arena.games.shengji.follow import score
+from arena.games.shengji.follow import follow_error
 from arena.games.shengji.moves import LIST_LIMIT, all_leads, as_actions, follows, lead_units
 from arena.games.shengji.order import TrumpOrder, card_points
 from arena.games.shengji.shapes import Unit, decompose
@@ -247,6 +247,11 @@ class ShengjiState(State):
     # --------------------------------------------------------------------- play
 
     @property
+    def buried(self) -> tuple[Card, ...]:
+        """The cards the dealer buried (the kitty that counts at the end, SJ-13, SJ-25)."""
+        return tuple(self._buried)
+
+    @property
     def declarer_team(self) -> int:
         return team_of(self.dealer)
 
@@ -306,34 +311,11 @@ class ShengjiState(State):
 
     def _follow_error(self, seat: Seat, cards: tuple[Card, ...]) -> str:
         """Why a follow breaks SJ-19, or ``""`` if it is legal."""
-        order, trick = self.order, self._trick
-        assert order is not None
-        name = order.suit_name(trick.suit)
-        if len(cards) != trick.size:
-            return f"must play {trick.size} cards, like the lead (SJ-19)"
-        if trick.size == 1:  # a single led: follow suit if you can
-            if order.suits[cards[0]] == trick.suit or not self._suit_cards(seat, trick.suit):
-                return ""
-            return f"must follow with a card of {name} (SJ-19)"
-        suited = self._suit_cards(seat, trick.suit)
-        played = [c for c in cards if order.suits[c] == trick.suit]
-        if len(suited) <= trick.size:
-            if len(played) != len(suited):
-                return f"must play all {len(suited)} cards of {name} (SJ-19)"
-            return ""
-        if len(played) != trick.size:
-            return f"must play {trick.size} cards of {name}: you hold {len(suited)} (SJ-19)"
-        decks = self.rules.decks
-        best = score(suited, trick.lead, order, decks)
-        if (
-            best != score((), trick.lead, order, decks)
-            and score(played, trick.lead, order, decks) != best
-        ):
-            shape = " + ".join(_shape_name(u) for u in trick.lead)
-            return (
-                f"must follow the shape of the lead ({shape}) in {name} as far as you can (SJ-19)"
-            )
-        return ""
+        assert self.order is not None
+        trick = self._trick
+        return follow_error(
+            self.hand(seat), cards, trick.lead, trick.suit, self.order, self.rules.decks
+        )
 
     def _put(self, seat: Seat, cards: tuple[Card, ...]) -> None:
         counts = self._counts[seat]
@@ -572,13 +554,6 @@ class ShengjiState(State):
         )
         other._outcome_data = dict(self._outcome_data)
         return other
-
-
-def _shape_name(unit: Unit) -> str:
-    names = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
-    if unit.length == 1:
-        return names[unit.width]
-    return f"tractor of {unit.length} {names[unit.width]}s"
 
 
 def settle(state: ShengjiState) -> Outcome:
