@@ -21,6 +21,8 @@ from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit
 
 LIST_LIMIT = 1000
+SAMPLE_SIZE = 200
+"""Plays listed when there are more than :data:`LIST_LIMIT`: evenly spaced in a fixed order."""
 
 
 def sub_multisets(cards: Sequence[Card], size: int) -> Iterator[tuple[Card, ...]]:
@@ -40,6 +42,50 @@ def _draw(
     card, available = counts[index]
     for n in range(min(available, size), -1, -1):
         yield from _draw(counts, index + 1, size - n, taken + (card,) * n)
+
+
+def spread_sample(
+    cards: Sequence[Card], size: int, limit: int, sample: int
+) -> tuple[list[tuple[Card, ...]], bool]:
+    """Every ``size``-card multiset of ``cards`` if there are at most ``limit``, else
+    ``sample`` of them evenly spaced in their canonical order (reproducible).
+
+    Returns the multisets and whether they are all of them.
+    """
+    counts = sorted(Counter(cards).items())
+    ways = _ways(counts, size)
+    total = ways[0][size]
+    if total <= limit:
+        return list(_draw(counts, 0, size, ())), True
+    picks = [_unrank(counts, ways, size, i * total // sample) for i in range(sample)]
+    return picks, False
+
+
+def _ways(counts: list[tuple[Card, int]], size: int) -> list[list[int]]:
+    """``ways[i][k]``: how many ``k``-card multisets the items from ``i`` on make."""
+    ways = [[0] * (size + 1) for _ in range(len(counts) + 1)]
+    ways[len(counts)][0] = 1
+    for i in range(len(counts) - 1, -1, -1):
+        available = counts[i][1]
+        for k in range(size + 1):
+            ways[i][k] = sum(ways[i + 1][k - t] for t in range(min(available, k) + 1))
+    return ways
+
+
+def _unrank(
+    counts: list[tuple[Card, int]], ways: list[list[int]], size: int, rank: int
+) -> tuple[Card, ...]:
+    """The multiset at ``rank`` in the order :func:`sub_multisets` yields them."""
+    taken: list[Card] = []
+    for i, (card, available) in enumerate(counts):
+        for t in range(min(available, size), -1, -1):
+            block = ways[i + 1][size - t]
+            if rank < block:
+                taken.extend([card] * t)
+                size -= t
+                break
+            rank -= block
+    return tuple(taken)
 
 
 def count_sub_multisets(cards: Sequence[Card], size: int, limit: int) -> int:
@@ -113,21 +159,12 @@ def follows(
     suit_name = order.suit_name(lead_suit)
     if len(suited) <= size:  # SJ-19 (a): all of the suit, and any others to make up
         extra = size - len(suited)
-        plays = []
-        for chosen in sub_multisets(others, extra):
-            plays.append(tuple(sorted(suited + list(chosen))))
-            if len(plays) > limit:
-                what = (
-                    f"all {len(suited)} cards of {suit_name}"
-                    if suited
-                    else "no card of " + suit_name
-                )
-                return (
-                    plays[:limit],
-                    False,
-                    f"{size} cards: {what} and any {extra} other cards (SJ-19)",
-                )
-        return plays, True, ""
+        fills, complete = spread_sample(others, extra, limit, SAMPLE_SIZE)
+        plays = [tuple(sorted(suited + list(fill))) for fill in fills]
+        if complete:
+            return plays, True, ""
+        what = f"all {len(suited)} cards of {suit_name}" if suited else "no card of " + suit_name
+        return plays, False, f"{size} cards: {what} and any {extra} other cards (SJ-19)"
     listed = priority_list(lead, decks)
     if listed is not None:
         return _listed_follows(suited, listed, size, order, limit, suit_name)
