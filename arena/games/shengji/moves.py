@@ -25,10 +25,15 @@ SAMPLE_SIZE = 200
 """Plays listed when there are more than :data:`LIST_LIMIT`: evenly spaced in a fixed order."""
 
 
-def sub_multisets(cards: Sequence[Card], size: int) -> Iterator[tuple[Card, ...]]:
+def sub_multisets(cards: Sequence[Card], size: int) -> list[tuple[Card, ...]]:
     """Every distinct multiset of ``size`` cards drawn from ``cards`` (sorted tuples)."""
-    counts = sorted(Counter(cards).items())
-    yield from _draw(counts, 0, size, ())
+    layers: list[list[tuple[Card, ...]]] = [[()]] + [[] for _ in range(size)]
+    for card, available in sorted(Counter(cards).items()):
+        for k in range(size, 0, -1):  # larger first, so each layer grows from the old ones
+            for t in range(1, min(available, k) + 1):
+                copies = (card,) * t
+                layers[k].extend([prefix + copies for prefix in layers[k - t]])
+    return layers[size]
 
 
 def _draw(
@@ -75,7 +80,7 @@ def _ways(counts: list[tuple[Card, int]], size: int) -> list[list[int]]:
 def _unrank(
     counts: list[tuple[Card, int]], ways: list[list[int]], size: int, rank: int
 ) -> tuple[Card, ...]:
-    """The multiset at ``rank`` in the order :func:`sub_multisets` yields them."""
+    """The multiset at ``rank`` in the order :func:`_draw` yields them."""
     taken: list[Card] = []
     for i, (card, available) in enumerate(counts):
         for t in range(min(available, size), -1, -1):
@@ -86,16 +91,6 @@ def _unrank(
                 break
             rank -= block
     return tuple(taken)
-
-
-def count_sub_multisets(cards: Sequence[Card], size: int, limit: int) -> int:
-    """How many distinct ``size``-card multisets ``cards`` hold, counting up to ``limit``."""
-    found = 0
-    for _ in sub_multisets(cards, size):
-        found += 1
-        if found > limit:
-            break
-    return found
 
 
 def lead_units(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list[Unit]:
@@ -266,7 +261,6 @@ __all__ = [
     "LIST_LIMIT",
     "all_leads",
     "as_actions",
-    "count_sub_multisets",
     "follows",
     "lead_units",
     "sub_multisets",

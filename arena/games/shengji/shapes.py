@@ -107,6 +107,11 @@ def decompose(cards: Sequence[Card], order: TrumpOrder) -> list[Unit]:
     become tractors (SJ-15), the rest sets; what is left are singles. This is
     how a lead (a combination or a throw, SJ-17) is read.
     """
+    identities, orders = order.identities, order.orders
+    if len({identities[c] for c in cards}) == len(cards):  # no two identical: all singles
+        singles = [Unit(1, 1, orders[c], (c,)) for c in cards]
+        singles.sort(key=largest_first, reverse=True)
+        return singles
     pile = Pile(cards, order)
     units: list[Unit] = []
     widest = max(pile.counts.values(), default=0)
