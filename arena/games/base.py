@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
 from arena.cards import NUM_KINDS as NUM_CARD_KINDS
-from arena.cards import Card, format_cards, parse_cards
+from arena.cards import Card, format_cards, from_counts, parse_cards
 from arena.errors import IllegalActionError, ParseError
 
 Seat = int
@@ -295,6 +295,38 @@ class State(abc.ABC):
     def seat_cards(self) -> list[tuple[Card, ...]]:
         """Every seat's hand (full information)."""
         return [self.hand(s) for s in range(NUM_SEATS)]
+
+
+class CardState(State):
+    """Plumbing shared by the engines: whose turn, the phase, the events, the hands.
+
+    Subclasses keep ``_counts`` (per seat, a counts vector of 54) and set the
+    seat's ``_hands`` entry (a cached sorted hand) to ``None`` when they change it.
+    """
+
+    _to_act: Seat
+    _phase: str
+    _events: list[Event]
+    _counts: list[list[int]]
+    _hands: list[tuple[Card, ...] | None]
+
+    @property
+    def to_act(self) -> Seat:
+        return self._to_act
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def events(self) -> Sequence[Event]:
+        return self._events
+
+    def hand(self, seat: Seat) -> tuple[Card, ...]:
+        cards = self._hands[seat]
+        if cards is None:
+            cards = self._hands[seat] = from_counts(self._counts[seat])
+        return cards
 
 
 class Game(abc.ABC):

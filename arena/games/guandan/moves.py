@@ -159,6 +159,17 @@ def _sets(hand: _Hand, width: int, kind: Kind, out: list[Play]) -> None:
                 out.append(_play((joker, joker), reading(Kind.PAIR, value, 2)))
 
 
+def _parts(hand: _Hand, width: int, most_wilds: int) -> list[tuple[int, int, tuple[Card, ...]]]:
+    """Every (rank, wild cards used, natural cards) making ``width`` cards of one rank."""
+    return [
+        (rank, used, cards)
+        for rank in range(13)
+        for used in range(min(hand.wilds, most_wilds) + 1)
+        if hand.naturals[rank] >= width - used
+        for cards in hand.take(rank, width - used)
+    ]
+
+
 def _full_houses(hand: _Hand, out: list[Play]) -> None:
     """Triple + pair of another rank; the pair may be two identical jokers.
 
@@ -166,22 +177,10 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
     they are a 5-card bomb, which dominates (:func:`combos.play_readings`).
     """
     wild, wilds = hand.wild, hand.wilds
-    triples = [
-        (rank, used, cards)
-        for rank in range(13)
-        for used in range(min(wilds, 2) + 1)
-        if hand.naturals[rank] >= 3 - used
-        for cards in hand.take(rank, 3 - used)
-    ]
+    triples = _parts(hand, 3, most_wilds=2)
     if not triples:
         return
-    pairs = [
-        (rank, used, cards)
-        for rank in range(13)
-        for used in range(min(wilds, 1) + 1)
-        if hand.naturals[rank] >= 2 - used
-        for cards in hand.take(rank, 2 - used)
-    ]
+    pairs = _parts(hand, 2, most_wilds=1)
     pairs.extend(
         (joker, 0, (joker, joker)) for joker in (SMALL_JOKER, BIG_JOKER) if hand.counts[joker] == 2
     )

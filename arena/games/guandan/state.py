@@ -20,7 +20,6 @@ from arena.cards import (
     Card,
     format_card,
     format_cards,
-    from_counts,
 )
 from arena.errors import IllegalActionError
 from arena.games.base import (
@@ -28,11 +27,11 @@ from arena.games.base import (
     NUM_SEATS,
     PASS,
     Action,
+    CardState,
     Event,
     Observation,
     Outcome,
     Seat,
-    State,
     next_seat,
     partner_of,
     quote_action,
@@ -103,7 +102,7 @@ class _Tribute:
     leader_after: Seat = NOBODY
 
 
-class GuandanState(State):
+class GuandanState(CardState):
     """One Guandan deal."""
 
     game_name = GAME_NAME
@@ -298,24 +297,6 @@ class GuandanState(State):
         self._to_act = NOBODY
 
     # ---------------------------------------------------------------- interface
-
-    @property
-    def to_act(self) -> Seat:
-        return self._to_act
-
-    @property
-    def phase(self) -> str:
-        return self._phase
-
-    @property
-    def events(self) -> Sequence[Event]:
-        return self._events
-
-    def hand(self, seat: Seat) -> tuple[Card, ...]:
-        cards = self._hands[seat]
-        if cards is None:
-            cards = self._hands[seat] = from_counts(self._counts[seat])
-        return cards
 
     def set_aside(self) -> tuple[Card, ...]:
         """Tributes and returns given face down but not yet handed over (GD-14)."""

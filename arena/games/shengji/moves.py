@@ -27,7 +27,8 @@ SAMPLE_SIZE = 200
 
 def sub_multisets(cards: Sequence[Card], size: int) -> list[tuple[Card, ...]]:
     """Every distinct multiset of ``size`` cards drawn from ``cards`` (sorted tuples)."""
-    layers: list[list[tuple[Card, ...]]] = [[()]] + [[] for _ in range(size)]
+    empty: tuple[Card, ...] = ()
+    layers: list[list[tuple[Card, ...]]] = [[empty]] + [[] for _ in range(size)]
     for card, available in sorted(Counter(cards).items()):
         for k in range(size, 0, -1):  # larger first, so each layer grows from the old ones
             for t in range(1, min(available, k) + 1):

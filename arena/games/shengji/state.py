@@ -13,18 +13,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from arena.cards import NUM_KINDS, Card, format_cards, from_counts, pretty_cards
+from arena.cards import NUM_KINDS, Card, format_cards, pretty_cards
 from arena.errors import IllegalActionError
 from arena.games.base import (
     NOBODY,
     NUM_SEATS,
     PASS,
     Action,
+    CardState,
     Event,
     Observation,
     Outcome,
     Seat,
-    State,
     next_seat,
     quote_action,
     team_of,
@@ -93,7 +93,7 @@ class _Trick:
     best: Contender | None = None
 
 
-class ShengjiState(State):
+class ShengjiState(CardState):
     """One Shengji deal."""
 
     game_name = "shengji"
@@ -366,24 +366,6 @@ class ShengjiState(State):
         self._to_act = NOBODY
 
     # ---------------------------------------------------------------- interface
-
-    @property
-    def to_act(self) -> Seat:
-        return self._to_act
-
-    @property
-    def phase(self) -> str:
-        return self._phase
-
-    @property
-    def events(self) -> Sequence[Event]:
-        return self._events
-
-    def hand(self, seat: Seat) -> tuple[Card, ...]:
-        cards = self._hands[seat]
-        if cards is None:
-            cards = self._hands[seat] = from_counts(self._counts[seat])
-        return cards
 
     def set_aside(self) -> tuple[Card, ...]:
         """Cards not dealt yet, the kitty before the dealer takes it, and the buried cards."""
