@@ -8,7 +8,7 @@ a tractor (length ≥ 2, width ≥ 2): ``width`` identical cards at each of
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import pairwise, product
 from typing import NamedTuple
 
@@ -48,9 +48,9 @@ def largest_first(unit: Unit) -> tuple[int, int, int, int]:
 class Pile:
     """A multiset of cards of one suit, by identity, with each identity's position."""
 
-    __slots__ = ("by_position", "counts", "order", "positions", "sample")
+    __slots__ = ("by_position", "counts", "members", "order", "positions", "sample")
 
-    def __init__(self, cards: Iterable[Card], order: TrumpOrder) -> None:
+    def __init__(self, cards: Sequence[Card], order: TrumpOrder) -> None:
         self.order = order
         counts: dict[int, int] = {}
         sample: dict[int, Card] = {}  # a physical card for each identity
@@ -63,6 +63,12 @@ class Pile:
                 counts[identity] = 1
                 sample[identity] = card
         self.counts, self.sample = counts, sample
+        # with two colours an identity spans two different cards (Kh and Kd, SJ-31)
+        self.members: dict[int, list[Card]] | None = None
+        if order.two_colour:
+            self.members = {}
+            for card in sorted(cards):
+                self.members.setdefault(identities[card], []).append(card)
         self.by_position: dict[int, list[int]] = {}
         for identity in sorted(self.counts):
             position = order.orders[self.sample[identity]]
@@ -73,8 +79,17 @@ class Pile:
         other = object.__new__(Pile)
         other.order, other.sample = self.order, self.sample
         other.counts = dict(self.counts)
+        other.members = None
+        if self.members is not None:
+            other.members = {i: list(cards) for i, cards in self.members.items()}
         other.by_position, other.positions = self.by_position, self.positions
         return other
+
+    def cards_of(self, identity: int, width: int) -> list[Card]:
+        """``width`` physical cards of one identity held in the pile."""
+        if self.members is None:
+            return [self.sample[identity]] * width
+        return self.members[identity][:width]
 
     def total(self) -> int:
         return sum(self.counts.values())
@@ -92,12 +107,20 @@ class Pile:
                 chain.append(held)
             else:
                 for identities in product(*chain):
-                    cards = tuple(sorted(sample[i] for i in identities for _ in range(width)))
+                    if self.members is None:
+                        cards = tuple(sorted(sample[i] for i in identities for _ in range(width)))
+                    else:
+                        cards = tuple(
+                            sorted(c for i in identities for c in self.cards_of(i, width))
+                        )
                     yield Unit(width, length, start + length - 1, cards)
 
     def take(self, unit: Unit) -> None:
+        identities = self.order.identities
         for card in unit.cards:
-            self.counts[self.order.identities[card]] -= 1
+            self.counts[identities[card]] -= 1
+            if self.members is not None:
+                self.members[identities[card]].remove(card)
 
 
 def decompose(cards: Sequence[Card], order: TrumpOrder) -> list[Unit]:
@@ -149,7 +172,7 @@ def _longest_unit(pile: Pile, width: int) -> Unit | None:
     for k in range(best_length):
         candidates = [i for i in pile.by_position[best_start + k] if counts[i] >= width]
         identities.append(candidates[0])
-    cards = tuple(sorted(pile.sample[i] for i in identities for _ in range(width)))
+    cards = tuple(sorted(c for i in identities for c in pile.cards_of(i, width)))
     return Unit(width, best_length, best_start + best_length - 1, cards)
 
 
