@@ -102,21 +102,19 @@ def lead_units(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list
     units: list[Unit] = []
     for suit_cards in by_suit.values():
         pile = Pile(suit_cards, order)
-        for width in range(1, max_width + 1):
+        units.extend(pile.units(1, 1))
+        for width in range(2, max_width + 1):
             length = 1
-            while True:
-                found = list(pile.units(width, length))
-                if not found or (width == 1 and length > 1):
-                    break
+            found = list(pile.units(width, length))
+            while found:  # sets, then ever longer tractors (SJ-15)
                 units.extend(found)
                 length += 1
+                found = list(pile.units(width, length))
     return units
 
 
-def all_leads(
-    cards: Sequence[Card], order: TrumpOrder, limit: int
-) -> list[tuple[Card, ...]] | None:
-    """Every non-empty set of one suit's cards, or ``None`` if there are more than ``limit``."""
+def all_leads(cards: Sequence[Card], order: TrumpOrder, limit: int) -> list[Action] | None:
+    """A ``play`` of every non-empty set of one suit's cards; ``None`` if more than ``limit``."""
     by_suit: dict[int, list[Card]] = {}
     for card in cards:
         by_suit.setdefault(order.suits[card], []).append(card)
@@ -128,12 +126,12 @@ def all_leads(
         total += ways - 1
         if total > limit:
             return None
-    leads: list[tuple[Card, ...]] = []
+    leads: list[Action] = []
     for suit_cards in by_suit.values():
         sets: list[tuple[Card, ...]] = [()]
         for card, n in sorted(Counter(suit_cards).items()):
             sets = [prefix + (card,) * k for prefix in sets for k in range(n + 1)]
-        leads.extend(sets[1:])  # every set but the empty one (which comes first)
+        leads.extend(as_actions(sets[1:]))  # every set but the empty one (which comes first)
     return leads
 
 

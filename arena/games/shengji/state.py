@@ -399,7 +399,7 @@ class ShengjiState(CardState):
             if self.rules.throws_allowed:
                 leads = all_leads(hand, order, LIST_LIMIT)
                 if leads is not None:
-                    return as_actions(leads), True, ""
+                    return leads, True, ""
             units = lead_units(hand, order, self.rules.max_width)
             actions = as_actions([u.cards for u in units])
             if not self.rules.throws_allowed:
