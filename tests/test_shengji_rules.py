@@ -21,6 +21,7 @@ from arena.cards import RANKS, SUITS, Card, deck, format_cards, make_card, parse
 from arena.errors import IllegalActionError
 from arena.games import PASS, Action, make, team_of
 from arena.games.shengji import ShengjiSetup, ShengjiState
+from arena.games.shengji.declare import Declaration, declaration_options, make_declaration
 from arena.games.shengji.follow import score
 from arena.games.shengji.order import TRUMP, TrumpOrder, card_points
 from arena.games.shengji.scoring import kitty_multiplier
@@ -466,12 +467,51 @@ OFFER_SPEC = {1: "2h 2h", 2: "2d 2d", 3: "... 2s"}
 OFFER_KITTY = "2s 2c 2c SJ SJ BJ BJ"
 
 
-def test_sj11_offered_after_each_level_card_and_again_after_the_deal_in_seat_order() -> None:
-    st = make("shengji-2").new_deal(ShengjiSetup(), hands=build(2, OFFER_SPEC, OFFER_KITTY))
-    seen = offers(st, {(3, 100): "2s"})
-    # during the deal: right after each level card; seat 3 declares with the last card;
-    # then once more from the dealer (seat 0): seats 1 and 2 can still override with pairs
-    assert seen == [(1, 2), (2, 3), (1, 6), (2, 7), (3, 100), (1, 100), (2, 100)]
+def expected_offers(
+    hands: Sequence[Sequence[Card] | str],
+    start: int,
+    answers: Mapping[tuple[int, int], str],
+    decks: int = 2,
+    level: int = TWO,
+) -> list[tuple[int, int]]:
+    """SJ-11 written out: after each card a seat receives, and once more for every seat
+    in order from the dealer after the dealing, an offer whenever the seat could make a
+    declaration stronger than the standing one."""
+    parsed = [cards(h) if isinstance(h, str) else tuple(h) for h in hands[:4]]
+    held: list[list[Card]] = [[] for _ in range(4)]
+    standing: Declaration | None = None
+    seen: list[tuple[int, int]] = []
+
+    def ask(seat: int, dealt: int) -> None:
+        nonlocal standing
+        if declaration_options(sorted(held[seat]), seat, level, decks, standing):
+            seen.append((seat, dealt))
+            if (seat, dealt) in answers:
+                standing = make_declaration(seat, cards(answers[(seat, dealt)]), level, decks)
+
+    dealt = 0
+    for k in range(len(parsed[0])):
+        for i in range(4):
+            seat = (start + i) % 4
+            held[seat].append(parsed[seat][k])
+            dealt += 1
+            ask(seat, dealt)
+    for i in range(4):
+        ask((start + i) % 4, dealt)
+    return seen
+
+
+def test_sj11_offered_after_each_card_while_possible_and_once_more_in_seat_order() -> None:
+    hands = build(2, OFFER_SPEC, OFFER_KITTY)
+    st = make("shengji-2").new_deal(ShengjiSetup(), hands=hands)
+    answers = {(3, 100): "2s"}
+    seen = offers(st, answers)
+    assert seen == expected_offers(hands, 0, answers)
+    # seat 1 is asked first after its first level card; seat 3 declares with the last card;
+    # then, after every card is dealt, seats 1 and 2 are asked once more (pairs override)
+    assert seen[0] == (1, 2)
+    assert seen[-3:] == [(3, 100), (1, 100), (2, 100)]
+    assert "dealt" in [e.kind for e in st.events]
     assert st.dealer == 3
     assert st.order is not None and st.order.trump == SPADES
 
@@ -492,9 +532,11 @@ def test_sj11_a_single_level_card_under_a_standing_pair_is_never_offered() -> No
     hands = build(2, spec, "2s 2s 2d 2c 2c BJ BJ")
     st = make("shengji-2").new_deal(ShengjiSetup(), hands=hands)
     seen = offers(st, {(1, 6): "2h 2h"})
-    # seat 2's 2d (dealt 11th) is weaker than the pair: no offer; seat 3's small-joker
-    # pair (the last card) is stronger: offered, declined, and not asked again
-    assert seen == [(1, 2), (1, 6), (3, 100)]
+    # seat 2's 2d (dealt 11th) is weaker than the pair: never offered; seat 3's
+    # small-joker pair (the last card) is stronger: offered, declined, asked once more
+    assert seen == expected_offers(hands, 0, {(1, 6): "2h 2h"})
+    assert all(seat != 2 for seat, _ in seen)
+    assert seen[-2:] == [(3, 100), (3, 100)]
     assert st.dealer == 1
 
 
@@ -504,7 +546,9 @@ def test_sj11_the_final_round_starts_from_the_dealer_of_a_later_deal() -> None:
     seen = offers(st, {(3, 98): "2s"})
     # dealing starts with seat 2, so seat 3's last card is the 98th; then seats 0 and 1
     # get their last cards and the final round runs 2, 3, 0, 1
-    assert seen[-3:] == [(3, 98), (2, 100), (1, 100)]
+    hands = build(2, OFFER_SPEC, OFFER_KITTY)
+    assert seen == expected_offers(hands, 2, {(3, 98): "2s"})
+    assert seen[-2:] == [(2, 100), (1, 100)]
 
 
 # ----------------------------------------------------------------- SJ-12 dealer

@@ -112,7 +112,9 @@ class ShengjiState(CardState):
         self._hands: list[tuple[Card, ...] | None] = [None] * NUM_SEATS
         self._next_card = 0
         self._final_round: list[Seat] | None = None
-        self._declined: set[Seat] = set()  # passed, and nothing has changed for them since
+        # per seat, the declarations it could make, until its level cards or jokers
+        # or the standing declaration change
+        self._option_cache: list[list[Declaration] | None] = [None] * NUM_SEATS
         self.standing: Declaration | None = None
         self.dealer: Seat = NOBODY
         self.order: TrumpOrder | None = None
@@ -133,45 +135,45 @@ class ShengjiState(CardState):
     # ------------------------------------------------------------------ dealing
 
     def _options(self, seat: Seat) -> list[Declaration]:
-        return declaration_options(
-            self.hand(seat),
-            seat,
-            self.level,
-            self.rules.decks,
-            self.standing,
-            self.rules.two_colour,
-        )
+        options = self._option_cache[seat]
+        if options is None:
+            options = self._option_cache[seat] = declaration_options(
+                self.hand(seat),
+                seat,
+                self.level,
+                self.rules.decks,
+                self.standing,
+                self.rules.two_colour,
+            )
+        return options
 
     def _deal_cards(self) -> None:
-        """Deal until someone may declare (SJ-11) or the dealing and last round are over."""
+        """Deal until someone may declare, then ask every player once more (SJ-11).
+
+        A player is asked after each card they receive, and once more in seat order
+        from the dealer when the dealing is over, whenever they could make a
+        declaration stronger than the standing one.
+        """
         while self._next_card < len(self._deck):
             seat = (self._start + self._next_card) % NUM_SEATS
             card = self._deck[self._next_card]
             self._next_card += 1
             self._counts[seat][card] += 1
             self._hands[seat] = None
-            if self._could_declare(card):
-                self._declined.discard(seat)
-                if self._options(seat):
-                    self._to_act = seat
-                    return
+            if card >= 52 or card >> 2 == self.level:  # only these change what one can declare
+                self._option_cache[seat] = None
+            if self._options(seat):
+                self._to_act = seat
+                return
         if self._final_round is None:
             self._final_round = [(self._start + k) % NUM_SEATS for k in range(NUM_SEATS)]
+            self._events.append(Event("dealt", self._start))
         while self._final_round:
             seat = self._final_round.pop(0)
-            if seat not in self._declined and self._options(seat):
+            if self._options(seat):
                 self._to_act = seat
                 return
         self._end_dealing()
-
-    def _could_declare(self, card: Card) -> bool:
-        """SJ-11: only a level card or a joker changes what its receiver could declare.
-
-        A player is offered the choice after receiving such a card, and once more
-        when the dealing is over unless they declined and nothing changed since
-        (no new card of theirs, no new declaration).
-        """
-        return card >= 52 or card >> 2 == self.level
 
     def _declare(self, seat: Seat, cards: tuple[Card, ...]) -> None:
         declaration = make_declaration(
@@ -185,7 +187,7 @@ class ShengjiState(CardState):
                 + "; ".join(format_cards(c) for c in sorted(allowed))
             )
         self.standing = declaration
-        self._declined.clear()
+        self._option_cache = [None] * NUM_SEATS
         hidden = self.rules.decks == 4  # SJ-10: the suit stays hidden
         self._events.append(
             Event(
@@ -429,7 +431,6 @@ class ShengjiState(CardState):
         phase = self._phase
         if phase == "declare":
             if action == PASS:
-                self._declined.add(seat)
                 self._to_act = NOBODY
                 self._deal_cards()
             elif action.verb == "declare":
@@ -529,7 +530,7 @@ class ShengjiState(CardState):
         other._events = list(self._events)
         other._buried = list(self._buried)
         other._final_round = None if self._final_round is None else list(self._final_round)
-        other._declined = set(self._declined)
+        other._option_cache = list(self._option_cache)
         t = self._trick
         other._trick = _Trick(
             t.leader, list(t.lead), t.suit, t.size, list(t.plays), t.best_seat, t.best

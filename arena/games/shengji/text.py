@@ -20,6 +20,8 @@ def describe_event(event: Event, state: ShengjiState) -> str:
         if event.tag == "hidden":
             return f"declares with {event.value} level card(s), suit hidden (暗叫)"
         return f"declares {pretty_cards(event.cards)} (亮主)"
+    if kind == "dealt":
+        return "all cards dealt: a last chance to declare, in seat order"
     if kind == "trump":
         shown = f", kitty card {pretty_cards(event.cards)} turned" if event.cards else ""
         return f"is the dealer; trump: {event.tag}{shown}"

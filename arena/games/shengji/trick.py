@@ -58,9 +58,9 @@ def main_shape(lead: Sequence[Unit]) -> Shape:
 class Contender(NamedTuple):
     """A play that can win the trick: whether it is a ruff, its main part's top.
 
-    ``wider`` counts only with 4 decks (SJ-29): a main part matched by a wider
-    shape of as many cards (a quad for a 2-pair tractor, a triple tractor for a
-    3-pair tractor, a quad tractor for a 4-pair tractor) outranks the narrower one.
+    ``wider`` counts only with 4 decks (SJ-29): the width of a wider shape of as
+    many cards standing for the lead's main part (:func:`wider_shapes`), which
+    outranks the narrower shapes; 0 when the main part has the lead's own shape.
     """
 
     ruff: bool
@@ -73,12 +73,21 @@ class Contender(NamedTuple):
         return (self.ruff, self.wider, self.top) > (other.ruff, other.wider, other.top)
 
 
-WIDER_SHAPES: dict[Shape, tuple[Shape, ...]] = {
-    (2, 2): ((4, 1),),
-    (2, 3): ((3, 2),),
-    (2, 4): ((4, 2),),
-}
-"""SJ-29, 4 decks: wider shapes of as many cards that may stand for a lead's main shape."""
+def wider_shapes(main: Shape) -> list[Shape]:
+    """SJ-29, 4 decks: wider shapes of as many cards that may stand for a main shape.
+
+    For equal card counts a quad tractor beats a triple tractor beats a pair
+    tractor, and a quad beats a 2-pair tractor. Widest first.
+    """
+    width, length = main
+    cards = width * length
+    found = []
+    for wider in (4, 3):
+        if wider > width and cards % wider == 0:
+            wider_length = cards // wider
+            if wider_length >= 2 or (wider == 4 and main == (2, 2)):
+                found.append((wider, wider_length))
+    return found if length >= 2 else []
 
 
 def contender(
@@ -108,10 +117,10 @@ def contender(
     if isinstance(main, Unit):
         return Contender(ruff, main.top)
     if decks == 4:
-        for wider in WIDER_SHAPES.get(shapes[0], ()):
+        for wider in wider_shapes(shapes[0]):
             found = covers(play, [wider, *shapes[1:]], order)
             if isinstance(found, Unit):
-                return Contender(ruff, found.top, wider=1)
+                return Contender(ruff, found.top, wider=wider[0])
     return None
 
 
