@@ -8,8 +8,9 @@ match from one deal to the next through the game's setup.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from arena.chance import derive_seed
@@ -54,18 +55,87 @@ class MatchResult:
         return bool(self.record.result["complete"])
 
 
+AUTO_MARK = "!auto"
+"""Record entry: the next decision was made by automatic play (time ran out)."""
+FLED_MARK = "!fled"
+"""Record entry ``!fled SEAT``: the seat fled and the deal ended."""
+AUTO_PLAYS_TO_FLEE = 5
+"""SF-12: after this many automatic plays in a row a seat has fled."""
+
+
+class SeatGone(Exception):
+    """Raised by a policy whose player has left (disconnected for good)."""
+
+
+class FirstLegal:
+    """The automatic-play policy (托管): the first legal action."""
+
+    def act(self, observation: Observation) -> Action:
+        return observation.legal_actions[0]
+
+
+@dataclass
+class Clock:
+    """Decision time limits (SF-12, used for every game).
+
+    A decision not answered within ``limit`` seconds is made by ``fallback`` and
+    noted publicly; after :data:`AUTO_PLAYS_TO_FLEE` automatic plays in a row, or
+    when a policy raises :class:`SeatGone`, the seat has fled.
+    """
+
+    limit: float | None = None
+    fallback: Policy = field(default_factory=FirstLegal)
+    now: Callable[[], float] = time.monotonic
+
+
 def play_deal(
-    state: State, policies: Sequence[Policy], on_event: EventSink | None = None
+    state: State,
+    policies: Sequence[Policy],
+    on_event: EventSink | None = None,
+    clock: Clock | None = None,
 ) -> list[str]:
-    """Play one deal to its end; return the actions in text form."""
+    """Play one deal to its end; return the actions in text form (with clock marks).
+
+    ``policies`` are per player; the policy asked is that of the player sitting at
+    the seat to act (:meth:`State.player_at`).
+    """
+    clock = clock or Clock()
     actions: list[str] = []
-    seen = len(state.events)
-    if on_event is not None:
-        for event in state.events:
-            on_event(state, event)
+    automatic = [0] * NUM_SEATS
+    seen = 0
+
+    def publish() -> None:
+        nonlocal seen
+        if on_event is not None:
+            events = state.events
+            for event in events[seen:]:
+                on_event(state, event)
+            seen = len(events)
+
+    publish()
     while not state.is_terminal():
         seat = state.to_act
-        action = policies[seat].act(state.observe(seat))
+        policy = policies[state.player_at(seat)]
+        started = clock.now()
+        try:
+            action: Action | str = policy.act(state.observe(seat))
+        except SeatGone:
+            state.flee(seat)
+            actions.append(f"{FLED_MARK} {seat}")
+            publish()
+            break
+        if clock.limit is not None and clock.now() - started > clock.limit:
+            automatic[seat] += 1
+            if automatic[seat] > AUTO_PLAYS_TO_FLEE:
+                state.flee(seat)
+                actions.append(f"{FLED_MARK} {seat}")
+                publish()
+                break
+            state.note_automatic(seat)
+            actions.append(AUTO_MARK)
+            action = clock.fallback.act(state.observe(seat))
+        else:
+            automatic[seat] = 0
         try:
             if isinstance(action, str):  # a policy may answer in the text form
                 action = Action.from_str(action)
@@ -73,11 +143,7 @@ def play_deal(
         except (IllegalActionError, ParseError) as err:
             raise PolicyError(f"seat {seat}: {err}") from None
         actions.append(str(action))
-        if on_event is not None:
-            events = state.events
-            for event in events[seen:]:
-                on_event(state, event)
-            seen = len(events)
+        publish()
     return actions
 
 
@@ -89,11 +155,14 @@ def play_match(
     players: Sequence[str] | None = None,
     max_deals: int | None = None,
     on_event: EventSink | None = None,
+    clock: Clock | None = None,
 ) -> MatchResult:
     """Play deals until the game ends the match, or ``max_deals`` have been played.
 
     Deal ``i`` is shuffled with a seed derived from the match seed, so a match
-    is fully determined by the game, its options, the seed and the policies.
+    is fully determined by the game, its options, the seed and the policies (and,
+    with a ``clock``, which decisions ran out of time: the record notes them).
+    ``policies`` are per player; totals and scores are per player.
     """
     if len(policies) != NUM_SEATS:
         raise ValueError(f"a match needs {NUM_SEATS} policies, got {len(policies)}")
@@ -105,7 +174,7 @@ def play_match(
         deal_seed = derive_seed(seed, "deal", len(result.outcomes))
         state = game.new_deal(setup, seed=deal_seed)
         deal = DealRecord(setup=game.setup_to_dict(setup), seed=deal_seed)
-        deal.actions = play_deal(state, policies, on_event)
+        deal.actions = play_deal(state, policies, on_event, clock)
         outcome = state.outcome()
         deal.result = outcome_to_dict(outcome)
         record.deals.append(deal)

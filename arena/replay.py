@@ -166,7 +166,7 @@ def verify(record: MatchRecord) -> ReplayReport:
             if state.is_terminal():
                 raise ReplayError(f"{where}, action {index} {text!r}: the deal is already over")
             try:
-                state.apply(state.parse_action(text))
+                replay_entry(state, text)
             except ArenaError as err:
                 raise ReplayError(f"{where}, action {index}: {err}") from None
             actions += 1
@@ -189,6 +189,20 @@ def verify(record: MatchRecord) -> ReplayReport:
     if record.result and record.result != result:
         raise ReplayError(f"match result differs: recorded {record.result}, replayed {result}")
     return ReplayReport(len(record.deals), actions, result)
+
+
+def replay_entry(state: State, text: str) -> None:
+    """Apply one recorded entry: an action, or a clock mark (``!auto``, ``!fled SEAT``)."""
+    if text == "!auto":
+        state.note_automatic(state.to_act)
+        return
+    if text.startswith("!fled"):
+        seat = text.split()[-1]
+        if not seat.isdigit() or int(seat) not in range(NUM_SEATS):
+            raise ParseError(f"bad record entry {text!r}: expected '!fled SEAT'")
+        state.flee(int(seat))
+        return
+    state.apply(state.parse_action(text))
 
 
 def match_summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:

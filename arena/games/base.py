@@ -271,6 +271,18 @@ class State(abc.ABC):
     def events(self) -> Sequence[Event]:
         """The public events so far."""
 
+    def player_at(self, seat: Seat) -> int:
+        """The player (policy) sitting at ``seat``; seats move only in games that say so."""
+        return seat
+
+    @abc.abstractmethod
+    def note_automatic(self, seat: Seat) -> None:
+        """The seat's decision is made by automatic play (it ran out of time): public."""
+
+    @abc.abstractmethod
+    def flee(self, seat: Seat) -> None:
+        """The seat has fled (left, or played automatically too often): the deal ends."""
+
     def set_aside(self) -> tuple[Card, ...]:
         """Cards in no hand and not played face up: undealt, in a kitty, in transit.
 
@@ -327,6 +339,35 @@ class CardState(State):
         if cards is None:
             cards = self._hands[seat] = from_counts(self._counts[seat])
         return cards
+
+    def note_automatic(self, seat: Seat) -> None:
+        self._events.append(Event("auto", seat))
+
+    def flee(self, seat: Seat) -> None:
+        """The seat's team forfeits the match (partnerships fixed for the match).
+
+        Games whose partnerships change every deal override this (sanfu, SF-15).
+        """
+        if self.is_terminal():
+            raise IllegalActionError("the deal is already over")
+        self.fled = seat
+        self._events.append(Event("fled", seat))
+        self._phase = "over"
+        self._to_act = NOBODY
+
+    fled: Seat = NOBODY
+    """The seat that fled, or NOBODY."""
+
+    def forfeit_outcome(self) -> Outcome:
+        """The outcome of a match ended by the flight of :attr:`fled`: its team forfeits."""
+        loser = team_of(self.fled)
+        return Outcome(
+            scores=(0, 0, 0, 0),
+            summary=f"forfeit by seat {self.fled}: team {1 - loser} wins the match",
+            details={"forfeit": self.fled, "match_winner": 1 - loser},
+            next_setup=None,
+            match_winner=1 - loser,
+        )
 
 
 class Game(abc.ABC):

@@ -509,6 +509,8 @@ class GuandanState(CardState):
     def outcome(self) -> Outcome:
         if self._phase != "over":
             raise IllegalActionError("the deal is not over")
+        if self.fled != NOBODY:
+            return self.forfeit_outcome()
         return settle(self.setup, self._order, self.a_fail_limit)
 
     def clone(self) -> GuandanState:

@@ -519,6 +519,8 @@ class ShengjiState(CardState):
     def outcome(self) -> Outcome:
         if self._phase != "over":
             raise IllegalActionError("the deal is not over")
+        if self.fled != NOBODY:
+            return self.forfeit_outcome()
         return settle(self)
 
     def clone(self) -> ShengjiState:

@@ -1,0 +1,98 @@
+"""Decision time limits, automatic play and fleeing in the match driver (SF-12, SF-15)."""
+
+from __future__ import annotations
+
+import json
+
+import bots
+from arena.games import Observation, make
+from arena.games.base import Action
+from arena.match import AUTO_MARK, FLED_MARK, Clock, SeatGone, play_match
+from arena.replay import MatchRecord, verify
+
+
+class FakeTime:
+    """A clock that only moves when a slow policy thinks."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Slow:
+    """Answers like its inner bot, but takes ``seconds`` to do it (on the fake clock)."""
+
+    def __init__(self, time: FakeTime, seconds: float, inner: object) -> None:
+        self.time, self.seconds, self.inner = time, seconds, inner
+
+    def act(self, observation: Observation) -> Action | str:
+        self.time.now += self.seconds
+        return self.inner.act(observation)  # type: ignore[attr-defined,no-any-return]
+
+
+class Gone:
+    def act(self, observation: Observation) -> Action:
+        raise SeatGone
+
+
+def replays(record: MatchRecord) -> None:
+    verify(MatchRecord.from_dict(json.loads(record.to_json())))
+
+
+class SometimesLate:
+    """Late (10 s on the fake clock) on every third decision, quick otherwise."""
+
+    def __init__(self, time: FakeTime) -> None:
+        self.time, self.calls, self.inner = time, 0, bots.make("random", 7)
+
+    def act(self, observation: Observation) -> Action | str:
+        self.calls += 1
+        if self.calls % 3 == 0:
+            self.time.now += 10.0
+        return self.inner.act(observation)
+
+
+def test_sf12_a_late_decision_is_played_automatically_and_publicly() -> None:
+    time = FakeTime()
+    policies = [bots.make("random", s) for s in range(4)]
+    policies[2] = SometimesLate(time)
+    clock = Clock(limit=1.0, now=time)
+    result = play_match(make("guandan"), policies, seed=3, max_deals=1, clock=clock)
+    actions = result.record.deals[0].actions
+    assert AUTO_MARK in actions
+    assert FLED_MARK not in " ".join(actions)  # never five in a row
+    assert "order" in result.outcomes[0].details  # the deal ended normally
+    replays(result.record)
+
+
+def test_sf12_five_automatic_plays_in_a_row_is_fleeing_and_the_team_forfeits() -> None:
+    time = FakeTime()
+    policies = [bots.make("random", s) for s in range(4)]
+    policies[3] = Slow(time, 40.0, bots.make("first"))
+    result = play_match(make("guandan"), policies, seed=9, clock=Clock(limit=30.0, now=time))
+    outcome = result.outcomes[-1]
+    assert outcome.match_over
+    assert outcome.details["forfeit"] == 3
+    assert result.winner == 0  # seat 3's team (1) forfeits
+    actions = result.record.deals[-1].actions
+    assert actions[-1] == f"{FLED_MARK} 3"
+    assert actions.count(AUTO_MARK) == 5
+    replays(result.record)
+
+
+def test_a_seat_declared_gone_has_fled_at_once() -> None:
+    policies = [bots.make("random", s) for s in range(3)] + [Gone()]
+    result = play_match(make("shengji-2"), policies, seed=2)
+    assert result.record.deals[-1].actions[-1].startswith(FLED_MARK)
+    assert result.winner == 0
+    assert "forfeit by seat 3" in result.outcomes[-1].summary
+    replays(result.record)
+
+
+def test_without_a_limit_slow_policies_are_never_replaced() -> None:
+    time = FakeTime()
+    policies = [Slow(time, 100.0, bots.make("random", s)) for s in range(4)]
+    result = play_match(make("guandan"), policies, seed=5, max_deals=1, clock=Clock(now=time))
+    assert AUTO_MARK not in result.record.deals[0].actions
