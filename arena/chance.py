@@ -29,3 +29,8 @@ def shuffled_deck(copies: int, seed: int) -> list[Card]:
 def draw_index(seed: int, purpose: str, n: int) -> int:
     """An index in ``range(n)`` drawn from the seed for a named purpose."""
     return random.Random(derive_seed(seed, purpose)).randrange(n)
+
+
+def draw_sample(seed: int, purpose: str, n: int, k: int) -> list[int]:
+    """``k`` distinct indices of ``range(n)`` drawn from the seed for a named purpose."""
+    return random.Random(derive_seed(seed, purpose)).sample(range(n), k)
