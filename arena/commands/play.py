@@ -55,7 +55,11 @@ class Narrator:
             self.flush()
             self.end_repeat()
             for seat in range(4):
-                print(f"  S{seat} {self.players[seat]:>8}: {pretty_cards(state.hand(seat))}")
+                player = state.player_at(seat)
+                who = (
+                    self.players[player] if player == seat else f"P{player} {self.players[player]}"
+                )
+                print(f"  S{seat} {who:>8}: {pretty_cards(state.hand(seat))}")
         if event.kind == "deal":
             return
         phrase = self.game.describe_event(event, state)
@@ -119,14 +123,18 @@ def run_play(args: argparse.Namespace) -> int:
     print()
     for number, outcome in enumerate(result.outcomes, start=1):
         print(f"deal {number}: {game.describe_outcome(outcome)}")
+    deals = len(result.outcomes)
     if result.winner is not None:
         team = result.winner
         print(
-            f"\nmatch over after {len(result.outcomes)} deals: team {team} "
+            f"\nmatch over after {deals} deals: team {team} "
             f"(S{team} {names[team]} and S{team + 2} {names[team + 2]}) wins"
         )
+    elif result.complete:  # no fixed teams (sanfu): results add up per player (SF-17)
+        totals = ", ".join(f"P{p} {names[p]} {t:+d}" for p, t in enumerate(result.totals))
+        print(f"\nmatch over after {deals} deals; totals per player: {totals}")
     else:
-        print(f"\nstopped after {len(result.outcomes)} deals without a match winner")
+        print(f"\nstopped after {deals} deals without a match winner")
     if args.record:
         result.record.save(args.record)
         print(f"record written to {args.record} (check it with: arena replay {args.record})")
