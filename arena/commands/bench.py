@@ -30,6 +30,7 @@ TARGET_DEALS_PER_SECOND = {
     "shengji-2": 250.0,
     "shengji-3": 120.0,
     "shengji-4": 60.0,
+    "sanfu": 80.0,
 }
 
 
@@ -102,10 +103,7 @@ def run_bench(args: argparse.Namespace) -> int:
     driver = time_driver(game, deals)
     n = len(deals)
     engine_rate, driver_rate = n / engine.seconds, n / driver.seconds
-    print(
-        f"{game.describe()}: {n} consecutive match deals (tribute, every level), "
-        "random bots, one process"
-    )
+    print(f"{game.describe()}: {n} consecutive match deals, random bots, one process")
     print(f"  setup only (baseline): {n / setup.seconds:12.0f} deals/s")
     print(
         f"  engine:                {engine_rate:12.1f} deals/s  "
