@@ -99,6 +99,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--record", metavar="FILE", help="write the match record (JSON) here")
     play.add_argument("--quiet", action="store_true", help="print only each deal's result")
+    play.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="decision time limit; late decisions are played automatically, five in a row "
+        "is fleeing (default: the game's time_limit option, if it has one)",
+    )
 
     replay = sub.add_parser("replay", help="re-play a match record and check it")
     replay.add_argument("file", help="a record written by 'arena play --record'")
@@ -115,6 +123,14 @@ def build_parser() -> argparse.ArgumentParser:
     beats.add_argument("play", help="the cards played")
     beats.add_argument("on_table", help="the cards on the table")
     _add_shengji_rules(rules_sub)
+    sanfu = rules_sub.add_parser("sanfu", help="sanfu combinations (SF-7 … SF-9)")
+    sanfu_sub = sanfu.add_subparsers(dest="rules_command", required=True, metavar="QUESTION")
+    sanfu_sub.add_parser("classify", help="what CARDS are as one combination").add_argument(
+        "cards", help='cards, e.g. "8s 8h 8d Js Jc"'
+    )
+    sanfu_beats = sanfu_sub.add_parser("beats", help="whether PLAY beats ON_TABLE")
+    sanfu_beats.add_argument("play", help="the cards played")
+    sanfu_beats.add_argument("on_table", help="the cards on the table")
 
     bench = sub.add_parser("bench", help="measure engine speed with random bots")
     bench.add_argument("game", help="game name, e.g. guandan")

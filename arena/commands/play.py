@@ -11,7 +11,7 @@ from arena.chance import derive_seed
 from arena.errors import ConfigError
 from arena.games import make
 from arena.games.base import Event, Game, State
-from arena.match import play_match
+from arena.match import Clock, play_match
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -111,6 +111,9 @@ def run_play(args: argparse.Namespace) -> int:
         f"{game.describe()} match, seed {args.seed}: "
         + ", ".join(f"S{i} {n}" for i, n in enumerate(names))
     )
+    limit = args.time_limit if args.time_limit is not None else game.options.get("time_limit")
+    if limit is not None and limit <= 0:
+        raise ConfigError(f"--time-limit must be a number of seconds > 0, got {limit}")
     result = play_match(
         game,
         policies,
@@ -118,6 +121,7 @@ def run_play(args: argparse.Namespace) -> int:
         players=names,
         max_deals=args.deals,
         on_event=narrator.on_event,
+        clock=Clock(limit=limit),
     )
     narrator.flush()
     print()
