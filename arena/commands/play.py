@@ -105,15 +105,15 @@ def run_play(args: argparse.Namespace) -> int:
         bots.make(name, derive_seed(args.seed, "bot", seat)) for seat, name in enumerate(names)
     ]
     narrator = Narrator(game, names, args.quiet)
+    limit = args.time_limit if args.time_limit is not None else game.options.get("time_limit")
+    if limit is not None and limit <= 0:
+        raise ConfigError(f"--time-limit must be a number of seconds > 0, got {limit}")
     if args.deals is not None and args.deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {args.deals}")
     print(
         f"{game.describe()} match, seed {args.seed}: "
         + ", ".join(f"S{i} {n}" for i, n in enumerate(names))
     )
-    limit = args.time_limit if args.time_limit is not None else game.options.get("time_limit")
-    if limit is not None and limit <= 0:
-        raise ConfigError(f"--time-limit must be a number of seconds > 0, got {limit}")
     result = play_match(
         game,
         policies,
