@@ -70,6 +70,9 @@ PROFILES: dict[str, Profile] = {
         )
         for decks in (1, 2, 3, 4)
     },
+    # SF-10: each play removes at least one of the 162 cards, then at most three passes;
+    # scores are per player and the joker bonus (SF-16) is not shared by partners.
+    "sanfu": Profile(max_decisions=4 * 162, explicit_hands=False, team_scores=False),
 }
 
 

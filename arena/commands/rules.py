@@ -20,6 +20,10 @@ from arena.games.shengji.shapes import Unit, decompose
 def run_rules(args: argparse.Namespace) -> int:
     if args.rules_game == "shengji":
         return run_shengji(args)
+    if args.rules_game == "sanfu":
+        from arena.commands.rules_sanfu import run_sanfu
+
+        return run_sanfu(args)
     if args.rules_command == "classify":
         cards = parse_cards(args.cards)
         found = combos.readings(cards, args.level)

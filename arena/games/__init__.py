@@ -21,6 +21,7 @@ from arena.games.base import (
     team_of,
 )
 from arena.games.guandan import GuandanGame
+from arena.games.sanfu import SanfuGame
 from arena.games.shengji import variants
 
 __all__ = [
@@ -67,3 +68,4 @@ def make(name: str, **options: Any) -> Game:
 register(GuandanGame)
 for _variant in variants():
     register(_variant)
+register(SanfuGame)

@@ -298,11 +298,13 @@ class State(abc.ABC):
         return action
 
     def check_legal(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
+        """Raise :class:`IllegalActionError` (naming the rule broken) unless ``action`` is
+        legal now. Listed actions are legal; any other is tried on a copy, since a
+        decision may list only a sample of its legal actions."""
         if self.is_terminal():
             raise IllegalActionError(f"illegal action {str(action)!r}: the deal is over")
         if action not in self.legal_actions():
-            raise IllegalActionError(f"illegal action {str(action)!r}: not allowed now")
+            self.clone().apply(action)
 
     def seat_cards(self) -> list[tuple[Card, ...]]:
         """Every seat's hand (full information)."""

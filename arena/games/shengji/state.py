@@ -510,10 +510,6 @@ class ShengjiState(CardState):
             legal_description=self._legal_description if seat == self._to_act else "",
         )
 
-    def check_legal(self, action: Action) -> None:
-        """Checked by ``apply`` on a copy: legal plays are not always all listed."""
-        self.clone().apply(action)
-
     # ---------------------------------------------------------------- outcome
 
     def outcome(self) -> Outcome:

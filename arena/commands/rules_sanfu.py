@@ -1,0 +1,47 @@
+"""``arena rules sanfu …``: how cards read and what beats what (SF-7 … SF-9)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+
+from arena.cards import Card, format_cards, parse_cards
+from arena.commands import EXIT_USAGE, print_json
+from arena.errors import ParseError
+from arena.games.sanfu import combos
+
+DECKS = 3
+
+
+def run_sanfu(args: argparse.Namespace) -> int:
+    if args.rules_command == "classify":
+        cards = _cards(args.cards)
+        found = combos.reading(cards)
+        if found is None:
+            return _no_combination(args.cards, cards)
+        print_json(found.to_dict())
+        return 0
+    play, table = _cards(args.play), _cards(args.on_table)
+    readings = []
+    for text, cards in ((args.play, play), (args.on_table, table)):
+        found = combos.reading(cards)
+        if found is None:
+            return _no_combination(text, cards)
+        readings.append(found)
+    print_json({"beats": combos.beats(readings[0], readings[1])})
+    return 0
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    cards = parse_cards(text)
+    extra = [c for c, n in Counter(cards).items() if n > DECKS]
+    if extra:
+        raise ParseError(f"more than three of {format_cards(extra)} in {text!r} (three decks)")
+    return cards
+
+
+def _no_combination(text: str, cards: tuple[Card, ...]) -> int:
+    reason = combos.no_combination_reason(cards)
+    print(f"arena: {text!r} is no combination: {reason}", file=sys.stderr)
+    return EXIT_USAGE

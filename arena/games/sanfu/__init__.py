@@ -1,0 +1,138 @@
+"""sanfu: the three-deck climbing game with partners found by turned cards (rules/sanfu.md)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.cards import Card, format_cards, parse_cards
+from arena.chance import draw_sample, shuffled_deck
+from arena.errors import ConfigError
+from arena.games.base import NUM_SEATS, Event, Game, Outcome, State
+from arena.games.sanfu import text
+from arena.games.sanfu.state import GAME_NAME, SanfuSetup, SanfuState
+
+__all__ = ["SanfuGame", "SanfuSetup", "SanfuState"]
+
+DECKS = 3
+DEAL_SIZE = 162
+HAND_SIZES = (41, 41, 40, 40)  # SF-1: the first two players to receive cards get 41
+
+
+class SanfuGame(Game):
+    """Options: ``deals`` per match (SF-17, default 8) and ``time_limit`` per decision in
+    seconds (SF-12, default 30; the match driver enforces it)."""
+
+    name = GAME_NAME
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        unknown = set(options) - {"deals", "time_limit"}
+        if unknown:
+            names = ", ".join(sorted(unknown))
+            raise ConfigError(f"unknown option(s) for sanfu: {names}; known: deals, time_limit")
+        deals = options.get("deals", 8)
+        if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
+            raise ConfigError(f"deals must be a whole number >= 1, got {deals!r}")
+        limit = options.get("time_limit", 30)
+        if not isinstance(limit, int | float) or isinstance(limit, bool) or limit <= 0:
+            raise ConfigError(f"time_limit must be a number of seconds > 0, got {limit!r}")
+        return {"deals": deals, "time_limit": limit}
+
+    def first_setup(self) -> SanfuSetup:
+        return SanfuSetup(deals=self.options["deals"])
+
+    def new_deal(
+        self,
+        setup: Any = None,
+        *,
+        seed: int | None = None,
+        hands: Sequence[Sequence[Card]] | None = None,
+        turned: Sequence[int] | None = None,
+    ) -> SanfuState:
+        """A deal from a seed, or from explicit hands (seats 0..3, 41/41/40/40 cards, dealt
+        one at a time from seat 0) and the indices of the turned cards in that order."""
+        setup = setup if setup is not None else self.first_setup()
+        if not isinstance(setup, SanfuSetup):
+            raise ConfigError(f"sanfu needs a SanfuSetup, got {type(setup).__name__}")
+        _check_setup(setup)
+        count = 1 if setup.previous_sweep else 2  # SF-5: one card after a sweep
+        if hands is None:
+            if seed is None:
+                raise ConfigError("a deal needs a seed or explicit hands")
+            order = shuffled_deck(DECKS, seed)
+            if turned is None:  # SF-2 Decision: the seed picks the turned cards
+                turned = draw_sample(seed, "sanfu turned cards", DEAL_SIZE, count)
+        else:
+            order = _deal_order(hands)
+            if turned is None:
+                raise ConfigError("explicit hands need the indices of the turned cards")
+        turned = sorted(turned)
+        if (
+            len(turned) != count
+            or len(set(turned)) != count
+            or not all(0 <= i < DEAL_SIZE for i in turned)
+        ):
+            raise ConfigError(
+                f"turned must be {count} distinct indices 0..161 of the dealing order "
+                f"({'one card after a sweep' if count == 1 else 'two cards'}, SF-2/SF-5), "
+                f"got {list(turned)}"
+            )
+        return SanfuState(order, turned, setup)
+
+    def describe_event(self, event: Event, state: State) -> str:
+        assert isinstance(state, SanfuState)
+        return text.describe_event(event, state)
+
+    def describe_outcome(self, outcome: Outcome) -> str:
+        return text.describe_outcome(outcome)
+
+    def setup_to_dict(self, setup: Any) -> dict[str, Any]:
+        assert isinstance(setup, SanfuSetup)
+        return {
+            "seating": list(setup.seating),
+            "previous_first": setup.previous_first,
+            "previous_sweep": setup.previous_sweep,
+            "deal_index": setup.deal_index,
+            "deals": setup.deals,
+        }
+
+    def setup_from_dict(self, data: Mapping[str, Any]) -> SanfuSetup:
+        try:
+            seating = [int(x) for x in data.get("seating", (0, 1, 2, 3))]
+            first = data.get("previous_first")
+            setup = SanfuSetup(
+                seating=(seating[0], seating[1], seating[2], seating[3]),
+                previous_first=None if first is None else int(first),
+                previous_sweep=bool(data.get("previous_sweep", False)),
+                deal_index=int(data.get("deal_index", 0)),
+                deals=int(data.get("deals", self.options["deals"])),
+            )
+        except (TypeError, ValueError, IndexError) as err:
+            raise ConfigError(f"bad sanfu setup {dict(data)!r}: {err}") from None
+        _check_setup(setup)
+        return setup
+
+
+def _check_setup(setup: SanfuSetup) -> None:
+    if sorted(setup.seating) != [0, 1, 2, 3]:
+        raise ConfigError(f"seating must place the four players 0..3 once, got {setup.seating}")
+    if setup.previous_sweep and setup.previous_first is None:
+        raise ConfigError("a deal after a sweep needs the previous first finisher (SF-5)")
+    if setup.previous_first is not None and setup.previous_first not in range(NUM_SEATS):
+        raise ConfigError(f"previous_first must be a player 0..3, got {setup.previous_first}")
+
+
+def _deal_order(hands: Sequence[Sequence[Card] | str]) -> list[Card]:
+    parsed = [parse_cards(h) if isinstance(h, str) else tuple(h) for h in hands]
+    if len(parsed) != NUM_SEATS or tuple(len(h) for h in parsed) != HAND_SIZES:
+        raise ConfigError(
+            f"sanfu deals hands of {'/'.join(map(str, HAND_SIZES))} cards to seats 0..3, got "
+            f"{'/'.join(str(len(h)) for h in parsed)}"
+        )
+    counts = Counter(c for h in parsed for c in h)
+    extra = [c for c, n in counts.items() if n > DECKS]
+    if extra:
+        raise ConfigError(f"more than three of {format_cards(sorted(extra))} (SF-1: three decks)")
+    return [parsed[k % NUM_SEATS][k // NUM_SEATS] for k in range(DEAL_SIZE)]

@@ -1,0 +1,395 @@
+"""The sanfu deal: dealing with turned cards, partners and seats, then climbing play.
+
+SF-1 … SF-6 happen while the cards are dealt (no decisions): the turned cards
+decide the partnerships and the seats are rearranged so that partners sit
+opposite; every turned card and every seat change is a public event. Then the
+play (SF-7 … SF-11) until both players of one team are out, and the scoring
+(SF-13 … SF-16). Seats follow C-2 after the rearrangement; ``player_at`` says
+which player (policy) sits where.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from arena.cards import NUM_KINDS, Card
+from arena.errors import IllegalActionError
+from arena.games.base import (
+    NOBODY,
+    NUM_SEATS,
+    PASS,
+    Action,
+    CardState,
+    Event,
+    Observation,
+    Outcome,
+    Seat,
+    next_seat,
+    partner_of,
+    quote_action,
+    team_of,
+    well_formed,
+)
+from arena.games.sanfu import scoring
+from arena.games.sanfu.combos import Kind, Reading, beats, no_combination_reason, reading
+from arena.games.sanfu.moves import HandPlays
+from arena.games.shengji.order import card_points
+
+GAME_NAME = "sanfu"
+LIST_LIMIT = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class SanfuSetup:
+    """What a deal needs from the match.
+
+    ``seating`` is the player at each seat; ``previous_first`` the player who went
+    out first in the previous deal and ``previous_sweep`` whether that deal was a
+    sweep (SF-5: then only one card is turned). ``deals`` is the match length (SF-17).
+    """
+
+    seating: tuple[int, int, int, int] = (0, 1, 2, 3)
+    previous_first: int | None = None
+    previous_sweep: bool = False
+    deal_index: int = 0
+    deals: int = 8
+
+
+@dataclass(slots=True)
+class _Table:
+    seat: Seat = NOBODY
+    reading: Reading | None = None
+    passes: int = 0
+    points: int = 0
+
+
+def rearrange(
+    seating: list[int], receivers: Sequence[Seat], setup: SanfuSetup
+) -> list[tuple[Seat, Seat]]:
+    """SF-3 … SF-5: the seat swaps the turned cards call for (applied to ``seating``).
+
+    Two turned cards: the second receiver swaps with whoever sits opposite the first
+    (nobody moves if one player got both or they already sit opposite). One turned
+    card after a sweep: its receiver moves opposite the previous first finisher.
+    """
+    if len(receivers) == 2:
+        anchor, mover = receivers
+    else:
+        assert setup.previous_first is not None
+        anchor, mover = seating.index(setup.previous_first), receivers[0]
+    target = partner_of(anchor)
+    if mover in (anchor, target):
+        return []
+    seating[mover], seating[target] = seating[target], seating[mover]
+    return [(mover, target)]
+
+
+class SanfuState(CardState):
+    """One sanfu deal."""
+
+    game_name = GAME_NAME
+
+    def __init__(
+        self,
+        deal_order: Sequence[Card],
+        turned: Sequence[int],
+        setup: SanfuSetup,
+    ) -> None:
+        self.setup = setup
+        seating = list(setup.seating)
+        counts = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
+        self._events: list[Event] = [Event("deal", value=setup.deal_index)]
+        receivers: list[Seat] = []
+        for index, card in enumerate(deal_order):  # SF-1: one at a time from seat 0
+            seat = index % NUM_SEATS
+            counts[seat][card] += 1
+            if index in turned:  # SF-2: shown to everyone as it is dealt
+                receivers.append(seat)
+                self._events.append(Event("turn", seat, (card,), value=seating[seat]))
+        before = list(seating)
+        for mover, target in rearrange(seating, receivers, setup):
+            # SF-4: the players take their cards with them; public, naming both players
+            counts[mover], counts[target] = counts[target], counts[mover]
+            self._events.append(
+                Event("swap", mover, target=target, value=before[target], tag=str(before[mover]))
+            )
+        self.seating = (seating[0], seating[1], seating[2], seating[3])
+        self._counts = counts
+        self._hands: list[tuple[Card, ...] | None] = [None] * NUM_SEATS
+        self._sizes = [sum(c) for c in counts]
+        self._captured = [0] * NUM_SEATS
+        self._out: list[Seat] = []
+        self._joker_triples: list[Seat] = []
+        self._table = _Table()
+        self._plays: list[HandPlays | None] = [None] * NUM_SEATS
+        self._legal: list[Action] | None = None
+        self._legal_readings: dict[Action, Reading] = {}
+        self._legal_complete = True
+        if len(receivers) == 2 or setup.previous_first is None:
+            leader = receivers[0]  # SF-6
+        else:
+            leader = self.seating.index(setup.previous_first)
+        self._phase = "play"
+        self._lead(leader)
+
+    # --------------------------------------------------------------------- play
+
+    def player_at(self, seat: Seat) -> int:
+        return self.seating[seat]
+
+    def _lead(self, seat: Seat, tag: str = "") -> None:
+        self._table = _Table()
+        self._to_act = seat
+        self._events.append(Event("lead", seat, tag=tag))
+
+    def _play(self, seat: Seat, cards: tuple[Card, ...], combo: Reading) -> None:
+        counts = self._counts[seat]
+        for card in cards:
+            counts[card] -= 1
+        self._hands[seat] = self._plays[seat] = None
+        self._sizes[seat] -= len(cards)
+        table = self._table
+        table.seat, table.reading, table.passes = seat, combo, 0
+        table.points += sum(card_points(c) for c in cards)
+        if combo.kind == Kind.JOKER_TRIPLE:
+            self._joker_triples.append(seat)
+        self._events.append(Event("play", seat, cards, value=combo.value, tag=combo.kind.label))
+        if self._sizes[seat] == 0:
+            self._out.append(seat)
+            self._events.append(Event("out", seat, value=len(self._out)))
+            if self._team_out():
+                self._capture(seat)  # the last play takes what is on the table
+                self._finish()
+                return
+        self._to_act = self._next_active(seat)
+
+    def _pass(self, seat: Seat) -> None:
+        table = self._table
+        table.passes += 1
+        self._events.append(Event("pass", seat))
+        others = sum(1 for s in range(NUM_SEATS) if self._sizes[s] and s != table.seat)
+        if table.passes < others:
+            self._to_act = self._next_active(seat)
+            return
+        self._capture(table.seat)  # SF-10: the last player to play takes the trick
+        if self._sizes[table.seat]:
+            self._lead(table.seat)
+        else:
+            self._lead(partner_of(table.seat), tag="partner")  # 对家接风
+
+    def _capture(self, seat: Seat) -> None:
+        points = self._table.points
+        self._captured[seat] += points
+        self._events.append(Event("capture", seat, value=points))
+        self._table.points = 0
+
+    def _next_active(self, seat: Seat) -> Seat:
+        nxt = next_seat(seat)
+        while not self._sizes[nxt]:
+            nxt = next_seat(nxt)
+        return nxt
+
+    def _team_out(self) -> bool:
+        """SF-11: the deal ends as soon as both players of one team are out."""
+        out = self._out
+        return any(team_of(a) == team_of(b) for i, a in enumerate(out) for b in out[i + 1 :])
+
+    def _finish(self) -> None:
+        self._phase = "over"
+        self._to_act = NOBODY
+
+    # ------------------------------------------------------- time and fleeing
+
+    def flee(self, seat: Seat) -> None:
+        """SF-12/SF-15: the seat has fled; the deal ends at once (scored by SF-15)."""
+        if self._phase == "over":
+            raise IllegalActionError("the deal is already over")
+        self.fled = seat
+        self._events.append(Event("fled", seat, value=self.seating[seat]))
+        self._finish()
+
+    # ---------------------------------------------------------------- interface
+
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._compute_legal()
+        assert self._legal is not None
+        return list(self._legal)
+
+    def _compute_legal(self) -> None:
+        seat = self._to_act
+        if seat == NOBODY:
+            self._legal, self._legal_readings = [], {}
+            return
+        plays = self._plays[seat]
+        if plays is None:
+            plays = self._plays[seat] = HandPlays(self._counts[seat])
+        table = self._table.reading
+        listed, complete = plays.legal(table, LIST_LIMIT)
+        self._legal_readings = {Action("play", cards): combo for cards, combo in listed}
+        actions = list(self._legal_readings)
+        self._legal = [PASS, *actions] if table is not None else actions
+        self._legal_complete = complete
+
+    def apply(self, action: Action) -> None:
+        seat = self._to_act
+        if seat == NOBODY:
+            raise IllegalActionError(f"illegal action {quote_action(action)}: the deal is over")
+        action = well_formed(action)
+        table = self._table.reading
+        if action == PASS:
+            if table is None:
+                raise IllegalActionError("illegal action 'pass': the leader must play (SF-10)")
+            self._pass(seat)
+        else:
+            self._play(seat, action.cards, self._check_play(seat, action))
+        self._legal = None
+
+    def _check_play(self, seat: Seat, action: Action) -> Reading:
+        if self._legal is None:
+            self._compute_legal()
+        known = self._legal_readings.get(action)
+        if known is not None:
+            return known
+        text = quote_action(action)
+        if action.verb != "play" or not action.cards or action.tag:
+            self._refuse(f"illegal action {text}: expected 'pass' or 'play CARDS'")
+        counts = self._counts[seat]
+        for card in set(action.cards):
+            if counts[card] < action.cards.count(card):
+                self._refuse(f"illegal action {text}: not (all) in the hand of seat {seat}")
+        combo = reading(action.cards)
+        if combo is None:
+            self._refuse(f"illegal action {text}: {no_combination_reason(action.cards)} (SF-8)")
+        table = self._table.reading
+        if table is not None and not beats(combo, table):
+            self._refuse(f"illegal action {text}: does not beat the table (SF-9)")
+        return combo
+
+    def _refuse(self, message: str) -> NoReturn:
+        raise IllegalActionError(message)
+
+    def observe(self, seat: Seat) -> Observation:
+        table = self._table
+        public: dict[str, Any] = {
+            "seating": self.seating,
+            "counts": list(self._sizes),
+            "captured": list(self._captured),
+            "finished": tuple(self._out),
+            "table": None
+            if table.reading is None
+            else {"seat": table.seat, "points": table.points, **table.reading.to_dict()},
+        }
+        to_act = seat == self._to_act
+        if to_act and self._legal is None:
+            self._compute_legal()
+        return Observation(
+            game=GAME_NAME,
+            seat=seat,
+            phase=self._phase,
+            to_act=self._to_act,
+            hand=self.hand(seat),
+            legal_actions=tuple(self._legal or ()) if to_act else (),
+            events=tuple(self._events),
+            public=public,
+            legal_complete=self._legal_complete if to_act else True,
+            legal_description=""
+            if not to_act or self._legal_complete
+            else "one play per combination of ranks is listed; the same ranks in other "
+            "suits are legal too",
+        )
+
+    def outcome(self) -> Outcome:
+        if self._phase != "over":
+            raise IllegalActionError("the deal is not over")
+        return settle(self)
+
+    def clone(self) -> SanfuState:
+        other = copy.copy(self)
+        other._events = list(self._events)
+        other._counts = [list(c) for c in self._counts]
+        other._hands = list(self._hands)
+        other._sizes = list(self._sizes)
+        other._captured = list(self._captured)
+        other._out = list(self._out)
+        other._joker_triples = list(self._joker_triples)
+        t = self._table
+        other._table = _Table(t.seat, t.reading, t.passes, t.points)
+        other._plays = list(self._plays)
+        return other
+
+
+def settle(state: SanfuState) -> Outcome:
+    """SF-13 … SF-16 (or SF-15 after fleeing), per player, and the next deal's setup."""
+    seating = state.seating
+    player_team = [0] * NUM_SEATS
+    for seat, player in enumerate(seating):
+        player_team[player] = team_of(seat)
+    setup = state.setup
+    out_players = [seating[s] for s in state._out]
+    first = out_players[0] if out_players else None
+    sweep = len(out_players) >= 2 and team_of(state._out[0]) == team_of(state._out[1])
+    details: dict[str, Any] = {"seating": list(seating), "order": out_players}
+    if state.fled != NOBODY:
+        fled = seating[state.fled]
+        scores = scoring.flee_results(fled)
+        details["fled"] = fled
+        summary = f"player {fled} fled: pays {scoring.FLEE_STAKE}"
+    else:
+        captured = [0] * NUM_SEATS
+        hand_points = [0] * NUM_SEATS
+        for seat, player in enumerate(seating):
+            captured[player] = state._captured[seat]
+            hand_points[player] = sum(card_points(c) for c in state.hand(seat))
+        last = [seating[s] for s in range(NUM_SEATS) if state._sizes[s]]
+        points = scoring.team_points(captured, hand_points, last, player_team)
+        first_team = player_team[first] if first is not None else 0
+        winner, stake = scoring.deal_stake(points.points, first_team, sweep)
+        stakes = scoring.stake_results(winner, stake, player_team)
+        bonus = scoring.joker_bonus([seating[s] for s in state._joker_triples])
+        scores = [a + b for a, b in zip(stakes, bonus, strict=True)]
+        details.update(
+            captured=captured,
+            hand_points=hand_points,
+            last=last,
+            team_points=list(points.points),
+            transferred=list(points.transferred),
+            teams=[[p for p in range(NUM_SEATS) if player_team[p] == t] for t in (0, 1)],
+            sweep=sweep,
+            winner_team=winner,
+            stake=stake,
+            joker_bonus=bonus,
+        )
+        teams = details["teams"]
+        summary = (
+            f"players {teams[0][0]}+{teams[0][1]} {points.points[0]} points, "
+            f"players {teams[1][0]}+{teams[1][1]} {points.points[1]}; "
+            f"players {teams[winner][0]}+{teams[winner][1]} win {stake}×"
+            + (" (sweep)" if sweep else "")
+        )
+    details["scores"] = list(scores)
+    done = setup.deal_index + 1 >= setup.deals
+    next_setup = (
+        None
+        if done
+        else SanfuSetup(
+            seating=seating,
+            previous_first=first,
+            previous_sweep=sweep,
+            deal_index=setup.deal_index + 1,
+            deals=setup.deals,
+        )
+    )
+    return Outcome(
+        scores=(scores[0], scores[1], scores[2], scores[3]),
+        summary=summary,
+        details=details,
+        next_setup=next_setup,
+        match_winner=None,
+    )
+
+
+__all__ = ["SanfuSetup", "SanfuState", "rearrange", "settle"]
