@@ -35,7 +35,7 @@ from arena.games.base import (
 )
 from arena.games.sanfu import scoring
 from arena.games.sanfu.combos import Kind, Reading, beats, no_combination_reason, reading
-from arena.games.sanfu.moves import HandPlays
+from arena.games.sanfu.moves import INCOMPLETE_DESCRIPTION, HandPlays
 from arena.games.shengji.order import card_points
 
 GAME_NAME = "sanfu"
@@ -296,10 +296,7 @@ class SanfuState(CardState):
             events=tuple(self._events),
             public=public,
             legal_complete=self._legal_complete if to_act else True,
-            legal_description=""
-            if not to_act or self._legal_complete
-            else "one play per combination of ranks is listed; the same ranks in other "
-            "suits are legal too",
+            legal_description="" if not to_act or self._legal_complete else INCOMPLETE_DESCRIPTION,
         )
 
     def outcome(self) -> Outcome:

@@ -55,5 +55,5 @@ def describe_outcome(outcome: Outcome) -> str:
         " (sweep)" if d["sweep"] else ""
     )
     bonus = d["joker_bonus"]
-    extra = f"; joker bonus {bonus}" if any(bonus) else ""
-    return f"{'; '.join(parts)}; {verdict}{extra}; scores per player {d['scores']}"
+    jokers = f"joker bonus per player {bonus}" if any(bonus) else "no joker bonus"
+    return f"{'; '.join(parts)}; {verdict}; {jokers}; scores per player {d['scores']}"
