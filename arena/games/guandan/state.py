@@ -27,7 +27,6 @@ from arena.games.base import (
     NUM_SEATS,
     PASS,
     Action,
-    CardState,
     Event,
     Observation,
     Outcome,
@@ -38,6 +37,7 @@ from arena.games.base import (
     team_of,
     well_formed,
 )
+from arena.games.climbing import ClimbingState
 from arena.games.guandan.combos import (
     KIND_BY_LABEL,
     Reading,
@@ -102,8 +102,10 @@ class _Tribute:
     leader_after: Seat = NOBODY
 
 
-class GuandanState(CardState):
+class GuandanState(ClimbingState):
     """One Guandan deal."""
+
+    _table: _Table
 
     game_name = GAME_NAME
 
@@ -264,24 +266,6 @@ class GuandanState(CardState):
                 self._finish()
                 return
         self._to_act = self._next_active(seat)
-
-    def _pass(self, seat: Seat) -> None:
-        table = self._table
-        table.passes += 1
-        self._events.append(Event("pass", seat))
-        others = sum(1 for s in range(NUM_SEATS) if self._sizes[s] and s != table.seat)
-        if table.passes < others:
-            self._to_act = self._next_active(seat)
-        elif self._sizes[table.seat]:
-            self._lead(table.seat)
-        else:  # GD-11: the winner is out, the partner leads (接风)
-            self._lead(partner_of(table.seat), tag="partner")
-
-    def _next_active(self, seat: Seat) -> Seat:
-        nxt = next_seat(seat)
-        while not self._sizes[nxt]:
-            nxt = next_seat(nxt)
-        return nxt
 
     def _deal_finished(self) -> bool:
         """GD-2: three players out, or both players of one team out."""

@@ -22,17 +22,16 @@ from arena.games.base import (
     NUM_SEATS,
     PASS,
     Action,
-    CardState,
     Event,
     Observation,
     Outcome,
     Seat,
-    next_seat,
     partner_of,
     quote_action,
     team_of,
     well_formed,
 )
+from arena.games.climbing import ClimbingState
 from arena.games.sanfu import scoring
 from arena.games.sanfu.combos import Kind, Reading, beats, no_combination_reason, reading
 from arena.games.sanfu.moves import INCOMPLETE_DESCRIPTION, HandPlays
@@ -87,8 +86,10 @@ def rearrange(
     return [(mover, target)]
 
 
-class SanfuState(CardState):
+class SanfuState(ClimbingState):
     """One sanfu deal."""
+
+    _table: _Table
 
     game_name = GAME_NAME
 
@@ -166,31 +167,14 @@ class SanfuState(CardState):
                 return
         self._to_act = self._next_active(seat)
 
-    def _pass(self, seat: Seat) -> None:
-        table = self._table
-        table.passes += 1
-        self._events.append(Event("pass", seat))
-        others = sum(1 for s in range(NUM_SEATS) if self._sizes[s] and s != table.seat)
-        if table.passes < others:
-            self._to_act = self._next_active(seat)
-            return
-        self._capture(table.seat)  # SF-10: the last player to play takes the trick
-        if self._sizes[table.seat]:
-            self._lead(table.seat)
-        else:
-            self._lead(partner_of(table.seat), tag="partner")  # 对家接风
+    def _trick_won(self, seat: Seat) -> None:
+        self._capture(seat)  # SF-10: the last player to play takes the trick
 
     def _capture(self, seat: Seat) -> None:
         points = self._table.points
         self._captured[seat] += points
         self._events.append(Event("capture", seat, value=points))
         self._table.points = 0
-
-    def _next_active(self, seat: Seat) -> Seat:
-        nxt = next_seat(seat)
-        while not self._sizes[nxt]:
-            nxt = next_seat(nxt)
-        return nxt
 
     def _team_out(self) -> bool:
         """SF-11: the deal ends as soon as both players of one team are out."""
