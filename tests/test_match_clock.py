@@ -96,3 +96,14 @@ def test_without_a_limit_slow_policies_are_never_replaced() -> None:
     policies = [Slow(time, 100.0, bots.make("random", s)) for s in range(4)]
     result = play_match(make("guandan"), policies, seed=5, max_deals=1, clock=Clock(now=time))
     assert AUTO_MARK not in result.record.deals[0].actions
+
+
+def test_sf12_time_limit_on_the_command_line_ends_in_fleeing(capsys) -> None:  # type: ignore[no-untyped-def]
+    """Every decision late: automatic plays, then fleeing — a forfeit, or SF-15 in sanfu."""
+    from arena.cli import main
+
+    assert main(["play", "guandan", "--time-limit", "0.000000001", "--deals", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "played automatically" in out and "has fled" in out and "forfeit by seat" in out
+    assert main(["play", "sanfu", "--time-limit", "0.000000001", "--deals", "1"]) == 0
+    assert "fled and pays 10×" in capsys.readouterr().out

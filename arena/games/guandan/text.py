@@ -34,11 +34,22 @@ def describe_event(event: Event, level: int) -> str:
         return f"{who} both big jokers: no tribute (抗贡)"
     if kind == "deal":
         return f"level {level_name(event.value)}"
+    return clock_event(kind)
+
+
+def clock_event(kind: str) -> str:
+    """The driver's events, shared by every game (SF-12)."""
+    if kind == "auto":
+        return "is late: played automatically (托管)"
+    if kind == "fled":
+        return "has fled (逃跑)"
     return kind
 
 
 def describe_outcome(outcome: Outcome) -> str:
     details = outcome.details
+    if "forfeit" in details:
+        return outcome.summary
     order = ", ".join(f"S{s}" for s in details["order"])
     before = " / ".join(level_name(x) for x in details["levels_before"])
     after = " / ".join(level_name(x) for x in details["levels_after"])

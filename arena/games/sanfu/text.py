@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from arena.cards import pretty_cards
 from arena.games.base import Event, Outcome
+from arena.games.guandan.text import clock_event
 
 if TYPE_CHECKING:
     from arena.games.sanfu.state import SanfuState
@@ -33,11 +34,9 @@ def describe_event(event: Event, state: SanfuState) -> str:
         return f"captures {event.value} points"
     if kind == "out":
         return f"is out {_PLACES.get(event.value, str(event.value))}"
-    if kind == "auto":
-        return "is played automatically (托管)"
     if kind == "fled":
         return f"(player {event.value}) has fled (逃跑)"
-    return kind
+    return clock_event(kind)
 
 
 def describe_outcome(outcome: Outcome) -> str:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from arena.cards import pretty_cards
 from arena.games.base import Event
 from arena.games.guandan.state import level_name
+from arena.games.guandan.text import clock_event
 
 if TYPE_CHECKING:
     from arena.games.shengji.state import ShengjiState
@@ -40,4 +41,4 @@ def describe_event(event: Event, state: ShengjiState) -> str:
     if kind == "kitty":
         bonus = f", +{event.value} for the defenders" if event.value else ""
         return f"kitty: {pretty_cards(event.cards)}{bonus}"
-    return kind
+    return clock_event(kind)
