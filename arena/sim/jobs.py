@@ -1,0 +1,60 @@
+"""Matches to play, as plain data: what a Ray task receives and what it returns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.games.base import NUM_SEATS
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    """One match to play: its deterministic id, the game, the seed, a bot per player.
+
+    ``pair`` names the pair of a duplicate (paired) run: both matches of a pair use
+    the same seed with the partnerships swapped, so the same cards go to the other team.
+    """
+
+    id: str
+    variant: str
+    options: Mapping[str, Any]
+    seed: int
+    players: tuple[str, str, str, str]
+    max_deals: int | None = None
+    pair: str | None = None
+
+
+@dataclass(frozen=True)
+class MatchReport:
+    """What came back from playing a job: the outcome in brief and the whole record."""
+
+    job: MatchJob
+    winner: int | None
+    totals: tuple[int, ...]
+    deals: int
+    decisions: int
+    record: dict[str, Any] = field(repr=False)
+    seconds: float = 0.0
+
+    def team_score(self) -> float:
+        """The match from team 0's side (seats 0 and 2): 1 win, 0 loss, 0.5 even.
+
+        A match without a winner (stopped after ``max_deals``) is decided by the
+        teams' totals.
+        """
+        if self.winner is not None:
+            return 1.0 if self.winner == 0 else 0.0
+        ours = self.totals[0] + self.totals[2]
+        theirs = self.totals[1] + self.totals[3]
+        return 1.0 if ours > theirs else 0.0 if ours < theirs else 0.5
+
+
+def team_players(team_a: Sequence[str], team_b: Sequence[str]) -> tuple[str, str, str, str]:
+    """Seats 0 and 2 for ``team_a``, 1 and 3 for ``team_b`` (C-2)."""
+    if len(team_a) != 2 or len(team_b) != 2:
+        raise ValueError("a team is two bots")
+    players = (team_a[0], team_b[0], team_a[1], team_b[1])
+    assert len(players) == NUM_SEATS
+    return players

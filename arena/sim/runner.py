@@ -1,0 +1,106 @@
+"""Running many matches on Ray: a local instance by default, or an existing cluster.
+
+Jobs go out in batches (one Ray task per batch), at most ``max_in_flight`` batches
+at a time (``ray.wait``), and results stream back as batches finish. A worker that
+dies mid-batch makes Ray run the batch again (``max_retries``); storing results
+under their deterministic match ids keeps each counted once. Interrupting the
+run cancels the batches in flight; what came back is kept.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.sim.jobs import MatchJob, MatchReport
+from arena.sim.worker import remote_batch
+
+
+class RayError(ArenaError):
+    """Ray could not be started or reached."""
+
+
+@dataclass(frozen=True)
+class RayOptions:
+    """``address`` None starts a local Ray sized to the machine; ``auto`` or
+    ``ray://HOST:PORT`` joins an existing cluster."""
+
+    address: str | None = None
+    num_cpus: int | None = None
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+class Runner:
+    """A Ray session: started (or joined) on enter, shut down on exit if we started it."""
+
+    def __init__(self, options: RayOptions | None = None) -> None:
+        self.options = options or RayOptions()
+        self._started = False
+
+    def __enter__(self) -> Runner:
+        import ray
+
+        if not ray.is_initialized():
+            local = self.options.address is None
+            try:
+                ray.init(
+                    address=self.options.address,
+                    num_cpus=(self.options.num_cpus or cores()) if local else None,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    configure_logging=False,
+                )
+            except Exception as err:  # Ray raises many kinds; the user needs one line
+                where = self.options.address or "a local instance"
+                raise RayError(f"cannot start or reach Ray at {where}: {err}") from None
+            self._started = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._started:
+            import ray
+
+            ray.shutdown()
+
+    @property
+    def workers(self) -> int:
+        import ray
+
+        resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+        return int(resources.get("CPU", 1))
+
+    def run(
+        self,
+        jobs: Sequence[MatchJob],
+        batch_size: int,
+        max_in_flight: int | None = None,
+    ) -> Iterator[MatchReport]:
+        """Play ``jobs`` in batches; yield each report as its batch finishes."""
+        import ray
+
+        task = remote_batch()
+        batches = [list(jobs[i : i + batch_size]) for i in range(0, len(jobs), batch_size)]
+        limit = max_in_flight or 2 * self.workers
+        waiting = iter(batches)
+        in_flight: dict[Any, list[MatchJob]] = {}
+        try:
+            while True:
+                for batch in waiting:
+                    in_flight[task.remote(batch)] = batch
+                    if len(in_flight) >= limit:
+                        break
+                if not in_flight:
+                    return
+                done, _ = ray.wait(list(in_flight), num_returns=1)
+                for ref in done:
+                    del in_flight[ref]
+                    yield from ray.get(ref)
+        finally:  # interrupted (or the consumer stopped): cancel what is still running
+            for ref in in_flight:
+                ray.cancel(ref, force=True)

@@ -1,0 +1,173 @@
+"""Tournaments: a definition (TOML), the matches it means, and playing them on Ray.
+
+A definition names the teams (or bots, each partnered with itself), the variant
+and its options, the format — a round robin of teams, or a gauntlet of every
+team against a reference — the matches per pairing, the deals per match, the seed
+and whether to pair deals. Every match has a deterministic id (tournament,
+pairing, match, side), so a rerun skips what is stored and a retried batch is
+stored once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import bots
+from arena.chance import derive_seed
+from arena.errors import ConfigError
+from arena.games import make
+from arena.sim.jobs import MatchJob, team_players
+
+FORMATS = ("round_robin", "gauntlet")
+
+EXAMPLE = """\
+# arena tournament definition
+name = "weekly-guandan"
+variant = "guandan"
+options = { a_fail_limit = 3 }
+teams = [["random", "random"], ["first", "first"], ["random", "first"]]
+format = "round_robin"      # or "gauntlet" (every team against `reference`)
+# reference = ["random", "random"]
+matches = 10                # per pairing (per pair of matches when paired)
+deals = 5                   # deals per match (omit for whole matches)
+seed = 1
+paired = true               # each seed twice, partnerships swapped
+"""
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    name: str
+    variant: str
+    teams: tuple[tuple[str, str], ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    format: str = "round_robin"
+    reference: tuple[str, str] | None = None
+    matches: int = 10
+    deals: int | None = None
+    seed: int = 0
+    paired: bool = False
+
+    @property
+    def id(self) -> str:
+        """The tournament id: its name and a digest of everything that decides its matches."""
+        digest = hashlib.blake2b(
+            json.dumps(asdict(self), sort_keys=True, default=list).encode(), digest_size=4
+        ).hexdigest()
+        return f"{self.name}-{digest}"
+
+    @classmethod
+    def load(cls, path: str | Path) -> TournamentConfig:
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as err:
+            raise ConfigError(
+                f"cannot read tournament file {str(path)!r}: {err.strerror}"
+            ) from None
+        except tomllib.TOMLDecodeError as err:
+            raise ConfigError(f"{path}: not valid TOML: {err}") from None
+        return cls.from_mapping(data)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> TournamentConfig:
+        known = {
+            "name",
+            "variant",
+            "options",
+            "teams",
+            "bots",
+            "format",
+            "reference",
+            "matches",
+            "deals",
+            "seed",
+            "paired",
+        }
+        unknown = set(data) - known
+        if unknown:
+            raise ConfigError(f"unknown tournament field(s): {', '.join(sorted(unknown))}")
+        teams = [tuple(t) for t in data.get("teams", [])]
+        teams += [(b, b) for b in data.get("bots", [])]
+        reference = data.get("reference")
+        config = cls(
+            name=str(data.get("name", "tournament")),
+            variant=str(data.get("variant", "guandan")),
+            teams=tuple((str(a), str(b)) for a, b in teams),
+            options=dict(data.get("options", {})),
+            format=str(data.get("format", "round_robin")),
+            reference=None if reference is None else (str(reference[0]), str(reference[1])),
+            matches=int(data.get("matches", 10)),
+            deals=None if data.get("deals") is None else int(data["deals"]),
+            seed=int(data.get("seed", 0)),
+            paired=bool(data.get("paired", False)),
+        )
+        config.check()
+        return config
+
+    def check(self) -> None:
+        make(self.variant, **self.options)  # unknown game or option: ConfigError
+        names = {b for team in self.teams for b in team} | set(self.reference or ())
+        for name in sorted(names):
+            bots.make(name)  # unknown bot: ConfigError
+        if self.format not in FORMATS:
+            raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {self.format!r}")
+        if self.format == "gauntlet" and self.reference is None:
+            raise ConfigError("a gauntlet needs a reference team")
+        needed = 1 if self.format == "gauntlet" else 2
+        if len(self.teams) < needed:
+            raise ConfigError(f"a {self.format} needs at least {needed} team(s)")
+        if self.matches < 1 or (self.deals is not None and self.deals < 1):
+            raise ConfigError("matches and deals must be at least 1")
+
+    def pairings(self) -> list[tuple[tuple[str, str], tuple[str, str]]]:
+        if self.format == "gauntlet":
+            assert self.reference is not None
+            return [(team, self.reference) for team in self.teams]
+        return list(combinations(self.teams, 2))
+
+
+def plan(config: TournamentConfig) -> list[MatchJob]:
+    """Every match of the tournament, in a fixed order, with deterministic ids and seeds.
+
+    Unpaired, the teams change sides every match; paired, each seed is played twice
+    with the partnerships swapped (the same cards go to the other team).
+    """
+    tid = config.id
+    jobs = []
+    for p, (first, second) in enumerate(config.pairings()):
+        for m in range(config.matches):
+            seed = derive_seed(config.seed, config.variant, p, m)
+            base = f"{tid}:p{p}:m{m}"
+            if config.paired:
+                for side, (a, b) in (("a", (first, second)), ("b", (second, first))):
+                    jobs.append(_job(config, f"{base}:{side}", seed, a, b, pair=base))
+            else:
+                a, b = (first, second) if m % 2 == 0 else (second, first)
+                jobs.append(_job(config, base, seed, a, b, pair=None))
+    return jobs
+
+
+def _job(
+    config: TournamentConfig,
+    match_id: str,
+    seed: int,
+    team_a: Sequence[str],
+    team_b: Sequence[str],
+    pair: str | None,
+) -> MatchJob:
+    return MatchJob(
+        id=match_id,
+        variant=config.variant,
+        options=dict(config.options),
+        seed=seed,
+        players=team_players(team_a, team_b),
+        max_deals=config.deals,
+        pair=pair,
+    )

@@ -1,0 +1,68 @@
+"""Tournament planning and playing matches on Ray."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.errors import ConfigError
+from arena.sim import Runner, TournamentConfig, plan, play_job
+
+
+def config(**changes: object) -> TournamentConfig:
+    data: dict[str, object] = {
+        "name": "t",
+        "variant": "guandan",
+        "bots": ["random", "first"],
+        "matches": 3,
+        "deals": 2,
+        "seed": 4,
+    }
+    data.update(changes)
+    return TournamentConfig.from_mapping(data)
+
+
+def test_plan_is_deterministic_with_unique_ids() -> None:
+    jobs = plan(config())
+    assert [j.id for j in jobs] == [j.id for j in plan(config())]
+    assert len({j.id for j in jobs}) == len(jobs) == 3
+    assert all(j.id.startswith(config().id) for j in jobs)
+    # unpaired: the teams change sides every match
+    assert jobs[0].players[0] != jobs[1].players[0]
+
+
+def test_paired_plan_plays_each_seed_twice_with_the_partnerships_swapped() -> None:
+    jobs = plan(config(paired=True))
+    assert len(jobs) == 6
+    for a, b in zip(jobs[::2], jobs[1::2], strict=True):
+        assert a.seed == b.seed and a.pair == b.pair is not None
+        assert a.players == (b.players[1], b.players[0], b.players[3], b.players[2])
+
+
+def test_a_paired_run_really_swaps_the_hands() -> None:
+    """Both matches deal each seat the same cards (same seed) while the teams sitting
+    there are swapped: the cards team A held go to team B."""
+    a, b = plan(config(paired=True, matches=1, deals=1))
+    record_a, record_b = play_job(a).record, play_job(b).record
+    assert record_a["deals"][0]["seed"] == record_b["deals"][0]["seed"]
+    assert record_a["players"][0] == record_b["players"][1]
+
+
+def test_bad_definitions_are_refused() -> None:
+    with pytest.raises(ConfigError, match="unknown bot"):
+        config(bots=["random", "nobody"])
+    with pytest.raises(ConfigError, match="unknown game"):
+        config(variant="poker")
+    with pytest.raises(ConfigError, match="gauntlet needs a reference"):
+        config(format="gauntlet")
+    with pytest.raises(ConfigError, match="unknown tournament field"):
+        TournamentConfig.from_mapping({"bots": ["random", "first"], "colour": "red"})
+
+
+@pytest.mark.usefixtures("ray_session")
+def test_matches_played_on_ray_equal_matches_played_here() -> None:
+    jobs = plan(config(matches=4))
+    with Runner() as runner:
+        reports = {r.job.id: r for r in runner.run(jobs, batch_size=2)}
+    assert set(reports) == {j.id for j in jobs}
+    for job in jobs:
+        assert reports[job.id].record == play_job(job).record
