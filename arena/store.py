@@ -1,0 +1,728 @@
+"""Persistence: bots, tournaments, matches and ratings in one SQLite file.
+
+The schema below is the contract: other parts of the project, dashboards and
+operators read these tables directly, so a change to it is a new schema version
+with a migration, never an edit in place.
+
+Opening
+    :meth:`Store.open` creates the file and the schema if needed, or checks an
+    existing file: a file that is not SQLite, an SQLite file of another
+    application, or a schema newer than this code gives a :class:`StoreError`
+    naming the path. ``":memory:"`` opens a private in-memory store (tests).
+
+Durability
+    ``journal_mode=WAL``: readers (a leaderboard, a dashboard) read while the
+    writer writes, each seeing the last committed state. ``synchronous=FULL``:
+    every commit is synced to disk before :meth:`Store.add_match` returns. In
+    WAL mode ``NORMAL`` already survives a killed process, but not a power cut or
+    an OS crash, after which the last commits can be lost; a match costs seconds
+    to play and one sync per match is negligible, so a stored match stays stored.
+    ``foreign_keys=ON``; a busy timeout (30 s by default) lets a second writer
+    wait for the first instead of failing at once. One writer process at a time
+    (the match driver) is the intended use; open one :class:`Store` per process.
+
+Atomicity
+    Every write is one ``BEGIN IMMEDIATE`` … ``COMMIT`` transaction, rolled back
+    on any error: a process killed at any moment leaves each match either wholly
+    stored (row, rating changes and rating history) or absent.
+
+Schema (version 1, ``PRAGMA user_version``; ``PRAGMA application_id`` marks an arena store)
+    Times are UTC, ISO 8601 text (``2024-05-01T12:00:00.000000+00:00``). Columns
+    ending in ``_json`` hold compact JSON text (UTF-8, no NaN or infinity).
+
+    ``bots`` — every bot that may be seated or rated.
+        ``name`` TEXT PRIMARY KEY (the name used in seatings and ratings),
+        ``kind`` TEXT (``builtin``, ``remote``, … free text), ``owner`` TEXT NULL,
+        ``version`` TEXT NULL, ``created_at``. A name is one bot: registering it
+        again with other attributes is an error (a new version is a new name).
+
+    ``tournaments`` — a set of matches played under one configuration.
+        ``id`` TEXT PRIMARY KEY (chosen by the caller), ``name``, ``variant``
+        (game name, e.g. ``guandan``), ``options_json`` (game options, an object),
+        ``config_json`` (how the tournament is run: bots, fixtures, match counts…;
+        an object), ``created_at``, ``status`` (``pending``, ``running``,
+        ``finished`` or ``aborted``).
+
+    ``matches`` — one row per finished match.
+        ``id`` TEXT PRIMARY KEY (deterministic, given by the caller: the same
+        match retried has the same id and is stored once), ``tournament_id`` TEXT
+        NULL REFERENCES tournaments (NULL: a match outside any tournament),
+        ``variant``, ``options_json`` (object), ``seed`` INTEGER NULL (the match
+        seed; NULL when the deals were given explicitly), ``seating_json`` (array of
+        bot names, index = seat), ``outcome_json`` (object: the match result),
+        ``record_json`` (object: the whole record, as ``MatchRecord.to_dict``),
+        ``deals`` INTEGER, ``decisions`` INTEGER, ``finished_at``.
+        Indexed by ``tournament_id`` and by ``variant``.
+
+    ``ratings`` — the current rating of a bot in a variant under a system.
+        ``bot`` REFERENCES bots, ``variant``, ``system`` (``elo``, ``openskill``
+        or ``room``), ``value`` REAL, ``sigma`` REAL NULL (the uncertainty, for
+        systems that have one), ``matches`` INTEGER (rated matches so far),
+        ``updated_at``; PRIMARY KEY (bot, variant, system).
+
+    ``rating_history`` — every change of a rating, in order.
+        ``id`` INTEGER PRIMARY KEY AUTOINCREMENT (the order of changes),
+        ``match_id`` REFERENCES matches (the match that caused the change),
+        ``bot``, ``variant``, ``system`` (together REFERENCES ratings),
+        ``before`` REAL NULL (NULL: the bot had no rating yet), ``after`` REAL,
+        ``sigma`` REAL NULL (the uncertainty after the change), ``at``.
+        Indexed by (bot, variant, system, id) and by ``match_id``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final, Self
+
+from arena.errors import ArenaError
+
+__all__ = [
+    "RATING_SYSTEMS",
+    "SCHEMA_VERSION",
+    "TOURNAMENT_STATUSES",
+    "Bot",
+    "Rating",
+    "RatingChange",
+    "RatingUpdate",
+    "Store",
+    "StoreError",
+    "StoredMatch",
+    "Tournament",
+]
+
+SCHEMA_VERSION: Final = 1
+"""The schema this code writes and understands (``PRAGMA user_version``)."""
+
+APPLICATION_ID: Final = 0x41524E41
+"""``PRAGMA application_id`` of an arena store (the bytes ``ARNA``)."""
+
+RATING_SYSTEMS: Final = ("elo", "openskill", "room")
+TOURNAMENT_STATUSES: Final = ("pending", "running", "finished", "aborted")
+
+_MIN_SQLITE: Final = (3, 24, 0)  # UPSERT
+_PAGE: Final = 256  # matches read per query while iterating
+_INT64 = range(-(2**63), 2**63)
+
+
+class StoreError(ArenaError):
+    """The store cannot be opened, or a read or write failed; the message names the path."""
+
+
+# ---------------------------------------------------------------------------
+# Values
+
+
+def _check(condition: bool, message: str) -> None:
+    if not condition:
+        raise StoreError(message)
+
+
+def _finite(value: float | None) -> bool:
+    return value is None or (isinstance(value, int | float) and math.isfinite(value))
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A finished match as stored; ``options``, ``outcome`` and ``record`` are JSON-ready.
+
+    They are read back in their JSON form (tuples become lists, keys strings).
+    ``finished_at`` is set by the store when left empty and is not compared.
+    """
+
+    id: str
+    tournament_id: str | None
+    variant: str
+    options: dict[str, Any]
+    seed: int | None
+    seating: tuple[str, ...]
+    outcome: dict[str, Any]
+    record: dict[str, Any]
+    deals: int
+    decisions: int
+    finished_at: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seating", tuple(self.seating))
+        _check(bool(self.id), "a match needs a non-empty id")
+        _check(
+            self.seed is None or (isinstance(self.seed, int) and self.seed in _INT64),
+            f"match {self.id!r}: seed {self.seed!r} is not a 64-bit integer",
+        )
+        _check(
+            all(isinstance(name, str) and name for name in self.seating),
+            f"match {self.id!r}: seating {self.seating!r} must be bot names",
+        )
+        _check(
+            self.deals >= 0 and self.decisions >= 0,
+            f"match {self.id!r}: negative deals or decisions",
+        )
+
+
+@dataclass(frozen=True)
+class RatingUpdate:
+    """The new rating of ``bot`` after a match; the store reads the value before it."""
+
+    bot: str
+    variant: str
+    system: str
+    after: float
+    sigma: float | None = None
+
+    def __post_init__(self) -> None:
+        _check(
+            self.system in RATING_SYSTEMS,
+            f"unknown rating system {self.system!r} (expected one of {', '.join(RATING_SYSTEMS)})",
+        )
+        _check(
+            _finite(self.after) and _finite(self.sigma),
+            f"rating of {self.bot!r}: value {self.after!r} and sigma {self.sigma!r} "
+            "must be finite numbers",
+        )
+        _check(self.sigma is None or self.sigma >= 0, f"rating of {self.bot!r}: sigma < 0")
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A row of ``ratings``."""
+
+    bot: str
+    variant: str
+    system: str
+    value: float
+    sigma: float | None
+    matches: int
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """A row of ``rating_history``; ``before`` is None for a bot's first rating."""
+
+    id: int
+    match_id: str
+    bot: str
+    variant: str
+    system: str
+    before: float | None
+    after: float
+    sigma: float | None
+    at: str
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A row of ``bots``."""
+
+    name: str
+    kind: str
+    owner: str | None = None
+    version: str | None = None
+    created_at: str | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A row of ``tournaments``."""
+
+    id: str
+    name: str
+    variant: str
+    options: dict[str, Any]
+    config: dict[str, Any]
+    status: str
+    created_at: str
+
+
+# ---------------------------------------------------------------------------
+# Schema
+
+_SCHEMA_V1: Final = (
+    """CREATE TABLE bots (
+        name TEXT PRIMARY KEY NOT NULL CHECK (name <> ''),
+        kind TEXT NOT NULL,
+        owner TEXT,
+        version TEXT,
+        created_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE tournaments (
+        id TEXT PRIMARY KEY NOT NULL CHECK (id <> ''),
+        name TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        options_json TEXT NOT NULL,
+        config_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        status TEXT NOT NULL
+            CHECK (status IN ('pending', 'running', 'finished', 'aborted'))
+    )""",
+    """CREATE TABLE matches (
+        id TEXT PRIMARY KEY NOT NULL CHECK (id <> ''),
+        tournament_id TEXT REFERENCES tournaments (id),
+        variant TEXT NOT NULL,
+        options_json TEXT NOT NULL,
+        seed INTEGER,
+        seating_json TEXT NOT NULL,
+        outcome_json TEXT NOT NULL,
+        record_json TEXT NOT NULL,
+        deals INTEGER NOT NULL CHECK (deals >= 0),
+        decisions INTEGER NOT NULL CHECK (decisions >= 0),
+        finished_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX matches_tournament ON matches (tournament_id)",
+    "CREATE INDEX matches_variant ON matches (variant)",
+    """CREATE TABLE ratings (
+        bot TEXT NOT NULL REFERENCES bots (name),
+        variant TEXT NOT NULL,
+        system TEXT NOT NULL CHECK (system IN ('elo', 'openskill', 'room')),
+        value REAL NOT NULL,
+        sigma REAL,
+        matches INTEGER NOT NULL CHECK (matches >= 0),
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (bot, variant, system)
+    )""",
+    """CREATE TABLE rating_history (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        match_id TEXT NOT NULL REFERENCES matches (id),
+        bot TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        system TEXT NOT NULL,
+        "before" REAL,
+        after REAL NOT NULL,
+        sigma REAL,
+        at TEXT NOT NULL,
+        FOREIGN KEY (bot, variant, system) REFERENCES ratings (bot, variant, system)
+    )""",
+    "CREATE INDEX rating_history_key ON rating_history (bot, variant, system, id)",
+    "CREATE INDEX rating_history_match ON rating_history (match_id)",
+)
+
+_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA_V1}
+"""Statements taking the schema from version ``n - 1`` to version ``n``."""
+
+_MATCH_COLUMNS: Final = (
+    "id, tournament_id, variant, options_json, seed, seating_json, outcome_json, "
+    "record_json, deals, decisions, finished_at"
+)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _dumps(value: object, what: str) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as err:
+        raise StoreError(f"{what} is not JSON-ready: {err}") from None
+
+
+def _loads(text: str) -> Any:
+    return json.loads(text)
+
+
+def _match_from_row(row: sqlite3.Row) -> StoredMatch:
+    return StoredMatch(
+        id=row["id"],
+        tournament_id=row["tournament_id"],
+        variant=row["variant"],
+        options=_loads(row["options_json"]),
+        seed=row["seed"],
+        seating=tuple(_loads(row["seating_json"])),
+        outcome=_loads(row["outcome_json"]),
+        record=_loads(row["record_json"]),
+        deals=row["deals"],
+        decisions=row["decisions"],
+        finished_at=row["finished_at"],
+    )
+
+
+# ---------------------------------------------------------------------------
+# The store
+
+
+class Store:
+    """An open arena store. Use :meth:`Store.open`; close it, or use it as a context manager."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+        self._conn: sqlite3.Connection | None = conn
+        self._lock = threading.RLock()
+        self.path = path
+
+    # -- opening and closing ------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | Path, *, timeout: float = 30.0) -> Store:
+        """Open (creating if needed) the store at ``path``; ``":memory:"`` for a private one.
+
+        ``timeout`` is how long, in seconds, a write waits for another writer.
+        """
+        name = str(path)
+        if sqlite3.sqlite_version_info < _MIN_SQLITE:
+            raise StoreError(
+                f"store {name}: SQLite {sqlite3.sqlite_version} is too old "
+                f"(need {'.'.join(map(str, _MIN_SQLITE))} or newer)"
+            )
+        try:
+            conn = sqlite3.connect(
+                name, timeout=timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot open store {name}: {err}") from None
+        conn.row_factory = sqlite3.Row
+        store = cls(conn, name)
+        try:
+            store._prepare(timeout)
+        except BaseException:
+            conn.close()
+            raise
+        return store
+
+    def _prepare(self, timeout: float) -> None:
+        conn = self._connection()
+        with self._errors("cannot open store"):
+            conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if (tables or version) and app_id != APPLICATION_ID:
+            raise StoreError(f"store {self.path}: an SQLite file, but not an arena store")
+        self._check_version(version)
+        with self._errors("cannot open store"):
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() not in ("wal", "memory"):
+                raise StoreError(
+                    f"store {self.path}: cannot use write-ahead logging here "
+                    f"(journal mode stays {mode!r}; a network file system?)"
+                )
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
+        if version < SCHEMA_VERSION:
+            with self._write("cannot create the schema of store"):
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                self._check_version(version)
+                for target in range(version + 1, SCHEMA_VERSION + 1):
+                    for statement in _MIGRATIONS[target]:
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _check_version(self, version: int) -> None:
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"store {self.path} has schema version {version}, newer than this arena "
+                f"understands ({SCHEMA_VERSION}): upgrade arena to use it"
+            )
+
+    def close(self) -> None:
+        """Close the store (idempotent)."""
+        with self._lock:
+            if self._conn is not None:
+                conn, self._conn = self._conn, None
+                conn.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._conn is None else "open"
+        return f"<Store {self.path} ({state})>"
+
+    # -- plumbing --------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError(f"store {self.path} is closed")
+        return self._conn
+
+    @contextmanager
+    def _errors(self, doing: str) -> Iterator[None]:
+        """Turn SQLite errors into a StoreError naming the path."""
+        try:
+            yield
+        except sqlite3.Error as err:
+            raise StoreError(f"{doing} {self.path}: {err}") from None
+
+    @contextmanager
+    def _write(self, doing: str) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed if the block ends normally, else rolled back."""
+        with self._lock, self._errors(doing):
+            conn = self._connection()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                if conn.in_transaction:  # the block may have rolled back on purpose
+                    conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.rollback()
+                raise
+
+    def _read(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
+        with self._lock, self._errors("cannot read store"):
+            return self._connection().execute(sql, params).fetchall()
+
+    # -- bots ------------------------------------------------------------------
+
+    def add_bot(
+        self, name: str, kind: str, owner: str | None = None, version: str | None = None
+    ) -> bool:
+        """Register a bot; False if it already is, with the same attributes.
+
+        The same name with another kind, owner or version is an error.
+        """
+        _check(bool(name), "a bot needs a non-empty name")
+        with self._write("cannot add a bot to store") as conn:
+            row = conn.execute(
+                "SELECT kind, owner, version FROM bots WHERE name = ?", (name,)
+            ).fetchone()
+            if row is not None:
+                if tuple(row) != (kind, owner, version):
+                    raise StoreError(
+                        f"store {self.path}: bot {name!r} is already registered as "
+                        f"kind={row['kind']!r} owner={row['owner']!r} version={row['version']!r}"
+                    )
+                return False
+            conn.execute(
+                "INSERT INTO bots (name, kind, owner, version, created_at) VALUES (?, ?, ?, ?, ?)",
+                (name, kind, owner, version, _now()),
+            )
+            return True
+
+    def bots(self) -> list[Bot]:
+        """Every registered bot, by name."""
+        rows = self._read("SELECT name, kind, owner, version, created_at FROM bots ORDER BY name")
+        return [Bot(*row) for row in rows]
+
+    # -- tournaments -------------------------------------------------------------
+
+    def add_tournament(
+        self,
+        id: str,
+        name: str,
+        variant: str,
+        options: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
+        status: str = "pending",
+    ) -> bool:
+        """Create a tournament; False if it exists already with the same definition.
+
+        The same id with another name, variant, options or config is an error
+        (resuming a tournament under a changed definition).
+        """
+        _check(bool(id), "a tournament needs a non-empty id")
+        self._check_status(status)
+        options_json = _dumps(options or {}, f"tournament {id!r}: options")
+        config_json = _dumps(config or {}, f"tournament {id!r}: config")
+        with self._write("cannot add a tournament to store") as conn:
+            row = conn.execute(
+                "SELECT name, variant, options_json, config_json FROM tournaments WHERE id = ?",
+                (id,),
+            ).fetchone()
+            if row is not None:
+                if tuple(row) != (name, variant, options_json, config_json):
+                    raise StoreError(
+                        f"store {self.path}: tournament {id!r} already exists "
+                        "with another definition"
+                    )
+                return False
+            conn.execute(
+                "INSERT INTO tournaments (id, name, variant, options_json, config_json, "
+                "created_at, status) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (id, name, variant, options_json, config_json, _now(), status),
+            )
+            return True
+
+    def tournament(self, id: str) -> Tournament | None:
+        """The tournament ``id``, or None."""
+        rows = self._read(
+            "SELECT id, name, variant, options_json, config_json, status, created_at "
+            "FROM tournaments WHERE id = ?",
+            (id,),
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        return Tournament(
+            id=row["id"],
+            name=row["name"],
+            variant=row["variant"],
+            options=_loads(row["options_json"]),
+            config=_loads(row["config_json"]),
+            status=row["status"],
+            created_at=row["created_at"],
+        )
+
+    def set_tournament_status(self, id: str, status: str) -> None:
+        """Set the status of tournament ``id`` (which must exist)."""
+        self._check_status(status)
+        with self._write("cannot update store") as conn:
+            cursor = conn.execute("UPDATE tournaments SET status = ? WHERE id = ?", (status, id))
+            if cursor.rowcount == 0:
+                raise StoreError(f"store {self.path}: no tournament {id!r}")
+
+    @staticmethod
+    def _check_status(status: str) -> None:
+        _check(
+            status in TOURNAMENT_STATUSES,
+            f"unknown tournament status {status!r} "
+            f"(expected one of {', '.join(TOURNAMENT_STATUSES)})",
+        )
+
+    # -- matches -----------------------------------------------------------------
+
+    def add_match(self, match: StoredMatch, rating_updates: Sequence[RatingUpdate] = ()) -> bool:
+        """Store a finished match and the rating changes it causes, in one transaction.
+
+        Returns False, changing nothing, if a match with this id is stored already
+        (a retried batch counts once). For each update the current rating becomes
+        ``before`` in the history, ``after`` the new value, and the bot's count of
+        rated matches grows by one. On any error nothing is stored. When this
+        returns True the match is on disk.
+        """
+        keys = [(u.bot, u.variant, u.system) for u in rating_updates]
+        _check(
+            len(set(keys)) == len(keys),
+            f"match {match.id!r}: two rating updates for the same bot, variant and system",
+        )
+        what = f"match {match.id!r}"
+        row = (
+            match.id,
+            match.tournament_id,
+            match.variant,
+            _dumps(match.options, f"{what}: options"),
+            match.seed,
+            _dumps(list(match.seating), f"{what}: seating"),
+            _dumps(match.outcome, f"{what}: outcome"),
+            _dumps(match.record, f"{what}: record"),
+            match.deals,
+            match.decisions,
+            match.finished_at or _now(),
+        )
+        with self._write(f"cannot store {what} in") as conn:
+            if (
+                match.tournament_id is not None
+                and not conn.execute(
+                    "SELECT 1 FROM tournaments WHERE id = ?", (match.tournament_id,)
+                ).fetchone()
+            ):
+                raise StoreError(
+                    f"store {self.path}: {what}: no tournament {match.tournament_id!r}"
+                )
+            cursor = conn.execute(
+                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO NOTHING",
+                row,
+            )
+            if cursor.rowcount == 0:
+                conn.rollback()
+                return False
+            at = _now()
+            for update in rating_updates:
+                key = (update.bot, update.variant, update.system)
+                if not conn.execute("SELECT 1 FROM bots WHERE name = ?", (update.bot,)).fetchone():
+                    raise StoreError(
+                        f"store {self.path}: {what}: rating update for {update.bot!r}, "
+                        "which is not a registered bot (add_bot first)"
+                    )
+                old = conn.execute(
+                    "SELECT value FROM ratings WHERE bot = ? AND variant = ? AND system = ?", key
+                ).fetchone()
+                conn.execute(
+                    "INSERT INTO ratings (bot, variant, system, value, sigma, matches, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, 1, ?) "
+                    "ON CONFLICT (bot, variant, system) DO UPDATE SET value = excluded.value, "
+                    "sigma = excluded.sigma, matches = matches + 1, "
+                    "updated_at = excluded.updated_at",
+                    (*key, float(update.after), update.sigma, at),
+                )
+                conn.execute(
+                    'INSERT INTO rating_history (match_id, bot, variant, system, "before", '
+                    "after, sigma, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        match.id,
+                        *key,
+                        None if old is None else old[0],
+                        float(update.after),
+                        update.sigma,
+                        at,
+                    ),
+                )
+            return True
+
+    def match(self, id: str) -> StoredMatch | None:
+        """The match ``id``, or None."""
+        rows = self._read(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (id,))
+        return _match_from_row(rows[0]) if rows else None
+
+    def match_ids(self, tournament_id: str) -> set[str]:
+        """The ids of the matches stored for a tournament (to resume it)."""
+        rows = self._read("SELECT id FROM matches WHERE tournament_id = ?", (tournament_id,))
+        return {row[0] for row in rows}
+
+    def matches(
+        self, variant: str | None = None, tournament_id: str | None = None
+    ) -> Iterator[StoredMatch]:
+        """The stored matches, filtered, in the order they were stored.
+
+        Read a page at a time: no lock is held between pages, and memory stays small.
+        """
+        where = ["rowid > ?"]
+        params: list[object] = []
+        if variant is not None:
+            where.append("variant = ?")
+            params.append(variant)
+        if tournament_id is not None:
+            where.append("tournament_id = ?")
+            params.append(tournament_id)
+        sql = (
+            f"SELECT rowid, {_MATCH_COLUMNS} FROM matches WHERE {' AND '.join(where)} "
+            f"ORDER BY rowid LIMIT {_PAGE}"
+        )
+        last = 0
+        while True:
+            rows = self._read(sql, (last, *params))
+            for row in rows:
+                yield _match_from_row(row)
+            if len(rows) < _PAGE:
+                return
+            last = rows[-1]["rowid"]
+
+    # -- ratings -----------------------------------------------------------------
+
+    def ratings(self, variant: str, system: str | None = None) -> list[Rating]:
+        """Current ratings in a variant (all systems, or one), best first within a system."""
+        sql = (
+            "SELECT bot, variant, system, value, sigma, matches, updated_at FROM ratings "
+            "WHERE variant = ?"
+        )
+        params: list[object] = [variant]
+        if system is not None:
+            sql += " AND system = ?"
+            params.append(system)
+        rows = self._read(sql + " ORDER BY system, value DESC, bot", params)
+        return [Rating(*row) for row in rows]
+
+    def rating_history(self, bot: str, variant: str, system: str) -> list[RatingChange]:
+        """Every change of one rating, oldest first."""
+        rows = self._read(
+            'SELECT id, match_id, bot, variant, system, "before", after, sigma, at '
+            "FROM rating_history WHERE bot = ? AND variant = ? AND system = ? ORDER BY id",
+            (bot, variant, system),
+        )
+        return [RatingChange(*row) for row in rows]
