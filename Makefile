@@ -13,8 +13,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/arena play guandan --bots random,random,first,first --seed 7 --deals 3 --record demo-match.json
-	$(BIN)/arena replay demo-match.json
+	$(BIN)/arena tournament --name demo --bots random,first --team random,first \
+		--variant guandan --matches 6 --deals 3 --db demo.sqlite
 
 test: $(STAMP)
 	$(BIN)/ruff check arena bots tests
@@ -25,4 +25,4 @@ bench: $(STAMP)
 	$(BIN)/arena bench guandan
 
 clean:
-	rm -rf demo-match.json $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf demo.sqlite demo.sqlite-wal demo.sqlite-shm $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

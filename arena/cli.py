@@ -9,6 +9,9 @@ from collections.abc import Sequence
 from arena.cards import RANKS
 from arena.commands import EXIT_USAGE
 from arena.errors import ArenaError
+from arena.sim.tournament import EXAMPLE as TOURNAMENT_EXAMPLE
+
+DEFAULT_DB = "arena.sqlite"
 
 
 def parse_level(text: str) -> int:
@@ -109,7 +112,66 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     replay = sub.add_parser("replay", help="re-play a match record and check it")
-    replay.add_argument("file", help="a record written by 'arena play --record'")
+    replay.add_argument(
+        "file", help="a record written by 'arena play --record', or the id of a stored match"
+    )
+    replay.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
+
+    tournament = sub.add_parser(
+        "tournament",
+        help="a league between bots, played on Ray, stored and rated",
+        description="Play a tournament on Ray (a local instance unless --address), store "
+        "every match once, rate the bots (Elo, OpenSkill), and print the leaderboard. "
+        "Rerun the same command to resume an interrupted tournament. "
+        "A definition file looks like this:\n\n" + TOURNAMENT_EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    tournament.add_argument("file", nargs="?", help="a tournament definition (TOML)")
+    tournament.add_argument("--example", action="store_true", help="print an example file")
+    tournament.add_argument("--name", default="tournament", help="tournament name")
+    tournament.add_argument("--variant", default="guandan", help="game variant (default guandan)")
+    tournament.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="game option"
+    )
+    tournament.add_argument("--bots", help="bots, each partnered with itself: random,first")
+    tournament.add_argument(
+        "--team", action="append", default=[], metavar="A,B", help="a team of two bots"
+    )
+    tournament.add_argument("--format", default="round_robin", choices=["round_robin", "gauntlet"])
+    tournament.add_argument("--reference", metavar="A,B", help="the gauntlet's reference team")
+    tournament.add_argument("--matches", type=int, default=10, help="matches per pairing")
+    tournament.add_argument("--deals", type=int, default=None, help="deals per match")
+    tournament.add_argument("--seed", type=int, default=0, help="tournament seed")
+    tournament.add_argument(
+        "--paired", action="store_true", help="each seed twice, partnerships swapped"
+    )
+    tournament.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
+    tournament.add_argument(
+        "--address", default=None, help="Ray cluster: 'auto' or ray://HOST:PORT (default: local)"
+    )
+    tournament.add_argument("--batch", type=int, default=None, help="matches per Ray task")
+
+    versus = sub.add_parser("compare", help="paired matches between two bots until an SPRT decides")
+    versus.add_argument("bot_a", help="the candidate bot")
+    versus.add_argument("bot_b", help="the reference bot")
+    versus.add_argument("--variant", required=True, help="game variant, e.g. guandan")
+    versus.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="game option"
+    )
+    versus.add_argument("--deals", type=int, default=1, help="deals per match (default 1)")
+    versus.add_argument("--elo0", type=float, default=0.0, help="H0: at most this Elo (0)")
+    versus.add_argument("--elo1", type=float, default=50.0, help="H1: at least this Elo (50)")
+    versus.add_argument("--alpha", type=float, default=0.05, help="false positive rate")
+    versus.add_argument("--beta", type=float, default=0.05, help="false negative rate")
+    versus.add_argument("--max-pairs", type=int, default=20_000, help="stop undecided after")
+    versus.add_argument("--seed", type=int, default=0, help="seed of the deals")
+    versus.add_argument("--address", default=None, help="Ray cluster (default: local)")
+    versus.add_argument("--json", action="store_true", help="JSON for machines")
+
+    board = sub.add_parser("leaderboard", help="ratings of a variant")
+    board.add_argument("--variant", required=True, help="game variant, e.g. guandan")
+    board.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
+    board.add_argument("--json", action="store_true", help="JSON for machines")
 
     rules = sub.add_parser("rules", help="rules oracle: how cards read and what beats what")
     rules_sub = rules.add_subparsers(dest="rules_game", required=True, metavar="GAME")
@@ -155,6 +217,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             from arena.commands.rules import run_rules
 
             return run_rules(args)
+        if args.command == "tournament":
+            from arena.commands.tournament import run_tournament
+
+            return run_tournament(args)
+        if args.command == "compare":
+            from arena.commands.compare import run_compare
+
+            return run_compare(args)
+        if args.command == "leaderboard":
+            from arena.commands.leaderboard import run_leaderboard
+
+            return run_leaderboard(args)
         if args.command == "bench":
             from arena.commands.bench import run_bench
 

@@ -290,12 +290,17 @@ def test_sprt_llr_by_hand() -> None:
     assert sprt.decision is None
 
 
-def test_sprt_no_variance_no_evidence() -> None:
-    sprt = Sprt()
+def test_sprt_a_one_sided_stream_decides_after_a_few_results() -> None:
+    sprt = Sprt(SprtConfig(elo0=0.0, elo1=50.0))
     assert sprt.llr == 0.0 and sprt.mean == 0.5
-    sprt.extend([1.0] * 50)
-    assert sprt.llr == 0.0
-    assert sprt.decision is None
+    sprt.add(1.0)
+    assert sprt.llr == 0.0  # one result is no evidence
+    # all wins: variance floored at 1/(4n); with s0 = 0.5, s1 = E(50) = 0.571463,
+    # LLR(n) = n·(s1 − s0)·(2 − s0 − s1)/(2/(4n)) = 2n²·0.071463·0.928537 → H1 once ≥ 2.944
+    assert sprt.extend([1.0] * 4) == "H1"
+    assert sprt.decided_at == 5
+    losing = Sprt(SprtConfig(elo0=0.0, elo1=50.0))
+    assert losing.extend([0.0] * 10) == "H0"
 
 
 def test_sprt_strong_player_decides_h1() -> None:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from arena.replay import MatchRecord, verify
+from arena.store import Store
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    record = MatchRecord.load(args.file)
+    record = _stored(args.file, args.db) or MatchRecord.load(args.file)
     report = verify(record)
     winner = report.result["match_winner"]
     ending = f"team {winner} won the match" if winner is not None else "no match winner"
@@ -17,3 +19,12 @@ def run_replay(args: argparse.Namespace) -> int:
         f"all legal, same results; {ending}"
     )
     return 0
+
+
+def _stored(match_id: str, db: str) -> MatchRecord | None:
+    """The record of a stored match, if ``match_id`` names one (and is not a file)."""
+    if Path(match_id).exists() or not Path(db).exists():
+        return None
+    with Store.open(db) as store:
+        match = store.match(match_id)
+    return None if match is None else MatchRecord.from_dict(match.record)

@@ -10,7 +10,8 @@ approximation of the log-likelihood ratio
 The test accepts H1 ("the difference is at least elo1") when the LLR reaches
 ``log((1 − beta) / alpha)`` and H0 ("at most elo0") when it falls to
 ``log(beta / (1 − alpha))``; alpha and beta are the false positive and false negative
-rates. While all results are equal the variance is 0 and the LLR is taken as 0.
+rates. While all results are equal the variance would be 0: it is floored at
+``1/(4n)`` (one opposite result's worth), so a one-sided stream decides quickly.
 
 Feed it one kind of score: game scores (0, 0.5, 1) or, better when every opening or
 deal is played twice with the seats swapped, pair scores (0, 0.25, 0.5, 0.75, 1; the
@@ -131,10 +132,15 @@ class Sprt:
 
     @property
     def llr(self) -> float:
-        """Log-likelihood ratio of H1 against H0 (0 while the scores do not vary)."""
-        variance = self.variance
-        if variance <= 0.0:
+        """Log-likelihood ratio of H1 against H0 (0 before two scores).
+
+        The variance is floored at ``1 / (4n)`` — what one opposite result in ``n``
+        would give — so that a one-sided stream (every game won) still decides,
+        after a handful of results rather than never.
+        """
+        if self._n < 2:
             return 0.0
+        variance = max(self.variance, 1.0 / (4.0 * self._n))
         s0 = expected(self.config.elo0, 0.0)
         s1 = expected(self.config.elo1, 0.0)
         return self._n * (s1 - s0) * (2.0 * self.mean - s0 - s1) / (2.0 * variance)

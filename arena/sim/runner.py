@@ -80,11 +80,15 @@ class Runner:
         jobs: Sequence[MatchJob],
         batch_size: int,
         max_in_flight: int | None = None,
+        task: Any = None,
     ) -> Iterator[MatchReport]:
-        """Play ``jobs`` in batches; yield each report as its batch finishes."""
+        """Play ``jobs`` in batches; yield each report as its batch finishes.
+
+        ``task`` is the Ray remote function playing a batch (default: built-in bots).
+        """
         import ray
 
-        task = remote_batch()
+        task = task or remote_batch()
         batches = [list(jobs[i : i + batch_size]) for i in range(0, len(jobs), batch_size)]
         limit = max_in_flight or 2 * self.workers
         waiting = iter(batches)

@@ -1,0 +1,87 @@
+"""Storing match results and rating them: each result once, ratings with it.
+
+Elo (partnerships: a team is the mean of its two bots) and OpenSkill
+(Plackett–Luce, μ and σ, the conservative μ−3σ) per variant. With paired deals
+only complete pairs are stored and rated, so both halves count together or not
+at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from arena.rating import EloConfig, SkillRating, update_skill, update_teams
+from arena.sim.jobs import MatchReport
+from arena.store import RatingUpdate, Store, StoredMatch
+
+ELO, OPENSKILL = "elo", "openskill"
+
+
+@dataclass
+class League:
+    """The ratings of one variant, kept in step with the store."""
+
+    store: Store
+    variant: str
+    elo_config: EloConfig = field(default_factory=EloConfig)
+    elo: dict[str, float] = field(default_factory=dict)
+    skill: dict[str, SkillRating] = field(default_factory=dict)
+    pending: dict[str, MatchReport] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for rating in self.store.ratings(self.variant):
+            if rating.system == ELO:
+                self.elo[rating.bot] = rating.value
+            elif rating.system == OPENSKILL and rating.sigma is not None:
+                self.skill[rating.bot] = SkillRating(rating.value, rating.sigma)
+
+    def add(self, report: MatchReport, tournament_id: str | None) -> int:
+        """Store and rate a result (a paired one once its twin is in); returns matches stored."""
+        pair = report.job.pair
+        if pair is None:
+            return int(self._store(report, tournament_id))
+        twin = self.pending.pop(pair, None)
+        if twin is None:
+            self.pending[pair] = report
+            return 0
+        return int(self._store(twin, tournament_id)) + int(self._store(report, tournament_id))
+
+    def add_all(self, reports: Iterable[MatchReport], tournament_id: str | None) -> Iterator[int]:
+        for report in reports:
+            yield self.add(report, tournament_id)
+
+    def _store(self, report: MatchReport, tournament_id: str | None) -> bool:
+        job = report.job
+        team_a, team_b = [job.players[0], job.players[2]], [job.players[1], job.players[3]]
+        score = report.team_score()
+        elo = update_teams(self.elo, team_a, team_b, score, self.elo_config)
+        ranks = [0, 0] if score == 0.5 else [0, 1] if score == 1.0 else [1, 0]
+        skill = update_skill(self.skill, [team_a, team_b], ranks)
+        updates = [RatingUpdate(bot, self.variant, ELO, value) for bot, value in elo.items()]
+        updates += [
+            RatingUpdate(bot, self.variant, OPENSKILL, r.mu, r.sigma) for bot, r in skill.items()
+        ]
+        stored = self.store.add_match(
+            StoredMatch(
+                id=job.id,
+                tournament_id=tournament_id,
+                variant=job.variant,
+                options=dict(job.options),
+                seed=job.seed,
+                seating=tuple(job.players),
+                outcome={
+                    "winner": report.winner,
+                    "totals": list(report.totals),
+                    "team_score": score,
+                },
+                record=report.record,
+                deals=report.deals,
+                decisions=report.decisions,
+            ),
+            updates,
+        )
+        if stored:  # a duplicate (a retried batch, a rerun) changes no rating
+            self.elo.update(elo)
+            self.skill.update(skill)
+        return stored
