@@ -194,8 +194,16 @@ def build_parser() -> argparse.ArgumentParser:
     sanfu_beats.add_argument("play", help="the cards played")
     sanfu_beats.add_argument("on_table", help="the cards on the table")
 
-    bench = sub.add_parser("bench", help="measure engine speed with random bots")
-    bench.add_argument("game", help="game name, e.g. guandan")
+    bench = sub.add_parser(
+        "bench",
+        help="measure engine speed with random bots ('bench scale': Ray scaling)",
+        description="arena bench GAME: engine speed in one process. "
+        "arena bench scale --variant V: deals/s on Ray with 1 and N workers.",
+    )
+    bench.add_argument("game", help="game name, e.g. guandan, or 'scale'")
+    bench.add_argument("--variant", default="guandan", help="with 'scale': the game variant")
+    bench.add_argument("--matches", type=int, default=96, help="with 'scale': matches")
+    bench.add_argument("--workers", type=int, default=None, help="with 'scale': N (cores)")
     bench.add_argument("--deals", type=int, default=300, help="deals to play (default 300)")
     bench.add_argument("--seed", type=int, default=1, help="first deal seed (default 1)")
     return parser
@@ -229,6 +237,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             from arena.commands.leaderboard import run_leaderboard
 
             return run_leaderboard(args)
+        if args.command == "bench" and args.game == "scale":
+            from arena.commands.bench_scale import run_scale
+
+            args.deals = 5 if args.deals == 300 else args.deals  # deals per match here
+            return run_scale(args)
         if args.command == "bench":
             from arena.commands.bench import run_bench
 
