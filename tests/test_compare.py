@@ -30,6 +30,8 @@ def test_a_much_stronger_bot_is_decided_quickly() -> None:
     assert summary["wins"] > summary["losses"]
     assert summary["los"] > 0.95
     assert summary["pairs"] == result.sprt.n
+    narrowing = summary["narrowing"]
+    assert narrowing is not None and narrowing["ratio"] > 0
 
 
 @pytest.mark.usefixtures("ray_session")

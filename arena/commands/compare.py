@@ -65,4 +65,11 @@ def run_compare(args: argparse.Namespace) -> int:
         f"  Elo difference {summary['elo']:+.1f} (95%: {low:+.1f} … {high:+.1f}), "
         f"likelihood of superiority {summary['los']:.1%}"
     )
+    narrowing = summary["narrowing"]
+    if narrowing is not None:
+        print(
+            f"  pairing: score interval ±{narrowing['paired_half_width']:.3f} against "
+            f"±{narrowing['unpaired_half_width']:.3f} for the same matches unpaired "
+            f"({1 - narrowing['ratio']:+.0%} narrower)"
+        )
     return 0

@@ -7,6 +7,7 @@ of its two matches from A's side — feeds a sequential probability ratio test.
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,12 +26,14 @@ class Comparison:
     bot_b: str
     sprt: Sprt
     pair_scores: list[float] = field(default_factory=list)
+    match_scores: list[float] = field(default_factory=list)
     wins: int = 0
     losses: int = 0
     draws: int = 0
 
     def add_pair(self, first: MatchReport, second: MatchReport) -> None:
         scores = [_score_for_a(first, self.bot_a), _score_for_a(second, self.bot_a)]
+        self.match_scores.extend(scores)
         for score in scores:
             self.wins += score == 1.0
             self.losses += score == 0.0
@@ -38,11 +41,29 @@ class Comparison:
         self.pair_scores.append(sum(scores) / 2)
         self.sprt.add(self.pair_scores[-1])
 
+    def narrowing(self) -> dict[str, float] | None:
+        """How much pairing narrowed the score interval, against the same matches unpaired.
+
+        The half-width of the 95% interval of the mean score from the pair scores, and
+        from the same matches taken one by one as if independent (the unpaired
+        estimate on the same budget); ``ratio`` < 1 means pairing helped.
+        """
+        if len(self.pair_scores) < 2:
+            return None
+        paired = 1.96 * _stdev(self.pair_scores) / len(self.pair_scores) ** 0.5
+        unpaired = 1.96 * _stdev(self.match_scores) / len(self.match_scores) ** 0.5
+        return {
+            "paired_half_width": paired,
+            "unpaired_half_width": unpaired,
+            "ratio": paired / unpaired if unpaired else 1.0,
+        }
+
     def summary(self) -> dict[str, Any]:
         elo, low, high = (
             elo_interval(self.pair_scores) if len(self.pair_scores) >= 2 else (0.0, -1e9, 1e9)
         )
         return {
+            "narrowing": self.narrowing(),
             "bot_a": self.bot_a,
             "bot_b": self.bot_b,
             "pairs": len(self.pair_scores),
@@ -56,6 +77,10 @@ class Comparison:
             "elo_95": [low, high],
             "los": likelihood_of_superiority(self.wins, self.losses),
         }
+
+
+def _stdev(values: list[float]) -> float:
+    return statistics.stdev(values)
 
 
 def _score_for_a(report: MatchReport, bot_a: str) -> float:
