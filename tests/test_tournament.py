@@ -112,3 +112,15 @@ def test_tournament_file_and_bad_definitions(
     assert "not valid TOML" in capsys.readouterr().err
     assert main(["tournament", "--bots", "random,nobody"]) == 2
     assert "unknown bot" in capsys.readouterr().err
+
+
+def test_sj32_room_points_follow_each_deal_of_a_shengji_match() -> None:
+    from arena.sim.league import room_points
+
+    deal = {"result": {"details": {"gain": 1, "take_over": False, "declarer_team": 0}}}
+    taken = {"result": {"details": {"gain": 0, "take_over": True, "declarer_team": 0}}}
+    players = ("a", "b", "a", "b")
+    # declarers (team 0: bot a) up 1 level: +2 each declarer, the losers −2 (SJ-32)
+    assert room_points({}, players, {"deals": [deal]}) == {"a": 2.0, "b": -2.0}
+    # then the defenders (bot b) take over without a level: +2 to them
+    assert room_points({}, players, {"deals": [deal, taken]}) == {"a": 0.0, "b": 0.0}

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.rating import wilson_interval
-from arena.sim.league import ELO, OPENSKILL
+from arena.sim.league import ELO, OPENSKILL, ROOM
 from arena.store import Store
 
 
@@ -33,6 +33,8 @@ def leaderboard(store: Store, variant: str) -> list[dict[str, Any]]:
         elif rating.system == OPENSKILL and rating.sigma is not None:
             ratings[rating.bot]["mu"] = rating.value
             ratings[rating.bot]["sigma"] = rating.sigma
+        elif rating.system == ROOM:
+            ratings[rating.bot]["room"] = rating.value
     rows = []
     for bot in sorted(set(scores) | set(ratings)):
         results = scores.get(bot, [])
@@ -45,6 +47,7 @@ def leaderboard(store: Store, variant: str) -> list[dict[str, Any]]:
                 "bot": bot,
                 "elo": r.get("elo"),
                 "openskill": None if mu is None or sigma is None else mu - 3 * sigma,
+                "room": r.get("room"),
                 "mu": mu,
                 "sigma": sigma,
                 "matches": len(results),
@@ -70,19 +73,23 @@ def print_leaderboard(db: str, variant: str, as_json: bool) -> None:
         print(json.dumps({"variant": variant, "bots": rows}, ensure_ascii=False))
         return
     table = Table(title=f"{variant} leaderboard")
-    for column in ("rank", "bot", "Elo", "OpenSkill μ−3σ", "matches", "win rate (95%)"):
+    room = any(row["room"] is not None for row in rows)  # Shengji leagues (SJ-32)
+    columns = ["rank", "bot", "Elo", "OpenSkill μ−3σ", *(["room points"] if room else [])]
+    for column in (*columns, "matches", "win rate (95%)"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for row in rows:
         win = row["win_rate"]
         low, high = row["win_rate_95"]
-        table.add_row(
+        cells = [
             str(row["rank"]),
             row["bot"],
             "—" if row["elo"] is None else f"{row['elo']:.0f}",
             "—" if row["openskill"] is None else f"{row['openskill']:.2f}",
-            str(row["matches"]),
-            "—" if win is None else f"{win:.1%} [{low:.1%}, {high:.1%}]",
-        )
+        ]
+        if room:
+            cells.append("—" if row["room"] is None else f"{row['room']:+.0f}")
+        cells += [str(row["matches"]), "—" if win is None else f"{win:.1%} [{low:.1%}, {high:.1%}]"]
+        table.add_row(*cells)
     Console().print(table)
 
 
