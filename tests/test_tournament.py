@@ -124,3 +124,29 @@ def test_sj32_room_points_follow_each_deal_of_a_shengji_match() -> None:
     assert room_points({}, players, {"deals": [deal]}) == {"a": 2.0, "b": -2.0}
     # then the defenders (bot b) take over without a level: +2 to them
     assert room_points({}, players, {"deals": [deal, taken]}) == {"a": 0.0, "b": 0.0}
+
+
+@pytest.mark.usefixtures("ray_session")
+def test_an_interrupted_tournament_keeps_its_results_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = str(tmp_path / "cut.sqlite")
+    args = ["tournament", "--bots", "random,first", "--matches", "6", "--deals", "1", "--db", db]
+    original = League.add
+    seen = {"n": 0}
+
+    def add_then_interrupt(self: League, report: Any, tournament_id: str | None) -> int:
+        seen["n"] += 1
+        if seen["n"] == 3:
+            raise KeyboardInterrupt  # Ctrl-C while results stream in
+        return original(self, report, tournament_id)
+
+    monkeypatch.setattr(League, "add", add_then_interrupt)
+    assert main(args) == 130
+    assert "interrupted: 2 matches stored" in capsys.readouterr().err
+    monkeypatch.setattr(League, "add", original)
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "2 already stored" in out and "4 matches stored" in out
+    with Store.open(db) as store:
+        assert len(list(store.matches(variant="guandan"))) == 6
