@@ -137,9 +137,13 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument(
         "--team", action="append", default=[], metavar="A,B", help="a team of two bots"
     )
-    tournament.add_argument("--format", default="round_robin", choices=["round_robin", "gauntlet"])
+    tournament.add_argument(
+        "--format", default="round_robin", choices=["round_robin", "gauntlet", "rated"]
+    )
     tournament.add_argument("--reference", metavar="A,B", help="the gauntlet's reference team")
-    tournament.add_argument("--matches", type=int, default=10, help="matches per pairing")
+    tournament.add_argument(
+        "--matches", type=int, default=10, help="matches per pairing ('rated': rounds)"
+    )
     tournament.add_argument("--deals", type=int, default=None, help="deals per match")
     tournament.add_argument("--seed", type=int, default=0, help="tournament seed")
     tournament.add_argument(

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from arena.cli import main
+from arena.errors import ConfigError
 from arena.sim import Runner, TournamentConfig, plan, play_jobs
 from arena.sim.jobs import MatchJob
 from arena.sim.league import League
@@ -150,3 +151,49 @@ def test_an_interrupted_tournament_keeps_its_results_and_resumes(
     assert "2 already stored" in out and "4 matches stored" in out
     with Store.open(db) as store:
         assert len(list(store.matches(variant="guandan"))) == 6
+
+
+def test_rated_rounds_pair_teams_of_close_elo() -> None:
+    from arena.sim.tournament import plan_round
+
+    config = TournamentConfig.from_mapping(
+        {
+            "name": "r",
+            "teams": [["random", "random"], ["first", "first"], ["random", "first"]],
+            "format": "rated",
+            "matches": 2,
+            "deals": 1,
+        }
+    )
+    elo = {"random": 1600.0, "first": 1400.0}
+    jobs = plan_round(config, 0, elo)
+    # strongest (random,random: 1600) meets the next (random,first: 1500); first,first sits out
+    assert len(jobs) == 1
+    assert set(jobs[0].players) == {"random", "first"}
+    assert jobs[0].players[0:3:2] == ("random", "random")
+    with pytest.raises(ConfigError):
+        plan(config)
+
+
+@pytest.mark.usefixtures("ray_session")
+def test_rated_tournament_command_plays_its_rounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "rated.sqlite")
+    args = [
+        "tournament",
+        "--bots",
+        "random,first",
+        "--team",
+        "random,first",
+        "--format",
+        "rated",
+        "--matches",
+        "3",
+        "--deals",
+        "1",
+        "--db",
+        db,
+    ]
+    assert main(args) == 0
+    assert "3 matches stored" in capsys.readouterr().out

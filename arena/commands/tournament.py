@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Iterator
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -12,8 +13,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from arena.commands.play import parse_options
 from arena.errors import ConfigError
 from arena.sim import RayOptions, Runner, TournamentConfig, plan
+from arena.sim.jobs import MatchJob
 from arena.sim.league import League
-from arena.sim.tournament import EXAMPLE
+from arena.sim.tournament import EXAMPLE, plan_round
 from arena.store import Store
 
 EXIT_INTERRUPTED = 130
@@ -48,30 +50,29 @@ def run_tournament(args: argparse.Namespace) -> int:
         print(EXAMPLE, end="")
         return 0
     config = config_from_args(args)
-    jobs = plan(config)
     with Store.open(args.db) as store:
         store.add_tournament(config.id, config.name, config.variant, dict(config.options), {})
-        for bot in sorted({name for job in jobs for name in job.players}):
+        for bot in sorted(
+            {name for team in config.teams for name in team} | set(config.reference or ())
+        ):
             store.add_bot(bot, "builtin")
         done = store.match_ids(config.id)
-        todo = [job for job in jobs if job.id not in done]
         league = League(store, config.variant)
-        print(
-            f"tournament {config.id}: {len(jobs)} matches of {config.variant}, "
-            f"{len(jobs) - len(todo)} already stored"
-        )
+        total = expected_matches(config)
+        print(f"tournament {config.id}: {total} matches of {config.variant}, ", end="")
+        print(f"{len(done)} already stored")
         stored = played_deals = 0
         started = time.perf_counter()
         try:
             with Runner(RayOptions(address=args.address)) as runner, _progress() as progress:
-                bar = progress.add_task(
-                    "matches", total=len(jobs), completed=len(jobs) - len(todo), rate=""
-                )
-                for report in runner.run(todo, batch_size=args.batch or batch_size(config)):
-                    stored += league.add(report, config.id)
-                    played_deals += report.deals
-                    rate = played_deals / max(time.perf_counter() - started, 1e-9)
-                    progress.update(bar, advance=1, rate=f"{rate:,.0f} deals/s")
+                bar = progress.add_task("matches", total=total, completed=len(done), rate="")
+                for stage in stages(config, league):
+                    todo = [job for job in stage if job.id not in done]
+                    for report in runner.run(todo, batch_size=args.batch or batch_size(config)):
+                        stored += league.add(report, config.id)
+                        played_deals += report.deals
+                        rate = played_deals / max(time.perf_counter() - started, 1e-9)
+                        progress.update(bar, advance=1, rate=f"{rate:,.0f} deals/s")
         except KeyboardInterrupt:
             print(
                 f"interrupted: {stored} matches stored; run the same command again to resume",
@@ -84,6 +85,24 @@ def run_tournament(args: argparse.Namespace) -> int:
 
     print_leaderboard(args.db, config.variant, as_json=False)
     return 0
+
+
+def stages(config: TournamentConfig, league: League) -> Iterator[list[MatchJob]]:
+    """The matches to play, stage by stage: all at once, or one rated round at a time
+    (each round paired from the ratings the previous rounds left; a resumed round is
+    re-paired from the ratings stored so far)."""
+    if config.format != "rated":
+        yield plan(config)
+        return
+    for round_index in range(config.matches):
+        yield plan_round(config, round_index, league.elo)
+
+
+def expected_matches(config: TournamentConfig) -> int:
+    if config.format != "rated":
+        return len(plan(config))
+    per_round = len(config.teams) // 2 * (2 if config.paired else 1)
+    return config.matches * per_round
 
 
 def batch_size(config: TournamentConfig) -> int:

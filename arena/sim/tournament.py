@@ -1,8 +1,9 @@
 """Tournaments: a definition (TOML), the matches it means, and playing them on Ray.
 
 A definition names the teams (or bots, each partnered with itself), the variant
-and its options, the format — a round robin of teams, or a gauntlet of every
-team against a reference — the matches per pairing, the deals per match, the seed
+and its options, the format — a round robin of teams, a gauntlet of every team
+against a reference, or continuous rated matchmaking (rounds in which teams of
+close Elo meet) — the matches per pairing (rounds), the deals per match, the seed
 and whether to pair deals. Every match has a deterministic id (tournament,
 pairing, match, side), so a rerun skips what is stored and a retried batch is
 stored once.
@@ -25,7 +26,7 @@ from arena.errors import ConfigError
 from arena.games import make
 from arena.sim.jobs import MatchJob, team_players
 
-FORMATS = ("round_robin", "gauntlet")
+FORMATS = ("round_robin", "gauntlet", "rated")
 
 EXAMPLE = """\
 # arena tournament definition
@@ -33,9 +34,9 @@ name = "weekly-guandan"
 variant = "guandan"
 options = { a_fail_limit = 3 }
 teams = [["random", "random"], ["first", "first"], ["random", "first"]]
-format = "round_robin"      # or "gauntlet" (every team against `reference`)
+format = "round_robin"      # or "gauntlet" (every team against `reference`), or "rated"
 # reference = ["random", "random"]
-matches = 10                # per pairing (per pair of matches when paired)
+matches = 10                # per pairing (per pair when paired); "rated": the rounds
 deals = 5                   # deals per match (omit for whole matches)
 seed = 1
 paired = true               # each seed twice, partnerships swapped
@@ -133,12 +134,39 @@ class TournamentConfig:
         return list(combinations(self.teams, 2))
 
 
+def plan_round(
+    config: TournamentConfig, round_index: int, elo: Mapping[str, float], initial: float = 1500.0
+) -> list[MatchJob]:
+    """One round of rated matchmaking: teams sorted by their Elo (the mean of their bots)
+    meet their neighbours — first against second, third against fourth …; with an odd
+    number of teams the weakest sits out. Sides alternate by round."""
+
+    def strength(team: tuple[str, str]) -> tuple[float, str]:
+        return (-(elo.get(team[0], initial) + elo.get(team[1], initial)) / 2, ",".join(team))
+
+    ranked = sorted(config.teams, key=strength)
+    jobs = []
+    for k in range(0, len(ranked) - 1, 2):
+        first, second = ranked[k], ranked[k + 1]
+        seed = derive_seed(config.seed, config.variant, "round", round_index, k)
+        base = f"{config.id}:r{round_index}:{'+'.join(first)}~{'+'.join(second)}"
+        if config.paired:
+            for side, (a, b) in (("a", (first, second)), ("b", (second, first))):
+                jobs.append(_job(config, f"{base}:{side}", seed, a, b, pair=base))
+        else:
+            a, b = (first, second) if round_index % 2 == 0 else (second, first)
+            jobs.append(_job(config, base, seed, a, b, pair=None))
+    return jobs
+
+
 def plan(config: TournamentConfig) -> list[MatchJob]:
     """Every match of the tournament, in a fixed order, with deterministic ids and seeds.
 
     Unpaired, the teams change sides every match; paired, each seed is played twice
     with the partnerships swapped (the same cards go to the other team).
     """
+    if config.format == "rated":
+        raise ConfigError("a rated tournament is planned round by round (plan_round)")
     tid = config.id
     jobs = []
     for p, (first, second) in enumerate(config.pairings()):
