@@ -1,0 +1,560 @@
+"""``arena balance``: many random-bot deals of one or more variants, compared side by side.
+
+``--variant NAME`` starts a variant and each ``--option KEY=VALUE`` after it applies
+to it, so ``--variant shengji-2 --variant shengji-2 --option constant_twos=true``
+compares two variants. The report (text; ``--json FILE``; ``--html FILE`` with plots)
+gives every rate with its 95% Wilson interval and every mean with its 95% interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import html
+import io
+import json
+import sys
+import time
+from collections.abc import Callable, Generator, Sequence
+from contextlib import closing
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
+
+from arena.commands import EXIT_USAGE
+from arena.commands.play import parse_options
+from arena.errors import ArenaError, ConfigError
+from arena.games import make
+from arena.sim.balance import (
+    DEFAULT_BATCH,
+    TRIBUTE_KINDS,
+    BalanceJob,
+    Summary,
+    VariantSpec,
+    change_order,
+    family,
+    plan_jobs,
+    rate,
+    report,
+    run_local,
+    run_on_ray,
+)
+from arena.sim.runner import RayOptions, Runner
+
+EXIT_INTERRUPTED = 130
+DEFAULT_DEALS = 10_000
+NO_VALUE = "—"
+
+
+# ------------------------------------------------------------------ arguments
+
+
+def _variant_item(text: str) -> tuple[str, str]:
+    return ("variant", text)
+
+
+def _option_item(text: str) -> tuple[str, str]:
+    return ("option", text)
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``arena balance`` to the command line's subcommands."""
+    parser = sub.add_parser(
+        "balance",
+        help="balance testing: many random-bot deals of variants, compared side by side",
+        description="Play many consecutive match deals of each variant with random bots "
+        "(on Ray, a local instance unless --address, or --local in this process) and report "
+        "win rates of the dealer's team and of each seat, level changes, points, deal "
+        "length and the game's own effects (Shengji kitty, Guandan tribute, sanfu partner "
+        "reveal), with 95%% intervals. Each --variant starts a variant; --option applies "
+        "to the variant before it, e.g. --variant shengji-2 --variant shengji-2 --option "
+        "constant_twos=true.",
+    )
+    parser.add_argument(
+        "--variant",
+        dest="balance_items",
+        action="append",
+        type=_variant_item,
+        metavar="NAME",
+        help="a variant to test, e.g. guandan or shengji-2 (repeatable)",
+    )
+    parser.add_argument(
+        "--option",
+        dest="balance_items",
+        action="append",
+        type=_option_item,
+        metavar="KEY=VALUE",
+        help="a game option of the variant named before it (repeatable)",
+    )
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=DEFAULT_DEALS,
+        help=f"deals per variant (default {DEFAULT_DEALS})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    parser.add_argument(
+        "--batch",
+        type=int,
+        default=DEFAULT_BATCH,
+        help=f"consecutive deals per task, each batch starting a new match "
+        f"(default {DEFAULT_BATCH})",
+    )
+    parser.add_argument("--json", metavar="FILE", help="write the statistics as JSON here")
+    parser.add_argument("--html", metavar="FILE", help="write an HTML report with plots here")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--address", default=None, help="Ray cluster: 'auto' or ray://HOST:PORT (default: local)"
+    )
+    where.add_argument("--local", action="store_true", help="no Ray: play in this process")
+
+
+def variant_specs(items: Sequence[tuple[str, str]] | None) -> list[VariantSpec]:
+    """The variants named by ``--variant`` / ``--option`` items, in order, each labelled."""
+    groups: list[tuple[str, list[str]]] = []
+    for kind, text in items or ():
+        if kind == "variant":
+            groups.append((text, []))
+        elif not groups:
+            raise ConfigError(f"--option {text} comes before any --variant")
+        else:
+            groups[-1][1].append(text)
+    if not groups:
+        raise ConfigError("name at least one variant: --variant NAME [--option KEY=VALUE ...]")
+    specs: list[VariantSpec] = []
+    seen: dict[str, int] = {}
+    for game, options in groups:
+        label = " ".join([game, *options])
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            label = f"{label} (#{seen[label]})"
+        specs.append(VariantSpec(game, parse_options(options), label))
+    return specs
+
+
+# ------------------------------------------------------------------ running
+
+
+def run_balance(args: argparse.Namespace) -> int:
+    """``arena balance``: 0 when done, 2 on bad input, 130 when interrupted (partial report)."""
+    try:
+        return _run(args)
+    except ArenaError as err:
+        print(f"arena: {err}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _run(args: argparse.Namespace) -> int:
+    specs = variant_specs(args.balance_items)
+    games = []
+    for spec in specs:
+        game = make(spec.game, **spec.options)  # checks the options
+        family(game.name)
+        games.append(game)
+    for path in (args.json, args.html):
+        if path and not Path(path).resolve().parent.is_dir():
+            raise ConfigError(f"cannot write {path}: no such directory")
+    jobs = plan_jobs(specs, args.deals, args.batch, args.seed)
+    summaries = [Summary(spec.game) for spec in specs]
+    started = time.perf_counter()
+    interrupted = False
+    progress = _progress()
+    with progress:
+        bars = [progress.add_task(spec.name, total=args.deals, rate="") for spec in specs]
+
+        played = 0
+
+        def advance(job: BalanceJob, deals: int) -> None:
+            nonlocal played
+            played += deals
+            speed = played / max(time.perf_counter() - started, 1e-9)
+            progress.update(bars[job.variant], advance=deals, rate=f"{speed:,.0f} deals/s")
+
+        try:
+            if args.local:
+                _collect(run_local(jobs, lambda job: advance(job, 1)), summaries, None)
+            else:
+                with Runner(RayOptions(address=args.address)) as runner:
+                    _collect(run_on_ray(jobs, runner), summaries, advance)
+        except KeyboardInterrupt:
+            interrupted = True
+    done = sum(s["deals"] for s in summaries)
+    if interrupted:
+        print(
+            f"interrupted: reporting the {done} deals that finished "
+            f"of {args.deals * len(specs)} asked",
+            file=sys.stderr,
+        )
+    data = {
+        "bots": "random",
+        "seed": args.seed,
+        "deals_per_variant": args.deals,
+        "batch": args.batch,
+        "complete": not interrupted,
+        "seconds": round(time.perf_counter() - started, 3),
+        "variants": [
+            report(summary, spec, game.options)
+            for summary, spec, game in zip(summaries, specs, games, strict=True)
+        ],
+    }
+    print(render_text(data), end="")
+    if args.json:
+        Path(args.json).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        print(f"statistics written to {args.json}")
+    if args.html:
+        Path(args.html).write_text(render_html(data), encoding="utf-8")
+        print(f"report written to {args.html}")
+    return EXIT_INTERRUPTED if interrupted else 0
+
+
+def _collect(
+    results: Generator[tuple[BalanceJob, Summary], None, None],
+    summaries: list[Summary],
+    on_batch: Callable[[BalanceJob, int], None] | None,
+) -> None:
+    """Merge each finished batch into its variant's summary; an interrupt closes the
+    iterator, which cancels what is still in flight."""
+    with closing(results):
+        for job, summary in results:
+            summaries[job.variant] = summaries[job.variant] + summary
+            if on_batch is not None:
+                on_batch(job, job.deals)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+
+
+# ------------------------------------------------------------------ comparison table
+
+Cell = dict[str, Any] | None
+Row = tuple[str, list[Cell], str]
+"""A row: its label, one cell per variant (a rate, a mean, or None), and its kind."""
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}"
+
+
+def format_cell(cell: Cell, kind: str = "rate") -> str:
+    """``51.2% [49.9, 52.5]`` for a rate, ``106.1 [96.4, 115.8]`` for a mean."""
+    if cell is None:
+        return NO_VALUE
+    if kind == "rate":
+        if cell.get("rate") is None:
+            return "n/a"
+        return f"{_pct(cell['rate'])}% [{_pct(cell['low'])}, {_pct(cell['high'])}]"
+    if cell.get("mean") is None:
+        return "n/a"
+    return f"{cell['mean']:.2f} [{cell['low']:.2f}, {cell['high']:.2f}]"
+
+
+Step = str | int | Callable[[Any], Any]
+"""A step into a variant's report: a key, a list index, or a lookup function."""
+
+
+def _dig(data: Any, path: Sequence[Step]) -> Cell:
+    try:
+        for step in path:
+            data = step(data) if callable(step) else data[step]
+    except (KeyError, IndexError, TypeError):
+        return None
+    cell: dict[str, Any] | None = data
+    return cell
+
+
+def _find(key: str, value: object, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The item of a list whose ``key`` is ``value``; a zero count if there is none."""
+    for item in items:
+        if item[key] == value:
+            return item
+    n = int(items[0]["n"]) if items else 0
+    return {"count": 0, "n": n, **rate(0, n)} if n else rate(0, 0)
+
+
+def _multiplier_name(group: str, multiplier: int | None) -> str:
+    if multiplier is None:
+        return "no kitty count (declarers took it)"
+    if group == "4 decks":
+        return f"4 decks: widest set ×{multiplier}"
+    return f"kitty multiplier ×{multiplier}"
+
+
+def comparison(data: dict[str, Any]) -> list[tuple[str, list[Row]]]:
+    """The report as sections of rows, one cell per variant (None: not in this game)."""
+    variants: list[dict[str, Any]] = data["variants"]
+
+    def row(label: str, *path: Step, kind: str = "rate") -> Row:
+        return (label, [_dig(v, path) for v in variants], kind)
+
+    def has(key: str) -> bool:
+        return any(key in v for v in variants)
+
+    def bucket_rows(
+        section: str,
+        items: str,
+        key: str,
+        name: Callable[[str, Any], str],
+        group: Callable[[str], str],
+        order: Callable[[Any], Any],
+    ) -> list[Row]:
+        """A row per bucket seen in any variant, grouped (e.g. by game family) and sorted;
+        a variant of another group has no cell there, one of the same group a zero count."""
+        seen: list[tuple[str, Any]] = []
+        for v in variants:
+            for item in v.get(section, {}).get(items, []):
+                if (group(v["game"]), item[key]) not in seen:
+                    seen.append((group(v["game"]), item[key]))
+        groups = list(dict.fromkeys(where for where, _ in seen))
+        seen.sort(key=lambda bucket: (groups.index(bucket[0]), order(bucket[1])))
+        rows: list[Row] = []
+        for where, value in seen:
+            cells = [
+                _dig(v, (section, items, partial(_find, key, value)))
+                if section in v and group(v["game"]) == where
+                else None
+                for v in variants
+            ]
+            rows.append((name(where, value), cells, "rate"))
+        return rows
+
+    sections: list[tuple[str, list[Row]]] = []
+    wins = [row("dealer's team (see notes)", "dealer_team")]
+    wins += [row(f"seat {s}'s team", "seats", s) for s in range(4)]
+    sections.append(("Win rate of the deal", wins))
+    if has("first_out"):
+        first = [row(f"seat {s}", "first_out", s) for s in range(4)]
+        sections.append(("First out (climbing games)", first))
+    changes = bucket_rows(
+        "level_changes", "buckets", "change", lambda _, c: str(c), family, change_order
+    )
+    sections.append(("Level change (Guandan, Shengji) / stake (sanfu), share of deals", changes))
+    means = [
+        row("levels gained (stake in sanfu)", "gain", kind="mean"),
+        row("points (Shengji defenders, sanfu winners)", "points", kind="mean"),
+        row("decisions per deal", "length", kind="mean"),
+    ]
+    sections.append(("Means", means))
+    if has("kitty"):
+        kitty = [row("defenders took the last trick", "kitty", "defenders_won_last")]
+        kitty += bucket_rows(
+            "kitty",
+            "multipliers",
+            "multiplier",
+            _multiplier_name,
+            lambda game: "4 decks" if game == "shengji-4" else "kitty",
+            lambda m: 0 if m is None else int(m),
+        )
+        kitty.append(row("defenders' points from it", "kitty", "bonus", kind="mean"))
+        sections.append(("Shengji: kitty / last trick (share of deals)", kitty))
+    if has("tribute"):
+        tribute: list[Row] = []
+        for kind in TRIBUTE_KINDS:
+            name = kind.replace("_", " ")
+            entry = ("tribute", "kinds", partial(_find, "kind", kind))
+            tribute.append(row(f"{name}: share of deals", *entry, "share"))
+            if kind != "first":
+                tribute.append(row(f"{name}: previous winners win", *entry, "receiver_wins"))
+                tribute.append(
+                    row(f"{name}: their levels gained", *entry, "receiver_gain", kind="mean")
+                )
+        tribute.append(row("tribute refused (after a first deal)", "tribute", "refused"))
+        sections.append(("Guandan: tribute and the next deal", tribute))
+    if has("reveal"):
+        names = [
+            ("two_cards", "two cards turned"),
+            ("same_receiver", "one player got both (of two-card deals)"),
+            ("same_receiver_won", "… and that player's team won"),
+            ("one_card", "one card turned (after a sweep)"),
+            ("receiver_was_first", "… the previous first finisher got it"),
+            ("swapped", "seats changed"),
+            ("sweep", "sweep (one team first and second)"),
+            ("sweep_all_points", "sweep with all 300 points"),
+            ("joker_bonus", "joker bonus paid"),
+        ]
+        reveal = [row(label, "reveal", key) for key, label in names]
+        reveal.append(row("points transferred", "reveal", "transferred", kind="mean"))
+        sections.append(("sanfu: partner reveal and sweeps", reveal))
+    return sections
+
+
+def _notes(data: dict[str, Any]) -> list[str]:
+    notes: dict[str, str] = {}
+    for v in data["variants"]:
+        kind = family(v["game"])
+        notes.setdefault(kind, f"dealer's team in {kind}: {v['dealer_team']['label']}")
+    return list(notes.values())
+
+
+def render_text(data: dict[str, Any]) -> str:
+    """The comparison as a plain-text table (95% intervals in brackets, percentages)."""
+    variants = data["variants"]
+    names = [v["name"] for v in variants]
+    lines = [
+        f"balance: random bots, {data['deals_per_variant']} deals per variant asked, "
+        f"seed {data['seed']}" + ("" if data["complete"] else " (interrupted)"),
+    ]
+    table: list[list[str]] = [["", *names]]
+    table.append(["deals played", *(str(v["deals"]) for v in variants)])
+    table.append(["matches completed", *(str(v["matches_completed"]) for v in variants)])
+    heads: set[int] = set()
+    for title, rows in comparison(data):
+        heads.add(len(table))
+        table.append([title])
+        for label, values, kind in rows:
+            table.append([f"  {label}", *(format_cell(c, kind) for c in values)])
+    width = max(len(r[0]) for r in table if len(r) > 1)
+    cols = [max(len(r[i]) for r in table if len(r) > i) for i in range(1, len(names) + 1)]
+    for i, r in enumerate(table):
+        if i in heads:
+            lines.append("")
+            lines.append(r[0])
+            continue
+        cells = "  ".join(c.rjust(w) for c, w in zip(r[1:], cols, strict=True))
+        lines.append(f"{r[0].ljust(width)}  {cells}".rstrip())
+    lines.append("")
+    lines.append("Rates in %, 95% Wilson intervals in brackets; means with 95% intervals.")
+    lines.extend(_notes(data))
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ HTML with plots
+
+
+def _png(figure: Any) -> str:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+Series = tuple[str, str, list[Cell]]
+"""A variant in a chart: its name, its colour, one cell per category."""
+
+
+def _bar_chart(
+    title: str, categories: list[str], series: list[Series], value: str, axis_label: str
+) -> str:
+    """Horizontal grouped bars with 95% interval whiskers, as a base64 PNG (Agg backend)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    scale = 100.0 if value == "rate" else 1.0
+    height = 0.9 + len(categories) * (0.25 * len(series) + 0.2)
+    figure = Figure(figsize=(8.0, height))
+    FigureCanvasAgg(figure)
+    axes = figure.subplots()
+    slot = 0.8 / len(series)
+    for index, (name, colour, cells) in enumerate(series):
+        ys, widths, below, above = [], [], [], []
+        for position, cell in enumerate(cells):
+            if cell is None or cell.get(value) is None:
+                continue
+            middle = float(cell[value])
+            ys.append(position - 0.4 + slot * (index + 0.5))
+            widths.append(scale * middle)
+            below.append(scale * max(0.0, middle - float(cell["low"])))
+            above.append(scale * max(0.0, float(cell["high"]) - middle))
+        axes.barh(ys, widths, slot, xerr=[below, above], capsize=2, color=colour, label=name)
+    axes.set_yticks(range(len(categories)), categories)
+    axes.invert_yaxis()
+    axes.set_title(title)
+    axes.set_xlabel(axis_label)
+    axes.axvline(0, color="black", linewidth=0.5)
+    axes.grid(axis="x", alpha=0.3)
+    axes.legend(fontsize="small", loc="best")
+    return _png(figure)
+
+
+def _plots(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """(caption, base64 PNG) of each plot. Rates: a chart per section and per set of
+    variants the rows concern (e.g. one per game family); means: a chart per mean."""
+    names = [v["name"] for v in data["variants"]]
+    colours = [f"C{i % 10}" for i in range(len(names))]
+    plots = []
+    for title, rows in comparison(data):
+        for kind, value, axis in (
+            ("rate", "rate", "% of deals (95% Wilson interval)"),
+            ("mean", "mean", "mean (95% interval)"),
+        ):
+            chosen = [r for r in rows if r[2] == kind]
+            if title == "Means":  # one chart per mean: their units differ
+                groups = [[r] for r in chosen]
+            else:  # rows concerning the same variants together
+                by_presence: dict[tuple[bool, ...], list[Row]] = {}
+                for r in chosen:
+                    by_presence.setdefault(tuple(c is not None for c in r[1]), []).append(r)
+                groups = list(by_presence.values())
+            for group in groups:
+                present = [i for i in range(len(names)) if group[0][1][i] is not None]
+                if not present:
+                    continue
+                caption = f"{title}: {group[0][0]}" if len(group) == 1 else title
+                series = [(names[i], colours[i], [r[1][i] for r in group]) for i in present]
+                chart = _bar_chart(caption, [r[0] for r in group], series, value, axis)
+                plots.append((caption, chart))
+    return plots
+
+
+STYLE = """
+body { font-family: sans-serif; margin: 2em; color: #222; }
+table { border-collapse: collapse; margin: 1em 0; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+th.section { background: #eee; text-align: left; }
+img { display: block; margin: 1em 0; max-width: 100%; }
+"""
+
+
+def render_html(data: dict[str, Any]) -> str:
+    """A self-contained HTML report: the comparison table and plots as data URIs."""
+    names = [v["name"] for v in data["variants"]]
+    esc = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>Balance: {esc(' vs '.join(names))}</title>",
+        f"<style>{STYLE}</style></head><body>",
+        f"<h1>Balance: {esc(' vs '.join(names))}</h1>",
+        f"<p>Random bots, consecutive match deals; {data['deals_per_variant']} deals per "
+        f"variant asked, seed {data['seed']}, batches of {data['batch']} deals"
+        + ("" if data["complete"] else " — <strong>interrupted: partial results</strong>")
+        + ". Rates in %, 95% Wilson intervals in brackets; means with 95% intervals.</p>",
+        "<ul>",
+    ]
+    for v in data["variants"]:
+        options = ", ".join(f"{k}={val}" for k, val in sorted(v["options"].items()))
+        parts.append(
+            f"<li><b>{esc(v['name'])}</b>: {v['deals']} deals, "
+            f"{v['matches_completed']} matches completed; options {esc(options) or 'none'}</li>"
+        )
+    parts.append("</ul>")
+    parts.append("<table><tr><th></th>" + "".join(f"<th>{esc(n)}</th>" for n in names) + "</tr>")
+    for title, rows in comparison(data):
+        parts.append(f'<tr><th class="section" colspan="{len(names) + 1}">{esc(title)}</th></tr>')
+        for label, cells, kind in rows:
+            tds = "".join(f"<td>{esc(format_cell(c, kind))}</td>" for c in cells)
+            parts.append(f"<tr><td>{esc(label)}</td>{tds}</tr>")
+    parts.append("</table>")
+    parts.extend(f"<p>{esc(note)}</p>" for note in _notes(data))
+    parts.append("<h2>Plots</h2>")
+    for caption, png in _plots(data):
+        parts.append(f'<img src="data:image/png;base64,{png}" alt="{esc(caption)}">')
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,367 @@
+"""Balance testing: deal facts per game, summaries, statistics, the command's outputs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bots
+from arena.cards import BIG_JOKER
+from arena.chance import derive_seed, shuffled_deck
+from arena.commands.balance import add_parser, run_balance, variant_specs
+from arena.games import Game, State, make, team_of
+from arena.games.base import Outcome
+from arena.games.guandan.state import GuandanSetup
+from arena.games.shengji.scoring import points_in
+from arena.match import play_deal
+from arena.sim import balance
+from arena.sim.balance import (
+    BalanceJob,
+    Summary,
+    VariantSpec,
+    deal_facts,
+    plan_jobs,
+    play_balance_batch,
+    report,
+    run_local,
+    run_on_ray,
+)
+from arena.sim.runner import Runner
+
+
+def finish(state: State, seed: int = 0) -> tuple[Outcome, int]:
+    """Play a deal to its end with random bots: its outcome and number of decisions."""
+    policies = [bots.make("random", derive_seed(seed, p)) for p in range(4)]
+    decisions = len(play_deal(state, policies))
+    return state.outcome(), decisions
+
+
+def facts_of(game: Game, state: State, seed: int = 0) -> dict[str, Any]:
+    outcome, decisions = finish(state, seed)
+    return deal_facts(game.name, state, outcome, decisions)
+
+
+# ------------------------------------------------------------------ Guandan
+
+
+def test_guandan_tribute_is_detected_in_the_second_deal() -> None:
+    game = make("guandan")
+    first = game.new_deal(game.first_setup(), seed=1)
+    outcome, decisions = finish(first, 1)
+    facts = deal_facts("guandan", first, outcome, decisions)
+    assert facts["tribute"] == "first" and facts["dealer_team"] is None
+    assert facts["decisions"] == decisions > 0
+    second = game.new_deal(outcome.next_setup, seed=2)
+    facts = facts_of(game, second, 2)
+    winners = team_of(outcome.details["order"][0])
+    assert facts["tribute"] != "first"
+    assert facts["receiver_team"] == facts["dealer_team"] == winners
+    tributes = [e for e in second.events if e.kind == "tribute"]
+    expected = {"single": 1, "double": 2, "refused_single": 0, "refused_double": 0}
+    assert len(tributes) == expected[facts["tribute"]]
+    won = facts["winner_team"] == winners
+    assert facts["receiver_gain"] == (facts["gain"] if won else -facts["gain"])
+
+
+def _guandan_hands(giver_big_jokers: int) -> list[list[int]]:
+    """A shuffled deal in which seat 3 holds ``giver_big_jokers`` big jokers."""
+    cards = shuffled_deck(2, 5)
+    hands = [cards[i * 27 : (i + 1) * 27] for i in range(4)]
+    for seat in range(3):
+        while BIG_JOKER in hands[seat]:
+            hands[seat].remove(BIG_JOKER)
+            hands[3].append(BIG_JOKER)
+            swap = next(c for c in hands[3] if c != BIG_JOKER)
+            hands[3].remove(swap)
+            hands[seat].append(swap)
+    while hands[3].count(BIG_JOKER) > giver_big_jokers:
+        hands[3].remove(BIG_JOKER)
+        swap = next(c for c in hands[0] if c != BIG_JOKER)
+        hands[0].remove(swap)
+        hands[0].append(BIG_JOKER)
+        hands[3].append(swap)
+    return hands
+
+
+@pytest.mark.parametrize(("jokers", "kind"), [(2, "refused_single"), (0, "single")])
+def test_guandan_single_tribute_paid_or_refused(jokers: int, kind: str) -> None:
+    """GD-15: the last finisher (seat 3) holding both big jokers refuses the tribute."""
+    game = make("guandan")
+    setup = GuandanSetup(levels=(1, 0), level_team=0, previous_order=(0, 1, 2, 3))
+    state = game.new_deal(setup, hands=_guandan_hands(jokers))
+    facts = facts_of(game, state)
+    assert facts["tribute"] == kind
+    assert facts["receiver_team"] == 0
+    summary = Summary("guandan")
+    summary.add_facts(facts)
+    assert summary[f"tribute/{kind}/deals"] == 1
+    section = report(summary, VariantSpec("guandan"), game.options)["tribute"]
+    assert section["refused"]["count"] == (1 if kind.startswith("refused") else 0)
+
+
+# ------------------------------------------------------------------ Shengji
+
+
+def test_shengji_kitty_multiplier_matches_the_last_bonus() -> None:
+    """SJ-25: the multiplier read from the last trick's winning play times the kitty's
+    points is the bonus the engine gave; no multiplier when the declarers won it."""
+    game = make("shengji-2")
+    seen = {"defenders": 0, "declarers": 0}
+    for seed in range(40):
+        state = game.new_deal(game.first_setup(), seed=seed)
+        facts = facts_of(game, state, seed)
+        if facts["defenders_won_last"]:
+            multiplier = facts["kitty_multiplier"]
+            assert multiplier in (2, 4, 8, 16, 32, 64)
+            assert facts["last_bonus"] == facts["kitty_points"] * multiplier
+            if facts["kitty_points"]:
+                seen["defenders"] += 1
+        else:
+            assert facts["kitty_multiplier"] is None and facts["last_bonus"] == 0
+            seen["declarers"] += 1
+        assert facts["kitty_points"] == points_in(state._buried)
+        if all(seen.values()):
+            break
+    assert all(seen.values()), seen
+
+
+def test_shengji_four_decks_count_the_widest_set() -> None:
+    game = make("shengji-4")
+    state = game.new_deal(game.first_setup(), seed=3)
+    facts = facts_of(game, state)
+    assert facts["kitty_multiplier"] in (1, 2, 3, 4)
+    summary = Summary("shengji-4")
+    summary.add_facts(facts)
+    kitty = report(summary, VariantSpec("shengji-4"), game.options)["kitty"]
+    assert [b["multiplier"] for b in kitty["multipliers"]] == [facts["kitty_multiplier"]]
+
+
+def test_shengji_dealer_team_is_the_declarers() -> None:
+    game = make("shengji-1")
+    state = game.new_deal(game.first_setup(), seed=8)
+    outcome, _ = finish(state)
+    facts = deal_facts("shengji-1", state, outcome)
+    assert facts["dealer_team"] == outcome.details["declarer_team"]
+    assert facts["winner_team"] == (
+        1 - facts["dealer_team"] if outcome.details["take_over"] else facts["dealer_team"]
+    )
+    assert facts["points"] == outcome.details["defender_points"]
+
+
+# ------------------------------------------------------------------ sanfu
+
+
+def _sanfu_hands() -> list[list[int]]:
+    order = shuffled_deck(3, 11)
+    return [order[seat::4] for seat in range(4)]  # dealt one at a time from seat 0
+
+
+def test_sanfu_same_receiver_rate_is_counted() -> None:
+    """SF-3/SF-4: both turned cards to one player (indices 0 and 4 go to seat 0):
+    nobody moves; cards to two players (0 and 1): counted apart."""
+    game = make("sanfu")
+    summary = Summary("sanfu")
+    both = game.new_deal(game.first_setup(), hands=_sanfu_hands(), turned=[0, 4])
+    facts = facts_of(game, both)
+    assert facts["turned"] == 2 and facts["same_receiver"] and not facts["swapped"]
+    assert facts["dealer_team"] == team_of(0)  # seat 0 received the first card and leads
+    summary.add_facts(facts)
+    apart = game.new_deal(game.first_setup(), hands=_sanfu_hands(), turned=[0, 1])
+    facts = facts_of(game, apart)
+    assert facts["turned"] == 2 and not facts["same_receiver"] and facts["swapped"]
+    summary.add_facts(facts)
+    assert summary["reveal/two_cards"] == 2 and summary["reveal/same_receiver"] == 1
+    reveal = report(summary, VariantSpec("sanfu"), game.options)["reveal"]
+    assert reveal["same_receiver"]["rate"] == 0.5
+    assert reveal["same_receiver"]["low"] < 0.5 < reveal["same_receiver"]["high"]
+
+
+def test_sanfu_one_card_reveal_after_a_sweep() -> None:
+    """SF-5: consecutive deals reach a one-card reveal, counted with its receiver."""
+    summary = play_balance_batch(BalanceJob(0, "sanfu", {}, 4, 24, 0))
+    assert summary["reveal/one_card"] == summary["deals"] - summary["reveal/two_cards"]
+    assert summary["reveal/one_card"] > 0
+    assert summary["sweep"] > 0
+
+
+# ------------------------------------------------------------------ summaries
+
+
+def test_summary_merge_is_associative() -> None:
+    a, b, c = (play_balance_batch(BalanceJob(0, "guandan", {}, seed, 4, 0)) for seed in (1, 2, 3))
+    assert (a + b) + c == a + (b + c)
+    assert a + b == b + a
+    assert a + Summary("guandan") == a
+    assert ((a + b) + c)["deals"] == 12
+    with pytest.raises(ValueError, match="cannot merge"):
+        _ = a + Summary("sanfu")
+
+
+def test_plan_interleaves_variants_on_the_same_seeds() -> None:
+    specs = [VariantSpec("guandan"), VariantSpec("sanfu")]
+    jobs = plan_jobs(specs, deals=250, batch=100, seed=3)
+    assert [(j.variant, j.deals) for j in jobs] == [
+        (0, 100),
+        (1, 100),
+        (0, 100),
+        (1, 100),
+        (0, 50),
+        (1, 50),
+    ]
+    assert jobs[0].seed == jobs[1].seed != jobs[2].seed
+
+
+def test_batches_are_deterministic_and_the_same_on_ray(ray_session: None) -> None:
+    jobs = plan_jobs([VariantSpec("guandan")], deals=6, batch=3, seed=2)
+    local = [summary for _, summary in run_local(jobs)]
+    assert local == [summary for _, summary in run_local(jobs)]
+    with Runner() as runner:
+        remote = {job.index: summary for job, summary in run_on_ray(jobs, runner)}
+    assert [remote[job.index] for job in jobs] == local
+
+
+# ------------------------------------------------------------------ the command
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="arena")
+    add_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["balance", *argv])
+
+
+def test_each_variant_takes_the_options_after_it() -> None:
+    args = parse(
+        "--variant", "shengji-2", "--variant", "shengji-2", "--option", "constant_twos=true",
+        "--variant", "shengji-2",
+    )  # fmt: skip
+    specs = variant_specs(args.balance_items)
+    assert [(s.game, dict(s.options), s.name) for s in specs] == [
+        ("shengji-2", {}, "shengji-2"),
+        ("shengji-2", {"constant_twos": "true"}, "shengji-2 constant_twos=true"),
+        ("shengji-2", {}, "shengji-2 (#2)"),
+    ]
+
+
+VARIANTS = ["guandan", "shengji-2", "shengji-2 constant_twos=true", "sanfu"]
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    out = tmp_path_factory.mktemp("balance")
+    args = parse(
+        "--local", "--deals", "40", "--batch", "20", "--seed", "5",
+        "--variant", "guandan", "--variant", "shengji-2",
+        "--variant", "shengji-2", "--option", "constant_twos=true", "--variant", "sanfu",
+        "--json", str(out / "b.json"), "--html", str(out / "b.html"),
+    )  # fmt: skip
+    code = run_balance(args)
+    return {
+        "code": code,
+        "json": json.loads((out / "b.json").read_text()),
+        "html": (out / "b.html").read_text(encoding="utf-8"),
+    }
+
+
+def _intervals(node: Any) -> list[dict[str, Any]]:
+    """Every rate or mean in a report."""
+    found = []
+    if isinstance(node, dict):
+        if "rate" in node or "mean" in node:
+            found.append(node)
+        for value in node.values():
+            found += _intervals(value)
+    elif isinstance(node, list):
+        for value in node:
+            found += _intervals(value)
+    return found
+
+
+def test_json_has_every_section_with_intervals(outputs: dict[str, Any]) -> None:
+    assert outputs["code"] == 0
+    data = outputs["json"]
+    assert data["complete"] and data["deals_per_variant"] == 40
+    assert [v["name"] for v in data["variants"]] == VARIANTS
+    own = {"guandan": "tribute", "shengji-2": "kitty", "sanfu": "reveal"}
+    for variant in data["variants"]:
+        assert variant["deals"] == 40
+        sections = {"dealer_team", "seats", "level_changes", "gain", "length", own[variant["game"]]}
+        if variant["game"] != "guandan":
+            sections.add("points")
+        assert sections <= set(variant)
+        assert len(variant["seats"]) == 4
+        assert sum(b["count"] for b in variant["level_changes"]["buckets"]) == 40
+        for section in sections:
+            assert _intervals(variant[section]), section
+        for cell in _intervals(variant):
+            middle = cell.get("rate", cell.get("mean"))
+            if middle is not None:
+                assert cell["low"] <= middle <= cell["high"]
+    assert data["variants"][2]["options"]["constant_twos"] is True
+
+
+def test_html_embeds_plots_and_names_the_variants(outputs: dict[str, Any]) -> None:
+    page = outputs["html"]
+    assert page.count('<img src="data:image/png;base64,') >= 5
+    for name in VARIANTS:
+        assert f"<th>{name}</th>" in page
+
+
+def test_text_report_compares_the_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    code = run_balance(
+        parse("--local", "--deals", "3", "--variant", "guandan", "--variant", "sanfu")
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    header = next(line for line in out.splitlines() if "guandan" in line and "sanfu" in line)
+    assert header.split() == ["guandan", "sanfu"]
+    assert "dealer's team" in out and "Guandan: tribute" in out and "sanfu: partner" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--variant", "shengji-2", "--option", "constant_twos=maybe"], "constant_twos"),
+        (["--variant", "guandan", "--option", "colour=red"], "unknown option"),
+        (["--option", "a_fail_limit=3", "--variant", "guandan"], "before any --variant"),
+        (["--variant", "guandan", "--option", "a_fail_limit"], "not KEY=VALUE"),
+        (["--variant", "poker"], "unknown game"),
+        (["--variant", "guandan", "--deals", "0"], "--deals"),
+        ([], "at least one variant"),
+        (["--variant", "guandan", "--json", "/no/such/dir/b.json"], "no such directory"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = run_balance(parse("--local", *argv))
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("arena: ") and message in err
+    assert err.count("\n") == 1
+
+
+def test_an_interrupt_reports_what_finished(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = balance.play_balance_batch
+    played: list[int] = []
+
+    def stop_at_the_second(job: BalanceJob, on_deal: Any = None) -> Summary:
+        if played:
+            raise KeyboardInterrupt
+        played.append(job.index)
+        return real(job, on_deal)
+
+    monkeypatch.setattr(balance, "play_balance_batch", stop_at_the_second)
+    out = tmp_path / "b.json"
+    code = run_balance(
+        parse("--local", "--deals", "6", "--batch", "3", "--variant", "guandan", "--json", str(out))
+    )
+    assert code == 130
+    assert "interrupted" in capsys.readouterr().err
+    data = json.loads(out.read_text())
+    assert not data["complete"] and data["variants"][0]["deals"] == 3
