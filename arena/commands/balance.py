@@ -250,7 +250,9 @@ Row = tuple[str, list[Cell], str]
 
 
 def _pct(value: float) -> str:
-    return f"{100 * value:.1f}"
+    """A share in percent: one decimal, two below 1% (rare events stay visible)."""
+    percent = 100 * value
+    return f"{percent:.2f}" if 0 < percent < 1 else f"{percent:.1f}"
 
 
 def format_cell(cell: Cell, kind: str = "rate") -> str:
