@@ -249,10 +249,8 @@ Row = tuple[str, list[Cell], str]
 """A row: its label, one cell per variant (a rate, a mean, or None), and its kind."""
 
 
-def _pct(value: float) -> str:
-    """A share in percent: one decimal, two below 1% (rare events stay visible)."""
-    percent = 100 * value
-    return f"{percent:.2f}" if 0 < percent < 1 else f"{percent:.1f}"
+def _pct(value: float, digits: int) -> str:
+    return f"{100 * value:.{digits}f}"
 
 
 def format_cell(cell: Cell, kind: str = "rate") -> str:
@@ -262,7 +260,9 @@ def format_cell(cell: Cell, kind: str = "rate") -> str:
     if kind == "rate":
         if cell.get("rate") is None:
             return "n/a"
-        return f"{_pct(cell['rate'])}% [{_pct(cell['low'])}, {_pct(cell['high'])}]"
+        digits = 2 if cell["high"] < 0.01 else 1  # rare events stay visible
+        low, high = _pct(cell["low"], digits), _pct(cell["high"], digits)
+        return f"{_pct(cell['rate'], digits)}% [{low}, {high}]"
     if cell.get("mean") is None:
         return "n/a"
     return f"{cell['mean']:.2f} [{cell['low']:.2f}, {cell['high']:.2f}]"
