@@ -19,16 +19,7 @@ from collections.abc import Callable, Generator, Sequence
 from contextlib import closing
 from functools import partial
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeRemainingColumn,
-)
+from typing import TYPE_CHECKING, Any
 
 from arena.commands import EXIT_USAGE
 from arena.commands.play import parse_options
@@ -48,7 +39,9 @@ from arena.sim.balance import (
     run_local,
     run_on_ray,
 )
-from arena.sim.runner import RayOptions, Runner
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 EXIT_INTERRUPTED = 130
 DEFAULT_DEALS = 10_000
@@ -183,6 +176,8 @@ def _run(args: argparse.Namespace) -> int:
             if args.local:
                 _collect(run_local(jobs, lambda job: advance(job, 1)), summaries, None)
             else:
+                from arena.sim.runner import RayOptions, Runner
+
                 with Runner(RayOptions(address=args.address)) as runner:
                     _collect(run_on_ray(jobs, runner), summaries, advance)
         except KeyboardInterrupt:
@@ -231,6 +226,15 @@ def _collect(
 
 
 def _progress() -> Progress:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
