@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from arena.cards import RANKS
 from arena.commands import EXIT_USAGE
+from arena.commands.balance import add_parser as add_balance_parser
 from arena.errors import ArenaError
 from arena.sim.tournament import EXAMPLE as TOURNAMENT_EXAMPLE
 
@@ -210,6 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--workers", type=int, default=None, help="with 'scale': N (cores)")
     bench.add_argument("--deals", type=int, default=300, help="deals to play (default 300)")
     bench.add_argument("--seed", type=int, default=1, help="first deal seed (default 1)")
+    add_balance_parser(sub)
     return parser
 
 
@@ -233,6 +235,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from arena.commands.tournament import run_tournament
 
             return run_tournament(args)
+        if args.command == "balance":
+            from arena.commands.balance import run_balance
+
+            return run_balance(args)
         if args.command == "compare":
             from arena.commands.compare import run_compare
 
