@@ -41,7 +41,7 @@ from arena.sim.balance import (
 )
 
 if TYPE_CHECKING:
-    from rich.progress import Progress
+    pass
 
 EXIT_INTERRUPTED = 130
 DEFAULT_DEALS = 10_000
@@ -160,7 +160,9 @@ def _run(args: argparse.Namespace) -> int:
     summaries = [Summary(spec.game) for spec in specs]
     started = time.perf_counter()
     interrupted = False
-    progress = _progress()
+    from arena.commands.progress import progress_bar
+
+    progress = progress_bar()
     with progress:
         bars = [progress.add_task(spec.name, total=args.deals, rate="") for spec in specs]
 
@@ -223,27 +225,6 @@ def _collect(
             summaries[job.variant] = summaries[job.variant] + summary
             if on_batch is not None:
                 on_batch(job, job.deals)
-
-
-def _progress() -> Progress:
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=False,
-    )
 
 
 # ------------------------------------------------------------------ comparison table

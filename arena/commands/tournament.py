@@ -7,10 +7,8 @@ import sys
 import time
 from collections.abc import Iterator
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
 from arena.commands.play import parse_options
+from arena.commands.progress import progress_bar
 from arena.errors import ConfigError
 from arena.sim import RayOptions, Runner, TournamentConfig, plan
 from arena.sim.jobs import MatchJob
@@ -64,7 +62,7 @@ def run_tournament(args: argparse.Namespace) -> int:
         stored = played_deals = 0
         started = time.perf_counter()
         try:
-            with Runner(RayOptions(address=args.address)) as runner, _progress() as progress:
+            with Runner(RayOptions(address=args.address)) as runner, progress_bar() as progress:
                 bar = progress.add_task("matches", total=total, completed=len(done), rate="")
                 for stage in stages(config, league):
                     todo = [job for job in stage if job.id not in done]
@@ -109,14 +107,3 @@ def batch_size(config: TournamentConfig) -> int:
     """Matches per Ray task: about a tenth of a second of work or more (~5 ms a deal)."""
     deals = config.deals or 30
     return max(1, 20 // deals)
-
-
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-    )

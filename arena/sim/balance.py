@@ -415,27 +415,7 @@ def run_on_ray(
     """Play the batches on Ray, at most ``max_in_flight`` at a time (default: twice the
     cluster's CPUs); yield each as it finishes. Closing the iterator (or an interrupt
     while it waits) cancels the batches in flight."""
-    import ray
-
-    task = remote_balance_batch()
-    limit = max_in_flight or 2 * runner.workers
-    waiting = iter(jobs)
-    in_flight: dict[Any, BalanceJob] = {}
-    try:
-        while True:
-            for job in waiting:
-                in_flight[task.remote(job)] = job
-                if len(in_flight) >= limit:
-                    break
-            if not in_flight:
-                return
-            done, _ = ray.wait(list(in_flight), num_returns=1)
-            for ref in done:
-                job = in_flight.pop(ref)
-                yield job, ray.get(ref)
-    finally:
-        for ref in in_flight:
-            ray.cancel(ref, force=True)
+    yield from runner.stream(jobs, remote_balance_batch(), max_in_flight)
 
 
 # ------------------------------------------------------------------ statistics

@@ -10,13 +10,15 @@ run cancels the batches in flight; what came back is kept.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.errors import ArenaError
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.worker import remote_batch
+
+T = TypeVar("T")
 
 
 class RayError(ArenaError):
@@ -75,6 +77,32 @@ class Runner:
         resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
         return int(resources.get("CPU", 1))
 
+    def stream(
+        self, items: Iterable[T], task: Any, max_in_flight: int | None = None
+    ) -> Iterator[tuple[T, Any]]:
+        """Run ``task.remote(item)`` for each item, at most ``max_in_flight`` at a time
+        (default: twice the cluster's CPUs); yield ``(item, result)`` as each finishes.
+        Closing the iterator (or an interrupt while it waits) cancels what is in flight."""
+        import ray
+
+        limit = max_in_flight or 2 * self.workers
+        waiting = iter(items)
+        in_flight: dict[Any, T] = {}
+        try:
+            while True:
+                for item in waiting:
+                    in_flight[task.remote(item)] = item
+                    if len(in_flight) >= limit:
+                        break
+                if not in_flight:
+                    return
+                done, _ = ray.wait(list(in_flight), num_returns=1)
+                for ref in done:
+                    yield in_flight.pop(ref), ray.get(ref)
+        finally:
+            for ref in in_flight:
+                ray.cancel(ref, force=True)
+
     def run(
         self,
         jobs: Sequence[MatchJob],
@@ -86,25 +114,6 @@ class Runner:
 
         ``task`` is the Ray remote function playing a batch (default: built-in bots).
         """
-        import ray
-
-        task = task or remote_batch()
         batches = [list(jobs[i : i + batch_size]) for i in range(0, len(jobs), batch_size)]
-        limit = max_in_flight or 2 * self.workers
-        waiting = iter(batches)
-        in_flight: dict[Any, list[MatchJob]] = {}
-        try:
-            while True:
-                for batch in waiting:
-                    in_flight[task.remote(batch)] = batch
-                    if len(in_flight) >= limit:
-                        break
-                if not in_flight:
-                    return
-                done, _ = ray.wait(list(in_flight), num_returns=1)
-                for ref in done:
-                    del in_flight[ref]
-                    yield from ray.get(ref)
-        finally:  # interrupted (or the consumer stopped): cancel what is still running
-            for ref in in_flight:
-                ray.cancel(ref, force=True)
+        for _, reports in self.stream(batches, task or remote_batch(), max_in_flight):
+            yield from reports
