@@ -110,6 +110,11 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(format_card(c) for c in cards)
 
 
+def rank_label(rank: int) -> str:
+    """A rank as people say it: ``2`` … ``10`` … ``A`` (levels are shown this way)."""
+    return _RANK_LABELS[rank]
+
+
 def pretty_card(card: Card) -> str:
     """Human display: ``♠A``, ``♥10``, ``🃏small``, ``🃏BIG``."""
     if card == SMALL_JOKER:

@@ -16,10 +16,10 @@ from arena.cards import (
     NUM_KINDS,
     RANK_ACE,
     RANK_TEN,
-    RANKS,
     Card,
     format_card,
     format_cards,
+    rank_label,
 )
 from arena.errors import IllegalActionError
 from arena.games.base import (
@@ -606,6 +606,5 @@ def settle(setup: GuandanSetup, order: tuple[Seat, ...], a_fail_limit: int = 0) 
     )
 
 
-def level_name(level: int) -> str:
-    """A level as people say it: ``2`` … ``10`` … ``A``."""
-    return "10" if level == RANK_TEN else RANKS[level]
+level_name = rank_label
+"""A level as people say it: ``2`` … ``10`` … ``A``."""

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from arena.cards import Card, format_cards, parse_cards, pretty_cards
+from arena.cards import Card, format_cards, parse_cards
 from arena.chance import shuffled_deck
 from arena.errors import ConfigError
 from arena.games.base import NUM_SEATS, Event, Game, Outcome, State
@@ -180,5 +180,3 @@ def variants() -> list[type[ShengjiGame]]:
         )
     return made
 
-
-_ = pretty_cards

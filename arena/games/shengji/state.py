@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from arena.cards import NUM_KINDS, Card, format_cards, pretty_cards
+from arena.cards import NUM_KINDS, Card, format_cards, rank_label
 from arena.errors import IllegalActionError
 from arena.games.base import (
     NOBODY,
@@ -548,15 +548,13 @@ def settle(state: ShengjiState) -> Outcome:
     winning_team = change.winning_team(declarers)
     gain = change.defenders_up if change.take_over else change.declarers_up
     scores = tuple(gain if team_of(s) == winning_team else -gain for s in range(NUM_SEATS))
-    from arena.games.guandan.state import level_name
-
     if change.take_over:
         verdict = f"defenders take over, +{change.defenders_up}"
     else:
         verdict = f"declarers up {change.declarers_up}"
     summary = (
         f"defenders {points} points: {verdict}; levels "
-        f"{level_name(levels[0])} / {level_name(levels[1])}"
+        f"{rank_label(levels[0])} / {rank_label(levels[1])}"
     )
     details = {
         "dealer": state.dealer,
@@ -590,4 +588,4 @@ def settle(state: ShengjiState) -> Outcome:
     )
 
 
-__all__ = ["ShengjiRules", "ShengjiSetup", "ShengjiState", "pretty_cards", "settle"]
+__all__ = ["ShengjiRules", "ShengjiSetup", "ShengjiState", "settle"]

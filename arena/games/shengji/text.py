@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arena.cards import pretty_cards
+from arena.cards import pretty_cards, rank_label
 from arena.games.base import Event
-from arena.games.guandan.state import level_name
 from arena.games.guandan.text import clock_event
 
 if TYPE_CHECKING:
@@ -16,7 +15,7 @@ if TYPE_CHECKING:
 def describe_event(event: Event, state: ShengjiState) -> str:
     kind = event.kind
     if kind == "deal":
-        return f"playing {level_name(event.value)}, dealing starts with seat {event.seat}"
+        return f"playing {rank_label(event.value)}, dealing starts with seat {event.seat}"
     if kind == "declare":
         if event.tag == "hidden":
             return f"declares with {event.value} level card(s), suit hidden (暗叫)"
