@@ -115,16 +115,12 @@ def play_deal(
     publish()
     while not state.is_terminal():
         seat = state.to_act
-        policy = policies[state.player_at(seat)]
-        started = clock.now()
         try:
-            action: Action | str = policy.act(state.observe(seat))
+            played = _decide(state, seat, policies[state.player_at(seat)], clock)
         except SeatGone:
-            state.flee(seat)
-            actions.append(f"{FLED_MARK} {seat}")
-            publish()
-            break
-        if clock.limit is not None and clock.now() - started > clock.limit:
+            played = None
+            automatic[seat] = AUTO_PLAYS_TO_FLEE  # gone: fled at once
+        if played is None:  # late (or gone): automatic play, fleeing after too many
             automatic[seat] += 1
             if automatic[seat] > AUTO_PLAYS_TO_FLEE:
                 state.flee(seat)
@@ -133,18 +129,39 @@ def play_deal(
                 break
             state.note_automatic(seat)
             actions.append(AUTO_MARK)
-            action = clock.fallback.act(state.observe(seat))
+            fallback = clock.fallback.act(state.observe(seat))
+            state.apply(Action.from_str(fallback) if isinstance(fallback, str) else fallback)
+            played = str(fallback)
         else:
             automatic[seat] = 0
+        actions.append(played)
+        publish()
+    return actions
+
+
+def _decide(state: State, seat: int, policy: Policy, clock: Clock) -> str | None:
+    """Ask ``policy`` for the seat's action and apply it; the action's text, or ``None``
+    if the answer came too late.
+
+    An illegal answer raises :class:`PolicyError`, unless the policy has a
+    ``rejected(action, reason)`` method (remote bots): then it is told why and asked
+    again, until its time is up.
+    """
+    started = clock.now()
+    while True:
+        action: Action | str = policy.act(state.observe(seat))
+        if clock.limit is not None and clock.now() - started > clock.limit:
+            return None
         try:
             if isinstance(action, str):  # a policy may answer in the text form
                 action = Action.from_str(action)
             state.apply(action)
+            return str(action)
         except (IllegalActionError, ParseError) as err:
-            raise PolicyError(f"seat {seat}: {err}") from None
-        actions.append(str(action))
-        publish()
-    return actions
+            rejected = getattr(policy, "rejected", None)
+            if rejected is None:
+                raise PolicyError(f"seat {seat}: {err}") from None
+            rejected(action, str(err))
 
 
 def play_match(

@@ -107,3 +107,46 @@ def test_sf12_time_limit_on_the_command_line_ends_in_fleeing(capsys) -> None:  #
     assert "played automatically" in out and "has fled" in out and "forfeit by seat" in out
     assert main(["play", "sanfu", "--time-limit", "0.000000001", "--deals", "1"]) == 0
     assert "fled and pays 10×" in capsys.readouterr().out
+
+
+class TriesIllegalFirst:
+    """Answers with an illegal action once per decision, then legally; told why each time."""
+
+    def __init__(self) -> None:
+        self.reasons: list[str] = []
+        self.inner = bots.make("random", 11)
+        self.tried = False
+
+    def act(self, observation: Observation) -> Action | str:
+        if not self.tried:
+            self.tried = True
+            return "play BJ BJ BJ BJ BJ"  # never held: illegal
+        self.tried = False
+        return self.inner.act(observation)
+
+    def rejected(self, action: Action, reason: str) -> None:
+        self.reasons.append(reason)
+
+
+def test_a_policy_told_of_its_illegal_action_may_try_again() -> None:
+    """Remote bots are answered with the reason and may try again until their deadline."""
+    picky = TriesIllegalFirst()
+    policies = [picky, *[bots.make("random", s) for s in range(3)]]
+    result = play_match(make("guandan"), policies, seed=4, max_deals=1)
+    assert picky.reasons and all("not in the hand" in r for r in picky.reasons)
+    assert "!" not in " ".join(result.record.deals[0].actions)  # no automatic play
+    replays(result.record)
+
+
+def test_an_illegal_retry_past_the_deadline_is_played_automatically() -> None:
+    time = FakeTime()
+
+    class SlowToCorrect(TriesIllegalFirst):
+        def rejected(self, action: Action, reason: str) -> None:
+            time.now += 5.0  # thinking again takes too long
+
+    policies = [SlowToCorrect(), *[bots.make("random", s) for s in range(3)]]
+    clock = Clock(limit=1.0, now=time)
+    result = play_match(make("guandan"), policies, seed=4, max_deals=1, clock=clock)
+    assert AUTO_MARK in result.record.deals[0].actions
+    replays(result.record)
