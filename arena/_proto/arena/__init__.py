@@ -1,0 +1,1 @@
+"""Generated package (see arena._proto)."""
