@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench clean proto
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,8 +16,12 @@ demo: $(STAMP)
 	$(BIN)/arena tournament --name demo --bots random,first --team random,first \
 		--variant guandan --matches 6 --deals 3 --db demo.sqlite
 
+proto: $(STAMP)
+	$(BIN)/python scripts/gen_proto.py
+
 test: $(STAMP)
-	$(BIN)/ruff check arena bots tests
+	$(BIN)/python scripts/gen_proto.py --check
+	$(BIN)/ruff check arena bots tests scripts
 	$(BIN)/mypy
 	$(BIN)/pytest
 
