@@ -67,6 +67,15 @@ Schema (version 1, ``PRAGMA user_version``; ``PRAGMA application_id`` marks an a
         ``before`` REAL NULL (NULL: the bot had no rating yet), ``after`` REAL,
         ``sigma`` REAL NULL (the uncertainty after the change), ``at``.
         Indexed by (bot, variant, system, id) and by ``match_id``.
+
+Schema version 2 adds
+    ``tokens`` — the secrets that authenticate bots (and stored admin tokens).
+        ``token_id`` TEXT PRIMARY KEY (a public handle, e.g. ``tok-1f0c…``),
+        ``bot`` TEXT NULL REFERENCES bots (the bot a ``bot`` token names; NULL for
+        an ``admin`` token), ``hash`` TEXT UNIQUE (SHA-256 of the secret, lower-case
+        hex: the secret itself is never stored), ``kind`` (``bot`` or ``admin``),
+        ``created_at``, ``revoked_at`` NULL (set once, when revoked).
+        Indexed by ``bot``.
 """
 
 from __future__ import annotations
@@ -88,6 +97,7 @@ from arena.errors import ArenaError
 __all__ = [
     "RATING_SYSTEMS",
     "SCHEMA_VERSION",
+    "TOKEN_KINDS",
     "TOURNAMENT_STATUSES",
     "Bot",
     "Rating",
@@ -96,10 +106,11 @@ __all__ = [
     "Store",
     "StoreError",
     "StoredMatch",
+    "Token",
     "Tournament",
 ]
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 """The schema this code writes and understands (``PRAGMA user_version``)."""
 
 APPLICATION_ID: Final = 0x41524E41
@@ -107,6 +118,7 @@ APPLICATION_ID: Final = 0x41524E41
 
 RATING_SYSTEMS: Final = ("elo", "openskill", "room")
 TOURNAMENT_STATUSES: Final = ("pending", "running", "finished", "aborted")
+TOKEN_KINDS: Final = ("bot", "admin")
 
 _MIN_SQLITE: Final = (3, 24, 0)  # UPSERT
 _PAGE: Final = 256  # matches read per query while iterating
@@ -230,6 +242,22 @@ class Bot:
 
 
 @dataclass(frozen=True)
+class Token:
+    """A row of ``tokens``: a secret's hash, never the secret."""
+
+    token_id: str
+    bot: str | None
+    hash: str
+    kind: str
+    created_at: str
+    revoked_at: str | None
+
+    @property
+    def revoked(self) -> bool:
+        return self.revoked_at is not None
+
+
+@dataclass(frozen=True)
 class Tournament:
     """A row of ``tournaments``."""
 
@@ -304,7 +332,20 @@ _SCHEMA_V1: Final = (
     "CREATE INDEX rating_history_match ON rating_history (match_id)",
 )
 
-_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA_V1}
+_SCHEMA_V2: Final = (
+    """CREATE TABLE tokens (
+        token_id TEXT PRIMARY KEY NOT NULL CHECK (token_id <> ''),
+        bot TEXT REFERENCES bots (name),
+        hash TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL CHECK (kind IN ('bot', 'admin')),
+        created_at TEXT NOT NULL,
+        revoked_at TEXT,
+        CHECK ((kind = 'bot') = (bot IS NOT NULL))
+    )""",
+    "CREATE INDEX tokens_bot ON tokens (bot)",
+)
+
+_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA_V1, 2: _SCHEMA_V2}
 """Statements taking the schema from version ``n - 1`` to version ``n``."""
 
 _MATCH_COLUMNS: Final = (
@@ -508,6 +549,70 @@ class Store:
         """Every registered bot, by name."""
         rows = self._read("SELECT name, kind, owner, version, created_at FROM bots ORDER BY name")
         return [Bot(*row) for row in rows]
+
+    def bot(self, name: str) -> Bot | None:
+        """The bot ``name``, or None."""
+        rows = self._read(
+            "SELECT name, kind, owner, version, created_at FROM bots WHERE name = ?", (name,)
+        )
+        return Bot(*rows[0]) if rows else None
+
+    def set_bot_version(self, name: str, version: str | None) -> None:
+        """Change the version of a registered remote bot (its owner re-registered it)."""
+        with self._write("cannot update store") as conn:
+            cursor = conn.execute("UPDATE bots SET version = ? WHERE name = ?", (version, name))
+            if cursor.rowcount == 0:
+                raise StoreError(f"store {self.path}: no bot {name!r}")
+
+    # -- tokens ------------------------------------------------------------------
+
+    _TOKEN_COLUMNS: Final = "token_id, bot, hash, kind, created_at, revoked_at"
+
+    def add_token(self, token_id: str, bot: str | None, hash: str, kind: str = "bot") -> Token:
+        """Store a token's hash: a ``bot`` token names a registered bot, an ``admin`` one none."""
+        _check(kind in TOKEN_KINDS, f"unknown token kind {kind!r} (expected bot or admin)")
+        _check(
+            (kind == "bot") == (bot is not None),
+            f"a {kind} token {'needs' if kind == 'bot' else 'names no'} bot",
+        )
+        created_at = _now()
+        with self._write("cannot add a token to store") as conn:
+            if (
+                bot is not None
+                and not conn.execute("SELECT 1 FROM bots WHERE name = ?", (bot,)).fetchone()
+            ):
+                raise StoreError(f"store {self.path}: no bot {bot!r}")
+            conn.execute(
+                f"INSERT INTO tokens ({self._TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, NULL)",
+                (token_id, bot, hash, kind, created_at),
+            )
+        return Token(token_id, bot, hash, kind, created_at, None)
+
+    def token(self, *, token_id: str | None = None, hash: str | None = None) -> Token | None:
+        """The token with this handle or this hash (exactly one of them), or None."""
+        _check((token_id is None) != (hash is None), "give a token_id or a hash")
+        column, value = ("token_id", token_id) if token_id is not None else ("hash", hash)
+        rows = self._read(f"SELECT {self._TOKEN_COLUMNS} FROM tokens WHERE {column} = ?", (value,))
+        return Token(*rows[0]) if rows else None
+
+    def tokens(self, bot: str) -> list[Token]:
+        """Every token of a bot, revoked or not, oldest first."""
+        rows = self._read(
+            f"SELECT {self._TOKEN_COLUMNS} FROM tokens WHERE bot = ? ORDER BY created_at, rowid",
+            (bot,),
+        )
+        return [Token(*row) for row in rows]
+
+    def revoke_tokens(self, *, token_id: str | None = None, bot: str | None = None) -> int:
+        """Revoke one token (by handle) or every token of a bot; how many were not revoked yet."""
+        _check((token_id is None) != (bot is None), "give a token_id or a bot")
+        column, value = ("token_id", token_id) if token_id is not None else ("bot", bot)
+        with self._write("cannot revoke tokens in store") as conn:
+            cursor = conn.execute(
+                f"UPDATE tokens SET revoked_at = ? WHERE {column} = ? AND revoked_at IS NULL",
+                (_now(), value),
+            )
+            return cursor.rowcount
 
     # -- tournaments -------------------------------------------------------------
 
