@@ -1,0 +1,114 @@
+"""The authentication interceptor: every call's bearer token against its service's needs."""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+import grpc
+
+from arena.server.auth import Authenticator, AuthError, Kind, Principal
+
+__all__ = ["SERVICE_KINDS", "AuthInterceptor", "current_principal"]
+
+SERVICE_KINDS: Final[dict[str, Kind]] = {
+    "arena.v1.Registry": "owner",
+    "arena.v1.Play": "bot",
+    "arena.v1.Admin": "admin",
+}
+"""The secret each guarded service needs; every other service (Spectate, Leaderboard,
+health, reflection) is public and ignores any token sent."""
+
+_PRINCIPAL: contextvars.ContextVar[Principal | None] = contextvars.ContextVar(
+    "arena_principal", default=None
+)
+
+_CODES: Final = {
+    "unauthenticated": grpc.StatusCode.UNAUTHENTICATED,
+    "permission_denied": grpc.StatusCode.PERMISSION_DENIED,
+}
+
+Handler = grpc.RpcMethodHandler[Any, Any]
+
+
+def current_principal() -> Principal:
+    """The caller of the guarded unary call being served (set by :class:`AuthInterceptor`)."""
+    principal = _PRINCIPAL.get()
+    if principal is None:
+        raise RuntimeError("no authenticated caller: is the AuthInterceptor installed?")
+    return principal
+
+
+def _service(method: str) -> str:
+    """``/arena.v1.Registry/Register`` → ``arena.v1.Registry``."""
+    return method.lstrip("/").partition("/")[0]
+
+
+class AuthInterceptor(grpc.aio.ServerInterceptor):
+    """Aborts calls without the right secret; hands the caller to unary handlers."""
+
+    def __init__(self, authenticator: Authenticator) -> None:
+        self._auth = authenticator
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> Handler | None:
+        handler = await continuation(handler_call_details)
+        service = _service(handler_call_details.method)
+        kind = SERVICE_KINDS.get(service)
+        if handler is None or kind is None:
+            return handler
+        try:
+            principal = self._auth.require(
+                handler_call_details.invocation_metadata, kind, service.rpartition(".")[2]
+            )
+        except AuthError as err:
+            return _aborting(handler, _CODES[err.failure], err.message)
+        return _with_principal(handler, principal)
+
+
+def _aborting(handler: Handler, code: grpc.StatusCode, message: str) -> Handler:
+    """A handler of the same shape as ``handler`` that fails every call with ``code``."""
+
+    async def abort(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+        await context.abort(code, message)
+
+    make = {
+        (False, False): grpc.unary_unary_rpc_method_handler,
+        (False, True): grpc.unary_stream_rpc_method_handler,
+        (True, False): grpc.stream_unary_rpc_method_handler,
+        (True, True): grpc.stream_stream_rpc_method_handler,
+    }[(handler.request_streaming, handler.response_streaming)]
+    return make(
+        abort,
+        request_deserializer=handler.request_deserializer,
+        response_serializer=handler.response_serializer,
+    )
+
+
+def _with_principal(handler: Handler, principal: Principal) -> Handler:
+    """Unary-unary handlers see the caller through :func:`current_principal`.
+
+    Streaming handlers are passed through unchanged for now (Play, still to come,
+    will read it the same way).
+    """
+    behavior = handler.unary_unary
+    if behavior is None:
+        return handler
+    inner: Callable[[Any, Any], Awaitable[Any]] = behavior
+
+    async def call(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+        token = _PRINCIPAL.set(principal)
+        try:
+            return await inner(request, context)
+        finally:
+            _PRINCIPAL.reset(token)
+
+    return grpc.unary_unary_rpc_method_handler(
+        call,
+        request_deserializer=handler.request_deserializer,
+        response_serializer=handler.response_serializer,
+    )

@@ -1,0 +1,328 @@
+"""Servicers of arena.v1: proto in, domain calls on the store, proto out.
+
+Implemented: Registry (Register, RevokeToken), Leaderboard (GetRatings,
+GetRatingHistory, GetMatchRecord), Admin (ListMatches, RevokeToken). The other
+methods of the contract are left to grpc's default (UNIMPLEMENTED).
+
+Bot ids: a bot's id is its name (unique, stable across updates).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final, NoReturn
+
+import grpc
+from google.protobuf import struct_pb2, timestamp_pb2
+
+from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.server.auth import Authenticator, Principal, hash_secret
+from arena.server.interceptor import current_principal
+from arena.store import RATING_SYSTEMS, Rating, RatingChange, Store, StoredMatch
+
+__all__ = ["AdminService", "LeaderboardService", "RegistryService", "Services"]
+
+Context = grpc.aio.ServicerContext[Any, Any]
+
+BOT_NAME: Final = re.compile(r"[A-Za-z0-9._-]{1,40}")
+REMOTE_KIND: Final = "remote"
+DEFAULT_PAGE: Final = 50
+MAX_PAGE: Final = 500
+
+
+@dataclass(frozen=True)
+class Services:
+    """What the servicers share."""
+
+    store: Store
+    auth: Authenticator
+    builtin_bots: frozenset[str] = frozenset()
+
+
+class Failure(Exception):
+    """A request that fails with a status code; raised by helpers, turned into an abort."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+async def _fail(context: Context, failure: Failure) -> NoReturn:
+    await context.abort(failure.code, failure.message)
+
+
+# ---------------------------------------------------------------------------
+# Conversions
+
+
+def timestamp(text: str | None) -> timestamp_pb2.Timestamp | None:
+    """A stored ISO 8601 time as a Timestamp (None stays None)."""
+    if not text:
+        return None
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromDatetime(datetime.fromisoformat(text))
+    return stamp
+
+
+def struct(value: dict[str, Any]) -> struct_pb2.Struct:
+    message = struct_pb2.Struct()
+    message.update(value)
+    return message
+
+
+def rating_entries(ratings: list[Rating], limit: int) -> list[arena_pb2.RatingEntry]:
+    """Ratings (grouped by system, best first) with their rank in their system."""
+    entries: list[arena_pb2.RatingEntry] = []
+    rank: dict[str, int] = {}
+    for rating in ratings:
+        rank[rating.system] = rank.get(rating.system, 0) + 1
+        if limit and rank[rating.system] > limit:
+            continue
+        entries.append(
+            arena_pb2.RatingEntry(
+                rank=rank[rating.system],
+                bot=rating.bot,
+                system=rating.system,
+                value=rating.value,
+                sigma=rating.sigma,
+                matches=rating.matches,
+                updated_at=timestamp(rating.updated_at),
+            )
+        )
+    return entries
+
+
+def rating_change(change: RatingChange) -> arena_pb2.RatingChange:
+    return arena_pb2.RatingChange(
+        bot=change.bot,
+        variant=change.variant,
+        system=change.system,
+        before=change.before,
+        after=change.after,
+        sigma=change.sigma,
+        match_id=change.match_id,
+        at=timestamp(change.at),
+    )
+
+
+def match_summary(match: StoredMatch) -> arena_pb2.MatchSummary:
+    """A stored (hence finished) match as a MatchSummary."""
+    outcome = match.outcome
+    winner = outcome.get("winner")
+    totals = outcome.get("totals") or []
+    return arena_pb2.MatchSummary(
+        info=arena_pb2.MatchInfo(
+            match_id=match.id,
+            variant=match.variant,
+            options=struct(match.options),
+            players=list(match.seating),
+            tournament_id=match.tournament_id or "",
+        ),
+        status=arena_pb2.MATCH_STATUS_FINISHED,
+        deals=match.deals,
+        finished_at=timestamp(match.finished_at),
+        winner_team=winner if isinstance(winner, int) and winner in (0, 1) else None,
+        totals=[int(total) for total in totals],
+    )
+
+
+def list_matches(
+    store: Store, request: arena_pb2.ListMatchesRequest
+) -> arena_pb2.ListMatchesResponse:
+    """A page of stored matches, newest first; the page token is an offset."""
+    if request.statuses and arena_pb2.MATCH_STATUS_FINISHED not in request.statuses:
+        return arena_pb2.ListMatchesResponse()  # the store holds finished matches only
+    try:
+        offset = int(request.page_token) if request.page_token else 0
+    except ValueError:
+        offset = -1
+    if offset < 0:
+        raise Failure(grpc.StatusCode.INVALID_ARGUMENT, f"bad page_token {request.page_token!r}")
+    size = min(request.page_size or DEFAULT_PAGE, MAX_PAGE)
+    matches = [
+        match
+        for match in store.matches(
+            variant=request.variant or None, tournament_id=request.tournament_id or None
+        )
+        if not request.bot or request.bot in match.seating
+    ]
+    matches.reverse()
+    page = matches[offset : offset + size]
+    after = offset + len(page)
+    return arena_pb2.ListMatchesResponse(
+        matches=[match_summary(match) for match in page],
+        next_page_token=str(after) if after < len(matches) else "",
+    )
+
+
+def revoke(
+    services: Services, request: arena_pb2.RevokeTokenRequest, owner: str | None
+) -> arena_pb2.RevokeTokenResponse:
+    """Revoke the target's tokens; ``owner`` (None: an admin) must own the bot."""
+    store = services.store
+    target = request.WhichOneof("target")
+    if target is None:
+        raise Failure(grpc.StatusCode.INVALID_ARGUMENT, "name a token_id, a token or a bot_id")
+    if target == "bot_id":
+        bot_name = request.bot_id
+        bot = store.bot(bot_name)
+        if bot is None:
+            raise Failure(grpc.StatusCode.NOT_FOUND, f"no bot {bot_name!r}")
+    else:
+        token = (
+            store.token(token_id=request.token_id)
+            if target == "token_id"
+            else store.token(hash=hash_secret(request.token))
+        )
+        if token is None:
+            what = f"token {request.token_id!r}" if target == "token_id" else "such token"
+            raise Failure(grpc.StatusCode.NOT_FOUND, f"no {what}")
+        if token.bot is None:
+            if owner is not None:
+                raise Failure(grpc.StatusCode.PERMISSION_DENIED, "not a token of your bots")
+            return arena_pb2.RevokeTokenResponse(
+                revoked=store.revoke_tokens(token_id=token.token_id)
+            )
+        bot_name = token.bot
+        bot = store.bot(bot_name)
+    if owner is not None and (bot is None or bot.owner != owner):
+        raise Failure(
+            grpc.StatusCode.PERMISSION_DENIED, f"bot {bot_name!r} belongs to another owner"
+        )
+    if target == "bot_id":
+        revoked = store.revoke_tokens(bot=bot_name)
+    else:
+        assert token is not None
+        revoked = store.revoke_tokens(token_id=token.token_id)
+    return arena_pb2.RevokeTokenResponse(revoked=revoked)
+
+
+def register(
+    services: Services, request: arena_pb2.RegisterRequest, owner: str
+) -> arena_pb2.RegisterResponse:
+    """Register (or update) one of ``owner``'s bots and issue a token for it."""
+    name = request.name
+    if not BOT_NAME.fullmatch(name):
+        raise Failure(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"bad bot name {name!r}: 1..40 letters, digits, '-', '_' or '.'",
+        )
+    if name in services.builtin_bots:
+        raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"{name!r} is a built-in bot's name")
+    store = services.store
+    version = request.version or None
+    existing = store.bot(name)
+    if existing is not None and (existing.kind != REMOTE_KIND or existing.owner != owner):
+        raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"bot {name!r} belongs to another owner")
+    if existing is None:
+        created = store.add_bot(name, REMOTE_KIND, owner=owner, version=version)
+    else:
+        created = False
+        if existing.version != version:
+            store.set_bot_version(name, version)
+    secret, token_id = services.auth.issue_bot_token(name)
+    return arena_pb2.RegisterResponse(
+        bot_id=name, name=name, token=secret, token_id=token_id, created=created
+    )
+
+
+# ---------------------------------------------------------------------------
+# Servicers
+
+
+class RegistryService(arena_pb2_grpc.RegistryServicer):
+    def __init__(self, services: Services) -> None:
+        self._s = services
+
+    async def Register(
+        self, request: arena_pb2.RegisterRequest, context: Context
+    ) -> arena_pb2.RegisterResponse:
+        try:
+            return register(self._s, request, _owner(current_principal()))
+        except Failure as failure:
+            await _fail(context, failure)
+
+    async def RevokeToken(
+        self, request: arena_pb2.RevokeTokenRequest, context: Context
+    ) -> arena_pb2.RevokeTokenResponse:
+        try:
+            return revoke(self._s, request, _owner(current_principal()))
+        except Failure as failure:
+            await _fail(context, failure)
+
+
+def _owner(principal: Principal) -> str:
+    assert principal.kind == "owner"
+    return principal.name
+
+
+class LeaderboardService(arena_pb2_grpc.LeaderboardServicer):
+    def __init__(self, services: Services) -> None:
+        self._s = services
+
+    async def GetRatings(
+        self, request: arena_pb2.GetRatingsRequest, context: Context
+    ) -> arena_pb2.GetRatingsResponse:
+        if not request.variant:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "variant is required")
+        if request.system and request.system not in RATING_SYSTEMS:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"unknown system {request.system!r} (expected one of {', '.join(RATING_SYSTEMS)})",
+            )
+        ratings = self._s.store.ratings(request.variant, request.system or None)
+        return arena_pb2.GetRatingsResponse(
+            variant=request.variant, ratings=rating_entries(ratings, request.limit)
+        )
+
+    async def GetRatingHistory(
+        self, request: arena_pb2.GetRatingHistoryRequest, context: Context
+    ) -> arena_pb2.GetRatingHistoryResponse:
+        missing = [f for f in ("bot", "variant", "system") if not getattr(request, f)]
+        if missing:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"required: {', '.join(missing)}")
+        if request.system not in RATING_SYSTEMS:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"unknown system {request.system!r} (expected one of {', '.join(RATING_SYSTEMS)})",
+            )
+        changes = self._s.store.rating_history(request.bot, request.variant, request.system)
+        return arena_pb2.GetRatingHistoryResponse(changes=[rating_change(c) for c in changes])
+
+    async def GetMatchRecord(
+        self, request: arena_pb2.GetMatchRecordRequest, context: Context
+    ) -> arena_pb2.GetMatchRecordResponse:
+        if not request.match_id:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+        match = self._s.store.match(request.match_id)
+        if match is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        return arena_pb2.GetMatchRecordResponse(
+            summary=match_summary(match),
+            record_json=json.dumps(match.record, ensure_ascii=False, separators=(",", ":")),
+        )
+
+
+class AdminService(arena_pb2_grpc.AdminServicer):
+    def __init__(self, services: Services) -> None:
+        self._s = services
+
+    async def ListMatches(
+        self, request: arena_pb2.ListMatchesRequest, context: Context
+    ) -> arena_pb2.ListMatchesResponse:
+        try:
+            return list_matches(self._s.store, request)
+        except Failure as failure:
+            await _fail(context, failure)
+
+    async def RevokeToken(
+        self, request: arena_pb2.RevokeTokenRequest, context: Context
+    ) -> arena_pb2.RevokeTokenResponse:
+        try:
+            return revoke(self._s, request, None)
+        except Failure as failure:
+            await _fail(context, failure)
