@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Awaitable, Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import grpc
 
@@ -29,7 +29,8 @@ _CODES: Final = {
     "permission_denied": grpc.StatusCode.PERMISSION_DENIED,
 }
 
-Handler = grpc.RpcMethodHandler[Any, Any]
+if TYPE_CHECKING:
+    Handler = grpc.RpcMethodHandler[Any, Any]
 
 
 def current_principal() -> Principal:

@@ -13,7 +13,7 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import grpc
 from google.protobuf import struct_pb2, timestamp_pb2
@@ -25,7 +25,8 @@ from arena.store import RATING_SYSTEMS, Rating, RatingChange, Store, StoredMatch
 
 __all__ = ["AdminService", "LeaderboardService", "RegistryService", "Services"]
 
-Context = grpc.aio.ServicerContext[Any, Any]
+if TYPE_CHECKING:
+    Context = grpc.aio.ServicerContext[Any, Any]
 
 BOT_NAME: Final = re.compile(r"[A-Za-z0-9._-]{1,40}")
 REMOTE_KIND: Final = "remote"
