@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 from arena.errors import ArenaError
-from arena.server.app import serve
 from arena.server.auth import ADMIN_TOKEN_ENV, OWNER_KEYS_ENV, parse_owner_keys
 from arena.store import Store
 
@@ -49,6 +48,8 @@ def load_owner_keys(path: str | None) -> dict[str, str]:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    from arena.server.app import serve  # loads gRPC: only for this command
+
     if not 0 <= args.port <= 65535:
         raise ArenaError(f"port must be 0..65535, got {args.port}")
     owner_keys = load_owner_keys(args.owner_keys)

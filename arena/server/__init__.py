@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from arena.server.app import RunningServer, start_server
+from typing import Any
+
 from arena.server.auth import Authenticator, AuthError, Principal, issue_token, parse_owner_keys
 
 __all__ = [
@@ -14,3 +15,12 @@ __all__ = [
     "parse_owner_keys",
     "start_server",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``RunningServer`` and ``start_server`` load gRPC only when asked for."""
+    if name in ("RunningServer", "start_server"):
+        from arena.server import app
+
+        return getattr(app, name)
+    raise AttributeError(f"module 'arena.server' has no attribute {name!r}")
