@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import grpc
@@ -15,6 +15,7 @@ from grpc_reflection.v1alpha import reflection
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.server.auth import Authenticator
 from arena.server.interceptor import AuthInterceptor
+from arena.server.play import PlayConfig, PlayService
 from arena.server.services import AdminService, LeaderboardService, RegistryService, Services
 from arena.store import Store
 
@@ -65,6 +66,7 @@ async def start_server(
     port: int = 50051,
     owner_keys: Mapping[str, str] | None = None,
     admin_tokens: Sequence[str] = (),
+    play: PlayConfig | None = None,
 ) -> RunningServer:
     """Build and start a server on ``host:port`` (port 0: any free port)."""
     auth = Authenticator(store, owner_keys, admin_tokens)
@@ -80,7 +82,17 @@ async def start_server(
     arena_pb2_grpc.add_LeaderboardServicer_to_server(LeaderboardService(services), server)
     # Methods not written yet answer UNIMPLEMENTED (the generated base class).
     arena_pb2_grpc.add_AdminServicer_to_server(AdminService(services), server)  # type: ignore[abstract]
-    arena_pb2_grpc.add_PlayServicer_to_server(arena_pb2_grpc.PlayServicer(), server)  # type: ignore[abstract]
+    arena_pb2_grpc.add_PlayServicer_to_server(
+        PlayService(
+            store,
+            replace(
+                play or PlayConfig(),
+                max_receive_bytes=MAX_RECEIVE_BYTES,
+                max_send_bytes=MAX_SEND_BYTES,
+            ),
+        ),
+        server,
+    )
     arena_pb2_grpc.add_SpectateServicer_to_server(arena_pb2_grpc.SpectateServicer(), server)  # type: ignore[abstract]
 
     health_servicer = health.aio.HealthServicer()

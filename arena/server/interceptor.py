@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
 import grpc
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 
 def current_principal() -> Principal:
-    """The caller of the guarded unary call being served (set by :class:`AuthInterceptor`)."""
+    """The caller of the guarded call being served (set by :class:`AuthInterceptor`)."""
     principal = _PRINCIPAL.get()
     if principal is None:
         raise RuntimeError("no authenticated caller: is the AuthInterceptor installed?")
@@ -91,11 +91,14 @@ def _aborting(handler: Handler, code: grpc.StatusCode, message: str) -> Handler:
 
 
 def _with_principal(handler: Handler, principal: Principal) -> Handler:
-    """Unary-unary handlers see the caller through :func:`current_principal`.
+    """Unary-unary and stream-stream handlers see the caller through
+    :func:`current_principal`.
 
-    Streaming handlers are passed through unchanged for now (Play, still to come,
-    will read it the same way).
+    Each call is served in its own asyncio task (its own copy of the context), so a
+    stream handler's principal is set once for the whole call.
     """
+    if handler.stream_stream is not None:
+        return _stream_with_principal(handler, principal)
     behavior = handler.unary_unary
     if behavior is None:
         return handler
@@ -109,6 +112,29 @@ def _with_principal(handler: Handler, principal: Principal) -> Handler:
             _PRINCIPAL.reset(token)
 
     return grpc.unary_unary_rpc_method_handler(
+        call,
+        request_deserializer=handler.request_deserializer,
+        response_serializer=handler.response_serializer,
+    )
+
+
+def _stream_with_principal(handler: Handler, principal: Principal) -> Handler:
+    behavior = handler.stream_stream
+    assert behavior is not None
+    inner: Callable[[Any, Any], Any] = behavior
+
+    async def call(
+        requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[Any]:
+        _PRINCIPAL.set(principal)  # this call's task only
+        result = inner(requests, context)
+        if hasattr(result, "__aiter__"):
+            async for response in result:
+                yield response
+        else:  # a handler that writes with context.write()
+            await result
+
+    return grpc.stream_stream_rpc_method_handler(
         call,
         request_deserializer=handler.request_deserializer,
         response_serializer=handler.response_serializer,
