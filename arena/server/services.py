@@ -1,8 +1,9 @@
 """Servicers of arena.v1: proto in, domain calls on the store, proto out.
 
-Implemented: Registry (Register, RevokeToken), Leaderboard (GetRatings,
-GetRatingHistory, GetMatchRecord), Admin (ListMatches, RevokeToken). The other
-methods of the contract are left to grpc's default (UNIMPLEMENTED).
+Here: Registry (Register, RevokeToken), Leaderboard (GetRatings, GetRatingHistory,
+GetMatchRecord), Admin (ListMatches, RevokeToken); Play.Connect lives in
+:mod:`arena.server.play`. Spectate and the other Admin methods are left to grpc's
+default (UNIMPLEMENTED).
 
 Bot ids: a bot's id is its name (unique, stable across updates).
 """
