@@ -1,0 +1,53 @@
+"""The class a bot author subclasses."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable
+from typing import cast
+
+from arena.games.base import Action, Observation
+
+__all__ = ["Bot", "decide"]
+
+
+class Bot:
+    """A bot: implement :meth:`act` (plain or ``async def``).
+
+    ``act`` gets the seat's :class:`~arena.games.base.Observation` (its hand, the legal
+    actions, the deal's public events, the game's public and private facts) and answers
+    with an :class:`~arena.games.base.Action` or its text form (``"play 3s 3d"``).
+    """
+
+    name: str = ""
+    """Shown in logs; the class name when empty."""
+
+    def act(self, observation: Observation) -> Action | str:
+        raise NotImplementedError(f"{type(self).__name__} must implement act(observation)")
+
+    def on_illegal(self, action: Action | str, reason: str) -> None:
+        """The last answer was refused (``reason`` quotes the rule broken); ``act`` is asked
+        again for the same decision while time remains."""
+
+
+def is_async(bot: object) -> bool:
+    """Whether the bot's ``act`` is a coroutine function (``async def act``)."""
+    return inspect.iscoroutinefunction(getattr(bot, "act", None))
+
+
+async def decide(bot: object, observation: Observation) -> Action | str:
+    """Ask the bot: awaited if ``act`` is async, else in a worker thread (the stream stays
+    responsive while a slow bot thinks)."""
+    act = getattr(bot, "act")  # noqa: B009 - any object with act() is a bot
+    if is_async(bot):
+        return await cast("Awaitable[Action | str]", act(observation))
+    answer: Action | str = await asyncio.to_thread(act, observation)
+    return answer
+
+
+def notify_illegal(bot: object, action: Action | str, reason: str) -> None:
+    """Call the bot's optional ``on_illegal(action, reason)``."""
+    hook = getattr(bot, "on_illegal", None)
+    if hook is not None:
+        hook(action, reason)

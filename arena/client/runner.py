@@ -1,0 +1,326 @@
+"""Play a bot on an arena server: one Play.Connect stream, matches one after another.
+
+:func:`run_bot` says Hello and Join, answers every DecisionRequest with the bot's
+``act`` (the observation rebuilt as the engine's, events kept from the EventBatch
+messages of the current deal), and on an ILLEGAL or MALFORMED ActionResult calls the
+bot's optional ``on_illegal(action, reason)`` and asks ``act`` again while the decision
+has time and attempts left. After ``matches`` MatchResults it leaves; when the server is
+UNAVAILABLE it connects again after a pause that doubles each time (simple backoff).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+import grpc
+
+from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.client.bot import decide, notify_illegal
+from arena.client.wire import event_from_proto, observation_from_proto, reply_action
+from arena.errors import ArenaError, IllegalActionError
+from arena.games.base import Action, Event, Observation
+from arena.server.remote import MAX_ATTEMPTS
+
+__all__ = ["ClientError", "PlayedMatch", "RunSummary", "run_bot", "run_bot_async"]
+
+PROTOCOL: Final = 1
+CLIENT: Final = "arena-python"
+DEFAULT_SERVER: Final = "127.0.0.1:50051"
+_RETRY: Final = (
+    arena_pb2.ACTION_STATUS_ILLEGAL,
+    arena_pb2.ACTION_STATUS_MALFORMED,
+)
+
+
+class ClientError(ArenaError):
+    """The server refused the bot (a gRPC status other than UNAVAILABLE, or an Error)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+
+
+class _Closed(Exception):
+    """The stream ended with a status other than OK."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(f"{code.name}: {details}")
+        self.code = code
+        self.details = details
+
+
+@dataclass
+class PlayedMatch:
+    """A match the bot played: which player it was, and the server's MatchResult."""
+
+    match_id: str
+    variant: str
+    player: int | None
+    players: list[str]
+    result: arena_pb2.MatchResult
+
+    @property
+    def total(self) -> int | None:
+        """The bot's own total (in the game's unit), if known."""
+        totals = list(self.result.totals)
+        return (
+            totals[self.player] if self.player is not None and self.player < len(totals) else None
+        )
+
+
+@dataclass
+class RunSummary:
+    """What :func:`run_bot` did: the matches played (in order) and reconnections."""
+
+    results: list[PlayedMatch] = field(default_factory=list)
+    reconnects: int = 0
+
+    @property
+    def matches(self) -> int:
+        return len(self.results)
+
+
+Send = Callable[..., Awaitable[None]]
+
+
+@dataclass
+class _Decision:
+    request_id: str
+    observation: Observation
+    deadline: float
+    attempts: int = 0
+    last: Action | str = ""
+    """The bot's last answer (what a refusal is about)."""
+
+
+@dataclass
+class _Stream:
+    """What one connection keeps: the match it is in and the current deal's events."""
+
+    match: arena_pb2.MatchInfo | None = None
+    player: int | None = None
+    deal: int = 0
+    events: list[Event] = field(default_factory=list)
+    open: _Decision | None = None
+    welcomed: bool = False
+
+
+def run_bot(
+    bot: object,
+    server: str = DEFAULT_SERVER,
+    token: str = "",
+    variants: Sequence[str] = ("guandan",),
+    rated: bool = True,
+    matches: int | None = None,
+    **options: object,
+) -> RunSummary:
+    """Play ``bot`` on ``server`` (``HOST:PORT``) until ``matches`` matches are over
+    (``None``: forever); keyword options as for :func:`run_bot_async`."""
+    return asyncio.run(
+        run_bot_async(
+            bot,
+            server,
+            token,
+            variants,
+            rated,
+            matches,
+            **options,  # type: ignore[arg-type]
+        )
+    )
+
+
+async def run_bot_async(
+    bot: object,
+    server: str = DEFAULT_SERVER,
+    token: str = "",
+    variants: Sequence[str] = ("guandan",),
+    rated: bool = True,
+    matches: int | None = None,
+    *,
+    on_match: Callable[[PlayedMatch], None] | None = None,
+    tls: bool = False,
+    backoff: tuple[float, float] = (0.5, 30.0),
+    max_retries: int | None = None,
+) -> RunSummary:
+    """:func:`run_bot` in a running event loop (several bots can share one).
+
+    ``on_match`` is called after each match; ``tls`` uses a TLS channel with the system's
+    roots; ``backoff`` is the first and the longest pause before connecting again after
+    UNAVAILABLE; ``max_retries`` bounds the reconnections in a row (``None``: no bound),
+    after which the last UNAVAILABLE is raised as :class:`ClientError`.
+    """
+    if matches is not None and matches < 1:
+        raise ValueError(f"matches must be at least 1 or None, got {matches}")
+    summary = RunSummary()
+    first, longest = backoff
+    delay = first
+    failures = 0
+    while matches is None or summary.matches < matches:
+        stream = _Stream()
+        try:
+            await _connect(
+                bot, server, token, variants, rated, matches, summary, stream, on_match, tls
+            )
+            if matches is not None and summary.matches >= matches:
+                break
+            reason = "the server ended the stream"
+        except _Closed as err:
+            if err.code != grpc.StatusCode.UNAVAILABLE:
+                raise ClientError(err.code.name, err.details) from None
+            reason = err.details or "unavailable"
+        if stream.welcomed:
+            delay, failures = first, 0
+        failures += 1
+        if max_retries is not None and failures > max_retries:
+            raise ClientError("UNAVAILABLE", f"{server}: {reason}")
+        summary.reconnects += 1
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, longest)
+    return summary
+
+
+async def _connect(
+    bot: object,
+    server: str,
+    token: str,
+    variants: Sequence[str],
+    rated: bool,
+    matches: int | None,
+    summary: RunSummary,
+    stream: _Stream,
+    on_match: Callable[[PlayedMatch], None] | None,
+    tls: bool,
+) -> None:
+    channel = (
+        grpc.aio.secure_channel(server, grpc.ssl_channel_credentials())
+        if tls
+        else grpc.aio.insecure_channel(server)
+    )
+    async with channel:
+        call = arena_pb2_grpc.PlayStub(channel).Connect(
+            metadata=(("authorization", f"Bearer {token}"),)
+        )
+
+        async def send(**body: object) -> None:
+            # a failed write means the stream is over: the next read says why
+            with contextlib.suppress(grpc.aio.AioRpcError):
+                await call.write(arena_pb2.ClientMessage(**body))  # type: ignore[arg-type]
+
+        try:
+            done = await _play(call, send, bot, variants, rated, matches, summary, stream, on_match)
+        except grpc.aio.AioRpcError as err:
+            # a write may fail before the server's status is in: ask the call for it
+            code = await call.code()
+            details: str | None = await call.details()
+            if code is None or code == grpc.StatusCode.OK:
+                code, details = err.code(), err.details()
+            raise _Closed(code, details or "") from None
+        if done:
+            return
+        code = await call.code()  # the server ended the stream: why?
+        if code not in (None, grpc.StatusCode.OK):
+            raise _Closed(code, await call.details() or "")
+
+
+async def _play(
+    call: grpc.aio.StreamStreamCall[arena_pb2.ClientMessage, arena_pb2.ServerMessage],
+    send: Send,
+    bot: object,
+    variants: Sequence[str],
+    rated: bool,
+    matches: int | None,
+    summary: RunSummary,
+    stream: _Stream,
+    on_match: Callable[[PlayedMatch], None] | None,
+) -> bool:
+    """Hello, Join, then the messages until EOF (False) or the last match is over (True)."""
+    left = 0 if matches is None else matches - summary.matches
+    await send(hello=arena_pb2.Hello(protocol=PROTOCOL, client=CLIENT))
+    while True:
+        message = await call.read()
+        if message is grpc.aio.EOF:
+            return False
+        assert isinstance(message, arena_pb2.ServerMessage)
+        body = message.WhichOneof("body")
+        if body == "welcome":  # Join only now: a refused token is told before any write fails
+            stream.welcomed = True
+            await send(join=arena_pb2.Join(variants=list(variants), rated=rated, matches=left))
+        elif body == "seat_assigned":
+            stream.match = message.seat_assigned.match
+            assigned = message.seat_assigned
+            stream.player = assigned.player if assigned.HasField("player") else None
+            if matches is not None and summary.matches + 1 >= matches:
+                await send(leave=arena_pb2.Leave(now=False))  # no match after this one
+        elif body == "deal_started":
+            stream.deal = message.deal_started.deal
+            stream.events = []
+        elif body == "events":
+            stream.events.extend(
+                event_from_proto(e) for e in message.events.events if e.deal == stream.deal
+            )
+        elif body == "decision":
+            request = message.decision
+            stream.open = _Decision(
+                request.request_id,
+                observation_from_proto(request.observation, stream.events),
+                time.monotonic() + request.decision_ms / 1000,
+            )
+            await _answer(bot, stream.open, send)
+        elif body == "action_result":
+            await _result(bot, stream, message.action_result, send)
+        elif body == "match_result":
+            played = _played(stream, message.match_result)
+            summary.results.append(played)
+            stream.match, stream.open = None, None
+            if on_match is not None:
+                on_match(played)
+            if matches is not None and summary.matches >= matches:
+                await call.done_writing()
+                return True
+        elif body == "error" and not message.error.request_id:
+            raise ClientError(message.error.code, message.error.message)
+
+
+async def _answer(bot: object, decision: _Decision, send: Send) -> None:
+    """Ask the bot and reply; an answer that is no action at all is refused here."""
+    while time.monotonic() < decision.deadline and decision.attempts < MAX_ATTEMPTS:
+        decision.attempts += 1
+        action: Action | str = await decide(bot, decision.observation)
+        decision.last = action
+        try:
+            wire = reply_action(action)
+        except IllegalActionError as err:
+            notify_illegal(bot, action, str(err))
+            continue
+        reply = arena_pb2.ActionReply(request_id=decision.request_id, action=wire)
+        await send(action=reply)
+        return
+
+
+async def _result(bot: object, stream: _Stream, result: arena_pb2.ActionResult, send: Send) -> None:
+    decision = stream.open
+    if decision is None or result.request_id != decision.request_id:
+        return  # stale: about an earlier request
+    if result.status not in _RETRY:
+        stream.open = None  # accepted, timed out or out of attempts: closed
+        return
+    notify_illegal(bot, decision.last, result.reason)
+    decision.deadline = min(decision.deadline, time.monotonic() + result.decision_ms / 1000)
+    if result.attempts_left > 0 and result.decision_ms > 0:
+        await _answer(bot, decision, send)
+
+
+def _played(stream: _Stream, result: arena_pb2.MatchResult) -> PlayedMatch:
+    info = stream.match
+    return PlayedMatch(
+        match_id=result.match_id,
+        variant=info.variant if info is not None else "",
+        player=stream.player,
+        players=list(info.players) if info is not None else [],
+        result=result,
+    )

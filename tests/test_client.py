@@ -1,0 +1,150 @@
+"""The bot SDK: a Bot subclass plays in process (FakeArena) and on a real server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from test_server import OTHER_KEY, register
+from test_server_play import PlayServer
+
+from arena.client import Bot, ClientError, FakeArena, run_bot, run_bot_async
+from arena.client.wire import observation_from_proto
+from arena.games import make
+from arena.games.base import Action, Observation
+from arena.server.remote import observation_to_proto
+from arena.store import Store
+
+ILLEGAL = "play BJ BJ BJ BJ BJ BJ BJ"
+
+
+class Lowest(Bot):
+    """The first legal action; remembers what it saw."""
+
+    def __init__(self) -> None:
+        self.seen: list[Observation] = []
+        self.refusals: list[tuple[Action | str, str]] = []
+
+    def act(self, observation: Observation) -> Action | str:
+        self.seen.append(observation)
+        return observation.legal_actions[0]
+
+    def on_illegal(self, action: Action | str, reason: str) -> None:
+        self.refusals.append((action, reason))
+
+
+class Stubborn(Lowest):
+    """First answers something illegal, then plays properly."""
+
+    def act(self, observation: Observation) -> Action | str:
+        if not self.refusals:
+            self.seen.append(observation)
+            return ILLEGAL
+        return super().act(observation)
+
+
+class AsyncText(Bot):
+    async def act(self, observation: Observation) -> Action | str:
+        await asyncio.sleep(0)
+        return str(observation.legal_actions[-1])
+
+
+def test_fake_arena_plays_a_match() -> None:
+    bot = Lowest()
+    result = FakeArena("guandan", seed=3).play(bot, max_deals=2)
+    assert len(result.outcomes) == 2 and result.record.players[0] == "Lowest"
+    assert bot.seen and all(o.seat == 0 and o.legal_actions for o in bot.seen)
+    assert not bot.refusals
+
+
+def test_fake_arena_async_bot_and_illegal_answers() -> None:
+    result = FakeArena("shengji-1", seed=1).play(
+        AsyncText(), ("first", "random", "first"), max_deals=1
+    )
+    assert len(result.outcomes) == 1
+    bot = Stubborn()
+    FakeArena("guandan").play(bot, max_deals=1)
+    assert len(bot.refusals) == 1
+    action, reason = bot.refusals[0]
+    assert action == ILLEGAL and "illegal" in reason.lower()
+
+
+def test_observations_survive_the_wire() -> None:
+    """Engine → wire (the server's converters) → engine (the SDK's) is the identity."""
+    for variant in ("guandan", "shengji-2", "sanfu"):
+        state = make(variant).new_deal(seed=5)
+        for _ in range(12):
+            if state.is_terminal():
+                break
+            seen = state.observe(state.to_act)
+            message = observation_to_proto(seen, 0)
+            back = observation_from_proto(message, seen.events)
+            assert back._replace(public={}, private={}) == seen._replace(public={}, private={})
+            assert back.to_dict() == seen.to_dict()
+            state.apply(seen.legal_actions[0])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    with Store.open(tmp_path_factory.mktemp("client") / "arena.sqlite") as store:
+        running = PlayServer(store)
+        yield running.running.port
+        running.close()
+
+
+def tokens(port: int, prefix: str) -> list[str]:
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        return [
+            register(channel, f"{prefix}-ada-1").token,
+            register(channel, f"{prefix}-grace-1", OTHER_KEY).token,
+            register(channel, f"{prefix}-ada-2").token,
+            register(channel, f"{prefix}-grace-2", OTHER_KEY).token,
+        ]
+
+
+def test_four_sdk_bots_play_a_match(server: int) -> None:
+    port = server
+    bots = [Stubborn(), Lowest(), Lowest(), Lowest()]
+
+    async def four() -> list[object]:
+        return list(
+            await asyncio.gather(
+                *(
+                    run_bot_async(bot, f"127.0.0.1:{port}", token, ["shengji-1"], matches=1)
+                    for bot, token in zip(bots, tokens(port, "sdk"), strict=True)
+                )
+            )
+        )
+
+    summaries = asyncio.run(asyncio.wait_for(four(), 120))
+    ids = set()
+    for summary in summaries:
+        assert summary.matches == 1 and summary.reconnects == 0  # type: ignore[attr-defined]
+        played = summary.results[0]  # type: ignore[attr-defined]
+        assert played.variant == "shengji-1" and played.result.deals == 2
+        assert played.result.rated and played.total is not None
+        ids.add(played.match_id)
+    assert len(ids) == 1
+
+    # the illegal first answer: on_illegal with the engine's reason, then it went on
+    stubborn = bots[0]
+    assert len(stubborn.refusals) == 1
+    action, reason = stubborn.refusals[0]
+    assert action == ILLEGAL and "illegal" in reason.lower()
+    assert len(stubborn.seen) > 2
+
+    # observations as the engine gives them: own seat, own hand, the deal's events
+    for bot in bots:
+        assert bot.seen and all(o.game == "shengji-1" and o.legal_actions for o in bot.seen)
+        assert len({o.seat for o in bot.seen}) == 1
+        assert any(o.events for o in bot.seen)
+        assert all(e.seat in (-1, 0, 1, 2, 3) for o in bot.seen for e in o.events)
+
+
+def test_refused_token_and_unreachable_server(server: int) -> None:
+    with pytest.raises(ClientError, match="UNAUTHENTICATED"):
+        run_bot(Lowest(), f"127.0.0.1:{server}", "nope", ["shengji-1"], matches=1)
+    with pytest.raises(ClientError, match="UNAVAILABLE"):
+        run_bot(Lowest(), "127.0.0.1:1", "t", matches=1, backoff=(0.01, 0.02), max_retries=2)
