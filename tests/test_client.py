@@ -12,6 +12,7 @@ from test_server_play import PlayServer
 
 from arena.client import Bot, ClientError, FakeArena, run_bot, run_bot_async
 from arena.client.wire import observation_from_proto
+from arena.errors import ArenaError
 from arena.games import make
 from arena.games.base import Action, Observation
 from arena.server.remote import observation_to_proto
@@ -148,3 +149,46 @@ def test_refused_token_and_unreachable_server(server: int) -> None:
         run_bot(Lowest(), f"127.0.0.1:{server}", "nope", ["shengji-1"], matches=1)
     with pytest.raises(ClientError, match="UNAVAILABLE"):
         run_bot(Lowest(), "127.0.0.1:1", "t", matches=1, backoff=(0.01, 0.02), max_retries=2)
+
+
+def test_bot_run_command(server: int, capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+    import threading
+
+    from arena.commands.bot import add_parser, load_bot, run_bot_command
+
+    parser = argparse.ArgumentParser(prog="arena")
+    add_parser(parser.add_subparsers(dest="command"))
+    keys = tokens(server, "cli")
+    others = [
+        threading.Thread(
+            target=run_bot, args=(Lowest(), f"127.0.0.1:{server}", t, ["shengji-1"], False, 1)
+        )
+        for t in keys[1:]
+    ]
+    for thread in others:
+        thread.start()
+    args = parser.parse_args(
+        [
+            "bot",
+            "run",
+            "bots.simple:RandomBot",
+            "--server",
+            f"127.0.0.1:{server}",
+            "--token",
+            keys[0],
+            "--variant",
+            "shengji-1",
+            "--casual",
+            "--matches",
+            "1",
+        ]
+    )
+    assert run_bot_command(args) == 0
+    for thread in others:
+        thread.join(60)
+    out = capsys.readouterr().out
+    assert "casual-shengji-1-" in out and out.endswith("1 matches played\n")
+    assert type(load_bot("bots.simple:FirstBot")).__name__ == "FirstBot"
+    with pytest.raises(ArenaError, match="MODULE:CLASS"):
+        load_bot("bots.simple")

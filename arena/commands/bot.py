@@ -1,0 +1,98 @@
+"""``arena bot run MODULE:CLASS``: play a bot class on an arena server.
+
+The class is imported (the current directory is searched first) and instantiated with no
+arguments, or with ``seed`` if its ``__init__`` takes one. The token comes from
+``--token`` or the environment variable ``ARENA_BOT_TOKEN``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import os
+import sys
+from typing import Any
+
+from arena.errors import ArenaError
+
+TOKEN_ENV = "ARENA_BOT_TOKEN"
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``bot`` subcommand's arguments."""
+    parser = sub.add_parser("bot", help="play your bot on an arena server (the bot SDK)")
+    actions = parser.add_subparsers(dest="bot_command", required=True, metavar="ACTION")
+    run = actions.add_parser(
+        "run",
+        help="connect MODULE:CLASS to a server and play matches",
+        description="Connect a bot class (e.g. bots.simple:RandomBot) to a server and play. "
+        f"Token: --token or ${TOKEN_ENV}.",
+    )
+    run.add_argument("bot", metavar="MODULE:CLASS", help="the bot class, e.g. mybot:MyBot")
+    run.add_argument("--server", default="127.0.0.1:50051", help="HOST:PORT (127.0.0.1:50051)")
+    run.add_argument("--token", help=f"the bot token (default ${TOKEN_ENV})")
+    run.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        help="a variant to play, repeatable (default guandan)",
+    )
+    run.add_argument("--casual", action="store_true", help="casual matches, not rated")
+    run.add_argument("--matches", type=int, default=None, help="stop after N (default: never)")
+    run.add_argument("--seed", type=int, default=0, help="given to a class taking a seed (0)")
+    run.add_argument("--tls", action="store_true", help="connect over TLS")
+
+
+def load_bot(spec: str, seed: int = 0) -> object:
+    """An instance of the class ``MODULE:CLASS``."""
+    module_name, _, class_name = spec.partition(":")
+    if not module_name or not class_name:
+        raise ArenaError(f"bot must be MODULE:CLASS, e.g. bots.simple:RandomBot, got {spec!r}")
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as err:
+        raise ArenaError(f"cannot import {module_name!r}: {err}") from None
+    cls: Any = getattr(module, class_name, None)
+    if not inspect.isclass(cls):
+        raise ArenaError(f"{module_name!r} has no class {class_name!r}")
+    if not callable(getattr(cls, "act", None)):
+        raise ArenaError(f"{spec} has no act(observation) method")
+    try:
+        takes_seed = "seed" in inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        takes_seed = False
+    factory: Any = cls
+    bot: object = factory(seed=seed) if takes_seed else factory()
+    return bot
+
+
+def run_bot_command(args: argparse.Namespace) -> int:
+    from arena.client.runner import PlayedMatch, run_bot  # loads gRPC: only for this command
+
+    token = args.token or os.environ.get(TOKEN_ENV, "")
+    if not token:
+        raise ArenaError(f"no token: give --token or set ${TOKEN_ENV}")
+    if args.matches is not None and args.matches < 1:
+        raise ArenaError(f"--matches must be at least 1, got {args.matches}")
+    bot = load_bot(args.bot, args.seed)
+
+    def report(played: PlayedMatch) -> None:
+        result = played.result
+        mine = f"; your total {played.total}" if played.total is not None else ""
+        print(f"{played.match_id}: {result.summary}{mine}", flush=True)
+
+    summary = run_bot(
+        bot,
+        server=args.server,
+        token=token,
+        variants=args.variant or ["guandan"],
+        rated=not args.casual,
+        matches=args.matches,
+        on_match=report,
+        tls=args.tls,
+    )
+    print(f"{summary.matches} matches played", flush=True)
+    return 0
