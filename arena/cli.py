@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from arena.cards import RANKS
 from arena.commands import EXIT_USAGE
 from arena.commands.balance import add_parser as add_balance_parser
+from arena.commands.bot import add_parser as add_bot_parser
 from arena.commands.serve import add_parser as add_serve_parser
 from arena.errors import ArenaError
 from arena.sim.tournament import EXAMPLE as TOURNAMENT_EXAMPLE
@@ -214,6 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=1, help="first deal seed (default 1)")
     add_balance_parser(sub)
     add_serve_parser(sub)
+    add_bot_parser(sub)
     return parser
 
 
@@ -241,6 +243,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from arena.commands.serve import run_serve
 
             return run_serve(args)
+        if args.command == "bot":
+            from arena.commands.bot import run_bot_command
+
+            return run_bot_command(args)
         if args.command == "balance":
             from arena.commands.balance import run_balance
 
