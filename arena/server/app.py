@@ -17,6 +17,7 @@ from arena.server.auth import Authenticator
 from arena.server.interceptor import AuthInterceptor
 from arena.server.play import PlayConfig, PlayService
 from arena.server.services import AdminService, LeaderboardService, RegistryService, Services
+from arena.server.spectate import SpectateService
 from arena.store import Store
 
 __all__ = [
@@ -93,7 +94,7 @@ async def start_server(
         ),
         server,
     )
-    arena_pb2_grpc.add_SpectateServicer_to_server(arena_pb2_grpc.SpectateServicer(), server)  # type: ignore[abstract]
+    arena_pb2_grpc.add_SpectateServicer_to_server(SpectateService(services), server)
 
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

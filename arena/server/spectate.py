@@ -1,0 +1,215 @@
+"""Spectate: a stored match's public messages (Watch) and the list of matches (ListMatches).
+
+A finished match is re-played from its stored record: the game is re-created with the
+record's options, each deal started from its recorded setup and seed, and every entry
+applied; the engine's public events (``State.events``, never a hidden card) are sent
+as they appear, numbered 1, 2, 3 … across the match. Running matches are not followed
+yet: only stored matches can be watched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import grpc
+
+from arena import games
+from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.errors import ArenaError
+from arena.games.base import NUM_SEATS, State
+from arena.replay import MatchRecord, replay_entry, start_deal
+from arena.server.remote import event_to_proto, struct
+from arena.server.services import Failure, Services, list_matches, rating_change
+from arena.store import RATING_SYSTEMS, Store, StoredMatch
+
+__all__ = ["SpectateService", "stored_messages"]
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    Context = grpc.aio.ServicerContext[Any, Any]
+
+
+@dataclass
+class _Deal:
+    """One re-played deal's messages: its start, its event batches, its result."""
+
+    started: arena_pb2.DealStarted
+    batches: list[list[arena_pb2.Event]]
+    result: arena_pb2.DealResult
+
+
+def _replay_deals(match: StoredMatch, record: MatchRecord) -> list[_Deal]:
+    game = games.make(record.game, **record.options)
+    players = list(record.players) or list(match.seating)
+    deals: list[_Deal] = []
+    totals = [0] * NUM_SEATS
+    seq = 0
+    for number, deal in enumerate(record.deals, start=1):
+        state: State = start_deal(game, deal)
+        started = arena_pb2.DealStarted(
+            match_id=match.id,
+            deal=number,
+            seating=[_name(players, state.player_at(s)) for s in range(NUM_SEATS)],
+            players=[state.player_at(s) for s in range(NUM_SEATS)],
+            setup=struct(deal.setup),
+        )
+        batches: list[list[arena_pb2.Event]] = []
+        seen = 0
+        for text in (None, *deal.actions):
+            if text is not None:
+                replay_entry(state, text)
+            batch: list[arena_pb2.Event] = []
+            for event in state.events[seen:]:
+                seq += 1
+                description = game.describe_event(event, state)
+                batch.append(event_to_proto(event, seq, number, description))
+            seen = len(state.events)
+            if batch:
+                batches.append(batch)
+        if not state.is_terminal():
+            raise ArenaError(f"deal {number}: the recorded actions end before the deal does")
+        outcome = state.outcome()
+        for seat, score in enumerate(outcome.scores):
+            totals[seat] += score
+        result = arena_pb2.DealResult(
+            match_id=match.id,
+            deal=number,
+            scores=list(outcome.scores),
+            summary=game.describe_outcome(outcome),
+            details=struct(outcome.details),
+            totals=list(totals),
+            match_over=outcome.match_over,
+        )
+        deals.append(_Deal(started, batches, result))
+    return deals
+
+
+def _name(players: list[str], player: int) -> str:
+    return players[player] if 0 <= player < len(players) else ""
+
+
+def _match_result(
+    store: Store, match: StoredMatch, record: MatchRecord, deals: list[_Deal]
+) -> arena_pb2.MatchResult:
+    changes = [
+        change
+        for bot in sorted(set(match.seating))
+        for system in RATING_SYSTEMS
+        for change in store.rating_history(bot, match.variant, system)
+        if change.match_id == match.id
+    ]
+    winner = match.outcome.get("winner")
+    winner_team = winner if isinstance(winner, int) and winner in (0, 1) else None
+    stored_totals = match.outcome.get("totals")
+    if stored_totals:
+        totals = [int(t) for t in stored_totals]
+    else:
+        totals = list(deals[-1].result.totals) if deals else []
+    forfeit = any("forfeit" in d.result.details for d in deals)
+    complete = bool(deals) and deals[-1].result.match_over
+    reason = (
+        arena_pb2.END_REASON_FORFEIT
+        if forfeit
+        else arena_pb2.END_REASON_COMPLETE
+        if complete
+        else arena_pb2.END_REASON_DEAL_LIMIT
+    )
+    summary = (
+        f"team {winner_team} wins after {len(deals)} deals"
+        if winner_team is not None
+        else f"no winner after {len(deals)} deals"
+    )
+    return arena_pb2.MatchResult(
+        match_id=match.id,
+        reason=reason,
+        winner_team=winner_team,
+        totals=totals,
+        deals=len(deals),
+        summary=summary,
+        rated=bool(changes),
+        rating_changes=[rating_change(c) for c in changes],
+    )
+
+
+def stored_messages(
+    store: Store, match_id: str, after_seq: int = 0
+) -> list[arena_pb2.WatchMessage]:
+    """The Watch stream of a stored match (``live`` false); Failure if unknown or broken.
+
+    With ``after_seq``, deals wholly before the next event are left out, as are the
+    current deal's events up to ``after_seq``; the MatchInfo, the current deal's
+    DealStarted and every later message are sent.
+    """
+    match = store.match(match_id)
+    if match is None:
+        raise Failure(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+    try:
+        record = MatchRecord.from_dict(match.record)
+        deals = _replay_deals(match, record)
+    except (ArenaError, ValueError, TypeError, KeyError) as err:
+        raise Failure(
+            grpc.StatusCode.INTERNAL, f"match {match_id!r}: its record does not re-play: {err}"
+        ) from None
+    changes_rated = _match_result(store, match, record, deals)
+    info = arena_pb2.MatchInfo(
+        match_id=match.id,
+        variant=match.variant,
+        options=struct(match.options),
+        players=list(match.seating),
+        rated=changes_rated.rated,
+        tournament_id=match.tournament_id or "",
+    )
+    messages = [arena_pb2.WatchMessage(match=info, live=False)]
+    first = _first_deal(deals, after_seq)
+    for deal in deals[first:]:
+        messages.append(arena_pb2.WatchMessage(deal_started=deal.started, live=False))
+        for batch in deal.batches:
+            events = [e for e in batch if e.seq > after_seq]
+            if events:
+                messages.append(
+                    arena_pb2.WatchMessage(
+                        events=arena_pb2.EventBatch(match_id=match.id, events=events),
+                        live=False,
+                    )
+                )
+        messages.append(arena_pb2.WatchMessage(deal_result=deal.result, live=False))
+    messages.append(arena_pb2.WatchMessage(match_result=changes_rated, live=False))
+    return messages
+
+
+def _first_deal(deals: list[_Deal], after_seq: int) -> int:
+    """The index of the deal holding the first event after ``after_seq`` (else the last)."""
+    for index, deal in enumerate(deals):
+        if any(e.seq > after_seq for batch in deal.batches for e in batch):
+            return index
+    return max(len(deals) - 1, 0)
+
+
+class SpectateService(arena_pb2_grpc.SpectateServicer):
+    def __init__(self, services: Services) -> None:
+        self._s = services
+
+    async def Watch(
+        self, request: arena_pb2.WatchRequest, context: Context
+    ) -> AsyncIterator[arena_pb2.WatchMessage]:
+        if not request.match_id:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+        try:
+            messages = await asyncio.to_thread(
+                stored_messages, self._s.store, request.match_id, request.after_seq
+            )
+        except Failure as failure:
+            await context.abort(failure.code, failure.message)
+        for message in messages:
+            yield message
+
+    async def ListMatches(
+        self, request: arena_pb2.ListMatchesRequest, context: Context
+    ) -> arena_pb2.ListMatchesResponse:
+        try:
+            return list_matches(self._s.store, request)
+        except Failure as failure:
+            await context.abort(failure.code, failure.message)
