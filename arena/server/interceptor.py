@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import contextvars
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
@@ -71,11 +73,24 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         return _with_principal(handler, principal)
 
 
+STREAM_ABORT_WAIT = 0.5
+"""Seconds a refused stream waits for the client's first message before ending."""
+
+
 def _aborting(handler: Handler, code: grpc.StatusCode, message: str) -> Handler:
     """A handler of the same shape as ``handler`` that fails every call with ``code``."""
 
     async def abort(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
         await context.abort(code, message)
+
+    async def abort_stream(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+        # Ending a bidirectional call while the client's first message is still in flight
+        # can reach the client as INTERNAL ("Internal error from Core") instead of
+        # ``code``: take that message first (briefly), then end the call.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(anext(aiter(request)), STREAM_ABORT_WAIT)
+        await context.abort(code, message)
+        yield  # never reached: makes this a response stream
 
     make = {
         (False, False): grpc.unary_unary_rpc_method_handler,
@@ -84,7 +99,7 @@ def _aborting(handler: Handler, code: grpc.StatusCode, message: str) -> Handler:
         (True, True): grpc.stream_stream_rpc_method_handler,
     }[(handler.request_streaming, handler.response_streaming)]
     return make(
-        abort,
+        abort_stream if handler.response_streaming else abort,
         request_deserializer=handler.request_deserializer,
         response_serializer=handler.response_serializer,
     )

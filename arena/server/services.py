@@ -2,8 +2,8 @@
 
 Here: Registry (Register, RevokeToken), Leaderboard (GetRatings, GetRatingHistory,
 GetMatchRecord), Admin (ListMatches, RevokeToken); Play.Connect lives in
-:mod:`arena.server.play`. Spectate and the other Admin methods are left to grpc's
-default (UNIMPLEMENTED).
+:mod:`arena.server.play`, Spectate in :mod:`arena.server.spectate`. The other Admin
+methods are left to grpc's default (UNIMPLEMENTED).
 
 Bot ids: a bot's id is its name (unique, stable across updates).
 """
