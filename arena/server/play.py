@@ -36,6 +36,7 @@ from arena.match import AUTO_PLAYS_TO_FLEE, Clock, play_match
 from arena.server.interceptor import current_principal
 from arena.server.matchmaker import Matchmaker, Waiting
 from arena.server.remote import MAX_ATTEMPTS, RemotePolicy, event_to_proto, struct
+from arena.server.services import rating_change
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import ELO, OPENSKILL, ROOM, League
 from arena.store import RatingChange, Store, StoredMatch
@@ -313,7 +314,7 @@ class MatchSession:
                     deals=len(result.outcomes),
                     summary=summary,
                     rated=self.rated,
-                    rating_changes=[_change(c) for c in changes],
+                    rating_changes=[rating_change(c) for c in changes],
                 )
             )
         )
@@ -350,21 +351,6 @@ class MatchSession:
             for change in self.store.rating_history(bot, self.variant, system)
             if change.match_id == self.match_id
         ]
-
-
-def _change(change: RatingChange) -> arena_pb2.RatingChange:
-    at = timestamp_pb2.Timestamp()
-    at.GetCurrentTime()
-    return arena_pb2.RatingChange(
-        bot=change.bot,
-        variant=change.variant,
-        system=change.system,
-        before=change.before,
-        after=change.after,
-        sigma=change.sigma,
-        match_id=change.match_id,
-        at=at,
-    )
 
 
 def _error(code: grpc.StatusCode, message: str) -> arena_pb2.ServerMessage:
