@@ -6,13 +6,15 @@ from collections.abc import Callable
 
 from arena.errors import ConfigError
 from arena.match import Policy
+from bots.heuristic import HeuristicBot
 from bots.simple import FirstBot, RandomBot
 
-__all__ = ["FirstBot", "RandomBot", "make", "names"]
+__all__ = ["FirstBot", "HeuristicBot", "RandomBot", "make", "names"]
 
 _FACTORIES: dict[str, Callable[[int], Policy]] = {
     "random": RandomBot,
     "first": lambda seed: FirstBot(),
+    "heuristic": HeuristicBot,
 }
 
 

@@ -1,0 +1,53 @@
+"""The ``heuristic`` built-in bot: one rule-based strategy per game family.
+
+The family comes from ``observation.game`` (``guandan``, ``shengji-N``, ``sanfu``); each
+family's strategy lives in its own module and is created on first use with this bot's
+seed, so one ``HeuristicBot`` can sit at any table.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Final, Protocol
+
+from arena.games.base import Action, Observation
+
+__all__ = ["HeuristicBot", "family_of"]
+
+_STRATEGIES: Final = {
+    "guandan": ("bots.guandan_bot", "GuandanHeuristic"),
+    "shengji": ("bots.shengji_bot", "ShengjiHeuristic"),
+    "sanfu": ("bots.sanfu_bot", "SanfuHeuristic"),
+}
+
+
+class _Strategy(Protocol):
+    def act(self, observation: Observation) -> Action: ...
+
+
+def family_of(game: str) -> str:
+    """``shengji-3`` → ``shengji``; other names are their own family."""
+    return game.split("-", 1)[0]
+
+
+class HeuristicBot:
+    """Plays each game by its family's explicit rules of thumb."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._seed = seed
+        self._strategies: dict[str, _Strategy] = {}
+
+    def act(self, observation: Observation) -> Action:
+        return self.strategy(observation.game).act(observation)
+
+    def strategy(self, game: str) -> _Strategy:
+        """The strategy for ``game``'s family (created once)."""
+        family = family_of(game)
+        strategy = self._strategies.get(family)
+        if strategy is None:
+            module, cls = _STRATEGIES[family]
+            strategy = getattr(importlib.import_module(module), cls)(self._seed)
+            self._strategies[family] = strategy
+        return strategy
