@@ -1,0 +1,415 @@
+"""Every Prometheus metric of the arena, and the small helpers that update them.
+
+All metrics live in one registry, :data:`REGISTRY`, exposed on ``/metrics`` by
+:func:`start_metrics_server` (``arena serve``, and the driver of ``arena
+tournament`` / ``arena balance`` with ``--metrics-port``). Names follow the
+Prometheus conventions: an ``arena_`` prefix, counters ending in ``_total``,
+durations in seconds.
+
+Simulation stays out of the per-decision hot path: a Ray worker counts what its
+batch did in a :class:`BatchCounts` (plain numbers, returned with the results)
+and the driver publishes each batch once (:func:`publish_batch`). There is no
+multiprocess mode: only the driver process exports simulation metrics.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter as Tally
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from threading import Thread
+from typing import TYPE_CHECKING, Any, Final
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    disable_created_metrics,
+    start_http_server,
+)
+
+if TYPE_CHECKING:
+    from wsgiref.simple_server import WSGIServer
+
+    from arena.store import Store
+
+__all__ = [
+    "AUTOMATIC_PLAYS",
+    "BATCH_SECONDS",
+    "CONNECTED_BOTS",
+    "DEALS_FINISHED",
+    "DEAL_OUTCOMES",
+    "DECISIONS",
+    "DECISION_SECONDS",
+    "DECISION_TIMEOUTS",
+    "EXPORTED",
+    "FORFEITS",
+    "ILLEGAL_ACTIONS",
+    "MATCHES_FINISHED",
+    "MATCHES_IN_FLIGHT",
+    "MATCH_OUTCOMES",
+    "QUEUE_LENGTH",
+    "RATING_ELO",
+    "RATING_OPENSKILL",
+    "RAY_TASKS_RETRIED",
+    "REGISTRY",
+    "SIM_BATCHES",
+    "SIM_WORKERS",
+    "STORE_WRITE_ERRORS",
+    "STORE_WRITE_SECONDS",
+    "BatchCounts",
+    "MetricsServer",
+    "match_in_flight",
+    "match_outcome",
+    "metric_names",
+    "observe_store_write",
+    "publish_batch",
+    "publish_ratings",
+    "record_automatic_play",
+    "record_decision",
+    "record_forfeit",
+    "record_illegal_action",
+    "record_match",
+    "record_timeout",
+    "set_connected_bots",
+    "set_queue_length",
+    "set_rating",
+    "start_metrics_server",
+]
+
+# No ``*_created`` series: every counter starts with the process.
+disable_created_metrics()  # type: ignore[no-untyped-call]
+
+REGISTRY: Final = CollectorRegistry()
+"""The registry every arena metric (and the process's own) is registered in."""
+ProcessCollector(registry=REGISTRY)
+PlatformCollector(registry=REGISTRY)
+
+MATCH_OUTCOMES: Final = ("complete", "deal_limit", "forfeit", "failed")
+"""``outcome`` of a match: played to its end, stopped after its deals, forfeited, failed."""
+DEAL_OUTCOMES: Final = ("played", "forfeit")
+"""``outcome`` of a deal: played to its end, or ended by a seat that fled."""
+
+DECISION_BUCKETS: Final = (
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+)  # fmt: skip
+BATCH_BUCKETS: Final = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0)
+STORE_BUCKETS: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0)
+
+EXPORTED: dict[str, frozenset[str]] = {}
+"""Sample name → label names of every arena metric (filled as they are defined below)."""
+
+
+def _counter(name: str, documentation: str, labels: Sequence[str] = ()) -> Counter:
+    EXPORTED[f"{name}_total"] = frozenset(labels)
+    return Counter(name, documentation, labels, registry=REGISTRY)
+
+
+def _gauge(name: str, documentation: str, labels: Sequence[str] = ()) -> Gauge:
+    EXPORTED[name] = frozenset(labels)
+    return Gauge(name, documentation, labels, registry=REGISTRY)
+
+
+def _histogram(
+    name: str, documentation: str, labels: Sequence[str], buckets: Sequence[float]
+) -> Histogram:
+    EXPORTED[f"{name}_bucket"] = frozenset([*labels, "le"])
+    EXPORTED[f"{name}_sum"] = EXPORTED[f"{name}_count"] = frozenset(labels)
+    return Histogram(name, documentation, labels, buckets=buckets, registry=REGISTRY)
+
+
+MATCHES_FINISHED: Final = _counter(
+    "arena_matches_finished",
+    "Matches finished, by variant and outcome (complete, deal_limit, forfeit, failed).",
+    ["variant", "outcome"],
+)
+DEALS_FINISHED: Final = _counter(
+    "arena_deals_finished",
+    "Deals finished, by variant and outcome (played, forfeit).",
+    ["variant", "outcome"],
+)
+MATCHES_IN_FLIGHT: Final = _gauge(
+    "arena_matches_in_flight",
+    "Matches being played now, by variant.",
+    ["variant"],
+)
+DECISIONS: Final = _counter(
+    "arena_decisions",
+    "Decisions made (actions applied), by variant.",
+    ["variant"],
+)
+DECISION_SECONDS: Final = _histogram(
+    "arena_decision_seconds",
+    "Time a bot took to answer a decision request, by variant and bot.",
+    ["variant", "bot"],
+    buckets=DECISION_BUCKETS,
+)
+DECISION_TIMEOUTS: Final = _counter(
+    "arena_decision_timeouts",
+    "Decisions not answered in time, by variant and bot.",
+    ["variant", "bot"],
+)
+AUTOMATIC_PLAYS: Final = _counter(
+    "arena_automatic_plays",
+    "Decisions made by automatic play for a bot (after a timeout), by variant and bot.",
+    ["variant", "bot"],
+)
+ILLEGAL_ACTIONS: Final = _counter(
+    "arena_illegal_actions",
+    "Illegal answers refused, by variant and bot.",
+    ["variant", "bot"],
+)
+FORFEITS: Final = _counter(
+    "arena_forfeits",
+    "Matches or deals a bot forfeited by fleeing, by variant and bot.",
+    ["variant", "bot"],
+)
+CONNECTED_BOTS: Final = _gauge(
+    "arena_connected_bots",
+    "Bots connected to the server now.",
+)
+QUEUE_LENGTH: Final = _gauge(
+    "arena_queue_length",
+    "Bots waiting to be seated, by variant.",
+    ["variant"],
+)
+RATING_ELO: Final = _gauge(
+    "arena_rating_elo",
+    "Current Elo rating, by variant and bot.",
+    ["variant", "bot"],
+)
+RATING_OPENSKILL: Final = _gauge(
+    "arena_rating_openskill_ordinal",
+    "Current conservative OpenSkill rating (mu - 3 sigma), by variant and bot.",
+    ["variant", "bot"],
+)
+SIM_BATCHES: Final = _counter(
+    "arena_sim_batches",
+    "Simulation batches (Ray tasks, or local batches) whose results reached the driver.",
+    ["variant"],
+)
+BATCH_SECONDS: Final = _histogram(
+    "arena_sim_batch_seconds",
+    "Time a worker spent playing one simulation batch, by variant.",
+    ["variant"],
+    buckets=BATCH_BUCKETS,
+)
+SIM_WORKERS: Final = _gauge(
+    "arena_sim_workers",
+    "Worker CPUs of the Ray cluster the driver is using.",
+)
+RAY_TASKS_RETRIED: Final = _counter(
+    "arena_ray_tasks_retried",
+    "Ray tasks submitted again after a worker or node failure, by task.",
+    ["task"],
+)
+STORE_WRITE_SECONDS: Final = _histogram(
+    "arena_store_write_seconds",
+    "Duration of a store write transaction, by operation.",
+    ["operation"],
+    buckets=STORE_BUCKETS,
+)
+STORE_WRITE_ERRORS: Final = _counter(
+    "arena_store_write_errors",
+    "Store write transactions that failed, by operation.",
+    ["operation"],
+)
+
+
+# -- per-batch counts (what a worker returns) -----------------------------------
+
+
+@dataclass
+class BatchCounts:
+    """What one simulation batch did, as plain numbers (picklable, cheap to merge).
+
+    A worker fills it once per match or per batch — never per decision — and the
+    driver publishes it with :func:`publish_batch`.
+    """
+
+    variant: str
+    matches: Tally[str] = field(default_factory=Tally)
+    deals: Tally[str] = field(default_factory=Tally)
+    decisions: int = 0
+    seconds: float = 0.0
+
+    def add_match(self, record: Mapping[str, Any], decisions: int) -> None:
+        """Count a finished match from its record (its deals and how it ended)."""
+        deals = record.get("deals", [])
+        forfeits = sum(1 for deal in deals if "forfeit" in deal["result"].get("details", {}))
+        self.deals["played"] += len(deals) - forfeits
+        self.deals["forfeit"] += forfeits
+        self.matches[match_outcome(record)] += 1
+        self.decisions += decisions
+
+    def add_deals(self, deals: int, decisions: int) -> None:
+        """Count deals played outside a match record (balance batches)."""
+        self.deals["played"] += deals
+        self.decisions += decisions
+
+    def __add__(self, other: BatchCounts) -> BatchCounts:
+        if other.variant != self.variant:
+            raise ValueError(f"cannot add counts of {other.variant} to {self.variant}")
+        return BatchCounts(
+            self.variant,
+            self.matches + other.matches,
+            self.deals + other.deals,
+            self.decisions + other.decisions,
+            self.seconds + other.seconds,
+        )
+
+
+def match_outcome(record: Mapping[str, Any]) -> str:
+    """A record's :data:`MATCH_OUTCOMES` label."""
+    deals = record.get("deals", [])
+    if deals and "forfeit" in deals[-1]["result"].get("details", {}):
+        return "forfeit"
+    return "complete" if record.get("result", {}).get("complete") else "deal_limit"
+
+
+def publish_batch(counts: BatchCounts) -> None:
+    """Add one batch's counts to the metrics (called by the driver, once per batch)."""
+    variant = counts.variant
+    for outcome, n in counts.matches.items():
+        MATCHES_FINISHED.labels(variant, outcome).inc(n)
+    for outcome, n in counts.deals.items():
+        DEALS_FINISHED.labels(variant, outcome).inc(n)
+    DECISIONS.labels(variant).inc(counts.decisions)
+    SIM_BATCHES.labels(variant).inc()
+    BATCH_SECONDS.labels(variant).observe(counts.seconds)
+
+
+# -- server-side helpers ------------------------------------------------------------
+
+
+def record_decision(variant: str, bot: str, seconds: float) -> None:
+    """A bot answered a decision request after ``seconds`` (an action was applied)."""
+    DECISIONS.labels(variant).inc()
+    DECISION_SECONDS.labels(variant, bot).observe(seconds)
+
+
+def record_timeout(variant: str, bot: str) -> None:
+    """A bot's decision ran out of time; automatic play answers for it."""
+    DECISION_TIMEOUTS.labels(variant, bot).inc()
+    AUTOMATIC_PLAYS.labels(variant, bot).inc()
+
+
+def record_automatic_play(variant: str, bot: str) -> None:
+    """A decision was made by automatic play for a reason other than a timeout."""
+    AUTOMATIC_PLAYS.labels(variant, bot).inc()
+
+
+def record_illegal_action(variant: str, bot: str) -> None:
+    """A bot's answer was refused as illegal."""
+    ILLEGAL_ACTIONS.labels(variant, bot).inc()
+
+
+def record_forfeit(variant: str, bot: str) -> None:
+    """A bot fled: its team forfeited the match (or, in sanfu, it paid for the deal)."""
+    FORFEITS.labels(variant, bot).inc()
+
+
+def record_match(variant: str, record: Mapping[str, Any]) -> None:
+    """A match finished outside the simulation (the server): its deals and its outcome."""
+    counts = BatchCounts(variant)
+    counts.add_match(record, 0)
+    for outcome, n in counts.matches.items():
+        MATCHES_FINISHED.labels(variant, outcome).inc(n)
+    for outcome, n in counts.deals.items():
+        DEALS_FINISHED.labels(variant, outcome).inc(n)
+
+
+@contextmanager
+def match_in_flight(variant: str) -> Iterator[None]:
+    """Count a match as in flight for the duration of the block; a failure counts as
+    a ``failed`` match."""
+    gauge = MATCHES_IN_FLIGHT.labels(variant)
+    gauge.inc()
+    try:
+        yield
+    except BaseException:
+        MATCHES_FINISHED.labels(variant, "failed").inc()
+        raise
+    finally:
+        gauge.dec()
+
+
+def set_connected_bots(count: int) -> None:
+    CONNECTED_BOTS.set(count)
+
+
+def set_queue_length(variant: str, length: int) -> None:
+    QUEUE_LENGTH.labels(variant).set(length)
+
+
+def publish_ratings(store: Store, variant: str) -> None:
+    """Set the Elo and OpenSkill μ−3σ gauges of every rated bot of ``variant`` from the
+    store (call after matches are stored, or at start-up)."""
+    for rating in store.ratings(variant):
+        set_rating(variant, rating.bot, rating.system, rating.value, rating.sigma)
+
+
+def set_rating(variant: str, bot: str, system: str, value: float, sigma: float | None) -> None:
+    """Set one bot's rating gauge: ``elo``, or ``openskill`` (μ, σ) as μ−3σ; others ignored."""
+    if system == "elo":
+        RATING_ELO.labels(variant, bot).set(value)
+    elif system == "openskill" and sigma is not None:
+        RATING_OPENSKILL.labels(variant, bot).set(value - 3 * sigma)
+
+
+@contextmanager
+def observe_store_write(operation: str) -> Iterator[None]:
+    """Time a store write transaction; count it as an error if the block raises."""
+    started = time.perf_counter()
+    try:
+        yield
+    except BaseException:
+        STORE_WRITE_ERRORS.labels(operation).inc()
+        raise
+    finally:
+        STORE_WRITE_SECONDS.labels(operation).observe(time.perf_counter() - started)
+
+
+# -- exposition --------------------------------------------------------------------
+
+
+@dataclass
+class MetricsServer:
+    """A running ``/metrics`` endpoint: where it listens, and how to stop it."""
+
+    host: str
+    port: int
+    _server: WSGIServer = field(repr=False)
+    _thread: Thread = field(repr=False)
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/metrics"
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+
+def start_metrics_server(port: int, host: str = "127.0.0.1") -> MetricsServer:
+    """Serve :data:`REGISTRY` on ``http://host:port/metrics`` from a daemon thread
+    (port 0: any free port; the bound one is in the result)."""
+    server, thread = start_http_server(port, addr=host, registry=REGISTRY)
+    return MetricsServer(host, int(server.server_port), server, thread)
+
+
+def metric_names(registry: CollectorRegistry = REGISTRY) -> dict[str, frozenset[str]]:
+    """Every sample name exported, with the label names it carries: the arena's metrics
+    (histograms as ``_bucket`` with ``le``, ``_sum``, ``_count``) and the process's."""
+    names = dict(EXPORTED)
+    for family in registry.collect():
+        for sample in family.samples:
+            names.setdefault(sample.name, frozenset(sample.labels))
+    return names
