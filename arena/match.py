@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from arena.chance import derive_seed
 from arena.errors import IllegalActionError, ParseError
@@ -23,6 +23,24 @@ class Policy(Protocol):
     """Anything that chooses an action from an observation."""
 
     def act(self, observation: Observation) -> Action | str: ...
+
+
+class Deadline(NamedTuple):
+    """When a decision is due, on the clock's time base: its own time runs out at
+    ``decision``; with the seat's time bank drawn on, the answer is late after ``final``."""
+
+    decision: float
+    final: float
+
+
+class TimedPolicy(Policy, Protocol):
+    """A policy that answers by a deadline (a remote bot). The driver calls ``act_by``
+    instead of ``act``, and ``timed_out(fallback)`` when the answer came too late and
+    ``fallback`` (``None`` when the seat fled) was played instead."""
+
+    def act_by(self, observation: Observation, deadline: Deadline) -> Action | str: ...
+
+    def timed_out(self, fallback: Action | None) -> None: ...
 
 
 class PolicyError(IllegalActionError):
@@ -54,6 +72,10 @@ class MatchResult:
     def complete(self) -> bool:
         return bool(self.record.result["complete"])
 
+    aborted: str | None = None
+    """Why the match was cut short (:class:`MatchAborted`); the record holds the deals
+    finished before."""
+
 
 AUTO_MARK = "!auto"
 """Record entry: the next decision was made by automatic play (time ran out)."""
@@ -65,6 +87,11 @@ AUTO_PLAYS_TO_FLEE = 5
 
 class SeatGone(Exception):
     """Raised by a policy whose player has left (disconnected for good)."""
+
+
+class MatchAborted(Exception):
+    """Raised by a policy to stop the whole match now (shutdown, cancellation); the
+    driver ends the match with the deals finished so far."""
 
 
 class FirstLegal:
@@ -84,6 +111,9 @@ class Clock:
     """
 
     limit: float | None = None
+    bank: float = 0.0
+    """Each player's time bank for the match: drawn on once a decision's own time has
+    run out, never refilled."""
     fallback: Policy = field(default_factory=FirstLegal)
     now: Callable[[], float] = time.monotonic
 
@@ -93,14 +123,18 @@ def play_deal(
     policies: Sequence[Policy],
     on_event: EventSink | None = None,
     clock: Clock | None = None,
+    banks: list[float] | None = None,
+    actions: list[str] | None = None,
 ) -> list[str]:
     """Play one deal to its end; return the actions in text form (with clock marks).
 
     ``policies`` are per player; the policy asked is that of the player sitting at
-    the seat to act (:meth:`State.player_at`).
+    the seat to act (:meth:`State.player_at`). ``banks`` holds each player's time bank
+    left (updated); ``actions`` is filled as the deal goes (and returned).
     """
     clock = clock or Clock()
-    actions: list[str] = []
+    banks = banks if banks is not None else [clock.bank] * NUM_SEATS
+    actions = actions if actions is not None else []
     automatic = [0] * NUM_SEATS
     seen = 0
 
@@ -115,22 +149,30 @@ def play_deal(
     publish()
     while not state.is_terminal():
         seat = state.to_act
+        player = state.player_at(seat)
+        policy = policies[player]
         try:
-            played = _decide(state, seat, policies[state.player_at(seat)], clock)
+            played = _decide(state, seat, policy, clock, banks, player)
         except SeatGone:
             played = None
             automatic[seat] = AUTO_PLAYS_TO_FLEE  # gone: fled at once
         if played is None:  # late (or gone): automatic play, fleeing after too many
             automatic[seat] += 1
+            timed_out = getattr(policy, "timed_out", None)
             if automatic[seat] > AUTO_PLAYS_TO_FLEE:
+                if timed_out is not None:
+                    timed_out(None)
                 state.flee(seat)
                 actions.append(f"{FLED_MARK} {seat}")
                 publish()
                 break
+            answer = clock.fallback.act(state.observe(seat))
+            fallback = Action.from_str(answer) if isinstance(answer, str) else answer
+            if timed_out is not None:
+                timed_out(fallback)
             state.note_automatic(seat)
             actions.append(AUTO_MARK)
-            fallback = clock.fallback.act(state.observe(seat))
-            state.apply(Action.from_str(fallback) if isinstance(fallback, str) else fallback)
+            state.apply(fallback)
             played = str(fallback)
         else:
             automatic[seat] = 0
@@ -139,19 +181,32 @@ def play_deal(
     return actions
 
 
-def _decide(state: State, seat: int, policy: Policy, clock: Clock) -> str | None:
+def _decide(
+    state: State, seat: int, policy: Policy, clock: Clock, banks: list[float], player: int
+) -> str | None:
     """Ask ``policy`` for the seat's action and apply it; the action's text, or ``None``
-    if the answer came too late.
+    if the answer came too late (after the decision's time and the player's bank).
 
     An illegal answer raises :class:`PolicyError`, unless the policy has a
     ``rejected(action, reason)`` method (remote bots): then it is told why and asked
     again, until its time is up.
     """
     started = clock.now()
+    deadline = None
+    if clock.limit is not None:
+        deadline = Deadline(started + clock.limit, started + clock.limit + banks[player])
+    act_by = getattr(policy, "act_by", None) if deadline is not None else None
     while True:
-        action: Action | str = policy.act(state.observe(seat))
-        if clock.limit is not None and clock.now() - started > clock.limit:
-            return None
+        observation = state.observe(seat)
+        action: Action | str = (
+            act_by(observation, deadline) if act_by is not None else policy.act(observation)
+        )
+        if deadline is not None:
+            finished = clock.now()
+            if finished >= deadline.final:
+                banks[player] = 0.0
+                return None
+            banks[player] -= max(0.0, finished - deadline.decision)
         try:
             if isinstance(action, str):  # a policy may answer in the text form
                 action = Action.from_str(action)
@@ -186,12 +241,17 @@ def play_match(
     names = list(players) if players is not None else [type(p).__name__ for p in policies]
     record = MatchRecord(game.name, dict(game.options), seed, names)
     result = MatchResult([], record)
+    banks = [clock.bank if clock else 0.0] * NUM_SEATS
     setup = game.first_setup()
     while setup is not None and (max_deals is None or len(result.outcomes) < max_deals):
         deal_seed = derive_seed(seed, "deal", len(result.outcomes))
         state = game.new_deal(setup, seed=deal_seed)
         deal = DealRecord(setup=game.setup_to_dict(setup), seed=deal_seed)
-        deal.actions = play_deal(state, policies, on_event, clock)
+        try:
+            play_deal(state, policies, on_event, clock, banks, deal.actions)
+        except MatchAborted as err:  # the unfinished deal is not part of the record
+            result.aborted = str(err) or "aborted"
+            break
         outcome = state.outcome()
         deal.result = outcome_to_dict(outcome)
         record.deals.append(deal)

@@ -7,7 +7,7 @@ import json
 import bots
 from arena.games import Observation, make
 from arena.games.base import Action
-from arena.match import AUTO_MARK, FLED_MARK, Clock, SeatGone, play_match
+from arena.match import AUTO_MARK, FLED_MARK, Clock, MatchAborted, SeatGone, play_match
 from arena.replay import MatchRecord, verify
 
 
@@ -149,4 +149,78 @@ def test_an_illegal_retry_past_the_deadline_is_played_automatically() -> None:
     clock = Clock(limit=1.0, now=time)
     result = play_match(make("guandan"), policies, seed=4, max_deals=1, clock=clock)
     assert AUTO_MARK in result.record.deals[0].actions
+    replays(result.record)
+
+
+class Timed:
+    """A policy that answers by a deadline, taking ``seconds`` on the fake clock, and
+    notes what the driver told it."""
+
+    def __init__(self, time: FakeTime, seconds: float) -> None:
+        self.time, self.seconds = time, seconds
+        self.deadlines: list[tuple[float, float]] = []
+        self.timed_out_with: list[Action | None] = []
+
+    def act(self, observation: Observation) -> Action:
+        raise AssertionError("a timed policy is asked with act_by")
+
+    def act_by(self, observation: Observation, deadline: tuple[float, float]) -> Action:
+        self.deadlines.append((deadline[0] - self.time.now, deadline[1] - self.time.now))
+        self.time.now += self.seconds
+        return observation.legal_actions[-1]
+
+    def timed_out(self, fallback: Action | None) -> None:
+        self.timed_out_with.append(fallback)
+
+
+def test_sf12_the_time_bank_is_drawn_on_after_the_decision_time_and_never_refilled() -> None:
+    time = FakeTime()
+    policies: list[object] = [bots.make("random", s) for s in range(4)]
+    slow = Timed(time, 1.5)  # half a second of bank per decision
+    policies[1] = slow
+    clock = Clock(limit=1.0, bank=2.0, now=time)
+    result = play_match(make("guandan"), policies, seed=3, max_deals=1, clock=clock)  # type: ignore[arg-type]
+    first, second, third, fourth, fifth = slow.deadlines[:5]
+    assert first == (1.0, 3.0)  # the decision's second, then the whole bank
+    assert second == (1.0, 2.5)
+    assert third == (1.0, 2.0)
+    assert fourth == (1.0, 1.5)
+    assert fifth == (1.0, 1.0)  # bank spent: the decision's own time only
+    assert slow.timed_out_with and slow.timed_out_with[0] is not None  # then late
+    assert AUTO_MARK in result.record.deals[0].actions
+    replays(result.record)
+
+
+def test_a_timed_policy_that_stays_within_its_time_is_never_played_for() -> None:
+    time = FakeTime()
+    policies: list[object] = [bots.make("random", s) for s in range(4)]
+    quick = Timed(time, 0.5)
+    policies[0] = quick
+    result = play_match(
+        make("guandan"), policies, seed=4, max_deals=1, clock=Clock(limit=1.0, bank=5.0, now=time)
+    )  # type: ignore[arg-type]
+    assert not quick.timed_out_with
+    assert all(window == (1.0, 6.0) for window in quick.deadlines)  # the bank untouched
+    assert AUTO_MARK not in result.record.deals[0].actions
+
+
+class Aborting:
+    """Stops the match at its third decision."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def act(self, observation: Observation) -> Action:
+        self.calls += 1
+        if self.calls == 3:
+            raise MatchAborted("shutdown")
+        return observation.legal_actions[0]
+
+
+def test_an_aborted_match_keeps_the_finished_deals_only() -> None:
+    policies: list[object] = [bots.make("first") for _ in range(4)]
+    policies[2] = Aborting()
+    result = play_match(make("guandan"), policies, seed=1, max_deals=3)  # type: ignore[arg-type]
+    assert result.aborted == "shutdown"
+    assert result.record.deals == [] and result.outcomes == []
     replays(result.record)
