@@ -223,6 +223,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        from arena.log import configure as configure_logging
+
+        configure_logging()
         if args.command == "play":
             from arena.commands.play import run_play
 

@@ -1,0 +1,119 @@
+"""Logging configuration: structlog for the arena's own events, stdlib logging routed
+through the same renderer.
+
+JSON lines in production (stderr not a terminal, or ``ARENA_LOG_FORMAT=json``), a
+readable console rendering in a terminal (``ARENA_LOG_FORMAT=console`` forces it).
+The level comes from ``ARENA_LOG_LEVEL`` (default ``info``). Context is bound, not
+formatted into the message: ``log.bind(match_id=…, variant=…)`` then
+``log.info("match_started", seat=2, bot="random")``.
+
+Code that logs asks :func:`get_logger`; only entry points call :func:`configure`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Mapping
+from typing import Any, Final, TextIO
+
+import structlog
+from structlog.typing import Processor
+
+__all__ = ["FORMAT_ENV", "LEVEL_ENV", "configure", "get_logger"]
+
+FORMAT_ENV: Final = "ARENA_LOG_FORMAT"
+LEVEL_ENV: Final = "ARENA_LOG_LEVEL"
+FORMATS: Final = ("json", "console")
+
+
+def _level(text: str) -> int:
+    level = logging.getLevelNamesMapping().get(text.strip().upper())
+    if level is None:
+        raise ValueError(
+            f"{LEVEL_ENV} must be debug, info, warning, error or critical, got {text!r}"
+        )
+    return level
+
+
+def _use_json(fmt: str | None, stream: TextIO) -> bool:
+    if fmt is None or fmt == "":
+        return not stream.isatty()
+    if fmt not in FORMATS:
+        raise ValueError(f"{FORMAT_ENV} must be json or console, got {fmt!r}")
+    return fmt == "json"
+
+
+def configure(
+    *,
+    level: str | None = None,
+    fmt: str | None = None,
+    stream: TextIO | None = None,
+    environ: Mapping[str, str] = os.environ,
+) -> None:
+    """Configure structlog and the stdlib root logger to write to ``stream`` (stderr).
+
+    ``level`` and ``fmt`` default to ``ARENA_LOG_LEVEL`` / ``ARENA_LOG_FORMAT``.
+    Calling it again replaces the previous configuration.
+    """
+    stream = stream or sys.stderr
+    threshold = _level(level or environ.get(LEVEL_ENV, "info"))
+    as_json = _use_json(fmt if fmt is not None else environ.get(FORMAT_ENV), stream)
+    shared: list[Processor] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.stdlib.add_log_level,
+        structlog.stdlib.add_logger_name,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+        structlog.processors.StackInfoRenderer(),
+    ]
+    renderer: Processor
+    if as_json:
+        # Tracebacks as data, without local variables (they may hold tokens).
+        shared.append(
+            structlog.processors.ExceptionRenderer(
+                structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+            )
+        )
+        renderer = structlog.processors.JSONRenderer()
+    else:
+        renderer = structlog.dev.ConsoleRenderer(colors=stream.isatty())
+
+    structlog.configure(
+        processors=[
+            structlog.stdlib.filter_by_level,
+            *shared,
+            structlog.stdlib.ProcessorFormatter.wrap_for_formatter,
+        ],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=False,
+    )
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=[structlog.stdlib.ExtraAdder(), *shared],
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+        )
+    )
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, "_arena", False)]:
+        root.removeHandler(old)
+    handler._arena = True  # type: ignore[attr-defined]  # ours, replaced on reconfiguration
+    root.addHandler(handler)
+    root.setLevel(threshold)
+    for noisy in ("grpc", "asyncio", "urllib3", "filelock"):
+        logging.getLogger(noisy).setLevel(max(threshold, logging.WARNING))
+
+
+def get_logger(name: str | None = None, **context: Any) -> structlog.stdlib.BoundLogger:
+    """A structlog logger, with ``context`` bound (``match_id``, ``variant``, …).
+
+    In a process whose entry point did not call :func:`configure` (a library user, a
+    Ray worker), the first logger configures the defaults, so logs go to stderr at
+    ``ARENA_LOG_LEVEL``, never to stdout.
+    """
+    if not structlog.is_configured():
+        configure()
+    logger: structlog.stdlib.BoundLogger = structlog.stdlib.get_logger(name)
+    return logger.bind(**context) if context else logger
