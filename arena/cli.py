@@ -157,6 +157,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--address", default=None, help="Ray cluster: 'auto' or ray://HOST:PORT (default: local)"
     )
     tournament.add_argument("--batch", type=int, default=None, help="matches per Ray task")
+    tournament.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve Prometheus metrics on http://HOST:PORT/metrics while playing (0: any port)",
+    )
+    tournament.add_argument(
+        "--metrics-host", default="127.0.0.1", help="address of the metrics endpoint (127.0.0.1)"
+    )
 
     versus = sub.add_parser("compare", help="paired matches between two bots until an SPRT decides")
     versus.add_argument("bot_a", help="the candidate bot")

@@ -21,6 +21,8 @@ from typing import Any, Final, TextIO
 import structlog
 from structlog.typing import Processor
 
+from arena.errors import ConfigError
+
 __all__ = ["FORMAT_ENV", "LEVEL_ENV", "configure", "get_logger"]
 
 FORMAT_ENV: Final = "ARENA_LOG_FORMAT"
@@ -31,7 +33,7 @@ FORMATS: Final = ("json", "console")
 def _level(text: str) -> int:
     level = logging.getLevelNamesMapping().get(text.strip().upper())
     if level is None:
-        raise ValueError(
+        raise ConfigError(
             f"{LEVEL_ENV} must be debug, info, warning, error or critical, got {text!r}"
         )
     return level
@@ -41,7 +43,7 @@ def _use_json(fmt: str | None, stream: TextIO) -> bool:
     if fmt is None or fmt == "":
         return not stream.isatty()
     if fmt not in FORMATS:
-        raise ValueError(f"{FORMAT_ENV} must be json or console, got {fmt!r}")
+        raise ConfigError(f"{FORMAT_ENV} must be json or console, got {fmt!r}")
     return fmt == "json"
 
 
