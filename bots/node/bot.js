@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// arena-node-bot: a random bot that plays on an arena server over gRPC.
+//
+//   node bot.js --server 127.0.0.1:50051 --token TOKEN --variant guandan --matches 3
+//
+// Exit status: 0 when the matches asked for are played, 1 when the server refuses
+// the bot (UNAUTHENTICATED, an unknown variant …), 2 for bad command-line input,
+// 3 when the server stays UNAVAILABLE, 130 when interrupted (Ctrl-C).
+
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+
+import { DEFAULT_PROTO_DIR, run } from "./lib/client.js";
+import { RandomPolicy, seededRandom } from "./lib/policy.js";
+
+export const TOKEN_ENV = "ARENA_BOT_TOKEN";
+export const PROTO_ENV = "ARENA_PROTO_DIR";
+const NAME = "arena-node-bot";
+
+const USAGE = `usage: node bot.js [options]
+
+Plays random legal actions on an arena server (Play.Connect over gRPC).
+
+options:
+  --server HOST:PORT   the server (default 127.0.0.1:50051)
+  --token TOKEN        the bot token (default $${TOKEN_ENV})
+  --variant NAME       a variant to join, repeatable: guandan, shengji-1 … shengji-4,
+                       sanfu (default guandan)
+  --matches N          stop after N matches (default: play until interrupted)
+  --casual             casual matches (default rated)
+  --seed N             seed of the random choices (default: random)
+  --retries N          reconnections in a row after UNAVAILABLE (default 3)
+  --proto DIR          directory holding arena/v1/arena.proto
+                       (default $${PROTO_ENV}, else ${DEFAULT_PROTO_DIR})
+  --tls                connect over TLS with the system's roots
+  --verbose            log every deal, event and decision
+  -h, --help           show this help`;
+
+class UsageError extends Error {}
+
+/** The options of a run, from the command line and the environment. */
+export function parseOptions(argv, env = process.env) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        server: { type: "string", default: "127.0.0.1:50051" },
+        token: { type: "string" },
+        variant: { type: "string", multiple: true },
+        matches: { type: "string" },
+        casual: { type: "boolean", default: false },
+        seed: { type: "string" },
+        retries: { type: "string", default: "3" },
+        proto: { type: "string" },
+        tls: { type: "boolean", default: false },
+        verbose: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  if (values.help) return { help: true };
+  const token = values.token ?? env[TOKEN_ENV] ?? "";
+  if (!token) throw new UsageError(`no token: give --token or set $${TOKEN_ENV}`);
+  if (!/^[^:\s]+:\d+$/.test(values.server) && !/^\[[0-9a-fA-F:]+\]:\d+$/.test(values.server)) {
+    throw new UsageError(`--server must be HOST:PORT, got '${values.server}'`);
+  }
+  return {
+    help: false,
+    server: values.server,
+    token,
+    variants: values.variant ?? ["guandan"],
+    matches: values.matches === undefined ? null : integer("--matches", values.matches, 1),
+    rated: !values.casual,
+    seed: values.seed === undefined ? null : integer("--seed", values.seed, 0),
+    retries: integer("--retries", values.retries, 0),
+    protoDir: values.proto ?? env[PROTO_ENV] ?? DEFAULT_PROTO_DIR,
+    tls: values.tls,
+    verbose: values.verbose,
+  };
+}
+
+function integer(flag, text, least) {
+  if (!/^\d+$/.test(text) || Number(text) < least || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`${flag} must be an integer of at least ${least}, got '${text}'`);
+  }
+  return Number(text);
+}
+
+/** Runs the bot; resolves to the process exit status. */
+export async function main(argv = process.argv.slice(2), env = process.env) {
+  let options;
+  try {
+    options = parseOptions(argv, env);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`${NAME}: error: ${err.message}\n(--help for the options)`);
+    return 2;
+  }
+  if (options.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
+  const log = (line) => console.log(line);
+  const warn = (line) => console.error(`${NAME}: ${line}`);
+  const control = {};
+  let interrupted = 0;
+  const onSignal = () => {
+    interrupted += 1;
+    if (interrupted === 1) {
+      warn("interrupted: finishing the current match (Ctrl-C again to leave at once)");
+      control.stop?.(false);
+    } else {
+      warn("leaving the seat now");
+      control.stop?.(true);
+    }
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    const { stats, botName } = await run({
+      ...options,
+      policy: new RandomPolicy(seededRandom(seed)),
+      log,
+      warn,
+      control,
+    });
+    log(stats.summary(botName));
+    return interrupted ? 130 : 0;
+  } catch (err) {
+    if (err?.name !== "ArenaError") throw err;
+    console.error(`${NAME}: error: ${err.message}`);
+    return err.code === "UNAVAILABLE" ? 3 : 1;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  process.exitCode = await main();
+}
