@@ -213,16 +213,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser(
         "bench",
-        help="measure engine speed with random bots ('bench scale': Ray scaling)",
+        help="measure engine speed with random bots ('bench scale': Ray, 'bench grpc': remote)",
         description="arena bench GAME: engine speed in one process. "
-        "arena bench scale --variant V: deals/s on Ray with 1 and N workers.",
+        "arena bench scale --variant V: deals/s on Ray with 1 and N workers. "
+        "arena bench grpc --variant V: remote SDK bots against the same matches in process.",
     )
-    bench.add_argument("game", help="game name, e.g. guandan, or 'scale'")
-    bench.add_argument("--variant", default="guandan", help="with 'scale': the game variant")
-    bench.add_argument("--matches", type=int, default=96, help="with 'scale': matches")
+    bench.add_argument("game", help="game name, e.g. guandan, or 'scale' or 'grpc'")
+    bench.add_argument("--variant", default="guandan", help="with 'scale'/'grpc': the variant")
+    bench.add_argument(
+        "--matches", type=int, default=None, help="with 'scale': matches (96); 'grpc': at once (32)"
+    )
     bench.add_argument("--workers", type=int, default=None, help="with 'scale': N (cores)")
-    bench.add_argument("--deals", type=int, default=300, help="deals to play (default 300)")
+    bench.add_argument(
+        "--deals", type=int, default=None, help="deals (300); per match: 'scale' 5, 'grpc' 2"
+    )
     bench.add_argument("--seed", type=int, default=1, help="first deal seed (default 1)")
+    bench.add_argument(
+        "--one-process", action="store_true", help="with 'grpc': the bots in the server's process"
+    )
+    bench.add_argument("--json", action="store_true", help="with 'grpc': the report as JSON")
     add_balance_parser(sub)
     add_serve_parser(sub)
     add_bot_parser(sub)
@@ -275,11 +284,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "bench" and args.game == "scale":
             from arena.commands.bench_scale import run_scale
 
-            args.deals = 5 if args.deals == 300 else args.deals  # deals per match here
+            args.deals = 5 if args.deals is None else args.deals  # deals per match here
+            args.matches = 96 if args.matches is None else args.matches
             return run_scale(args)
+        if args.command == "bench" and args.game == "grpc":
+            from arena.commands.bench_grpc import run_grpc_bench
+
+            args.deals = 2 if args.deals is None else args.deals  # deals per match here
+            args.matches = 32 if args.matches is None else args.matches
+            return run_grpc_bench(args)
         if args.command == "bench":
             from arena.commands.bench import run_bench
 
+            args.deals = 300 if args.deals is None else args.deals
             return run_bench(args)
     except ArenaError as err:
         print(f"arena: {err}", file=sys.stderr)

@@ -96,6 +96,8 @@ class _Decision:
     attempts: int = 0
     last: Action | str = ""
     """The bot's last answer (what a refusal is about)."""
+    received: float = 0.0
+    """When the DecisionRequest was read (``time.perf_counter``)."""
 
 
 @dataclass
@@ -108,6 +110,7 @@ class _Stream:
     events: list[Event] = field(default_factory=list)
     open: _Decision | None = None
     welcomed: bool = False
+    on_decision: Callable[[float], None] | None = None
 
 
 def run_bot(
@@ -146,6 +149,7 @@ async def run_bot_async(
     tls: bool = False,
     backoff: tuple[float, float] = (0.5, 30.0),
     max_retries: int | None = None,
+    on_decision: Callable[[float], None] | None = None,
 ) -> RunSummary:
     """:func:`run_bot` in a running event loop (several bots can share one).
 
@@ -153,6 +157,8 @@ async def run_bot_async(
     roots; ``backoff`` is the first and the longest pause before connecting again after
     UNAVAILABLE; ``max_retries`` bounds the reconnections in a row (``None``: no bound),
     after which the last UNAVAILABLE is raised as :class:`ClientError`.
+    ``on_decision`` is called with each accepted decision's round trip in seconds: from
+    reading the DecisionRequest to reading the ActionResult that accepts the answer.
     """
     if matches is not None and matches < 1:
         raise ValueError(f"matches must be at least 1 or None, got {matches}")
@@ -161,7 +167,7 @@ async def run_bot_async(
     delay = first
     failures = 0
     while matches is None or summary.matches < matches:
-        stream = _Stream()
+        stream = _Stream(on_decision=on_decision)
         try:
             await _connect(
                 bot, server, token, variants, rated, matches, summary, stream, on_match, tls
@@ -264,11 +270,13 @@ async def _play(
                 event_from_proto(e) for e in message.events.events if e.deal == stream.deal
             )
         elif body == "decision":
+            received = time.perf_counter()
             request = message.decision
             stream.open = _Decision(
                 request.request_id,
                 observation_from_proto(request.observation, stream.events),
                 time.monotonic() + request.decision_ms / 1000,
+                received=received,
             )
             await _answer(bot, stream.open, send)
         elif body == "action_result":
@@ -308,6 +316,8 @@ async def _result(bot: object, stream: _Stream, result: arena_pb2.ActionResult, 
         return  # stale: about an earlier request
     if result.status not in _RETRY:
         stream.open = None  # accepted, timed out or out of attempts: closed
+        if result.status == arena_pb2.ACTION_STATUS_ACCEPTED and stream.on_decision is not None:
+            stream.on_decision(time.perf_counter() - decision.received)
         return
     notify_illegal(bot, decision.last, result.reason)
     decision.deadline = min(decision.deadline, time.monotonic() + result.decision_ms / 1000)
