@@ -1,0 +1,181 @@
+"""Choosing a follow: the rules a good player follows by.
+
+Every candidate follow is weighed by the points it carries, what its cards cost to
+give up (:meth:`View.cost`) and whether it would win the trick. Then:
+
+1. **Feed the partner** — the partner is winning and the win stands (nobody after
+   this seat can beat it given the cards seen): give points (5, 10, K), as many as
+   the follow allows, spending the cheapest cards.
+2. **Secure the partner's trick** — the partner is winning but could be beaten and
+   there are points at stake: take the trick with a winning play that stands.
+3. **Win when it pays** — an opponent is winning: take the trick (follow higher, ruff
+   when void, over-ruff a ruff) with the cheapest play that stands, when the points
+   on the table and the lead are worth the cards spent; with many points on the
+   table, try the strongest winning play even if it might be beaten.
+4. **Play low when losing** — otherwise give away the fewest points and the cheapest
+   cards, keeping sets together and the big trumps for the last trick.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from arena.cards import Card
+from arena.games.base import team_of
+from arena.games.shengji.follow import follow_error
+from arena.games.shengji.order import TRUMP
+from arena.games.shengji.shapes import Pile, Unit
+from arena.games.shengji.trick import Contender, contender, main_shape
+from bots.shengji.view import View, points
+
+FEED_WEIGHT = 2.5
+"""Points fed to a winning partner, against the cost of the cards spent."""
+LOSE_WEIGHT = 3.0
+"""Points given away to the opponents, against the cost of the cards spent."""
+LEAD_VALUE = 4
+"""What winning the lead is worth, in points."""
+WIN_RATIO = 1.5
+"""A win is taken when (points won + lead) x this covers the extra cost of the cards."""
+GAMBLE_POINTS = 10
+"""Points on the table for which a winning play that might be beaten is tried."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    cards: tuple[Card, ...]
+    points: int
+    cost: float
+    wins: Contender | None
+
+    @property
+    def feed_key(self) -> tuple[float, tuple[Card, ...]]:
+        return (self.cost - FEED_WEIGHT * self.points, self.cards)
+
+    @property
+    def lose_key(self) -> tuple[float, tuple[Card, ...]]:
+        return (self.cost + LOSE_WEIGHT * self.points, self.cards)
+
+
+def choose_follow(view: View, plays: Sequence[tuple[Card, ...]]) -> tuple[Card, ...]:
+    """The follow to play among ``plays`` (legal), by the rules of the module docstring."""
+    memory = view.memory
+    trick = memory.trick
+    assert trick.best is not None
+    team = team_of(view.seat)
+    later_opponents = [s for s in memory.still_to_play() if team_of(s) != team]
+    candidates = [_candidate(view, cards) for cards in plays]
+    table = memory.table_points()
+    cheap = min(candidates, key=lambda c: c.lose_key)
+    winners = [c for c in candidates if c.wins is not None]
+    standing = [c for c in winners if _stands(view, c.wins, later_opponents)]
+    if team_of(trick.best_seat) == team:
+        if _stands(view, trick.best, later_opponents):
+            return min(candidates, key=lambda c: c.feed_key).cards
+        if standing and table >= GAMBLE_POINTS:
+            return min(standing, key=lambda c: c.feed_key).cards
+        return cheap.cards
+    if standing:
+        win = min(standing, key=lambda c: c.feed_key)
+        if (table + win.points + LEAD_VALUE) * WIN_RATIO >= win.cost - cheap.cost:
+            return win.cards
+    if winners and table >= GAMBLE_POINTS and later_opponents:
+        strongest = max(winners, key=lambda c: (_strength(c.wins), -c.cost, c.cards))
+        return strongest.cards
+    return cheap.cards
+
+
+def _strength(found: Contender | None) -> tuple[bool, int, int]:
+    assert found is not None
+    return (found.ruff, found.wider, found.top)
+
+
+def _candidate(view: View, cards: tuple[Card, ...]) -> Candidate:
+    trick = view.memory.trick
+    order = view.order
+    suits = {order.suits[c] for c in cards}
+    wins = None
+    if suits == {trick.suit} or (suits == {TRUMP} and trick.suit != TRUMP):
+        found = contender(cards, trick.lead, trick.suit, order, view.memory.decks)
+        if found is not None and trick.best is not None and found.beats(trick.best):
+            wins = found
+    return Candidate(cards, points(cards), view.cost(cards), wins)
+
+
+def _stands(view: View, found: Contender | None, later_opponents: Sequence[int]) -> bool:
+    """Whether a winning play stays the best: no opponent after this seat could beat it."""
+    if found is None:
+        return False
+    if not later_opponents:
+        return True
+    trick = view.memory.trick
+    width, length = main_shape(trick.lead)
+    suit = TRUMP if found.ruff else trick.suit
+    if not view.top_of_shape(width, length, found.top, suit):
+        return False
+    if found.ruff or trick.suit == TRUMP:
+        return True
+    # a play in a plain suit may still be ruffed by a void opponent
+    if view.opponents_void(trick.suit, later_opponents):
+        return False
+    return len(view.unknown_of(trick.suit)) >= trick.size * len(later_opponents)
+
+
+# ------------------------------------------------------------ constructed follows
+
+
+def constructed_follows(view: View) -> list[tuple[Card, ...]]:
+    """Follows built from the hand when the listed ones are only a sample: the lowest
+    and the highest play matching the lead's shape (in the led suit, or in trumps when
+    void), and the cheapest and the richest filling; each checked with the engine's
+    follow rule (SJ-19)."""
+    trick = view.memory.trick
+    order, hand = view.order, view.hand
+    size = trick.size
+    suited = view.by_suit.get(trick.suit, [])
+    others = [c for c in hand if order.suits[c] != trick.suit]
+    built: list[tuple[Card, ...]] = []
+    if len(suited) <= size:
+        need = size - len(suited)
+        by_lose = sorted(others, key=lambda c: (view.cost((c,)) + 3 * points((c,)), c))
+        by_feed = sorted(others, key=lambda c: (view.cost((c,)) - 2.5 * points((c,)), c))
+        built += [tuple(sorted(suited + by_lose[:need])), tuple(sorted(suited + by_feed[:need]))]
+        trumps = view.by_suit.get(TRUMP, [])
+        if not suited and trick.suit != TRUMP and len(trumps) >= size:
+            built += [m for m in (_matching(view, trumps, low) for low in (True, False)) if m]
+    else:
+        built += [m for m in (_matching(view, suited, low) for low in (True, False)) if m]
+    legal = []
+    for cards in built:
+        if len(cards) == size and not follow_error(
+            hand, cards, trick.lead, trick.suit, order, view.memory.decks
+        ):
+            legal.append(cards)
+    return legal
+
+
+def _matching(view: View, cards: Sequence[Card], low: bool) -> tuple[Card, ...]:
+    """Units of the lead's shapes taken from ``cards`` (lowest or highest first), singles
+    filled with the cheapest cards left; ``()`` if a shape cannot be matched."""
+    order = view.order
+    pile = Pile(cards, order)
+    taken: list[Card] = []
+    for unit in view.memory.trick.lead:
+        if unit.width == 1:
+            continue
+        found = sorted(pile.units(unit.width, unit.length), key=lambda u: u.top)
+        if not found:
+            return ()
+        chosen: Unit = found[0] if low else found[-1]
+        pile.take(chosen)
+        taken.extend(chosen.cards)
+    rest = list((Counter(cards) - Counter(taken)).elements())
+    need = view.memory.trick.size - len(taken)
+    if need > len(rest):
+        return ()
+    rest.sort(key=lambda c: (view.cost((c,)) + 3 * points((c,)), c))
+    return tuple(sorted(taken + rest[:need]))
+
+
+__all__ = ["choose_follow", "constructed_follows"]

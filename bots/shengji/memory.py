@@ -1,0 +1,153 @@
+"""What a Shengji seat knows, read from its observation's public events only.
+
+:class:`Memory` folds the events of one deal into facts a player keeps in mind:
+the standing declaration, the dealer and the card order once trump is known,
+every card played, which seats have shown a void in which suit, and the trick
+on the table. It reads events incrementally (the events of a deal only grow), but
+what it knows is a function of the events alone: a fresh memory given the same
+observation knows the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from arena.cards import NUM_KINDS, SUITS, Card
+from arena.games.base import NOBODY, NUM_SEATS, Event, Observation, Seat
+from arena.games.shengji.order import TRUMP, TrumpOrder, card_points
+from arena.games.shengji.shapes import Unit, decompose
+from arena.games.shengji.trick import Contender, contender, lead_contender
+
+_TRUMP_NAMES = {name: i for i, name in enumerate(SUITS)} | {"black": 0, "red": 1}
+
+
+@dataclass
+class Trick:
+    """The trick on the table: its leader, the plays so far, the lead read as units."""
+
+    leader: Seat = NOBODY
+    plays: list[tuple[Seat, tuple[Card, ...]]] = field(default_factory=list)
+    lead: list[Unit] = field(default_factory=list)
+    suit: int = -1
+    best_seat: Seat = NOBODY
+    best: Contender | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.plays[0][1]) if self.plays else 0
+
+
+@dataclass
+class Memory:
+    """Facts of one deal, from the public events (and this seat's hand and kitty)."""
+
+    decks: int
+    seat: Seat
+    level: int = 0
+    declarations: list[tuple[Seat, int]] = field(default_factory=list)
+    """(seat, number of cards shown) of every declaration, in order."""
+    dealer: Seat = NOBODY
+    order: TrumpOrder | None = None
+    played: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
+    voids: list[set[int]] = field(default_factory=lambda: [set() for _ in range(NUM_SEATS)])
+    trick: Trick = field(default_factory=Trick)
+    tricks_done: int = 0
+    twos_seen_as_trump: bool = False
+    events: tuple[Event, ...] = ()
+
+    def update(self, observation: Observation) -> None:
+        """Read the events not read yet (the observation must be of this deal)."""
+        events = observation.events
+        start = len(self.events)
+        for event in events[start:]:
+            self._read(event, observation)
+        self.events = events
+
+    def _read(self, event: Event, observation: Observation) -> None:
+        kind = event.kind
+        if kind == "deal":
+            self.level = event.value
+        elif kind == "declare":
+            self.declarations.append((event.seat, event.value))
+        elif kind == "trump":
+            self.dealer = event.seat
+            self.order = make_order(event.value, event.tag, self.decks, self.twos_seen_as_trump)
+        elif kind == "lead":
+            self._close_trick()
+            self.trick = Trick(leader=event.seat)
+        elif kind == "play":
+            self._play(event.seat, event.cards)
+
+    def _play(self, seat: Seat, cards: tuple[Card, ...]) -> None:
+        order, trick = self.order, self.trick
+        assert order is not None
+        for card in cards:
+            self.played[card] += 1
+        if not trick.plays:
+            suits = {order.suits[c] for c in cards}
+            if len(suits) > 1:  # a lead is of one suit: only constant 2s explain this
+                self.order = order = make_order(self.level, order.trump_name(), self.decks, True)
+                self.twos_seen_as_trump = True
+            trick.suit = order.suits[cards[0]]
+            trick.lead = decompose(cards, order)
+            trick.best_seat, trick.best = seat, lead_contender(trick.lead, trick.suit)
+        else:
+            if any(order.suits[c] != trick.suit for c in cards):
+                self.voids[seat].add(trick.suit)
+            found = contender(cards, trick.lead, trick.suit, order, self.decks)
+            if found is not None and trick.best is not None and found.beats(trick.best):
+                trick.best_seat, trick.best = seat, found
+        trick.plays.append((seat, cards))
+
+    def note_leads(self, leads: Sequence[tuple[Card, ...]]) -> None:
+        """Listed leads are each of one suit: one mixing suits means 2s are trumps."""
+        order = self.order
+        if order is None or order.constant_twos:
+            return
+        suits = order.suits
+        if any(len({suits[c] for c in cards}) > 1 for cards in leads):
+            self.order = make_order(self.level, order.trump_name(), self.decks, True)
+            self.twos_seen_as_trump = True
+
+    def _close_trick(self) -> None:
+        if len(self.trick.plays) == NUM_SEATS:
+            self.tricks_done += 1
+
+    # ------------------------------------------------------------- questions
+
+    def unknown(self, hand: Sequence[Card], buried: Sequence[Card] = ()) -> list[int]:
+        """Counts of the cards this seat cannot place: not in its hand, not played, not
+        buried by it (the other hands and, for a defender, the kitty)."""
+        counts = [self.decks - n for n in self.played]
+        for card in hand:
+            counts[card] -= 1
+        for card in buried:
+            counts[card] -= 1
+        return counts
+
+    def table_points(self) -> int:
+        return sum(card_points(c) for _, cards in self.trick.plays for c in cards)
+
+    def still_to_play(self) -> list[Seat]:
+        """The seats after this one that have not played to the trick yet."""
+        played = len(self.trick.plays)
+        return [(self.trick.leader + k) % NUM_SEATS for k in range(played + 1, NUM_SEATS)]
+
+
+def make_order(level: int, trump_name: str, decks: int, twos_seen: bool) -> TrumpOrder:
+    """The deal's order from the public trump event (4 decks: 2s are always trumps)."""
+    two_colour = trump_name in ("black", "red")
+    trump = None if trump_name == "notrump" else _TRUMP_NAMES[trump_name]
+    return TrumpOrder(level, trump, decks == 4 or twos_seen, two_colour)
+
+
+def suits_of(cards: Sequence[Card], order: TrumpOrder) -> dict[int, list[Card]]:
+    """Cards grouped by their suit for following (trumps under :data:`TRUMP`)."""
+    by_suit: dict[int, list[Card]] = {}
+    for card in cards:
+        by_suit.setdefault(order.suits[card], []).append(card)
+    return by_suit
+
+
+__all__ = ["TRUMP", "Memory", "Trick", "make_order", "suits_of"]

@@ -1,0 +1,135 @@
+"""One decision seen from a seat: its hand, what it knows, and how it values cards.
+
+:class:`View` gathers what the strategy asks about during the play: which cards
+are still unseen, whether a unit is the top of its suit given the cards seen
+(nobody else can hold a higher one of that shape), and what a card costs to give
+up (trumps and aces are worth keeping, pairs are not broken lightly, and near
+the end the big trumps are kept for the last trick).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from arena.cards import RANK_ACE, SMALL_JOKER, Card
+from arena.games.base import Observation, partner_of, team_of
+from arena.games.shengji.order import TRUMP, TrumpOrder, card_points
+from arena.games.shengji.shapes import Pile, Unit
+from arena.games.shengji.trick import beatable
+from bots.shengji.memory import Memory, suits_of
+
+PAIR_BREAK = 5.0
+"""Cost of splitting a set of identical cards."""
+TRUMP_BASE = 14.0
+"""Every trump is worth more than any plain card."""
+ACE_BONUS = 4.0
+RESERVE = 12.0
+"""Endgame: the extra cost of the big trumps kept for the last trick."""
+
+
+def points(cards: Sequence[Card]) -> int:
+    return sum(card_points(c) for c in cards)
+
+
+@dataclass
+class View:
+    """The seat's hand and knowledge at one play decision."""
+
+    observation: Observation
+    memory: Memory
+    order: TrumpOrder
+    hand: tuple[Card, ...]
+    unknown: list[int]
+    by_suit: dict[int, list[Card]] = field(init=False)
+    held: Counter[Card] = field(init=False)
+    reserved: frozenset[Card] = field(init=False)
+    _unknown_by_suit: dict[int, list[Card]] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.by_suit = suits_of(self.hand, self.order)
+        self.held = Counter(self.hand)
+        self.reserved = self._reserve()
+
+    @classmethod
+    def of(cls, observation: Observation, memory: Memory, buried: Sequence[Card]) -> View:
+        assert memory.order is not None
+        hand = observation.hand
+        return cls(observation, memory, memory.order, hand, memory.unknown(hand, buried))
+
+    # ----------------------------------------------------------------- seats
+
+    @property
+    def seat(self) -> int:
+        return self.memory.seat
+
+    @property
+    def partner(self) -> int:
+        return partner_of(self.seat)
+
+    @property
+    def declaring(self) -> bool:
+        """Whether this seat is on the dealer's side."""
+        return team_of(self.seat) == team_of(self.memory.dealer)
+
+    def opponents_void(self, suit: int, seats: Sequence[int] | None = None) -> bool:
+        """Whether an opponent (among ``seats``, default both) has shown a void in ``suit``."""
+        chosen = seats if seats is not None else ((self.seat + 1) % 4, (self.seat + 3) % 4)
+        return any(suit in self.memory.voids[s] for s in chosen if team_of(s) != team_of(self.seat))
+
+    # ------------------------------------------------------------- unseen
+
+    def unknown_of(self, suit: int) -> list[Card]:
+        """The unseen cards of a suit (held by others, or in a kitty this seat did not bury)."""
+        found = self._unknown_by_suit.get(suit)
+        if found is None:
+            suits, unknown = self.order.suits, self.unknown
+            found = [c for c in range(len(unknown)) if suits[c] == suit for _ in range(unknown[c])]
+            self._unknown_by_suit[suit] = found
+        return found
+
+    def is_top(self, unit: Unit, suit: int) -> bool:
+        """Nobody else can hold a higher unit of this shape in this suit."""
+        return not beatable(unit, [self.unknown_of(suit)], self.order)
+
+    def top_of_shape(self, width: int, length: int, top: int, suit: int) -> bool:
+        return self.is_top(Unit(width, length, top, ()), suit)
+
+    # -------------------------------------------------------------- values
+
+    def card_cost(self, card: Card) -> float:
+        """How much giving up one card costs, points aside."""
+        order = self.order
+        value = float(order.orders[card])
+        if order.suits[card] == TRUMP:
+            value += TRUMP_BASE
+        elif card < SMALL_JOKER and card >> 2 == RANK_ACE:
+            value += ACE_BONUS
+        if card in self.reserved:
+            value += RESERVE
+        return value
+
+    def cost(self, cards: Sequence[Card]) -> float:
+        """The cost of playing ``cards``: their values, plus splitting sets of the hand."""
+        total = sum(self.card_cost(c) for c in cards)
+        for card, n in Counter(cards).items():
+            if self.held[card] >= 2 and n < self.held[card]:
+                total += PAIR_BREAK
+        return total
+
+    def _reserve(self) -> frozenset[Card]:
+        """Endgame (last tricks): the biggest trumps, kept to win the last trick, where
+        the kitty is won or saved."""
+        trumps = self.by_suit.get(TRUMP, [])
+        if not trumps or len(self.hand) > 4 * self.memory.decks or len(trumps) == len(self.hand):
+            return frozenset()
+        pile = Pile(trumps, self.order)
+        for width in range(min(self.memory.decks, 4), 1, -1):
+            sets = list(pile.units(width, 1))
+            if sets:
+                return frozenset(max(sets, key=lambda u: u.top).cards)
+        return frozenset({max(trumps, key=lambda c: self.order.orders[c])})
+
+
+__all__ = ["View", "points"]

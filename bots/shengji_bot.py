@@ -1,0 +1,145 @@
+"""The Shengji (Tractor, 1–4 decks) heuristic: a good human player's explicit rules.
+
+Each phase has its own rules, named in the docstrings of the modules that hold
+them: :mod:`bots.shengji.declaring` (declare trump when the hand supports it),
+:mod:`bots.shengji.burying` (void a short suit, keep points, trumps and sets),
+:mod:`bots.shengji.leading` (safe throws, top tractors and cards, lead to the
+partner's ruff, draw trumps, lead low) and :mod:`bots.shengji.following` (feed a
+winning partner, win when it pays, ruff and over-ruff, play low when losing).
+Cards seen are tracked from the public events (:mod:`bots.shengji.memory`).
+
+The bot reads its observation only and draws no random numbers: the same
+observation always gets the same action, from any instance.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from arena.cards import Card, parse_cards
+from arena.games.base import Action, Observation
+from arena.games.shengji import LAYOUT
+from arena.games.shengji.order import RANK_TWO
+from arena.games.shengji.shapes import decompose
+from bots.shengji.burying import bury_plan
+from bots.shengji.declaring import choose_declaration
+from bots.shengji.following import choose_follow, constructed_follows
+from bots.shengji.leading import choose_lead
+from bots.shengji.memory import Memory
+from bots.shengji.view import View
+
+__all__ = ["ShengjiHeuristic"]
+
+
+class ShengjiHeuristic:
+    """Plays every ``shengji-N`` variant by explicit rules (see the module docstring)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._memory: Memory | None = None
+
+    def act(self, observation: Observation) -> Action:
+        memory = self._memory_for(observation)
+        decks = memory.decks
+        if observation.phase == "declare":
+            return choose_declaration(observation, memory, LAYOUT[decks][0])
+        if observation.phase == "bury":
+            return self._bury(observation, memory)
+        if observation.phase == "play":
+            return self._play(observation, memory)
+        return observation.legal_actions[0]
+
+    def _memory_for(self, observation: Observation) -> Memory:
+        """The memory of this deal, brought up to date (a new one for a new deal)."""
+        memory = self._memory
+        events = observation.events
+        if (
+            memory is None
+            or memory.seat != observation.seat
+            or f"shengji-{memory.decks}" != observation.game
+            or len(events) < len(memory.events)
+            or events[: len(memory.events)] != memory.events
+        ):
+            memory = Memory(decks=int(observation.game.rsplit("-", 1)[1]), seat=observation.seat)
+            self._memory = memory
+        memory.update(observation)
+        return memory
+
+    # ------------------------------------------------------------------ bury
+
+    def _bury(self, observation: Observation, memory: Memory) -> Action:
+        assert memory.order is not None
+        hand = observation.hand
+        count = len(hand) - LAYOUT[memory.decks][0]
+        plan = bury_plan(hand, max(count, 1), memory.order)
+        return Action("bury", (plan[0],))
+
+    # ------------------------------------------------------------------ play
+
+    def _play(self, observation: Observation, memory: Memory) -> Action:
+        assert memory.order is not None
+        legal = observation.legal_actions
+        leading = not memory.trick.plays
+        if leading and observation.legal_complete and _has_plain_twos(observation, memory):
+            memory.note_leads([a.cards for a in legal])
+        buried = _buried(observation)
+        view = View.of(observation, memory, buried)
+        decks = memory.decks
+        if leading:
+            cards = choose_lead(view, throws_allowed=decks != 4)
+            action = Action.make("play", cards)
+            if action in legal or (
+                not observation.legal_complete and _valid_lead(view, cards, decks != 4)
+            ):
+                return action
+            return Action.make("play", choose_lead_from(view, legal))
+        plays = [a.cards for a in legal]
+        if not observation.legal_complete and not _twos_uncertain(view):
+            known = set(plays)
+            plays += [p for p in constructed_follows(view) if p not in known]
+        return Action.make("play", choose_follow(view, plays))
+
+
+def choose_lead_from(view: View, legal: Sequence[Action]) -> tuple[Card, ...]:
+    """A listed lead when the preferred one is not available: the cheapest single card."""
+    singles: list[tuple[Card, ...]] = [a.cards for a in legal if len(a.cards) == 1]
+    if not singles:
+        singles = [a.cards for a in legal]
+    return min(singles, key=lambda cards: (view.cost(cards), cards))
+
+
+def _buried(observation: Observation) -> tuple[Card, ...]:
+    shown = observation.private.get("buried")
+    return parse_cards(shown) if isinstance(shown, str) and shown else ()
+
+
+def _has_plain_twos(observation: Observation, memory: Memory) -> bool:
+    order = memory.order
+    assert order is not None
+    return not order.constant_twos and any(
+        c >> 2 == RANK_TWO and not order.is_trump(c) for c in observation.hand if c < 52
+    )
+
+
+def _twos_uncertain(view: View) -> bool:
+    """Whether 2s might be trumps unknown to this seat, and matter to this decision."""
+    order = view.order
+    if order.constant_twos or order.level == RANK_TWO:
+        return False
+    lead = [c for u in view.memory.trick.lead for c in u.cards]
+    return any(c < 52 and c >> 2 == RANK_TWO and not order.is_trump(c) for c in (*view.hand, *lead))
+
+
+def _valid_lead(view: View, cards: tuple[Card, ...], throws_allowed: bool) -> bool:
+    """A lead built from the hand: held, of one suit, one unit unless throws are allowed."""
+    order = view.order
+    if not cards or Counter(cards) - view.held:
+        return False
+    if len({order.suits[c] for c in cards}) != 1:
+        return False
+    if len(cards) > 1 and _twos_uncertain(view):
+        return False
+    return throws_allowed or len(decompose(cards, order)) == 1
