@@ -93,6 +93,7 @@ from types import TracebackType
 from typing import Any, Final, Self
 
 from arena.errors import ArenaError
+from arena.metrics import observe_store_write
 
 __all__ = [
     "RATING_SYSTEMS",
@@ -446,7 +447,7 @@ class Store:
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
         if version < SCHEMA_VERSION:
-            with self._write("cannot create the schema of store"):
+            with self._write("cannot create the schema of store", "schema"):
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
                 self._check_version(version)
                 for target in range(version + 1, SCHEMA_VERSION + 1):
@@ -500,9 +501,10 @@ class Store:
             raise StoreError(f"{doing} {self.path}: {err}") from None
 
     @contextmanager
-    def _write(self, doing: str) -> Iterator[sqlite3.Connection]:
-        """One write transaction: committed if the block ends normally, else rolled back."""
-        with self._lock, self._errors(doing):
+    def _write(self, doing: str, operation: str) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed if the block ends normally, else rolled back;
+        timed (and failures counted) in the metrics under ``operation``."""
+        with observe_store_write(operation), self._lock, self._errors(doing):
             conn = self._connection()
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -528,7 +530,7 @@ class Store:
         The same name with another kind, owner or version is an error.
         """
         _check(bool(name), "a bot needs a non-empty name")
-        with self._write("cannot add a bot to store") as conn:
+        with self._write("cannot add a bot to store", "add_bot") as conn:
             row = conn.execute(
                 "SELECT kind, owner, version FROM bots WHERE name = ?", (name,)
             ).fetchone()
@@ -559,7 +561,7 @@ class Store:
 
     def set_bot_version(self, name: str, version: str | None) -> None:
         """Change the version of a registered remote bot (its owner re-registered it)."""
-        with self._write("cannot update store") as conn:
+        with self._write("cannot update store", "set_bot_version") as conn:
             cursor = conn.execute("UPDATE bots SET version = ? WHERE name = ?", (version, name))
             if cursor.rowcount == 0:
                 raise StoreError(f"store {self.path}: no bot {name!r}")
@@ -576,7 +578,7 @@ class Store:
             f"a {kind} token {'needs' if kind == 'bot' else 'names no'} bot",
         )
         created_at = _now()
-        with self._write("cannot add a token to store") as conn:
+        with self._write("cannot add a token to store", "add_token") as conn:
             if (
                 bot is not None
                 and not conn.execute("SELECT 1 FROM bots WHERE name = ?", (bot,)).fetchone()
@@ -607,7 +609,7 @@ class Store:
         """Revoke one token (by handle) or every token of a bot; how many were not revoked yet."""
         _check((token_id is None) != (bot is None), "give a token_id or a bot")
         column, value = ("token_id", token_id) if token_id is not None else ("bot", bot)
-        with self._write("cannot revoke tokens in store") as conn:
+        with self._write("cannot revoke tokens in store", "revoke_tokens") as conn:
             cursor = conn.execute(
                 f"UPDATE tokens SET revoked_at = ? WHERE {column} = ? AND revoked_at IS NULL",
                 (_now(), value),
@@ -634,7 +636,7 @@ class Store:
         self._check_status(status)
         options_json = _dumps(options or {}, f"tournament {id!r}: options")
         config_json = _dumps(config or {}, f"tournament {id!r}: config")
-        with self._write("cannot add a tournament to store") as conn:
+        with self._write("cannot add a tournament to store", "add_tournament") as conn:
             row = conn.execute(
                 "SELECT name, variant, options_json, config_json FROM tournaments WHERE id = ?",
                 (id,),
@@ -676,7 +678,7 @@ class Store:
     def set_tournament_status(self, id: str, status: str) -> None:
         """Set the status of tournament ``id`` (which must exist)."""
         self._check_status(status)
-        with self._write("cannot update store") as conn:
+        with self._write("cannot update store", "set_tournament_status") as conn:
             cursor = conn.execute("UPDATE tournaments SET status = ? WHERE id = ?", (status, id))
             if cursor.rowcount == 0:
                 raise StoreError(f"store {self.path}: no tournament {id!r}")
@@ -719,7 +721,7 @@ class Store:
             match.decisions,
             match.finished_at or _now(),
         )
-        with self._write(f"cannot store {what} in") as conn:
+        with self._write(f"cannot store {what} in", "add_match") as conn:
             if (
                 match.tournament_id is not None
                 and not conn.execute(

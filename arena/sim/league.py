@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena import metrics
 from arena.games.shengji.scoring import LevelChange, room_points_change
 from arena.rating import EloConfig, SkillRating, update_skill, update_teams
 from arena.sim.jobs import MatchReport
@@ -41,6 +42,7 @@ class League:
                 self.skill[rating.bot] = SkillRating(rating.value, rating.sigma)
             elif rating.system == ROOM:
                 self.room[rating.bot] = rating.value
+            metrics.set_rating(self.variant, rating.bot, rating.system, rating.value, rating.sigma)
 
     def add(self, report: MatchReport, tournament_id: str | None) -> int:
         """Store and rate a result (a paired one once its twin is in); returns matches stored."""
@@ -93,6 +95,10 @@ class League:
             self.elo.update(elo)
             self.skill.update(skill)
             self.room.update(room)
+            for update in updates:
+                metrics.set_rating(
+                    self.variant, update.bot, update.system, update.after, update.sigma
+                )
         return stored
 
     def _uses_room(self) -> bool:
