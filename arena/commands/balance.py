@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.commands import EXIT_USAGE
+from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.play import parse_options
 from arena.errors import ArenaError, ConfigError
 from arena.games import make
@@ -109,6 +110,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--address", default=None, help="Ray cluster: 'auto' or ray://HOST:PORT (default: local)"
     )
     where.add_argument("--local", action="store_true", help="no Ray: play in this process")
+    add_metrics_arguments(parser)
 
 
 def variant_specs(items: Sequence[tuple[str, str]] | None) -> list[VariantSpec]:
@@ -163,7 +165,7 @@ def _run(args: argparse.Namespace) -> int:
     from arena.commands.progress import progress_bar
 
     progress = progress_bar()
-    with progress:
+    with metrics_endpoint(args), progress:
         bars = [progress.add_task(spec.name, total=args.deals, rate="") for spec in specs]
 
         played = 0

@@ -7,9 +7,11 @@ import sys
 import time
 from collections.abc import Iterator
 
+from arena.commands.metrics_endpoint import metrics_endpoint
 from arena.commands.play import parse_options
 from arena.commands.progress import progress_bar
 from arena.errors import ConfigError
+from arena.log import get_logger
 from arena.sim import RayOptions, Runner, TournamentConfig, plan
 from arena.sim.jobs import MatchJob
 from arena.sim.league import League
@@ -48,7 +50,7 @@ def run_tournament(args: argparse.Namespace) -> int:
         print(EXAMPLE, end="")
         return 0
     config = config_from_args(args)
-    with Store.open(args.db) as store:
+    with metrics_endpoint(args), Store.open(args.db) as store:
         store.add_tournament(config.id, config.name, config.variant, dict(config.options), {})
         for bot in sorted(
             {name for team in config.teams for name in team} | set(config.reference or ())
@@ -56,11 +58,13 @@ def run_tournament(args: argparse.Namespace) -> int:
             store.add_bot(bot, "builtin")
         done = store.match_ids(config.id)
         league = League(store, config.variant)
+        log = get_logger(__name__, tournament_id=config.id, variant=config.variant)
         total = expected_matches(config)
         print(f"tournament {config.id}: {total} matches of {config.variant}, ", end="")
         print(f"{len(done)} already stored")
         stored = played_deals = 0
         started = time.perf_counter()
+        log.info("tournament_started", matches=total, already_stored=len(done))
         try:
             with Runner(RayOptions(address=args.address)) as runner, progress_bar() as progress:
                 bar = progress.add_task("matches", total=total, completed=len(done), rate="")
@@ -72,12 +76,14 @@ def run_tournament(args: argparse.Namespace) -> int:
                         rate = played_deals / max(time.perf_counter() - started, 1e-9)
                         progress.update(bar, advance=1, rate=f"{rate:,.0f} deals/s")
         except KeyboardInterrupt:
+            log.warning("tournament_interrupted", stored=stored)
             print(
                 f"interrupted: {stored} matches stored; run the same command again to resume",
                 file=sys.stderr,
             )
             return EXIT_INTERRUPTED
         store.set_tournament_status(config.id, "finished")
+        log.info("tournament_finished", stored=stored, deals=played_deals)
     print(f"{stored} matches stored in {args.db}")
     from arena.commands.leaderboard import print_leaderboard
 

@@ -22,12 +22,15 @@ the same game are compared on the same shuffles).
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Generator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 import bots
+from arena import metrics
 from arena.cards import parse_cards
 from arena.chance import derive_seed
 from arena.errors import ConfigError
@@ -48,12 +51,14 @@ __all__ = [
     "BalanceJob",
     "Summary",
     "VariantSpec",
+    "balance_counts",
     "change_order",
     "deal_facts",
     "family",
     "mean_interval",
     "plan_jobs",
     "play_balance_batch",
+    "play_balance_task",
     "rate",
     "remote_balance_batch",
     "report",
@@ -397,25 +402,48 @@ def play_balance_batch(job: BalanceJob, on_deal: Callable[[], None] | None = Non
 def run_local(
     jobs: Sequence[BalanceJob], on_deal: Callable[[BalanceJob], None] | None = None
 ) -> Generator[tuple[BalanceJob, Summary], None, None]:
-    """Play the batches one after another in this process."""
+    """Play the batches one after another in this process (each published to the metrics)."""
     for job in jobs:
-        yield job, play_balance_batch(job, None if on_deal is None else partial(on_deal, job))
+        started = time.perf_counter()
+        summary = play_balance_batch(job, None if on_deal is None else partial(on_deal, job))
+        metrics.publish_batch(balance_counts(job, summary, time.perf_counter() - started))
+        yield job, summary
+
+
+def balance_counts(job: BalanceJob, summary: Summary, seconds: float) -> metrics.BatchCounts:
+    """A batch's counts for the metrics, read from its summary."""
+    counts = metrics.BatchCounts(job.game, seconds=seconds)
+    counts.add_deals(summary["deals"], summary["decisions"])
+    return counts
+
+
+def play_balance_task(job: BalanceJob) -> tuple[Summary, metrics.BatchCounts]:
+    """The body of the Ray task: a batch's summary and its counts for the metrics."""
+    started = time.perf_counter()
+    summary = play_balance_batch(job)
+    return summary, balance_counts(job, summary, time.perf_counter() - started)
 
 
 def remote_balance_batch() -> Any:
-    """The Ray task that plays a batch (built on first use, so importing needs no Ray)."""
+    """The Ray task that plays a batch (built on first use, so importing needs no Ray).
+    The runner, not Ray, submits a batch again whose worker died."""
     import ray
 
-    return ray.remote(max_retries=3, retry_exceptions=False)(play_balance_batch)
+    return ray.remote(max_retries=0, retry_exceptions=False)(play_balance_task)
 
 
 def run_on_ray(
     jobs: Sequence[BalanceJob], runner: Runner, max_in_flight: int | None = None
 ) -> Generator[tuple[BalanceJob, Summary], None, None]:
     """Play the batches on Ray, at most ``max_in_flight`` at a time (default: twice the
-    cluster's CPUs); yield each as it finishes. Closing the iterator (or an interrupt
-    while it waits) cancels the batches in flight."""
-    yield from runner.stream(jobs, remote_balance_batch(), max_in_flight)
+    cluster's CPUs); yield each as it finishes, after publishing its counts to the
+    metrics. Closing the iterator (or an interrupt while it waits) cancels the
+    batches in flight."""
+    tasks = runner.stream(jobs, remote_balance_batch(), max_in_flight, "balance_batch")
+    with closing(tasks):
+        for job, (summary, counts) in tasks:
+            metrics.publish_batch(counts)
+            yield job, summary
 
 
 # ------------------------------------------------------------------ statistics

@@ -12,7 +12,7 @@ cancels the batches in flight; what came back is kept.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
@@ -95,7 +95,7 @@ class Runner:
         task: Any,
         max_in_flight: int | None = None,
         name: str = "batch",
-    ) -> Iterator[tuple[T, Any]]:
+    ) -> Generator[tuple[T, Any], None, None]:
         """Run ``task.remote(item)`` for each item, at most ``max_in_flight`` at a time
         (default: twice the cluster's CPUs); yield ``(item, result)`` as each finishes.
         An item whose worker or node died is submitted again, up to :data:`MAX_RETRIES`
