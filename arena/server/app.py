@@ -83,17 +83,14 @@ async def start_server(
     arena_pb2_grpc.add_LeaderboardServicer_to_server(LeaderboardService(services), server)
     # Methods not written yet answer UNIMPLEMENTED (the generated base class).
     arena_pb2_grpc.add_AdminServicer_to_server(AdminService(services), server)  # type: ignore[abstract]
-    arena_pb2_grpc.add_PlayServicer_to_server(
-        PlayService(
-            store,
-            replace(
-                play or PlayConfig(),
-                max_receive_bytes=MAX_RECEIVE_BYTES,
-                max_send_bytes=MAX_SEND_BYTES,
-            ),
+    play_service = PlayService(
+        store,
+        replace(
+            play or PlayConfig(), max_receive_bytes=MAX_RECEIVE_BYTES, max_send_bytes=MAX_SEND_BYTES
         ),
-        server,
+        services.builtin_bots,
     )
+    arena_pb2_grpc.add_PlayServicer_to_server(play_service, server)
     arena_pb2_grpc.add_SpectateServicer_to_server(SpectateService(services), server)
 
     health_servicer = health.aio.HealthServicer()

@@ -3,6 +3,8 @@
 Connections wait in arrival order. A match of a variant forms as soon as four joined
 connections want it (and agree on rated or casual). In a rated match two bots of the
 same owner never sit on opposite teams (bots without an owner are free to sit anywhere).
+A connection may ask for built-in bots in the empty seats after a wait (:meth:`fill`);
+fixtures take the connections of named bots (:meth:`take`).
 """
 
 from __future__ import annotations
@@ -55,11 +57,18 @@ class Matchmaker:
         self._lock = threading.Lock()
         self._waiting: list[Waiting] = []
 
-    def join(self, waiting: Waiting) -> None:
-        """Add (or replace) a connection's wish, then seat every match that can form."""
+    def join(self, waiting: Waiting, *, form: bool = True) -> None:
+        """Add (or replace) a connection's wish, then (unless ``form`` is false) seat every
+        match that can form."""
         with self._lock:
             self._waiting = [w for w in self._waiting if w.token is not waiting.token]
             self._waiting.append(waiting)
+        if form:
+            self.form()
+
+    def form(self) -> None:
+        """Seat every match that can form."""
+        with self._lock:
             formed = self._form()
         for variant, rated, players in formed:
             self._start(variant, rated, players)
@@ -71,6 +80,61 @@ class Matchmaker:
     def waiting(self) -> int:
         with self._lock:
             return len(self._waiting)
+
+    def queued(self) -> dict[str, int]:
+        """How many connections wait for each variant (one connection may count twice)."""
+        with self._lock:
+            counts: dict[str, int] = {}
+            for waiting in self._waiting:
+                for variant in waiting.variants:
+                    counts[variant] = counts.get(variant, 0) + 1
+            return counts
+
+    def fill(self, token: object, bot: str) -> None:
+        """Seat the connection ``token`` now, if it still waits, with the others waiting for
+        its first variant and the built-in ``bot`` in the seats left (``token`` None)."""
+        with self._lock:
+            mine = next((w for w in self._waiting if w.token is token), None)
+            if mine is None:
+                return
+            variant = mine.variants[0]
+            others = [
+                w
+                for w in self._waiting
+                if w is not mine and w.rated == mine.rated and variant in w.variants
+            ][:3]
+            builtin = [Waiting(bot, None, (variant,), mine.rated) for _ in range(3 - len(others))]
+            players = seating([mine, *others, *builtin], mine.rated) or seating(
+                [mine, *(Waiting(bot, None, (variant,), mine.rated) for _ in range(3))],
+                mine.rated,
+            )
+            assert players is not None  # built-in bots have no owner: always seatable
+            chosen = {id(w) for w in players}
+            self._waiting = [w for w in self._waiting if id(w) not in chosen]
+        self._start(variant, mine.rated, players)
+
+    def take(self, bots: Sequence[str]) -> list[Waiting] | None:
+        """One waiting connection of each named bot (distinct connections), removed from
+        the queue, or None (nothing taken) while one of them has none waiting."""
+        with self._lock:
+            taken: list[Waiting] = []
+            for bot in bots:
+                found = next(
+                    (w for w in self._waiting if w.bot == bot and all(w is not t for t in taken)),
+                    None,
+                )
+                if found is None:
+                    return None
+                taken.append(found)
+            chosen = {id(w) for w in taken}
+            self._waiting = [w for w in self._waiting if id(w) not in chosen]
+            return taken
+
+    def clear(self) -> list[Waiting]:
+        """Stop seating: every waiting connection is taken off the queue (and returned)."""
+        with self._lock:
+            waiting, self._waiting = self._waiting, []
+            return waiting
 
     def _form(self) -> list[tuple[str, bool, list[Waiting]]]:
         formed = []

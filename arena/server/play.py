@@ -1,28 +1,26 @@
-"""Play.Connect: a bot's stream, the matchmaker, and matches played in worker threads.
+"""Play.Connect: a bot's stream, the matchmaker, fixtures, resuming seats, draining.
 
 Each connection says Hello (Welcome back), then Join (Joined back) and waits in the
 :class:`~arena.server.matchmaker.Matchmaker`. When four connections want the same
-variant, a :class:`MatchSession` plays the match in a worker thread with
-:func:`arena.match.play_match`; each seat's policy is a
-:class:`~arena.server.remote.RemotePolicy` talking over its stream. Messages for a
-stream are put on its asyncio queue with ``loop.call_soon_threadsafe``.
+variant — or one asked for built-in bots after a wait, or an operator's fixture names
+them — a :class:`~arena.server.session.MatchSession` plays the match in a worker thread.
 
-Only public events (``State.events``) and each seat's own observation are ever sent.
-The finished match is stored, and rated when rated, like simulated ones (``League``).
-
-Not yet: time banks, grace periods and Resume (a broken connection flees at its next
-decision), Leave{now: false} waiting for the match end, Draining, DealStarted.setup.
+A connection that breaks while seated leaves its seat waiting for the grace period; a
+new connection of the same bot takes it back (``Hello.resume_match_id``, or the first
+seat waiting) and gets a ``Resume`` first. ``Leave{now: false}`` ends the stream once the
+match is over; ``Leave{now: true}`` flees at once. :meth:`PlayService.drain` stops
+seating, tells every connection (``Draining``), lets running matches finish until a
+deadline and then stops them (stored with END_REASON_SHUTDOWN).
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
-import secrets
 import threading
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+import time
+from collections.abc import AsyncIterator, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 import grpc
@@ -30,20 +28,24 @@ from google.protobuf import timestamp_pb2
 
 from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
-from arena.cards import format_cards
-from arena.games.base import NUM_SEATS, Event, Game, State, team_of
-from arena.match import AUTO_PLAYS_TO_FLEE, Clock, play_match
+from arena.server.connection import Connection
 from arena.server.interceptor import current_principal
 from arena.server.matchmaker import Matchmaker, Waiting
-from arena.server.remote import MAX_ATTEMPTS, RemotePolicy, event_to_proto, struct
-from arena.server.services import rating_change
-from arena.sim.jobs import MatchJob, MatchReport
-from arena.sim.league import ELO, OPENSKILL, ROOM, League
-from arena.store import RatingChange, Store, StoredMatch
+from arena.server.remote import MAX_ATTEMPTS
+from arena.server.session import (
+    DEFAULT_DECISION_SECONDS,
+    ClockConfig,
+    MatchPlan,
+    MatchSession,
+    decision_seconds,
+)
+from arena.store import Store
 
 __all__ = [
     "DEFAULT_DECISION_SECONDS",
+    "ClockConfig",
     "Connection",
+    "MatchPlan",
     "MatchSession",
     "PlayConfig",
     "PlayService",
@@ -57,330 +59,206 @@ log = logging.getLogger(__name__)
 
 PROTOCOL: Final = 1
 SERVER_VERSION: Final = "0.1"
-DEFAULT_DECISION_SECONDS: Final = 10.0
-
-
-def decision_seconds(game: Game, default: float = DEFAULT_DECISION_SECONDS) -> float:
-    """The time for each decision: the variant's own (sanfu's ``time_limit``) or the default."""
-    limit = game.options.get("time_limit")
-    return float(limit) if isinstance(limit, int | float) else default
+DEFAULT_FILL_BOT: Final = "random"
 
 
 @dataclass(frozen=True)
 class PlayConfig:
-    """How matches are played: the default decision time and an optional deal limit."""
+    """How matches are played and what one connection may do."""
 
-    decision_seconds: float = DEFAULT_DECISION_SECONDS
+    clock: ClockConfig = field(default_factory=ClockConfig)
     max_deals: int | None = None
     max_receive_bytes: int = 1024 * 1024
     max_send_bytes: int = 4 * 1024 * 1024
+    send_queue_limit: int = 4096
+    """Messages waiting to be sent on one stream before the stream is cut off."""
+    max_messages_per_second: float = 200.0
+    max_connections_per_bot: int = 16
+    fixture_matches_at_once: int = 2
+    """Fixture matches between built-in bots only played at the same time."""
 
 
-class Connection:
-    """One Play stream: its bot, its outgoing queue, its seat when seated."""
-
-    _ids = itertools.count(1)
-
-    def __init__(self, bot: str, owner: str | None, loop: asyncio.AbstractEventLoop) -> None:
-        self.bot = bot
-        self.owner = owner
-        self.id = f"c-{next(self._ids)}-{secrets.token_hex(3)}"
-        self.loop = loop
-        self.outbox: asyncio.Queue[arena_pb2.ServerMessage | None] = asyncio.Queue()
-        self.seat: RemotePolicy | None = None
-        self.wish: Waiting | None = None
-        self.closed = False
-
-    def send(self, message: arena_pb2.ServerMessage | None) -> None:
-        """Queue a message (from any thread); dropped once the stream is closed."""
-        if self.closed:
-            return
-        try:
-            self.loop.call_soon_threadsafe(self.outbox.put_nowait, message)
-        except RuntimeError:  # the loop is closed: the server is gone
-            self.closed = True
+def _error(code: grpc.StatusCode, message: str, request_id: str = "") -> arena_pb2.ServerMessage:
+    return arena_pb2.ServerMessage(
+        error=arena_pb2.Error(code=code.name, message=message, request_id=request_id)
+    )
 
 
-class MatchSession:
-    """One match between four connections, played in a worker thread."""
+def _timestamp(seconds: float) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromNanoseconds(int(seconds * 1e9))
+    return stamp
+
+
+class PlayService(arena_pb2_grpc.PlayServicer):
+    """Play.Connect, and the matches it starts."""
 
     def __init__(
         self,
         store: Store,
-        config: PlayConfig,
-        variant: str,
-        rated: bool,
-        connections: list[Connection],
-        league_lock: threading.Lock,
+        config: PlayConfig | None = None,
+        builtin_bots: Iterable[str] = (),
     ) -> None:
         self.store = store
-        self.variant = variant
-        self.rated = rated
-        self.connections = connections
-        self.game = games.make(variant)
-        self.limit = decision_seconds(self.game, config.decision_seconds)
-        self.max_deals = config.max_deals
-        self.match_id = f"{'rated' if rated else 'casual'}-{variant}-{secrets.token_hex(4)}"
-        self.players = [c.bot for c in connections]
-        self._league_lock = league_lock
-        self.on_end: Callable[[list[Connection]], None] | None = None
-        self._state: State | None = None
-        self._deal = 0
-        self._seq = 0
-        self._pending: list[arena_pb2.Event] = []
-        self._totals = [0] * NUM_SEATS
-        self.policies = [
-            RemotePolicy(
-                c.send,
-                self.match_id,
-                self.limit,
-                seq=lambda: self._seq,
-                deal=lambda: self._deal,
-                before_request=self.flush,
-            )
-            for c in connections
-        ]
-        for connection, policy in zip(connections, self.policies, strict=True):
-            connection.seat = policy
-
-    # -- messages --------------------------------------------------------------------
-
-    def info(self) -> arena_pb2.MatchInfo:
-        return arena_pb2.MatchInfo(
-            match_id=self.match_id,
-            variant=self.variant,
-            options=struct(self.game.options),
-            players=self.players,
-            rated=self.rated,
-            max_deals=self.max_deals or 0,
-            clock=arena_pb2.ClockSettings(
-                decision_ms=int(self.limit * 1000),
-                time_bank_ms=0,
-                grace_ms=0,
-                auto_plays_to_flee=AUTO_PLAYS_TO_FLEE,
-            ),
-        )
-
-    def _all(self, message: arena_pb2.ServerMessage) -> None:
-        for connection in self.connections:
-            connection.send(message)
-
-    def flush(self) -> None:
-        """Confirm applied answers, then send the public events not sent yet."""
-        for policy in self.policies:
-            policy.confirm()
-        if self._pending:
-            batch = arena_pb2.EventBatch(match_id=self.match_id, events=self._pending)
-            self._pending = []
-            self._all(arena_pb2.ServerMessage(events=batch))
-
-    def on_event(self, state: State, event: Event) -> None:
-        if state is not self._state:
-            self._end_deal()
-            self._start_deal(state)
-        for policy in self.policies:
-            policy.confirm()
-        self._seq += 1
-        description = self.game.describe_event(event, state)
-        self._pending.append(event_to_proto(event, self._seq, self._deal, description))
-
-    def _start_deal(self, state: State) -> None:
-        self._state = state
-        self._deal += 1
-        seats = {state.player_at(seat): seat for seat in range(NUM_SEATS)}
-        seating = [self.players[state.player_at(seat)] for seat in range(NUM_SEATS)]
-        for player, connection in enumerate(self.connections):
-            seat = seats[player]
-            hand = state.observe(seat).hand  # this seat's own cards only
-            connection.send(
-                arena_pb2.ServerMessage(
-                    deal_started=arena_pb2.DealStarted(
-                        match_id=self.match_id,
-                        deal=self._deal,
-                        seat=seat,
-                        seating=seating,
-                        players=[state.player_at(s) for s in range(NUM_SEATS)],
-                        hand=format_cards(hand).split(),
-                    )
-                )
-            )
-
-    def _end_deal(self) -> None:
-        state = self._state
-        if state is None or not state.is_terminal():
-            return
-        self.flush()
-        outcome = state.outcome()
-        for seat, score in enumerate(outcome.scores):
-            self._totals[seat] += score
-        self._all(
-            arena_pb2.ServerMessage(
-                deal_result=arena_pb2.DealResult(
-                    match_id=self.match_id,
-                    deal=self._deal,
-                    scores=list(outcome.scores),
-                    summary=self.game.describe_outcome(outcome),
-                    details=struct(outcome.details),
-                    totals=self._totals,
-                    match_over=outcome.match_over,
-                )
-            )
-        )
-        self._state = None
-
-    # -- the match ---------------------------------------------------------------------
-
-    def start(self) -> threading.Thread:
-        for player, connection in enumerate(self.connections):
-            fixed = self.variant != "sanfu"
-            partner = self.players[(player + 2) % NUM_SEATS] if fixed else ""
-            opponents = (
-                [p for i, p in enumerate(self.players) if team_of(i) != team_of(player)]
-                if fixed
-                else []
-            )
-            connection.send(
-                arena_pb2.ServerMessage(
-                    seat_assigned=arena_pb2.SeatAssigned(
-                        match=self.info(), player=player, partner=partner, opponents=opponents
-                    )
-                )
-            )
-        thread = threading.Thread(target=self.run, name=self.match_id, daemon=True)
-        thread.start()
-        return thread
-
-    def run(self) -> None:
-        try:
-            self._play()
-        except Exception:  # never let a match thread die silently
-            log.exception("match %s failed", self.match_id)
-        finally:
-            for connection in self.connections:
-                connection.seat = None
-            if self.on_end is not None:
-                self.on_end(self.connections)
-
-    def _play(self) -> None:
-        seed = secrets.randbits(63)
-        result = play_match(
-            self.game,
-            self.policies,
-            seed=seed,
-            players=self.players,
-            max_deals=self.max_deals,
-            on_event=self.on_event,
-            clock=Clock(limit=self.limit),
-        )
-        self._end_deal()
-        job = MatchJob(
-            id=self.match_id,
-            variant=self.variant,
-            options=dict(self.game.options),
-            seed=seed,
-            players=(self.players[0], self.players[1], self.players[2], self.players[3]),
-            max_deals=self.max_deals,
-        )
-        report = MatchReport(
-            job=job,
-            winner=result.winner,
-            totals=tuple(result.totals),
-            deals=len(result.outcomes),
-            decisions=result.decisions,
-            record=result.record.to_dict(),
-        )
-        changes = self._store(report)
-        forfeit = any("forfeit" in o.details for o in result.outcomes)
-        reason = (
-            arena_pb2.END_REASON_FORFEIT
-            if forfeit
-            else arena_pb2.END_REASON_COMPLETE
-            if result.complete
-            else arena_pb2.END_REASON_DEAL_LIMIT
-        )
-        winner = result.winner
-        summary = (
-            f"team {winner} wins after {len(result.outcomes)} deals"
-            if winner is not None
-            else f"no winner after {len(result.outcomes)} deals"
-        )
-        self._all(
-            arena_pb2.ServerMessage(
-                match_result=arena_pb2.MatchResult(
-                    match_id=self.match_id,
-                    reason=reason,
-                    winner_team=winner,
-                    totals=list(result.totals),
-                    deals=len(result.outcomes),
-                    summary=summary,
-                    rated=self.rated,
-                    rating_changes=[rating_change(c) for c in changes],
-                )
-            )
-        )
-
-    def _store(self, report: MatchReport) -> list[RatingChange]:
-        """Store the match; rate it when rated. The rating changes it caused."""
-        if not self.rated:
-            job = report.job
-            self.store.add_match(
-                StoredMatch(
-                    id=job.id,
-                    tournament_id=None,
-                    variant=job.variant,
-                    options=dict(job.options),
-                    seed=job.seed,
-                    seating=job.players,
-                    outcome={
-                        "winner": report.winner,
-                        "totals": list(report.totals),
-                        "team_score": report.team_score(),
-                    },
-                    record=report.record,
-                    deals=report.deals,
-                    decisions=report.decisions,
-                )
-            )
-            return []
-        with self._league_lock:  # ratings are read, updated and written as one step
-            League(self.store, self.variant).add(report, None)
-        return [
-            change
-            for bot in sorted(set(self.players))
-            for system in (ELO, OPENSKILL, ROOM)
-            for change in self.store.rating_history(bot, self.variant, system)
-            if change.match_id == self.match_id
-        ]
-
-
-def _error(code: grpc.StatusCode, message: str) -> arena_pb2.ServerMessage:
-    return arena_pb2.ServerMessage(error=arena_pb2.Error(code=code.name, message=message))
-
-
-class PlayService(arena_pb2_grpc.PlayServicer):
-    """Play.Connect."""
-
-    def __init__(self, store: Store, config: PlayConfig | None = None) -> None:
-        self.store = store
         self.config = config or PlayConfig()
-        self.matchmaker = Matchmaker(self._start_match)
+        self.builtin_bots = frozenset(builtin_bots)
+        self.matchmaker = Matchmaker(self._start_matchmade)
+        self.sessions: dict[str, MatchSession] = {}
+        self.connections: set[Connection] = set()
+        self.scheduled: list[MatchPlan] = []
         self.threads: list[threading.Thread] = []
+        self.draining = False
+        self._lock = threading.RLock()
         self._league_lock = threading.Lock()
 
-    def _start_match(self, variant: str, rated: bool, waiting: list[Waiting]) -> None:
-        connections: list[Connection] = [w.token for w in waiting]  # type: ignore[misc]
-        session = MatchSession(
-            self.store, self.config, variant, rated, connections, self._league_lock
-        )
-        session.on_end = self._rejoin
-        self.threads = [t for t in self.threads if t.is_alive()]
-        self.threads.append(session.start())
+    # -- starting matches -------------------------------------------------------------
 
-    def _rejoin(self, connections: list[Connection]) -> None:
-        """After a match each connection still open waits for its next one."""
+    def _start_matchmade(self, variant: str, rated: bool, waiting: list[Waiting]) -> None:
+        connections: list[Connection | None] = [
+            w.token if isinstance(w.token, Connection) else None for w in waiting
+        ]
+        plan = MatchPlan(
+            variant=variant,
+            players=tuple(w.bot for w in waiting),
+            rated=rated,
+            max_deals=self.config.max_deals,
+        )
+        self._launch(plan, connections)
+
+    def _launch(self, plan: MatchPlan, connections: list[Connection | None]) -> None:
+        session = MatchSession(
+            self.store,
+            plan,
+            connections,
+            clock=self.config.clock,
+            league_lock=self._league_lock,
+        )
+        session.on_end = self._ended
         for connection in connections:
-            if not connection.closed and connection.wish is not None:
-                self.matchmaker.join(connection.wish)
+            if connection is not None and connection.matches_left is not None:
+                connection.matches_left -= 1
+                if connection.matches_left <= 0:
+                    connection.wish = None
+        with self._lock:
+            self.sessions[session.match_id] = session
+            self.threads = [t for t in self.threads if t.is_alive()]
+            self.threads.append(session.start())
+        log.info("match %s started: %s", session.match_id, ", ".join(plan.players))
+
+    def _ended(self, session: MatchSession) -> None:
+        """A match is over: each connection still open waits for its next one (or ends)."""
+        with self._lock:
+            self.sessions.pop(session.match_id, None)
+        for connection in session.connections:
+            if connection is None or connection.closed:
+                continue
+            if connection.leaving:
+                connection.end()
+            elif connection.wish is not None and not self.draining:
+                self.matchmaker.join(connection.wish, form=False)
+        self._run_scheduled()
+        if not self.draining:
+            self.matchmaker.form()
+
+    def schedule(self, plans: Sequence[MatchPlan]) -> None:
+        """Fixture matches: played as soon as each named bot has a connection waiting."""
+        with self._lock:
+            self.scheduled.extend(plans)
+        self._run_scheduled()
+
+    def _run_scheduled(self) -> None:
+        if self.draining:
+            return
+        while True:
+            with self._lock:
+                running_builtin = sum(
+                    1 for s in self.sessions.values() if all(c is None for c in s.connections)
+                )
+                chosen: tuple[MatchPlan, list[Connection | None]] | None = None
+                for plan in self.scheduled:
+                    remote = [p for p in plan.players if p not in self.builtin_bots]
+                    if not remote:
+                        if running_builtin >= self.config.fixture_matches_at_once:
+                            continue
+                        chosen = (plan, [None] * len(plan.players))
+                        break
+                    taken = self.matchmaker.take(remote)
+                    if taken is None:
+                        continue
+                    by_bot = iter(taken)
+                    chosen = (
+                        plan,
+                        [
+                            None if p in self.builtin_bots else next(by_bot).token  # type: ignore[misc]
+                            for p in plan.players
+                        ],
+                    )
+                    break
+                if chosen is None:
+                    return
+                self.scheduled.remove(chosen[0])
+            self._launch(*chosen)
+
+    # -- operators -----------------------------------------------------------------------
+
+    def cancel(self, match_id: str, reason: str) -> str:
+        """Cancel a scheduled or running match: ``scheduled`` or ``running`` (what it was);
+        KeyError if neither."""
+        with self._lock:
+            plan = next((p for p in self.scheduled if p.match_id == match_id), None)
+            if plan is not None:
+                self.scheduled.remove(plan)
+                return "scheduled"
+            session = self.sessions.get(match_id)
+        if session is None:
+            raise KeyError(match_id)
+        log.info("match %s cancelled: %s", match_id, reason or "no reason given")
+        session.abort("cancelled")
+        return "running"
+
+    async def drain(self, reason: str, timeout: float) -> None:
+        """Seat nothing more, tell every connection, let running matches finish within
+        ``timeout`` seconds, then stop those left (stored as cut short by shutdown)."""
+        self.draining = True
+        self.matchmaker.clear()
+        deadline = time.time() + timeout
+        message = arena_pb2.ServerMessage(
+            draining=arena_pb2.Draining(reason=reason, deadline=_timestamp(deadline))
+        )
+        for connection in list(self.connections):
+            connection.send(message)
+        log.info("draining: %d matches running, %.1f s to finish", len(self.sessions), timeout)
+        threads = [t for t in self.threads if t.is_alive()]
+        await self._join_threads(threads, timeout)
+        with self._lock:
+            running = list(self.sessions.values())
+        for session in running:
+            session.abort("shutdown")
+        await self._join_threads(threads, 30.0)
+        for connection in list(self.connections):
+            connection.end()
+
+    @staticmethod
+    async def _join_threads(threads: list[threading.Thread], timeout: float) -> None:
+        end = time.monotonic() + timeout
+        for thread in threads:
+            await asyncio.to_thread(thread.join, max(0.0, end - time.monotonic()))
+
+    # -- the stream ---------------------------------------------------------------------
+
+    def _pending_seats(self, bot: str) -> list[tuple[MatchSession, int]]:
+        """Seats of ``bot`` waiting for a reconnection (in their grace period)."""
+        with self._lock:
+            sessions = list(self.sessions.values())
+        return [
+            (session, player)
+            for session in sessions
+            for player, seat in enumerate(session.seats)
+            if seat is not None
+            and session.players[player] == bot
+            and not seat.connected
+            and not seat.gone
+        ]
 
     async def Connect(
         self, request_iterator: AsyncIterator[arena_pb2.ClientMessage], context: Context
@@ -399,10 +277,34 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"protocol {first.hello.protocol} is not supported; this server speaks {PROTOCOL}",
             )
+        if self.draining:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+        open_for_bot = sum(1 for c in self.connections if c.bot == principal.name)
+        if open_for_bot >= self.config.max_connections_per_bot:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"bot {principal.name!r} already has {open_for_bot} connections open "
+                f"(at most {self.config.max_connections_per_bot})",
+            )
         bot = self.store.bot(principal.name)
         connection = Connection(
-            principal.name, bot.owner if bot else None, asyncio.get_running_loop()
+            principal.name,
+            bot.owner if bot else None,
+            asyncio.get_running_loop(),
+            queue_limit=self.config.send_queue_limit,
+            messages_per_second=self.config.max_messages_per_second,
         )
+        connection.task = asyncio.current_task()
+        self.connections.add(connection)
+        pending = self._pending_seats(connection.bot)
+        wanted = first.hello.resume_match_id
+        resumed = next((p for p in pending if not wanted or p[0].match_id == wanted), None)
+        if wanted and resumed is None:
+            self.connections.discard(connection)
+            await context.abort(
+                grpc.StatusCode.NOT_FOUND,
+                f"no seat of bot {connection.bot!r} waits for a reconnection in match {wanted!r}",
+            )
         yield arena_pb2.ServerMessage(
             welcome=arena_pb2.Welcome(
                 bot_id=connection.bot,
@@ -414,10 +316,21 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 limits=arena_pb2.Limits(
                     max_receive_bytes=self.config.max_receive_bytes,
                     max_send_bytes=self.config.max_send_bytes,
+                    max_connections_per_bot=self.config.max_connections_per_bot,
                     max_attempts_per_request=MAX_ATTEMPTS,
+                    max_messages_per_second=int(self.config.max_messages_per_second),
                 ),
+                pending_matches=[s.match_id for s, _ in pending if (s, _) != resumed],
             )
         )
+        if resumed is not None:
+            session, player = resumed
+            await asyncio.to_thread(session.busy.acquire)
+            try:
+                session.resume(player, connection)
+            finally:
+                session.busy.release()
+            log.info("match %s: %s took its seat back", session.match_id, connection.bot)
         reader = asyncio.create_task(self._read(connection, request_iterator))
         try:
             while True:
@@ -428,19 +341,41 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         finally:
             reader.cancel()
             self._drop(connection)
+        if self.draining:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "the server has shut down")
 
     def _drop(self, connection: Connection) -> None:
-        """The stream ended: no new match; a seat held flees (no grace period yet)."""
+        """The stream ended: no new match; a seat held waits for a reconnection."""
         connection.closed = True
+        self.connections.discard(connection)
         self.matchmaker.leave(connection)
-        if connection.seat is not None:
-            connection.seat.leave()
+        session, player = connection.session, connection.player
+        if session is not None and player is not None:
+            seat = session.seats[player]
+            if seat is not None and not seat.gone:
+                seat.detach()
+                log.info(
+                    "match %s: %s's connection lost%s; its seat waits %.0f s",
+                    session.match_id,
+                    connection.bot,
+                    " (it stopped reading)" if connection.overflowed else "",
+                    session.grace,
+                )
 
     async def _read(
         self, connection: Connection, requests: AsyncIterator[arena_pb2.ClientMessage]
     ) -> None:
         try:
             async for message in requests:
+                if not connection.rate.allow():
+                    connection.send(
+                        _error(
+                            grpc.StatusCode.RESOURCE_EXHAUSTED,
+                            f"more than {self.config.max_messages_per_second:g} messages "
+                            "a second: message ignored",
+                        )
+                    )
+                    continue
                 self._handle(connection, message)
         except (asyncio.CancelledError, grpc.RpcError):
             pass
@@ -453,20 +388,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         if body == "join":
             self._join(connection, message.join)
         elif body == "action":
-            seat = connection.seat
-            if seat is None:
-                connection.send(
-                    arena_pb2.ServerMessage(
-                        action_result=arena_pb2.ActionResult(
-                            request_id=message.action.request_id,
-                            status=arena_pb2.ACTION_STATUS_STALE,
-                            reason=f"unknown request id {message.action.request_id!r}: "
-                            "this connection holds no seat",
-                        )
-                    )
-                )
-            else:
-                seat.offer(message.action.request_id, message.action.action)
+            self._action(connection, message.action)
         elif body == "ping":
             now = timestamp_pb2.Timestamp()
             now.GetCurrentTime()
@@ -476,14 +398,46 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 )
             )
         elif body == "leave":
-            connection.wish = None
-            self.matchmaker.leave(connection)
-            if message.leave.now and connection.seat is not None:
-                connection.seat.leave()
+            self._leave(connection, now=message.leave.now)
         elif body == "hello":
             connection.send(
                 _error(grpc.StatusCode.FAILED_PRECONDITION, "Hello was already received")
             )
+        else:
+            connection.send(
+                _error(grpc.StatusCode.INVALID_ARGUMENT, "a Play message with no known body")
+            )
+
+    def _action(self, connection: Connection, reply: arena_pb2.ActionReply) -> None:
+        session, player = connection.session, connection.player
+        seat = session.seats[player] if session is not None and player is not None else None
+        if seat is None:
+            connection.send(
+                arena_pb2.ServerMessage(
+                    action_result=arena_pb2.ActionResult(
+                        request_id=reply.request_id,
+                        status=arena_pb2.ACTION_STATUS_STALE,
+                        reason=f"unknown request id {reply.request_id!r}: "
+                        "this connection holds no seat",
+                    )
+                )
+            )
+            return
+        seat.offer(reply.request_id, reply.action)
+
+    def _leave(self, connection: Connection, *, now: bool) -> None:
+        connection.wish = None
+        self.matchmaker.leave(connection)
+        session, player = connection.session, connection.player
+        seat = session.seats[player] if session is not None and player is not None else None
+        if seat is None:
+            connection.end()
+        elif now:
+            seat.leave()
+            connection.session = connection.player = None
+            connection.end()
+        else:
+            connection.leaving = True
 
     def _join(self, connection: Connection, join: arena_pb2.Join) -> None:
         offered = games.names()
@@ -497,13 +451,39 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 )
             )
             return
+        fill_bot = join.fill_bot or DEFAULT_FILL_BOT
+        if join.fill_after_ms and fill_bot not in self.builtin_bots:
+            connection.send(
+                _error(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    f"unknown built-in bot {fill_bot!r} to fill seats; built-in bots: "
+                    f"{', '.join(sorted(self.builtin_bots))}",
+                )
+            )
+            return
+        if self.draining:
+            connection.send(
+                _error(grpc.StatusCode.UNAVAILABLE, "the server is shutting down: no new matches")
+            )
+            return
         connection.send(
             arena_pb2.ServerMessage(
                 joined=arena_pb2.Joined(variants=wanted, rated=join.rated, matches=join.matches)
             )
         )
-        connection.wish = Waiting(
-            connection.bot, connection.owner, tuple(wanted), join.rated, connection
-        )
-        if connection.seat is None:
-            self.matchmaker.join(connection.wish)
+        connection.leaving = False
+        connection.matches_left = join.matches or None
+        wish = Waiting(connection.bot, connection.owner, tuple(wanted), join.rated, connection)
+        connection.wish = wish
+        if connection.session is not None:
+            return  # seated: it waits once the match is over
+        self.matchmaker.join(wish, form=False)
+        self._run_scheduled()
+        self.matchmaker.form()
+        if join.fill_after_ms:
+
+            def fill() -> None:
+                if connection.wish is wish and connection.session is None:
+                    self.matchmaker.fill(connection, fill_bot)
+
+            connection.loop.call_later(join.fill_after_ms / 1000, fill)

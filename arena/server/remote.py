@@ -1,13 +1,14 @@
 """A remote bot's seat: the policy the match driver asks, answered over a Play stream.
 
 The match runs in a worker thread; the bot's stream lives on the server's event loop.
-:class:`RemotePolicy` sends a ``DecisionRequest`` through ``send`` (which must be
-thread-safe: the Play servicer hands it ``loop.call_soon_threadsafe``), then waits on a
+:class:`RemotePolicy` sends a ``DecisionRequest`` through its connection's ``send``
+(thread-safe: it hands messages over with ``loop.call_soon_threadsafe``), then waits on a
 :class:`queue.Queue` for the stream's ``ActionReply`` with that request id
 (:meth:`RemotePolicy.offer`, called from the event loop).
 
-Simplifications of this slice: there is no time bank (``time_bank_ms`` is 0) and no
-grace period: a broken connection makes the seat flee at its next decision.
+The driver gives each decision a :class:`~arena.match.Deadline` (the decision's own
+time, then the seat's time bank); a seat whose connection broke waits its grace period
+for the bot to reconnect, then flees.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from arena._proto.arena.v1 import arena_pb2
 from arena.cards import format_cards, parse_cards
 from arena.errors import ParseError
 from arena.games.base import NOBODY, Action, Event, Observation
-from arena.match import SeatGone
+from arena.match import Deadline, MatchAborted, SeatGone
 
 __all__ = [
     "MAX_ATTEMPTS",
@@ -39,8 +40,6 @@ __all__ = [
 
 MAX_ATTEMPTS: Final = 10
 """Limits.max_attempts_per_request."""
-_LATE_MARGIN: Final = 0.002
-"""Seconds past the limit a timed-out decision returns, so the driver sees it as late."""
 
 Send = Callable[[arena_pb2.ServerMessage], None]
 
@@ -141,41 +140,102 @@ def observation_to_proto(observation: Observation, seq: int) -> arena_pb2.Observ
 
 
 _GONE: Final = object()
+"""Queued when the seat is left for good (Leave{now}, the grace period over)."""
+_WAKE: Final = object()
+"""Queued when the connection changes (lost or taken back), to re-check the waits."""
 _request_numbers = itertools.count(1)
 
 
 class RemotePolicy:
-    """One seat of a remote bot: ``act`` asks over the stream and waits for the reply.
+    """One seat of a remote bot: asks over the seat's current connection, waits for the reply.
 
+    The match thread holds ``busy`` except while it waits here for a reply, so the event
+    loop may read the match (to resume a seat) while a bot thinks. A seat whose connection
+    broke keeps waiting for ``grace`` seconds (the clock keeps running); a connection that
+    takes the seat back (:meth:`attach`) gets the open request again.
     ``seq`` gives the seq of the last public event sent (the observation's ``seq``);
     ``before_request`` is called before each DecisionRequest (to flush pending events).
     """
 
     def __init__(
         self,
-        send: Send,
         match_id: str,
-        limit: float,
         *,
         seq: Callable[[], int],
         deal: Callable[[], int],
+        grace: float,
+        busy: threading.Lock | None = None,
         before_request: Callable[[], None] = lambda: None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._send = send
         self.match_id = match_id
-        self.limit = limit
+        self.grace = grace
         self._seq = seq
         self._deal = deal
+        self._busy = busy
         self._before_request = before_request
         self._now = now
         self._lock = threading.Lock()
         self._replies: queue.Queue[object] = queue.Queue()
+        self._send: Send | None = None
+        self._lost_at: float | None = None
         self._open: str | None = None
-        self._started = 0.0
+        self._request_message: arena_pb2.DecisionRequest | None = None
+        self._deadline = Deadline(0.0, 0.0)
         self._attempts = 0
         self._unconfirmed: tuple[str, Action] | None = None
+        self._abort: str | None = None
         self.gone = False
+
+    # -- the seat's connection (any thread) -----------------------------------------
+
+    def attach(self, send: Send) -> None:
+        """A connection takes the seat (at the start, or back within the grace period)."""
+        with self._lock:
+            self._send = send
+            self._lost_at = None
+        self._replies.put(_WAKE)
+
+    def detach(self) -> None:
+        """The connection broke: the seat waits ``grace`` seconds for its bot."""
+        with self._lock:
+            self._send = None
+            self._lost_at = self._now()
+        self._replies.put(_WAKE)
+
+    def leave(self) -> None:
+        """The bot left the seat for good: it flees at its decision."""
+        with self._lock:
+            self.gone = True
+            self._send = None
+        self._replies.put(_GONE)
+
+    def abort(self, reason: str) -> None:
+        """Stop the match at this seat's next (or current) decision."""
+        with self._lock:
+            self._abort = reason
+        self._replies.put(_WAKE)
+
+    @property
+    def connected(self) -> bool:
+        return self._send is not None
+
+    def send(self, message: arena_pb2.ServerMessage) -> None:
+        """To the seat's connection; dropped while there is none (a resume sends the state)."""
+        send = self._send
+        if send is not None:
+            send(message)
+
+    def resend_open(self) -> None:
+        """Send the open DecisionRequest again (after a Resume), with the time left."""
+        with self._lock:
+            request = self._request_message
+            if self._open is None or request is None:
+                return
+            again = arena_pb2.DecisionRequest()
+            again.CopyFrom(request)
+        self._fill_times(again)
+        self.send(arena_pb2.ServerMessage(decision=again))
 
     # -- called from the event loop ------------------------------------------------
 
@@ -205,45 +265,42 @@ class RemotePolicy:
             reason=f"unknown, closed or expired request id {request_id!r}: {reason}",
         )
 
-    def leave(self) -> None:
-        """The connection is gone: the seat flees at its next decision (no grace period)."""
-        with self._lock:
-            self.gone = True
-        self._replies.put(_GONE)
-
     # -- called from the match's worker thread -------------------------------------
 
     def act(self, observation: Observation) -> Action:
+        """Without a clock: wait as long as it takes (the seat's grace still applies)."""
+        return self.act_by(observation, Deadline(float("inf"), float("inf")))
+
+    def act_by(self, observation: Observation, deadline: Deadline) -> Action:
+        """Ask the bot and wait for a reply until ``deadline.final``; past it, any legal
+        action is returned (the driver plays the fallback and calls :meth:`timed_out`)."""
         self.confirm()
-        if self.gone:
-            raise SeatGone(f"seat {observation.seat} left")
         if self._open is None:
-            self._request(observation)
-        assert self._open is not None
-        request_id = self._open
+            self._request(observation, deadline)
         while True:
-            left = self._started + self.limit - self._now()
-            try:
-                item = self._replies.get(timeout=max(left, 0.0)) if left > 0 else None
-            except queue.Empty:
-                item = None
-            if item is _GONE:
+            if self._abort is not None:
+                raise MatchAborted(self._abort)
+            if self.gone:
                 self._close()
                 raise SeatGone(f"seat {observation.seat} left")
-            if item is None:  # out of time: automatic play (the driver's fallback)
-                fallback = observation.legal_actions[0]
-                self._close()
-                self._result(
-                    request_id,
-                    arena_pb2.ACTION_STATUS_TIMED_OUT,
-                    action=action_to_proto(fallback),
-                )
-                late = self._started + self.limit + _LATE_MARGIN - self._now()
-                if late > 0:
-                    time.sleep(late)
-                return fallback
+            now = self._now()
+            until = deadline.final
+            lost_at = self._lost_at
+            if lost_at is not None:
+                if now >= lost_at + self.grace:
+                    with self._lock:
+                        self.gone = True
+                    continue
+                until = min(until, lost_at + self.grace)
+            if now >= deadline.final:
+                return observation.legal_actions[0]
+            item = self._wait(until - now)
+            if item is None or item is _WAKE or item is _GONE:
+                continue
             assert isinstance(item, tuple)
-            reply: arena_pb2.Action = item[1]
+            request_id, reply = item
+            if request_id != self._open:
+                continue
             try:
                 action = action_from_proto(reply)
             except ParseError as err:
@@ -252,12 +309,25 @@ class RemotePolicy:
             self._unconfirmed = (request_id, action)
             return action
 
+    def timed_out(self, fallback: Action | None) -> None:
+        """The answer came too late: ``fallback`` was played (``None``: the seat fled)."""
+        self._unconfirmed = None
+        request_id = self._open
+        self._close()
+        if request_id is not None:
+            self._result(
+                request_id,
+                arena_pb2.ACTION_STATUS_TIMED_OUT,
+                reason="" if fallback is not None else "the seat has fled",
+                action=action_to_proto(fallback) if fallback is not None else None,
+            )
+
     def rejected(self, action: Action | str, reason: str) -> None:
         """The engine refused the last answer: tell the bot why; the request stays open."""
         self._unconfirmed = None
         shown = action_to_proto(action) if isinstance(action, Action) else None
-        assert self._open is not None
-        self._retry(self._open, arena_pb2.ACTION_STATUS_ILLEGAL, reason, shown)
+        if self._open is not None:
+            self._retry(self._open, arena_pb2.ACTION_STATUS_ILLEGAL, reason, shown)
 
     def confirm(self) -> None:
         """The last answer was applied (the driver moved on): ACCEPTED closes its request."""
@@ -270,30 +340,52 @@ class RemotePolicy:
 
     # -- helpers -------------------------------------------------------------------
 
-    def _request(self, observation: Observation) -> None:
+    def _wait(self, seconds: float) -> object:
+        """The next queued item within ``seconds`` (None if none), ``busy`` released."""
+        if self._busy is not None:
+            self._busy.release()
+        try:
+            return self._replies.get(timeout=min(seconds, threading.TIMEOUT_MAX))
+        except queue.Empty:
+            return None
+        finally:
+            if self._busy is not None:
+                self._busy.acquire()
+
+    def _request(self, observation: Observation, deadline: Deadline) -> None:
         self._before_request()
-        request_id = f"r-{next(_request_numbers)}"
-        with self._lock:
-            self._open = request_id
-            self._attempts = 0
-            self._started = self._now()
-        self._send(
-            arena_pb2.ServerMessage(
-                decision=arena_pb2.DecisionRequest(
-                    request_id=request_id,
-                    match_id=self.match_id,
-                    deal=self._deal(),
-                    observation=observation_to_proto(observation, self._seq()),
-                    decision_ms=int(self.limit * 1000),
-                    time_bank_ms=0,
-                )
-            )
+        request = arena_pb2.DecisionRequest(
+            request_id=f"r-{next(_request_numbers)}",
+            match_id=self.match_id,
+            deal=self._deal(),
+            observation=observation_to_proto(observation, self._seq()),
         )
+        with self._lock:
+            self._open = request.request_id
+            self._request_message = request
+            self._deadline = deadline
+            self._attempts = 0
+        self._fill_times(request)
+        self.send(arena_pb2.ServerMessage(decision=request))
+
+    def _fill_times(self, request: arena_pb2.DecisionRequest) -> None:
+        decision, bank = self._time_left()
+        request.decision_ms = decision
+        request.time_bank_ms = bank
+
+    def _time_left(self) -> tuple[int, int]:
+        """The open decision's own time and the bank left, in whole milliseconds."""
+        now = self._now()
+        decision, final = self._deadline
+        own = max(0.0, decision - now)
+        bank = max(0.0, final - max(decision, now))
+        return _ms(own), _ms(bank)
 
     def _close(self) -> None:
         """The open request is closed: later replies naming it are stale."""
         with self._lock:
             self._open = None
+            self._request_message = None
             self._attempts = 0
             stale: list[object] = []
             while True:
@@ -314,13 +406,14 @@ class RemotePolicy:
     def _retry(
         self, request_id: str, status: int, reason: str, action: arena_pb2.Action | None
     ) -> None:
-        left = max(0.0, self._started + self.limit - self._now())
+        decision, bank = self._time_left()
         self._result(
             request_id,
             status,
             reason=reason,
             action=action,
-            decision_ms=int(left * 1000),
+            decision_ms=decision,
+            time_bank_ms=bank,
             attempts_left=max(0, MAX_ATTEMPTS - self._attempts),
         )
 
@@ -332,9 +425,10 @@ class RemotePolicy:
         reason: str = "",
         action: arena_pb2.Action | None = None,
         decision_ms: int = 0,
+        time_bank_ms: int = 0,
         attempts_left: int = 0,
     ) -> None:
-        self._send(
+        self.send(
             arena_pb2.ServerMessage(
                 action_result=arena_pb2.ActionResult(
                     request_id=request_id,
@@ -343,7 +437,12 @@ class RemotePolicy:
                     reason=reason,
                     action=action,
                     decision_ms=decision_ms,
+                    time_bank_ms=time_bank_ms,
                     attempts_left=attempts_left,
                 )
             )
         )
+
+
+def _ms(seconds: float) -> int:
+    return 0 if seconds == float("inf") else min(int(seconds * 1000), 2**32 - 1)

@@ -287,14 +287,18 @@ class Limits(_message.Message):
     def __init__(self, max_receive_bytes: _Optional[int] = ..., max_send_bytes: _Optional[int] = ..., max_connections_per_bot: _Optional[int] = ..., max_attempts_per_request: _Optional[int] = ..., max_messages_per_second: _Optional[int] = ...) -> None: ...
 
 class Join(_message.Message):
-    __slots__ = ("variants", "rated", "matches")
+    __slots__ = ("variants", "rated", "matches", "fill_after_ms", "fill_bot")
     VARIANTS_FIELD_NUMBER: _ClassVar[int]
     RATED_FIELD_NUMBER: _ClassVar[int]
     MATCHES_FIELD_NUMBER: _ClassVar[int]
+    FILL_AFTER_MS_FIELD_NUMBER: _ClassVar[int]
+    FILL_BOT_FIELD_NUMBER: _ClassVar[int]
     variants: _containers.RepeatedScalarFieldContainer[str]
     rated: bool
     matches: int
-    def __init__(self, variants: _Optional[_Iterable[str]] = ..., rated: _Optional[bool] = ..., matches: _Optional[int] = ...) -> None: ...
+    fill_after_ms: int
+    fill_bot: str
+    def __init__(self, variants: _Optional[_Iterable[str]] = ..., rated: _Optional[bool] = ..., matches: _Optional[int] = ..., fill_after_ms: _Optional[int] = ..., fill_bot: _Optional[str] = ...) -> None: ...
 
 class Joined(_message.Message):
     __slots__ = ("variants", "rated", "matches")

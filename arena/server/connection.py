@@ -1,0 +1,100 @@
+"""One Play stream: its bot, a bounded outgoing queue, a message rate limit, its seat."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import secrets
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from arena._proto.arena.v1 import arena_pb2
+
+if TYPE_CHECKING:
+    from arena.server.matchmaker import Waiting
+    from arena.server.session import MatchSession
+
+__all__ = ["Connection", "RateLimit"]
+
+
+class RateLimit:
+    """A token bucket: ``rate`` events per second on average, bursts up to ``burst``."""
+
+    def __init__(
+        self, rate: float, burst: float, now: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._now = now
+        self._tokens = burst
+        self._at = now()
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        now = self._now()
+        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+
+class Connection:
+    """One Play stream. ``send`` may be called from any thread; a stream whose queue
+    of unsent messages reaches ``queue_limit`` (a bot that stopped reading) is cut off
+    rather than allowed to grow the server's memory."""
+
+    _ids = itertools.count(1)
+
+    def __init__(
+        self,
+        bot: str,
+        owner: str | None,
+        loop: asyncio.AbstractEventLoop,
+        *,
+        queue_limit: int,
+        messages_per_second: float,
+    ) -> None:
+        self.bot = bot
+        self.owner = owner
+        self.id = f"c-{next(self._ids)}-{secrets.token_hex(3)}"
+        self.loop = loop
+        self.outbox: asyncio.Queue[arena_pb2.ServerMessage | None] = asyncio.Queue()
+        self.queue_limit = queue_limit
+        self.rate = RateLimit(messages_per_second, burst=max(messages_per_second * 2, 10.0))
+        self.session: MatchSession | None = None
+        self.player: int | None = None
+        self.wish: Waiting | None = None
+        self.matches_left: int | None = None
+        """Matches still to seat for the current Join (None: no limit)."""
+        self.leaving = False
+        """Leave{now: false}: end the stream once the current match is over."""
+        self.closed = False
+        self.overflowed = False
+        self.task: asyncio.Task[object] | None = None
+
+    def send(self, message: arena_pb2.ServerMessage | None) -> None:
+        """Queue a message (``None`` ends the stream), from any thread; dropped once closed."""
+        if self.closed:
+            return
+        try:
+            self.loop.call_soon_threadsafe(self._put, message)
+        except RuntimeError:  # the loop is closed: the server is gone
+            self.closed = True
+
+    def _put(self, message: arena_pb2.ServerMessage | None) -> None:
+        if self.closed:
+            return
+        if message is not None and self.outbox.qsize() >= self.queue_limit:
+            self.overflowed = True
+            self.closed = True
+            if self.task is not None:
+                self.task.cancel()  # ends the call; the seat waits for a reconnection
+            return
+        self.outbox.put_nowait(message)
+
+    def end(self) -> None:
+        """End the stream after the messages already queued (the call ends with OK)."""
+        self.send(None)

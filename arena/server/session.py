@@ -1,0 +1,440 @@
+"""One match played on the server, in a worker thread, between remote and built-in seats.
+
+The match is played by :func:`arena.match.play_match`; each remote seat's policy is a
+:class:`~arena.server.remote.RemotePolicy` talking over the seat's current connection,
+each built-in seat a bot of :mod:`bots`. The match thread holds ``busy`` except while it
+waits for a remote bot, so the event loop can read the match safely in between: to
+resume a seat after a reconnection, or to catch a spectator up.
+
+Only public events (``State.events``) and each seat's own observation are ever sent.
+The finished match is stored, and rated when rated, like simulated ones (``League``);
+a match cut short (shutdown, cancellation) is stored with the deals it finished,
+unrated, with its end reason.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import bots
+from arena import games
+from arena._proto.arena.v1 import arena_pb2
+from arena.cards import format_cards
+from arena.chance import derive_seed
+from arena.games.base import NUM_SEATS, Event, Game, State, team_of
+from arena.match import AUTO_PLAYS_TO_FLEE, Clock, MatchResult, Policy, play_match
+from arena.server.connection import Connection
+from arena.server.remote import RemotePolicy, event_to_proto, observation_to_proto, struct
+from arena.server.services import rating_change
+from arena.sim.jobs import MatchJob, MatchReport
+from arena.sim.league import ELO, OPENSKILL, ROOM, League
+from arena.store import RatingChange, Store, StoredMatch
+
+__all__ = ["ClockConfig", "MatchPlan", "MatchSession", "decision_seconds"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DECISION_SECONDS: Final = 10.0
+DEFAULT_TIME_BANK_SECONDS: Final = 60.0
+DEFAULT_GRACE_SECONDS: Final = 30.0
+
+Watcher = Callable[[arena_pb2.WatchMessage], None]
+
+
+def decision_seconds(game: Game, default: float = DEFAULT_DECISION_SECONDS) -> float:
+    """The time for each decision: the variant's own (sanfu's ``time_limit``) or the default."""
+    limit = game.options.get("time_limit")
+    return float(limit) if isinstance(limit, int | float) else default
+
+
+@dataclass(frozen=True)
+class ClockConfig:
+    """Time limits: per decision (unless the variant sets its own), bank, grace period."""
+
+    decision_seconds: float = DEFAULT_DECISION_SECONDS
+    time_bank_seconds: float = DEFAULT_TIME_BANK_SECONDS
+    grace_seconds: float = DEFAULT_GRACE_SECONDS
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    """A match to play: the variant, its four players (bot names) and how it counts.
+    Fixtures fix the id and the seed; matchmade matches draw them."""
+
+    variant: str
+    players: tuple[str, ...]
+    rated: bool
+    options: Mapping[str, Any] = field(default_factory=dict)
+    match_id: str | None = None
+    seed: int | None = None
+    tournament_id: str | None = None
+    max_deals: int | None = None
+    clock: ClockConfig | None = None
+
+
+END_REASONS: Final = {
+    "shutdown": arena_pb2.END_REASON_SHUTDOWN,
+    "cancelled": arena_pb2.END_REASON_CANCELLED,
+}
+
+
+class MatchSession:
+    """One match between remote connections (``None`` for a built-in seat)."""
+
+    def __init__(
+        self,
+        store: Store,
+        plan: MatchPlan,
+        connections: list[Connection | None],
+        *,
+        clock: ClockConfig,
+        league_lock: threading.Lock,
+    ) -> None:
+        self.store = store
+        self.plan = plan
+        self.variant = plan.variant
+        self.rated = plan.rated
+        self.game = games.make(plan.variant, **dict(plan.options))
+        clock = plan.clock or clock
+        self.clock = Clock(
+            limit=decision_seconds(self.game, clock.decision_seconds),
+            bank=clock.time_bank_seconds,
+        )
+        self.grace = clock.grace_seconds
+        self.max_deals = plan.max_deals
+        kind = "rated" if plan.rated else "casual"
+        self.match_id = plan.match_id or f"{kind}-{plan.variant}-{secrets.token_hex(4)}"
+        self.seed = plan.seed if plan.seed is not None else secrets.randbits(63)
+        self.players = list(plan.players)
+        self.connections = connections
+        self.busy = threading.Lock()
+        self._league_lock = league_lock
+        self.on_end: Callable[[MatchSession], None] | None = None
+        self.result: arena_pb2.MatchResult | None = None
+        self._state: State | None = None
+        self._deal = 0
+        self._seq = 0
+        self._pending: list[arena_pb2.Event] = []
+        self._deal_events: list[arena_pb2.Event] = []
+        self._deal_started: list[arena_pb2.DealStarted] = []
+        self._totals = [0] * NUM_SEATS
+        self._setup = self.game.first_setup()
+        """The current (or next) deal's setup."""
+        self._watchers: list[Watcher] = []
+        self.seats: list[RemotePolicy | None] = []
+        self.policies: list[Policy] = []
+        for player, connection in enumerate(connections):
+            if connection is None:
+                seed = derive_seed(self.seed, "bot", player)
+                self.seats.append(None)
+                self.policies.append(bots.make(self.players[player], seed))
+                continue
+            policy = RemotePolicy(
+                self.match_id,
+                seq=lambda: self._seq,
+                deal=lambda: self._deal,
+                grace=self.grace,
+                busy=self.busy,
+                before_request=self.flush,
+            )
+            policy.attach(connection.send)
+            connection.session, connection.player = self, player
+            self.seats.append(policy)
+            self.policies.append(policy)
+
+    # -- messages --------------------------------------------------------------------
+
+    def info(self) -> arena_pb2.MatchInfo:
+        return arena_pb2.MatchInfo(
+            match_id=self.match_id,
+            variant=self.variant,
+            options=struct(self.game.options),
+            players=self.players,
+            rated=self.rated,
+            max_deals=self.max_deals or 0,
+            tournament_id=self.plan.tournament_id or "",
+            clock=arena_pb2.ClockSettings(
+                decision_ms=int(self.clock.limit * 1000) if self.clock.limit else 0,
+                time_bank_ms=int(self.clock.bank * 1000),
+                grace_ms=int(self.grace * 1000),
+                auto_plays_to_flee=AUTO_PLAYS_TO_FLEE,
+            ),
+        )
+
+    def seat_assigned(self, player: int) -> arena_pb2.SeatAssigned:
+        fixed = self.variant != "sanfu"  # sanfu's partners are found anew every deal
+        return arena_pb2.SeatAssigned(
+            match=self.info(),
+            player=player,
+            partner=self.players[(player + 2) % NUM_SEATS] if fixed else "",
+            opponents=[p for i, p in enumerate(self.players) if team_of(i) != team_of(player)]
+            if fixed
+            else [],
+        )
+
+    def _to(self, player: int, message: arena_pb2.ServerMessage) -> None:
+        seat = self.seats[player]
+        if seat is not None:
+            seat.send(message)
+
+    def _all(self, message: arena_pb2.ServerMessage, watch: arena_pb2.WatchMessage) -> None:
+        for player in range(NUM_SEATS):
+            self._to(player, message)
+        for watcher in list(self._watchers):
+            watcher(watch)
+
+    def flush(self) -> None:
+        """Confirm applied answers, then send the public events not sent yet."""
+        for seat in self.seats:
+            if seat is not None:
+                seat.confirm()
+        if self._pending:
+            batch = arena_pb2.EventBatch(match_id=self.match_id, events=self._pending)
+            self._pending = []
+            self._all(
+                arena_pb2.ServerMessage(events=batch),
+                arena_pb2.WatchMessage(events=batch, live=True),
+            )
+
+    def on_event(self, state: State, event: Event) -> None:
+        if state is not self._state:
+            self._end_deal()
+            self._start_deal(state)
+        for seat in self.seats:
+            if seat is not None:
+                seat.confirm()
+        self._seq += 1
+        message = event_to_proto(
+            event, self._seq, self._deal, self.game.describe_event(event, state)
+        )
+        self._pending.append(message)
+        self._deal_events.append(message)
+
+    def _public_start(self) -> arena_pb2.DealStarted:
+        public = arena_pb2.DealStarted()
+        public.CopyFrom(self._deal_started[0])
+        public.ClearField("seat")
+        del public.hand[:]
+        return public
+
+    def _start_deal(self, state: State) -> None:
+        self._state = state
+        self._deal += 1
+        self._deal_events = []
+        seats = {state.player_at(seat): seat for seat in range(NUM_SEATS)}
+        seating = [self.players[state.player_at(seat)] for seat in range(NUM_SEATS)]
+        setup = struct(self.game.setup_to_dict(self._setup))
+        self._deal_started = []
+        for player in range(NUM_SEATS):
+            seat = seats[player]
+            started = arena_pb2.DealStarted(
+                match_id=self.match_id,
+                deal=self._deal,
+                seat=seat,
+                seating=seating,
+                players=[state.player_at(s) for s in range(NUM_SEATS)],
+                setup=setup,
+                hand=format_cards(state.observe(seat).hand).split(),  # its own cards only
+            )
+            self._deal_started.append(started)
+            self._to(player, arena_pb2.ServerMessage(deal_started=started))
+        for watcher in list(self._watchers):
+            watcher(arena_pb2.WatchMessage(deal_started=self._public_start(), live=True))
+
+    def _end_deal(self) -> None:
+        state = self._state
+        if state is None or not state.is_terminal():
+            return
+        self.flush()
+        outcome = state.outcome()
+        self._setup = outcome.next_setup
+        for seat, score in enumerate(outcome.scores):
+            self._totals[seat] += score
+        result = arena_pb2.DealResult(
+            match_id=self.match_id,
+            deal=self._deal,
+            scores=list(outcome.scores),
+            summary=self.game.describe_outcome(outcome),
+            details=struct(outcome.details),
+            totals=self._totals,
+            match_over=outcome.match_over,
+        )
+        self._all(
+            arena_pb2.ServerMessage(deal_result=result),
+            arena_pb2.WatchMessage(deal_result=result, live=True),
+        )
+        self._state = None
+
+    # -- resume and spectators (event loop, with ``busy`` held) -----------------------
+
+    def resume(self, player: int, connection: Connection) -> None:
+        """Give the seat to ``connection``: the Resume, then the open request again."""
+        self.flush()
+        resume = arena_pb2.Resume(seat=self.seat_assigned(player), totals=self._totals)
+        state = self._state
+        if state is not None and self._deal_started:
+            seat = self._deal_started[player].seat
+            resume.deal.CopyFrom(self._deal_started[player])
+            resume.observation.CopyFrom(observation_to_proto(state.observe(seat), self._seq))
+            resume.observation.events.extend(self._deal_events)
+        policy = self.seats[player]
+        assert policy is not None
+        connection.session, connection.player = self, player
+        connection.send(arena_pb2.ServerMessage(resume=resume))
+        policy.attach(connection.send)
+        policy.resend_open()
+
+    def watch(self, watcher: Watcher, after_seq: int) -> None:
+        """Catch a spectator up (info, the deal so far), then send it every public message."""
+        self.flush()
+        watcher(arena_pb2.WatchMessage(match=self.info(), live=False))
+        if self._state is not None and self._deal_started:
+            watcher(arena_pb2.WatchMessage(deal_started=self._public_start(), live=False))
+            events = [e for e in self._deal_events if e.seq > after_seq]
+            if events:
+                batch = arena_pb2.EventBatch(match_id=self.match_id, events=events)
+                watcher(arena_pb2.WatchMessage(events=batch, live=False))
+        self._watchers.append(watcher)
+
+    def unwatch(self, watcher: Watcher) -> None:
+        if watcher in self._watchers:
+            self._watchers.remove(watcher)
+
+    # -- the match ---------------------------------------------------------------------
+
+    def abort(self, reason: str) -> None:
+        """Stop the match at its next remote decision (``shutdown`` or ``cancelled``)."""
+        for seat in self.seats:
+            if seat is not None:
+                seat.abort(reason)
+
+    def start(self) -> threading.Thread:
+        for player in range(NUM_SEATS):
+            self._to(player, arena_pb2.ServerMessage(seat_assigned=self.seat_assigned(player)))
+        thread = threading.Thread(target=self.run, name=self.match_id, daemon=True)
+        thread.start()
+        return thread
+
+    def run(self) -> None:
+        try:
+            with self.busy:
+                self._play()
+        except Exception:  # never let a match thread die silently
+            log.exception("match %s failed", self.match_id)
+        finally:
+            for connection in self.connections:
+                if connection is not None and connection.session is self:
+                    connection.session = connection.player = None
+            for watcher in list(self._watchers):
+                if self.result is not None:
+                    watcher(arena_pb2.WatchMessage(match_result=self.result, live=True))
+            self._watchers.clear()
+            if self.on_end is not None:
+                self.on_end(self)
+
+    def _play(self) -> None:
+        result = play_match(
+            self.game,
+            self.policies,
+            seed=self.seed,
+            players=self.players,
+            max_deals=self.max_deals,
+            on_event=self.on_event,
+            clock=self.clock,
+        )
+        self._end_deal()
+        self.flush()
+        job = MatchJob(
+            id=self.match_id,
+            variant=self.variant,
+            options=dict(self.game.options),
+            seed=self.seed,
+            players=(self.players[0], self.players[1], self.players[2], self.players[3]),
+            max_deals=self.max_deals,
+        )
+        report = MatchReport(
+            job=job,
+            winner=result.winner,
+            totals=tuple(result.totals),
+            deals=len(result.outcomes),
+            decisions=result.decisions,
+            record=result.record.to_dict(),
+        )
+        changes = self._store(report, result)
+        self.result = self._match_result(result, changes)
+        for player in range(NUM_SEATS):
+            self._to(player, arena_pb2.ServerMessage(match_result=self.result))
+
+    def _match_result(
+        self, result: MatchResult, changes: list[RatingChange]
+    ) -> arena_pb2.MatchResult:
+        deals = len(result.outcomes)
+        if result.aborted is not None:
+            reason = END_REASONS.get(result.aborted, arena_pb2.END_REASON_CANCELLED)
+            summary = f"{result.aborted} after {deals} deals"
+        else:
+            forfeit = any("forfeit" in o.details for o in result.outcomes)
+            reason = (
+                arena_pb2.END_REASON_FORFEIT
+                if forfeit
+                else arena_pb2.END_REASON_COMPLETE
+                if result.complete
+                else arena_pb2.END_REASON_DEAL_LIMIT
+            )
+            winner = result.winner
+            summary = (
+                f"team {winner} wins after {deals} deals"
+                if winner is not None
+                else f"no winner after {deals} deals"
+            )
+        return arena_pb2.MatchResult(
+            match_id=self.match_id,
+            reason=reason,
+            winner_team=result.winner if result.aborted is None else None,
+            totals=list(result.totals),
+            deals=deals,
+            summary=summary,
+            rated=bool(changes),
+            rating_changes=[rating_change(c) for c in changes],
+        )
+
+    def _store(self, report: MatchReport, result: MatchResult) -> list[RatingChange]:
+        """Store the match; rate it when rated and played out. The rating changes."""
+        if not self.rated or result.aborted is not None:
+            job = report.job
+            outcome: dict[str, Any] = {
+                "winner": report.winner if result.aborted is None else None,
+                "totals": list(report.totals),
+                "team_score": report.team_score(),
+            }
+            if result.aborted is not None:
+                outcome["aborted"] = result.aborted
+            self.store.add_match(
+                StoredMatch(
+                    id=job.id,
+                    tournament_id=self.plan.tournament_id,
+                    variant=job.variant,
+                    options=dict(job.options),
+                    seed=job.seed,
+                    seating=job.players,
+                    outcome=outcome,
+                    record=report.record,
+                    deals=report.deals,
+                    decisions=report.decisions,
+                )
+            )
+            return []
+        with self._league_lock:  # ratings are read, updated and written as one step
+            League(self.store, self.variant).add(report, self.plan.tournament_id)
+        return [
+            change
+            for bot in sorted(set(self.players))
+            for system in (ELO, OPENSKILL, ROOM)
+            for change in self.store.rating_history(bot, self.variant, system)
+            if change.match_id == self.match_id
+        ]
