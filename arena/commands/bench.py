@@ -6,7 +6,10 @@ Three timings in the same run, so the ratios hold on any machine:
 * *engine* — whole deals by the bare engine: ``legal_actions`` → uniform choice
   → ``apply``;
 * *driver* — the same deals through the match driver with random-bot policies,
-  which build an observation for every decision.
+  which build an observation for every decision;
+* *metrics* — the simulation's metrics bookkeeping for the same deals, in its worst
+  case (every deal a batch of its own: counted from its record, then published),
+  printed as a fraction of the engine time (target at most 2%).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from arena.errors import ConfigError
 from arena.games import make
 from arena.games.base import Game
 from arena.match import play_deal
+from arena.metrics import BatchCounts, publish_batch
+from arena.replay import outcome_to_dict
 from bots.simple import RandomBot
 
 TARGET_DEALS_PER_SECOND = {
@@ -32,6 +37,10 @@ TARGET_DEALS_PER_SECOND = {
     "shengji-4": 60.0,
     "sanfu": 80.0,
 }
+
+
+TARGET_METRICS_OVERHEAD = 0.02
+"""The metrics bookkeeping may cost at most this fraction of the engine time."""
 
 
 @dataclass
@@ -83,13 +92,40 @@ def time_engine(game: Game, deals: list[tuple[int, Any]]) -> Timing:
     return Timing(time.perf_counter() - start, decisions, legal)
 
 
-def time_driver(game: Game, deals: list[tuple[int, Any]]) -> Timing:
+def time_driver(
+    game: Game, deals: list[tuple[int, Any]], records: list[dict[str, Any]] | None = None
+) -> Timing:
+    """Deals through the match driver; with ``records``, each deal's result is appended
+    to it in the shape of a one-deal match record (a dict per deal, for
+    :func:`time_metrics`)."""
     decisions = 0
     start = time.perf_counter()
     for seed, setup in deals:
         policies = [RandomBot(derive_seed(seed, seat)) for seat in range(4)]
-        decisions += len(play_deal(game.new_deal(setup, seed=seed), policies))
+        state = game.new_deal(setup, seed=seed)
+        made = len(play_deal(state, policies))
+        decisions += made
+        if records is not None:
+            outcome = state.outcome()
+            records.append(
+                {
+                    "deals": [{"result": outcome_to_dict(outcome)}],
+                    "result": {"complete": outcome.match_over},
+                    "decisions": made,
+                }
+            )
     return Timing(time.perf_counter() - start, decisions)
+
+
+def time_metrics(variant: str, records: list[dict[str, Any]]) -> Timing:
+    """The metrics work of a simulation for these deals, each as a batch of its own:
+    the worker's :class:`BatchCounts` from the record, the driver's publishing."""
+    start = time.perf_counter()
+    for record in records:
+        counts = BatchCounts(variant)
+        counts.add_match(record, record["decisions"])
+        publish_batch(counts)
+    return Timing(time.perf_counter() - start, len(records))
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -100,7 +136,9 @@ def run_bench(args: argparse.Namespace) -> int:
     deals = list(zip(seeds, match_setups(game, seeds), strict=True))
     setup = time_setup(game, deals)
     engine = time_engine(game, deals)
-    driver = time_driver(game, deals)
+    records: list[dict[str, Any]] = []
+    driver = time_driver(game, deals, records)
+    counted = time_metrics(game.name, records)
     n = len(deals)
     engine_rate, driver_rate = n / engine.seconds, n / driver.seconds
     print(f"{game.describe()}: {n} consecutive match deals, random bots, one process")
@@ -118,6 +156,12 @@ def run_bench(args: argparse.Namespace) -> int:
     print(
         f"  µs per decision:       {engine.seconds / engine.decisions * 1e6:12.1f} (engine), "
         f"{driver.seconds / driver.decisions * 1e6:.1f} (driver)"
+    )
+    overhead = counted.seconds / engine.seconds
+    print(
+        f"  metrics bookkeeping:   {counted.seconds / n * 1e6:12.1f} µs per deal "
+        f"({overhead:.3%} of the engine time; target ≤ {TARGET_METRICS_OVERHEAD:.0%}: "
+        f"{'met' if overhead <= TARGET_METRICS_OVERHEAD else 'NOT met'})"
     )
     target = TARGET_DEALS_PER_SECOND.get(game.name)
     if target is not None:
