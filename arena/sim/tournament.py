@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -77,7 +77,11 @@ class TournamentConfig:
         return cls.from_mapping(data)
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> TournamentConfig:
+    def from_mapping(
+        cls, data: Mapping[str, Any], known_bot: Callable[[str], bool] | None = None
+    ) -> TournamentConfig:
+        """A checked definition; ``known_bot`` says which bot names exist (default: the
+        built-in bots)."""
         known = {
             "name",
             "variant",
@@ -109,14 +113,17 @@ class TournamentConfig:
             seed=int(data.get("seed", 0)),
             paired=bool(data.get("paired", False)),
         )
-        config.check()
+        config.check(known_bot)
         return config
 
-    def check(self) -> None:
+    def check(self, known_bot: Callable[[str], bool] | None = None) -> None:
         make(self.variant, **self.options)  # unknown game or option: ConfigError
         names = {b for team in self.teams for b in team} | set(self.reference or ())
         for name in sorted(names):
-            bots.make(name)  # unknown bot: ConfigError
+            if known_bot is None:
+                bots.make(name)  # unknown bot: ConfigError
+            elif not known_bot(name):
+                raise ConfigError(f"unknown bot {name!r}")
         if self.format not in FORMATS:
             raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {self.format!r}")
         if self.format == "gauntlet" and self.reference is None:
