@@ -129,7 +129,7 @@ def _twos_uncertain(view: View) -> bool:
     order = view.order
     if order.constant_twos or order.level == RANK_TWO:
         return False
-    lead = [c for u in view.memory.trick.lead for c in u.cards]
+    lead = view.memory.trick.plays[0][1] if view.memory.trick.plays else ()
     return any(c < 52 and c >> 2 == RANK_TWO and not order.is_trump(c) for c in (*view.hand, *lead))
 
 

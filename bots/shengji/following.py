@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from arena.cards import Card
 from arena.games.base import team_of
 from arena.games.shengji.follow import follow_error
-from arena.games.shengji.order import TRUMP
+from arena.games.shengji.order import TRUMP, card_points
 from arena.games.shengji.shapes import Pile, Unit
 from arena.games.shengji.trick import Contender, contender, main_shape
 from bots.shengji.view import View, points
@@ -61,17 +61,16 @@ class Candidate:
 def choose_follow(view: View, plays: Sequence[tuple[Card, ...]]) -> tuple[Card, ...]:
     """The follow to play among ``plays`` (legal), by the rules of the module docstring."""
     memory = view.memory
-    trick = memory.trick
-    assert trick.best is not None
+    best_seat, best = view.best
     team = team_of(view.seat)
     later_opponents = [s for s in memory.still_to_play() if team_of(s) != team]
-    candidates = [_candidate(view, cards) for cards in plays]
+    candidates = [_candidate(view, cards, best) for cards in plays]
     table = memory.table_points()
     cheap = min(candidates, key=lambda c: c.lose_key)
     winners = [c for c in candidates if c.wins is not None]
     standing = [c for c in winners if _stands(view, c.wins, later_opponents)]
-    if team_of(trick.best_seat) == team:
-        if _stands(view, trick.best, later_opponents):
+    if team_of(best_seat) == team:
+        if _stands(view, best, later_opponents):
             return min(candidates, key=lambda c: c.feed_key).cards
         if standing and table >= GAMBLE_POINTS:
             return min(standing, key=lambda c: c.feed_key).cards
@@ -91,16 +90,35 @@ def _strength(found: Contender | None) -> tuple[bool, int, int]:
     return (found.ruff, found.wider, found.top)
 
 
-def _candidate(view: View, cards: tuple[Card, ...]) -> Candidate:
-    trick = view.memory.trick
+def _candidate(view: View, cards: tuple[Card, ...], best: Contender) -> Candidate:
+    """A follow with its points, its cost and, if it would take the lead, how."""
+    suit = view.memory.trick.suit
     order = view.order
-    suits = {order.suits[c] for c in cards}
     wins = None
-    if suits == {trick.suit} or (suits == {TRUMP} and trick.suit != TRUMP):
-        found = contender(cards, trick.lead, trick.suit, order, view.memory.decks)
-        if found is not None and trick.best is not None and found.beats(trick.best):
+    if len(cards) == 1:  # a single: its suit, then its order decide
+        card_suit = order.suits[cards[0]]
+        if card_suit == suit or (card_suit == TRUMP and suit != TRUMP):
+            single = Contender(card_suit != suit, order.orders[cards[0]])
+            wins = single if single.beats(best) else None
+        return Candidate(cards, card_points(cards[0]), view.cost(cards), wins)
+    suits = {order.suits[c] for c in cards}
+    ruff = suits == {TRUMP} and suit != TRUMP
+    if (suits == {suit} or ruff) and _may_beat(view, cards, ruff, best):
+        found = contender(cards, view.lead, suit, order, view.memory.decks)
+        if found is not None and found.beats(best):
             wins = found
     return Candidate(cards, points(cards), view.cost(cards), wins)
+
+
+def _may_beat(view: View, cards: tuple[Card, ...], ruff: bool, best: Contender) -> bool:
+    """A quick necessary condition for beating ``best``: a ruff over a play that is no
+    ruff, or some card above its top (4 decks: a wider shape may win lower)."""
+    if ruff and not best.ruff:
+        return True
+    if view.memory.decks == 4:
+        return True
+    orders = view.order.orders
+    return max(orders[c] for c in cards) > best.top
 
 
 def _stands(view: View, found: Contender | None, later_opponents: Sequence[int]) -> bool:
@@ -110,7 +128,7 @@ def _stands(view: View, found: Contender | None, later_opponents: Sequence[int])
     if not later_opponents:
         return True
     trick = view.memory.trick
-    width, length = main_shape(trick.lead)
+    width, length = main_shape(view.lead)
     suit = TRUMP if found.ruff else trick.suit
     if not view.top_of_shape(width, length, found.top, suit):
         return False
@@ -149,7 +167,7 @@ def constructed_follows(view: View) -> list[tuple[Card, ...]]:
     legal = []
     for cards in built:
         if len(cards) == size and not follow_error(
-            hand, cards, trick.lead, trick.suit, order, view.memory.decks
+            hand, cards, view.lead, trick.suit, order, view.memory.decks
         ):
             legal.append(cards)
     return legal
@@ -161,7 +179,7 @@ def _matching(view: View, cards: Sequence[Card], low: bool) -> tuple[Card, ...]:
     order = view.order
     pile = Pile(cards, order)
     taken: list[Card] = []
-    for unit in view.memory.trick.lead:
+    for unit in view.lead:
         if unit.width == 1:
             continue
         found = sorted(pile.units(unit.width, unit.length), key=lambda u: u.top)

@@ -48,7 +48,7 @@ def choose_lead(view: View, throws_allowed: bool) -> tuple[Card, ...]:
 
 
 def _units(view: View, suit: int) -> list[Unit]:
-    return decompose(view.by_suit[suit], view.order)
+    return view.units(suit)
 
 
 def _top_units(view: View, suits: Sequence[int], min_width: int) -> list[Unit]:

@@ -24,18 +24,41 @@ _TRUMP_NAMES = {name: i for i, name in enumerate(SUITS)} | {"black": 0, "red": 1
 
 @dataclass
 class Trick:
-    """The trick on the table: its leader, the plays so far, the lead read as units."""
+    """The trick on the table: its leader and the plays so far.
+
+    The lead read as units and the best play so far are worked out when first asked
+    for (only the seat about to follow needs them).
+    """
 
     leader: Seat = NOBODY
     plays: list[tuple[Seat, tuple[Card, ...]]] = field(default_factory=list)
-    lead: list[Unit] = field(default_factory=list)
     suit: int = -1
-    best_seat: Seat = NOBODY
-    best: Contender | None = None
+    _lead: list[Unit] | None = None
+    _best: tuple[int, Seat, Contender] | None = None
 
     @property
     def size(self) -> int:
         return len(self.plays[0][1]) if self.plays else 0
+
+    def lead(self, order: TrumpOrder) -> list[Unit]:
+        """The lead's units (a throw that failed: the forced unit actually played)."""
+        if self._lead is None:
+            self._lead = decompose(self.plays[0][1], order)
+        return self._lead
+
+    def best(self, order: TrumpOrder, decks: int) -> tuple[Seat, Contender]:
+        """The seat winning the trick so far, and its play as a contender (SJ-20)."""
+        cached = self._best
+        if cached is not None and cached[0] == len(self.plays):
+            return cached[1], cached[2]
+        lead = self.lead(order)
+        seat, best = self.plays[0][0], lead_contender(lead, self.suit)
+        for follower, cards in self.plays[1:]:
+            found = contender(cards, lead, self.suit, order, decks)
+            if found is not None and found.beats(best):
+                seat, best = follower, found
+        self._best = (len(self.plays), seat, best)
+        return seat, best
 
 
 @dataclass
@@ -84,20 +107,16 @@ class Memory:
         assert order is not None
         for card in cards:
             self.played[card] += 1
+        suits = order.suits
         if not trick.plays:
-            suits = {order.suits[c] for c in cards}
-            if len(suits) > 1:  # a lead is of one suit: only constant 2s explain this
-                self.order = order = make_order(self.level, order.trump_name(), self.decks, True)
+            if any(suits[c] != suits[cards[0]] for c in cards):
+                # a lead is of one suit: only 2s being trumps (constant_twos) explain this
+                self.order = make_order(self.level, order.trump_name(), self.decks, True)
                 self.twos_seen_as_trump = True
-            trick.suit = order.suits[cards[0]]
-            trick.lead = decompose(cards, order)
-            trick.best_seat, trick.best = seat, lead_contender(trick.lead, trick.suit)
-        else:
-            if any(order.suits[c] != trick.suit for c in cards):
-                self.voids[seat].add(trick.suit)
-            found = contender(cards, trick.lead, trick.suit, order, self.decks)
-            if found is not None and trick.best is not None and found.beats(trick.best):
-                trick.best_seat, trick.best = seat, found
+                suits = self.order.suits
+            trick.suit = suits[cards[0]]
+        elif any(suits[c] != trick.suit for c in cards):
+            self.voids[seat].add(trick.suit)
         trick.plays.append((seat, cards))
 
     def note_leads(self, leads: Sequence[tuple[Card, ...]]) -> None:

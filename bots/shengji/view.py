@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from arena.cards import RANK_ACE, SMALL_JOKER, Card
 from arena.games.base import Observation, partner_of, team_of
 from arena.games.shengji.order import TRUMP, TrumpOrder, card_points
-from arena.games.shengji.shapes import Pile, Unit
-from arena.games.shengji.trick import beatable
+from arena.games.shengji.shapes import Pile, Unit, decompose
+from arena.games.shengji.trick import Contender
 from bots.shengji.memory import Memory, suits_of
 
 PAIR_BREAK = 5.0
@@ -46,11 +46,15 @@ class View:
     held: Counter[Card] = field(init=False)
     reserved: frozenset[Card] = field(init=False)
     _unknown_by_suit: dict[int, list[Card]] = field(init=False, default_factory=dict)
+    _highest_unknown: dict[tuple[int, int, int], int] = field(init=False, default_factory=dict)
+    _units: dict[int, list[Unit]] = field(init=False, default_factory=dict)
+    _costs: dict[Card, float] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.by_suit = suits_of(self.hand, self.order)
         self.held = Counter(self.hand)
         self.reserved = self._reserve()
+        self._costs = {c: self._card_cost(c) for c in self.held}
 
     @classmethod
     def of(cls, observation: Observation, memory: Memory, buried: Sequence[Card]) -> View:
@@ -78,6 +82,18 @@ class View:
         chosen = seats if seats is not None else ((self.seat + 1) % 4, (self.seat + 3) % 4)
         return any(suit in self.memory.voids[s] for s in chosen if team_of(s) != team_of(self.seat))
 
+    # -------------------------------------------------------------- trick
+
+    @property
+    def lead(self) -> list[Unit]:
+        """The units of the trick's lead."""
+        return self.memory.trick.lead(self.order)
+
+    @property
+    def best(self) -> tuple[int, Contender]:
+        """The seat winning the trick so far, and its play as a contender."""
+        return self.memory.trick.best(self.order, self.memory.decks)
+
     # ------------------------------------------------------------- unseen
 
     def unknown_of(self, suit: int) -> list[Card]:
@@ -91,15 +107,37 @@ class View:
 
     def is_top(self, unit: Unit, suit: int) -> bool:
         """Nobody else can hold a higher unit of this shape in this suit."""
-        return not beatable(unit, [self.unknown_of(suit)], self.order)
+        return self.top_of_shape(unit.width, unit.length, unit.top, suit)
 
     def top_of_shape(self, width: int, length: int, top: int, suit: int) -> bool:
-        return self.is_top(Unit(width, length, top, ()), suit)
+        key = (width, length, suit)
+        highest = self._highest_unknown.get(key)
+        if highest is None:
+            cards = self.unknown_of(suit)
+            if width == 1:
+                orders = self.order.orders
+                highest = max((orders[c] for c in cards), default=-1)
+            else:
+                units = Pile(cards, self.order).units(width, length)
+                highest = max((u.top for u in units), default=-1)
+            self._highest_unknown[key] = highest
+        return highest <= top
+
+    def units(self, suit: int) -> list[Unit]:
+        """The hand's cards of a suit read as units (as a lead of them would be read)."""
+        found = self._units.get(suit)
+        if found is None:
+            found = self._units[suit] = decompose(self.by_suit[suit], self.order)
+        return found
 
     # -------------------------------------------------------------- values
 
     def card_cost(self, card: Card) -> float:
         """How much giving up one card costs, points aside."""
+        cost = self._costs.get(card)
+        return self._card_cost(card) if cost is None else cost
+
+    def _card_cost(self, card: Card) -> float:
         order = self.order
         value = float(order.orders[card])
         if order.suits[card] == TRUMP:
@@ -112,17 +150,24 @@ class View:
 
     def cost(self, cards: Sequence[Card]) -> float:
         """The cost of playing ``cards``: their values, plus splitting sets of the hand."""
-        total = sum(self.card_cost(c) for c in cards)
-        for card, n in Counter(cards).items():
-            if self.held[card] >= 2 and n < self.held[card]:
+        costs, held = self._costs, self.held
+        total = 0.0
+        counts: dict[Card, int] = {}
+        for card in cards:
+            total += costs[card] if card in costs else self._card_cost(card)
+            counts[card] = counts.get(card, 0) + 1
+        for card, n in counts.items():
+            if n < held[card] and held[card] >= 2:
                 total += PAIR_BREAK
         return total
 
     def _reserve(self) -> frozenset[Card]:
         """Endgame (last tricks): the biggest trumps, kept to win the last trick, where
         the kitty is won or saved."""
+        if len(self.hand) > 4 * self.memory.decks:
+            return frozenset()
         trumps = self.by_suit.get(TRUMP, [])
-        if not trumps or len(self.hand) > 4 * self.memory.decks or len(trumps) == len(self.hand):
+        if not trumps or len(trumps) == len(self.hand):
             return frozenset()
         pile = Pile(trumps, self.order)
         for width in range(min(self.memory.decks, 4), 1, -1):
