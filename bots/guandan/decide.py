@@ -1,0 +1,324 @@
+"""The rules of thumb of the Guandan heuristic: tribute, return, lead and follow.
+
+Every choice is made from the seat's :class:`~bots.guandan.view.View` and its legal
+actions, with the hand's split (:mod:`bots.guandan.partition`) as the plan:
+
+* **go out** when one legal play holds the whole hand;
+* **lead the weakest combination first**, longer ones before singles of the same
+  strength, keeping control cards (jokers, level cards, aces) and bombs for later;
+* **two plays from the end, lead the stronger** one (the likelier to win the trick),
+  so that the other goes out from the lead;
+* **feed the partner** who is about to go out (and closer than the opponents):
+  lead a low combination small enough for them to follow;
+* **block an opponent who is about to go out**: lead combinations with more cards
+  than they hold, or failing that the strongest;
+* **do not overtake the partner**: when the partner is winning the trick, pass,
+  unless a low combination of the plan follows cheaply (never a bomb);
+* **follow an opponent cheaply**: with a combination of the plan, else by breaking
+  a set when it costs little; a control card is not spent on a low play early on;
+* **bombs when they matter**: when an opponent is about to go out, or when taking
+  the lead lets us go out (no more plays left than bombs to win leads back);
+* **tribute and return**: give the tribute card whose loss hurts the plan least,
+  and return a low card that breaks no combination.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from arena.cards import Card
+from arena.games.base import PASS, Action, Observation
+from arena.games.guandan.combos import LEVEL_VALUE, Kind, card_value, play_readings, strength
+from bots.guandan.partition import Combo, Partition
+from bots.guandan.view import View
+
+__all__ = ["Split", "choose_play", "choose_return", "choose_tribute"]
+
+Split = Callable[[tuple[Card, ...]], Partition]
+"""The split of a hand (cached by the caller)."""
+
+Index = dict[tuple[Card, ...], list[Action]]
+
+THREAT = 5
+"""An opponent with this many cards or fewer is about to go out."""
+FEED = 4
+"""A partner with this many cards or fewer (and fewer than any opponent) is fed."""
+BREAK_TOLERANCE = 0.5
+"""How much worse than a clean follow a follow that breaks a combination may leave the plan."""
+BREAK_CANDIDATES = 3
+RETURN_CANDIDATES = 3
+CHEAP_VALUE = 10
+"""A combination up to this value (a 10, or a sequence topped by one) is cheap."""
+EARLY_HANDS = 5
+"""With this many plays or more still to go, the game is early: controls are kept."""
+LOW_TABLE = 10
+
+
+def remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
+    """``hand`` without ``cards`` (both sorted multisets)."""
+    rest = list(hand)
+    for card in cards:
+        rest.remove(card)
+    return tuple(rest)
+
+
+# ---------------------------------------------------------------- tribute
+
+
+def choose_tribute(observation: Observation, split: Split) -> Action:
+    """The tribute card (GD-13 decides its value): among equal cards, the one whose
+    place in the plan is the least valuable (a single before a pair, … a bomb last)."""
+    plan = split(tuple(observation.hand))
+    return min(observation.legal_actions, key=lambda a: (_harm(plan, a.cards[0]), a.cards))
+
+
+def choose_return(observation: Observation, split: Split) -> Action:
+    """Return a low card that breaks no combination: the lowest single of the plan up
+    to a 10; else the low card whose loss leaves the cheapest plan (never a joker, level
+    card or ace when a lower card will do)."""
+    level = int(observation.public["level"])
+    hand = tuple(observation.hand)
+    plan = split(hand)
+    legal = observation.legal_actions
+    low = [a for a in legal if card_value(a.cards[0], level) <= CHEAP_VALUE]
+    loose = [a for a in low if _harm(plan, a.cards[0]) == 0]
+    if loose:
+        return min(loose, key=lambda a: (card_value(a.cards[0], level), a.cards))
+    pool = sorted(low or legal, key=lambda a: (card_value(a.cards[0], level), a.cards))
+    by_value: dict[int, Action] = {}
+    for action in pool:
+        by_value.setdefault(card_value(action.cards[0], level), action)
+    candidates = list(by_value.values())[:RETURN_CANDIDATES]
+    if len(candidates) == 1:
+        return candidates[0]
+    return min(
+        candidates,
+        key=lambda a: (
+            split(remove(hand, a.cards)).cost + 0.02 * card_value(a.cards[0], level),
+            a.cards,
+        ),
+    )
+
+
+_HARM = {
+    Kind.SINGLE: 0,
+    Kind.PAIR: 1,
+    Kind.TRIPLE: 2,
+    Kind.FULL_HOUSE: 3,
+    Kind.STRAIGHT: 4,
+    Kind.PAIR_RUN: 4,
+    Kind.TRIPLE_RUN: 4,
+    Kind.BOMB: 5,
+    Kind.STRAIGHT_FLUSH: 6,
+    Kind.JOKER_BOMB: 7,
+}
+"""How much a card's loss hurts the plan, by the kind of combination that holds it."""
+
+
+def _harm(plan: Partition, card: Card) -> int:
+    for combo in plan.combos + plan.bombs:
+        if card in combo.cards:
+            return _HARM[combo.kind]
+    return 0
+
+
+# ------------------------------------------------------------------- play
+
+
+def choose_play(view: View, legal: Sequence[Action], split: Split) -> Action:
+    """The play (or pass) of the seat to act, by the rules of thumb above."""
+    index = _index(legal)
+    whole = _action(index, view.hand)
+    if whole is not None:  # go out
+        return whole
+    plan = split(view.hand)
+    if view.table is None:
+        return _lead(view, plan, index)
+    return _follow(view, plan, index, legal, split)
+
+
+def _index(legal: Sequence[Action]) -> Index:
+    index: Index = {}
+    for action in legal:
+        if action.cards:
+            index.setdefault(action.cards, []).append(action)
+    return index
+
+
+def _action(index: Index, cards: tuple[Card, ...], kind: Kind | None = None) -> Action | None:
+    """The legal play of exactly ``cards`` (made as ``kind`` when the cards can be two)."""
+    found = index.get(cards)
+    if not found:
+        return None
+    if kind is not None and len(found) > 1:
+        for action in found:
+            if action.tag == kind.label:
+                return action
+    return found[0]
+
+
+def _play(index: Index, combo: Combo) -> Action | None:
+    return _action(index, combo.cards, combo.kind)
+
+
+def control(combo: Combo) -> float:
+    """How hard a combination is to beat, 0 (lowest of its kind) to 1 (unbeatable)."""
+    if combo.is_bomb:
+        return 1.0 + strength(combo.reading)[0] / 100
+    if combo.kind in (Kind.STRAIGHT, Kind.PAIR_RUN, Kind.TRIPLE_RUN):
+        return (combo.value - 5) / 9
+    return (combo.value - 2) / 15
+
+
+def _lead_key(combo: Combo) -> tuple[float, tuple[Card, ...]]:
+    """Weakest first; a longer combination goes before a slightly weaker short one."""
+    return control(combo) - 0.04 * combo.size, combo.cards
+
+
+def _lead(view: View, plan: Partition, index: Index) -> Action:
+    combos = [c for c in plan.combos if _play(index, c) is not None]
+    if not combos:  # only bombs left (or a plan the legal list does not hold)
+        bombs = [b for b in plan.bombs if _play(index, b) is not None]
+        if bombs:
+            return _play(index, bombs[0]) or _first(index)
+        return _first(index)
+    chosen = _choose_lead(view, plan, combos)
+    return _play(index, chosen) or _first(index)
+
+
+def _choose_lead(view: View, plan: Partition, combos: list[Combo]) -> Combo:
+    if len(combos) == 2 and not plan.bombs:
+        return max(combos, key=lambda c: (control(c), c.cards))  # the likelier to hold first
+    partner_cards = view.counts[view.partner]
+    threat = [view.counts[s] for s in view.active_opponents() if view.counts[s] <= THREAT]
+    if 0 < partner_cards <= FEED and partner_cards < view.fewest_opponent_cards():
+        small = [c for c in combos if c.size <= partner_cards]
+        if small:
+            return min(small, key=_lead_key)
+    if threat:
+        most = max(threat)
+        safe = [c for c in combos if c.size > most]
+        if safe:
+            return min(safe, key=_lead_key)
+        return max(combos, key=lambda c: (control(c), c.cards))
+    return min(combos, key=_lead_key)
+
+
+def _first(index: Index) -> Action:
+    """The first legal play (used only when the plan holds no legal play)."""
+    return next(iter(index.values()))[0]
+
+
+def _follow(
+    view: View, plan: Partition, index: Index, legal: Sequence[Action], split: Split
+) -> Action:
+    table = view.table
+    assert table is not None
+    fits = [c for c in plan.combos if _play(index, c) is not None]
+    if table.seat == view.partner:
+        return _over_partner(view, plan, fits, index)
+    urgent = view.counts[table.seat] <= THREAT + 1 or view.fewest_opponent_cards() <= THREAT - 1
+    if fits:
+        cheapest = min(fits, key=lambda c: (c.value, c.cards))
+        if urgent or not _keeps_control(cheapest, table.reading.value, plan):
+            return _play(index, cheapest) or PASS
+        return PASS
+    broken = _break_follow(view, plan, index, legal, split, urgent)
+    if broken is not None:
+        return broken
+    bomb = _bomb(view, plan, index, legal, urgent)
+    return bomb or PASS
+
+
+def _over_partner(view: View, plan: Partition, fits: list[Combo], index: Index) -> Action:
+    """Partner winning: pass, unless a low planned combination follows cheaply."""
+    table = view.table
+    assert table is not None
+    partner_far = view.counts[view.partner] > THREAT
+    cheap = [
+        c
+        for c in fits
+        if c.value <= CHEAP_VALUE and table.reading.value <= CHEAP_VALUE - 2 and partner_far
+    ]
+    if cheap and view.fewest_opponent_cards() > THREAT:
+        return _play(index, min(cheap, key=lambda c: (c.value, c.cards))) or PASS
+    return PASS
+
+
+def _keeps_control(combo: Combo, table_value: int, plan: Partition) -> bool:
+    """Early on, a joker or level card is not spent on a low single or pair."""
+    return (
+        combo.kind in (Kind.SINGLE, Kind.PAIR)
+        and combo.value >= LEVEL_VALUE
+        and table_value <= LOW_TABLE
+        and plan.hands >= EARLY_HANDS
+    )
+
+
+def _break_follow(
+    view: View,
+    plan: Partition,
+    index: Index,
+    legal: Sequence[Action],
+    split: Split,
+    urgent: bool,
+) -> Action | None:
+    """Follow by breaking a combination, when the plan suffers little (or it is urgent)."""
+    table = view.table
+    assert table is not None
+    size = table.reading.size
+    level = view.level
+    wild = level * 4 + 1
+    candidates: dict[int, Action] = {}
+    for action in legal:
+        cards = action.cards
+        if len(cards) != size or not cards:
+            continue
+        if size <= 3:
+            natural = [c for c in cards if c != wild]
+            value = card_value(natural[0], level) if natural else LEVEL_VALUE
+        elif not urgent:
+            continue
+        else:
+            read = play_readings(cards, level)
+            if not read or read[0].power:
+                continue
+            value = read[0].value
+        best = candidates.get(value)
+        if best is None or cards.count(wild) < best.cards.count(wild):
+            candidates[value] = action
+    if not candidates:
+        return None
+    ordered = [candidates[v] for v in sorted(candidates)]
+    if urgent:
+        return ordered[0]
+    target = plan.cost - 1.0 + BREAK_TOLERANCE
+    for action in ordered[:BREAK_CANDIDATES]:
+        if split(remove(view.hand, action.cards)).cost <= target:
+            value = card_value(action.cards[0], level)
+            if value >= LEVEL_VALUE and plan.hands >= EARLY_HANDS:
+                continue
+            return action
+    return None
+
+
+def _bomb(
+    view: View, plan: Partition, index: Index, legal: Sequence[Action], urgent: bool
+) -> Action | None:
+    """A bomb when an opponent is about to go out, or when the lead lets us go out."""
+    bombs = [b for b in plan.bombs if _play(index, b) is not None]
+    finishing = plan.hands <= len(plan.bombs)
+    if bombs and (urgent or finishing):
+        return _play(index, bombs[0])
+    table = view.table
+    if urgent and table is not None and view.counts[table.seat] <= THREAT - 2:
+        # the last resort: any bomb that beats, even one broken off a bigger bomb
+        spare = []
+        for action in legal:
+            if len(action.cards) >= 4:
+                read = play_readings(action.cards, view.level)
+                if read and read[0].power:
+                    spare.append((strength(read[0]), action.cards, action))
+        if spare:
+            return min(spare)[2]
+    return None

@@ -1,0 +1,73 @@
+"""The Guandan heuristic: plays by the rules of thumb of a good human player.
+
+The hand is read as a plan — the split into combinations that sheds it in the
+fewest plays, bombs aside (:mod:`bots.guandan.partition`) — and each decision
+follows the rules named in :mod:`bots.guandan.decide`: go out when possible, lead
+the weakest combination first, keep bombs for when they matter, do not overtake
+the partner, feed a partner about to go out, block an opponent about to go out,
+and return a low card that breaks nothing.
+"""
+
+from __future__ import annotations
+
+from arena.cards import Card
+from arena.games.base import Action, Observation
+from bots.guandan.decide import choose_play, choose_return, choose_tribute
+from bots.guandan.partition import Partition, Splitter
+from bots.guandan.view import read_view
+
+__all__ = ["GuandanHeuristic"]
+
+_CACHE_LIMIT = 4096
+
+
+class GuandanHeuristic:
+    """The rule-based Guandan strategy of the ``heuristic`` bot.
+
+    It draws nothing at random: every decision is a function of the observation
+    alone (``seed`` is taken for the common bot interface). Splits of hands are
+    cached — they depend on the cards and the level only — so a decision between
+    two plays of the seat costs little.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._splitters: dict[int, Splitter] = {}
+        self._splits: dict[tuple[int, tuple[Card, ...]], Partition] = {}
+
+    def act(self, observation: Observation) -> Action:
+        if observation.game != "guandan":
+            raise ValueError(f"the Guandan heuristic cannot play {observation.game!r}")
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError(
+                f"seat {observation.seat} has no legal action in phase {observation.phase!r}: "
+                f"seat {observation.to_act} is to act"
+            )
+        if len(legal) == 1:
+            return legal[0]
+        level = int(observation.public["level"])
+
+        def split(hand: tuple[Card, ...]) -> Partition:
+            return self.split(hand, level)
+
+        if observation.phase == "tribute":
+            return choose_tribute(observation, split)
+        if observation.phase == "return":
+            return choose_return(observation, split)
+        return choose_play(read_view(observation), legal, split)
+
+    def split(self, hand: tuple[Card, ...], level: int) -> Partition:
+        """The plan of ``hand`` at ``level`` (cached)."""
+        key = (level, hand)
+        found = self._splits.get(key)
+        if found is None:
+            if len(self._splits) >= _CACHE_LIMIT:
+                self._splits.clear()
+            splitter = self._splitters.get(level)
+            if splitter is None:
+                splitter = self._splitters[level] = Splitter(level)
+            found = self._splits[key] = splitter.split(hand)
+        return found
