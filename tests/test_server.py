@@ -52,7 +52,7 @@ class ServerThread:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(10)
 
     def close(self) -> None:
-        self.run(self.running.stop(0))
+        self.run(self.running.stop(0, drain=0))
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
         self.loop.close()
@@ -232,12 +232,24 @@ def test_admin_needs_admin_token(channel: grpc.Channel) -> None:
     assert not other.matches
 
 
-def test_unwritten_methods_are_unimplemented(channel: grpc.Channel) -> None:
+def test_cancel_match_names_what_is_missing_or_unknown(channel: grpc.Channel) -> None:
     admin = arena_pb2_grpc.AdminStub(channel)
-    code, _ = code_of(
+    code, details = code_of(
         lambda: admin.CancelMatch(arena_pb2.CancelMatchRequest(), metadata=bearer(ADMIN))
     )
-    assert code == grpc.StatusCode.UNIMPLEMENTED
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "match_id is required" in details
+    code, details = code_of(
+        lambda: admin.CancelMatch(
+            arena_pb2.CancelMatchRequest(match_id="nope"), metadata=bearer(ADMIN)
+        )
+    )
+    assert code == grpc.StatusCode.NOT_FOUND and "'nope'" in details
+    code, details = code_of(
+        lambda: admin.CancelMatch(
+            arena_pb2.CancelMatchRequest(match_id="m-1"), metadata=bearer(ADMIN)
+        )
+    )
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "over already" in details
 
 
 # -- Leaderboard ----------------------------------------------------------------------

@@ -6,6 +6,7 @@ import asyncio
 import signal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Final
 
 import grpc
@@ -13,10 +14,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.server.admin import AdminService
 from arena.server.auth import Authenticator
 from arena.server.interceptor import AuthInterceptor
 from arena.server.play import PlayConfig, PlayService
-from arena.server.services import AdminService, LeaderboardService, RegistryService, Services
+from arena.server.services import LeaderboardService, RegistryService, Services
 from arena.server.spectate import SpectateService
 from arena.store import Store
 
@@ -25,6 +27,7 @@ __all__ = [
     "MAX_RECEIVE_BYTES",
     "MAX_SEND_BYTES",
     "RunningServer",
+    "TlsFiles",
     "start_server",
 ]
 
@@ -34,6 +37,8 @@ MAX_SEND_BYTES: Final = 4 * 1024 * 1024
 """Largest message the server sends (docs/protocol.md, Limits: 4 MiB)."""
 SHUTDOWN_GRACE: Final = 5.0
 """Seconds calls in flight get to finish when the server stops."""
+DRAIN_SECONDS: Final = 60.0
+"""Seconds running matches get to finish on shutdown before they are cut short."""
 
 ARENA_SERVICES: Final = tuple(
     service.full_name for service in arena_pb2.DESCRIPTOR.services_by_name.values()
@@ -46,17 +51,38 @@ def _builtin_bots() -> frozenset[str]:
     return frozenset(bots.names())
 
 
+@dataclass(frozen=True)
+class TlsFiles:
+    """PEM files for TLS: the server's certificate chain and private key."""
+
+    certificate: str
+    private_key: str
+
+    def credentials(self) -> grpc.ServerCredentials:
+        try:
+            chain = Path(self.certificate).read_bytes()
+            key = Path(self.private_key).read_bytes()
+        except OSError as err:
+            raise OSError(f"cannot read TLS file {err.filename}: {err.strerror}") from None
+        return grpc.ssl_server_credentials([(key, chain)])
+
+
 @dataclass
 class RunningServer:
-    """A started server: its port, its health servicer, and a graceful stop."""
+    """A started server: its port, its health servicer, its Play service, a graceful stop."""
 
     server: grpc.aio.Server
     health: health.aio.HealthServicer
     port: int
+    play: PlayService
 
-    async def stop(self, grace: float | None = SHUTDOWN_GRACE) -> None:
-        """Report NOT_SERVING, then stop, giving calls in flight ``grace`` seconds."""
+    async def stop(
+        self, grace: float | None = SHUTDOWN_GRACE, drain: float = DRAIN_SECONDS
+    ) -> None:
+        """Report NOT_SERVING, seat no new match, give running matches ``drain`` seconds to
+        finish (then cut them short, stored), then stop, giving calls ``grace`` seconds."""
         await self.health.enter_graceful_shutdown()
+        await self.play.drain("the server is shutting down", drain)
         await self.server.stop(grace)
 
 
@@ -68,8 +94,10 @@ async def start_server(
     owner_keys: Mapping[str, str] | None = None,
     admin_tokens: Sequence[str] = (),
     play: PlayConfig | None = None,
+    tls: TlsFiles | None = None,
 ) -> RunningServer:
-    """Build and start a server on ``host:port`` (port 0: any free port)."""
+    """Build and start a server on ``host:port`` (port 0: any free port), with TLS when
+    ``tls`` is given."""
     auth = Authenticator(store, owner_keys, admin_tokens)
     services = Services(store=store, auth=auth, builtin_bots=_builtin_bots())
     server = grpc.aio.server(
@@ -81,8 +109,6 @@ async def start_server(
     )
     arena_pb2_grpc.add_RegistryServicer_to_server(RegistryService(services), server)
     arena_pb2_grpc.add_LeaderboardServicer_to_server(LeaderboardService(services), server)
-    # Methods not written yet answer UNIMPLEMENTED (the generated base class).
-    arena_pb2_grpc.add_AdminServicer_to_server(AdminService(services), server)  # type: ignore[abstract]
     play_service = PlayService(
         store,
         replace(
@@ -91,7 +117,10 @@ async def start_server(
         services.builtin_bots,
     )
     arena_pb2_grpc.add_PlayServicer_to_server(play_service, server)
-    arena_pb2_grpc.add_SpectateServicer_to_server(SpectateService(services), server)
+    arena_pb2_grpc.add_AdminServicer_to_server(AdminService(services, play_service), server)
+    arena_pb2_grpc.add_SpectateServicer_to_server(
+        SpectateService(services, play_service.sessions), server
+    )
 
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -101,11 +130,15 @@ async def start_server(
         (*ARENA_SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
 
-    bound = server.add_insecure_port(f"{host}:{port}")
+    address = f"{host}:{port}"
+    if tls is None:
+        bound = server.add_insecure_port(address)
+    else:
+        bound = server.add_secure_port(address, tls.credentials())
     if bound == 0:
         raise OSError(f"cannot listen on {host}:{port}")
     await server.start()
-    return RunningServer(server, health_servicer, bound)
+    return RunningServer(server, health_servicer, bound, play_service)
 
 
 async def serve(
@@ -115,11 +148,19 @@ async def serve(
     port: int,
     owner_keys: Mapping[str, str],
     admin_tokens: Sequence[str],
+    tls: TlsFiles | None = None,
+    drain: float = DRAIN_SECONDS,
     announce: Callable[[str], None] = print,
 ) -> None:
-    """Serve until SIGINT or SIGTERM, then shut down gracefully."""
+    """Serve until SIGINT or SIGTERM, then shut down gracefully (running matches get
+    ``drain`` seconds to finish)."""
     running = await start_server(
-        store, host=host, port=port, owner_keys=owner_keys, admin_tokens=admin_tokens
+        store,
+        host=host,
+        port=port,
+        owner_keys=owner_keys,
+        admin_tokens=admin_tokens,
+        tls=tls,
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -132,5 +173,6 @@ async def serve(
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
-        announce("arena server shutting down")
-        await running.stop()
+        announce(f"arena server shutting down: running matches get {drain:g} s to finish")
+        await running.stop(drain=drain)
+        announce("arena server stopped")

@@ -1,9 +1,9 @@
 """Servicers of arena.v1: proto in, domain calls on the store, proto out.
 
 Here: Registry (Register, RevokeToken), Leaderboard (GetRatings, GetRatingHistory,
-GetMatchRecord), Admin (ListMatches, RevokeToken); Play.Connect lives in
-:mod:`arena.server.play`, Spectate in :mod:`arena.server.spectate`. The other Admin
-methods are left to grpc's default (UNIMPLEMENTED).
+GetMatchRecord) and the helpers the other services share; Play.Connect lives in
+:mod:`arena.server.play`, Spectate in :mod:`arena.server.spectate`, Admin in
+:mod:`arena.server.admin`.
 
 Bot ids: a bot's id is its name (unique, stable across updates).
 """
@@ -24,7 +24,7 @@ from arena.server.auth import Authenticator, Principal, hash_secret
 from arena.server.interceptor import current_principal
 from arena.store import RATING_SYSTEMS, Rating, RatingChange, Store, StoredMatch
 
-__all__ = ["AdminService", "LeaderboardService", "RegistryService", "Services"]
+__all__ = ["LeaderboardService", "RegistryService", "Services"]
 
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
@@ -307,24 +307,3 @@ class LeaderboardService(arena_pb2_grpc.LeaderboardServicer):
             summary=match_summary(match),
             record_json=json.dumps(match.record, ensure_ascii=False, separators=(",", ":")),
         )
-
-
-class AdminService(arena_pb2_grpc.AdminServicer):
-    def __init__(self, services: Services) -> None:
-        self._s = services
-
-    async def ListMatches(
-        self, request: arena_pb2.ListMatchesRequest, context: Context
-    ) -> arena_pb2.ListMatchesResponse:
-        try:
-            return list_matches(self._s.store, request)
-        except Failure as failure:
-            await _fail(context, failure)
-
-    async def RevokeToken(
-        self, request: arena_pb2.RevokeTokenRequest, context: Context
-    ) -> arena_pb2.RevokeTokenResponse:
-        try:
-            return revoke(self._s, request, None)
-        except Failure as failure:
-            await _fail(context, failure)

@@ -43,7 +43,8 @@ DEFAULT_DECISION_SECONDS: Final = 10.0
 DEFAULT_TIME_BANK_SECONDS: Final = 60.0
 DEFAULT_GRACE_SECONDS: Final = 30.0
 
-Watcher = Callable[[arena_pb2.WatchMessage], None]
+Watcher = Callable[[arena_pb2.WatchMessage | None], None]
+"""A spectator's sink: public messages, then ``None`` when the match is over."""
 
 
 def decision_seconds(game: Game, default: float = DEFAULT_DECISION_SECONDS) -> float:
@@ -116,6 +117,8 @@ class MatchSession:
         self._league_lock = league_lock
         self.on_end: Callable[[MatchSession], None] | None = None
         self.result: arena_pb2.MatchResult | None = None
+        self.over = False
+        """Set (with ``busy`` held) once spectators have had the last message."""
         self._state: State | None = None
         self._deal = 0
         self._seq = 0
@@ -289,8 +292,11 @@ class MatchSession:
         policy.attach(connection.send)
         policy.resend_open()
 
-    def watch(self, watcher: Watcher, after_seq: int) -> None:
-        """Catch a spectator up (info, the deal so far), then send it every public message."""
+    def watch(self, watcher: Watcher, after_seq: int) -> bool:
+        """Catch a spectator up (info, the deal so far), then send it every public message;
+        False (nothing sent) if the match is over already."""
+        if self.over:
+            return False
         self.flush()
         watcher(arena_pb2.WatchMessage(match=self.info(), live=False))
         if self._state is not None and self._deal_started:
@@ -300,6 +306,7 @@ class MatchSession:
                 batch = arena_pb2.EventBatch(match_id=self.match_id, events=events)
                 watcher(arena_pb2.WatchMessage(events=batch, live=False))
         self._watchers.append(watcher)
+        return True
 
     def unwatch(self, watcher: Watcher) -> None:
         if watcher in self._watchers:
@@ -330,10 +337,13 @@ class MatchSession:
             for connection in self.connections:
                 if connection is not None and connection.session is self:
                     connection.session = connection.player = None
-            for watcher in list(self._watchers):
-                if self.result is not None:
-                    watcher(arena_pb2.WatchMessage(match_result=self.result, live=True))
-            self._watchers.clear()
+            with self.busy:
+                for watcher in self._watchers:
+                    if self.result is not None:
+                        watcher(arena_pb2.WatchMessage(match_result=self.result, live=True))
+                    watcher(None)
+                self._watchers.clear()
+                self.over = True
             if self.on_end is not None:
                 self.on_end(self)
 

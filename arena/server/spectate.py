@@ -3,8 +3,9 @@
 A finished match is re-played from its stored record: the game is re-created with the
 record's options, each deal started from its recorded setup and seed, and every entry
 applied; the engine's public events (``State.events``, never a hidden card) are sent
-as they appear, numbered 1, 2, 3 … across the match. Running matches are not followed
-yet: only stored matches can be watched.
+as they appear, numbered 1, 2, 3 … across the match. A running match is followed live:
+the spectator is caught up (the match, the current deal so far) and then gets every
+public message as the seats do.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from arena.store import RATING_SYSTEMS, Store, StoredMatch
 __all__ = ["SpectateService", "stored_messages"]
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Mapping
+
+    from arena.server.session import MatchSession
 
     Context = grpc.aio.ServicerContext[Any, Any]
 
@@ -189,14 +192,37 @@ def _first_deal(deals: list[_Deal], after_seq: int) -> int:
 
 
 class SpectateService(arena_pb2_grpc.SpectateServicer):
-    def __init__(self, services: Services) -> None:
+    def __init__(
+        self, services: Services, running: Mapping[str, MatchSession] | None = None
+    ) -> None:
         self._s = services
+        self._running = running if running is not None else {}
 
     async def Watch(
         self, request: arena_pb2.WatchRequest, context: Context
     ) -> AsyncIterator[arena_pb2.WatchMessage]:
         if not request.match_id:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+        session = self._running.get(request.match_id)
+        if session is not None:
+            loop = asyncio.get_running_loop()
+            inbox: asyncio.Queue[arena_pb2.WatchMessage | None] = asyncio.Queue()
+
+            def watcher(message: arena_pb2.WatchMessage | None) -> None:
+                loop.call_soon_threadsafe(inbox.put_nowait, message)
+
+            await asyncio.to_thread(session.busy.acquire)
+            try:
+                following = session.watch(watcher, request.after_seq)
+            finally:
+                session.busy.release()
+            if following:
+                try:
+                    while (message := await inbox.get()) is not None:
+                        yield message
+                finally:
+                    session.unwatch(watcher)
+                return
         try:
             messages = await asyncio.to_thread(
                 stored_messages, self._s.store, request.match_id, request.after_seq

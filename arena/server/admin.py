@@ -1,0 +1,356 @@
+"""Admin: fixtures and tournaments played on the server, matches listed and cancelled,
+tokens revoked. Every call needs the admin token (checked by the interceptor).
+
+A fixture or tournament is stored as a tournament; its matches are scheduled on the
+Play service and start as soon as each registered bot in them has a connection waiting
+(built-in bots are always there). Their seeds derive from the given seed, so a fixture
+is reproducible.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+import tomllib
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+import grpc
+from google.protobuf import json_format
+
+from arena import games
+from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.chance import derive_seed
+from arena.errors import ConfigError
+from arena.games.base import NUM_SEATS
+from arena.server.play import ClockConfig, MatchPlan, PlayService
+from arena.server.remote import struct
+from arena.server.services import Failure, Services, list_matches, match_summary, revoke
+from arena.sim.tournament import TournamentConfig, plan
+from arena.store import StoreError
+
+__all__ = ["AdminService"]
+
+if TYPE_CHECKING:
+    Context = grpc.aio.ServicerContext[Any, Any]
+
+MAX_FIXTURE_MATCHES: Final = 10_000
+CANCEL_WAIT_SECONDS: Final = 10.0
+
+
+def _options(message: Any) -> dict[str, Any]:
+    options = json_format.MessageToDict(message)
+    # JSON numbers arrive as floats: whole ones are the integers the games expect.
+    return {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in options.items()}
+
+
+def _clock(settings: arena_pb2.ClockSettings, has: bool) -> ClockConfig | None:
+    if not has:
+        return None
+    default = ClockConfig()
+    return ClockConfig(
+        decision_seconds=settings.decision_ms / 1000 or default.decision_seconds,
+        time_bank_seconds=settings.time_bank_ms / 1000,
+        grace_seconds=settings.grace_ms / 1000 or default.grace_seconds,
+    )
+
+
+class AdminService(arena_pb2_grpc.AdminServicer):
+    def __init__(self, services: Services, play: PlayService) -> None:
+        self._s = services
+        self._play = play
+
+    def _known_bot(self, name: str) -> bool:
+        return name in self._s.builtin_bots or self._s.store.bot(name) is not None
+
+    def _check_variant(self, variant: str, options: Mapping[str, Any]) -> None:
+        try:
+            games.make(variant, **dict(options))
+        except (ConfigError, TypeError) as err:
+            raise Failure(grpc.StatusCode.INVALID_ARGUMENT, str(err)) from None
+
+    def _check_bots(self, names: Sequence[str]) -> None:
+        unknown = [n for n in names if not self._known_bot(n)]
+        if unknown:
+            raise Failure(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"unknown bot {unknown[0]!r}: neither registered nor built-in "
+                f"({', '.join(sorted(self._s.builtin_bots))})",
+            )
+
+    def _store_tournament(
+        self, name: str, variant: str, options: Mapping[str, Any], config: dict[str, Any]
+    ) -> str:
+        digest = hashlib.blake2b(
+            json.dumps(config, sort_keys=True).encode(), digest_size=4
+        ).hexdigest()
+        tournament_id = f"{name}-{digest}"
+        self._add_tournament(tournament_id, name, variant, options, config)
+        return tournament_id
+
+    def _add_tournament(
+        self,
+        tournament_id: str,
+        name: str,
+        variant: str,
+        options: Mapping[str, Any],
+        config: dict[str, Any],
+    ) -> None:
+        try:
+            added = self._s.store.add_tournament(
+                tournament_id, name, variant, dict(options), config, status="running"
+            )
+        except StoreError as err:
+            raise Failure(grpc.StatusCode.ALREADY_EXISTS, str(err)) from None
+        if not added:
+            raise Failure(
+                grpc.StatusCode.ALREADY_EXISTS,
+                f"{tournament_id!r} exists already: its matches are scheduled or played",
+            )
+
+    def create_fixture(
+        self, request: arena_pb2.CreateFixtureRequest
+    ) -> arena_pb2.CreateFixtureResponse:
+        if not request.name or not request.variant:
+            raise Failure(grpc.StatusCode.INVALID_ARGUMENT, "name and variant are required")
+        if len(request.players) != NUM_SEATS:
+            raise Failure(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"a fixture names {NUM_SEATS} players, got {len(request.players)}",
+            )
+        matches = request.matches or 1
+        if matches > MAX_FIXTURE_MATCHES:
+            raise Failure(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"at most {MAX_FIXTURE_MATCHES} matches a fixture, got {matches}",
+            )
+        options = _options(request.options)
+        self._check_variant(request.variant, options)
+        self._check_bots(request.players)
+        seed = request.seed if request.HasField("seed") else secrets.randbits(62)
+        config = {
+            "fixture": True,
+            "players": list(request.players),
+            "matches": matches,
+            "deals": request.deals,
+            "seed": seed,
+            "paired": request.paired,
+            "rated": request.rated,
+        }
+        tournament_id = self._store_tournament(request.name, request.variant, options, config)
+        clock = _clock(request.clock, request.HasField("clock"))
+        a, b, c, d = request.players
+        plans = []
+        for m in range(matches):
+            match_seed = derive_seed(seed, "fixture", m)
+            sides = [("", (a, b, c, d))]
+            if request.paired:
+                sides = [(":a", (a, b, c, d)), (":b", (b, a, d, c))]
+            for suffix, players in sides:
+                plans.append(
+                    MatchPlan(
+                        variant=request.variant,
+                        players=players,
+                        rated=request.rated,
+                        options=options,
+                        match_id=f"{tournament_id}:m{m}{suffix}",
+                        seed=match_seed,
+                        tournament_id=tournament_id,
+                        max_deals=request.deals or None,
+                        clock=clock,
+                    )
+                )
+        self._play.schedule(plans)
+        return arena_pb2.CreateFixtureResponse(
+            tournament_id=tournament_id, match_ids=[p.match_id or "" for p in plans]
+        )
+
+    def create_tournament(
+        self, request: arena_pb2.CreateTournamentRequest
+    ) -> arena_pb2.CreateTournamentResponse:
+        source = request.WhichOneof("source")
+        rated, clock = False, None
+        try:
+            if source == "toml":
+                data = tomllib.loads(request.toml)
+            elif source == "definition":
+                d = request.definition
+                data = {
+                    "name": d.name or "tournament",
+                    "variant": d.variant or "guandan",
+                    "options": _options(d.options),
+                    "teams": [list(t.bots) for t in d.teams],
+                    "format": d.format or "round_robin",
+                    "matches": d.matches or 10,
+                    "seed": d.seed,
+                    "paired": d.paired,
+                }
+                if d.HasField("reference"):
+                    data["reference"] = list(d.reference.bots)
+                if d.deals:
+                    data["deals"] = d.deals
+                rated = d.rated
+                clock = _clock(d.clock, d.HasField("clock"))
+            else:
+                raise Failure(
+                    grpc.StatusCode.INVALID_ARGUMENT, "a definition or a TOML text is required"
+                )
+            if any(len(team) != 2 for team in data.get("teams", [])):
+                raise ConfigError("every team has two bots")
+            config = TournamentConfig.from_mapping(data, known_bot=self._known_bot)
+            if config.format == "rated":
+                raise ConfigError(
+                    "the server plays round_robin and gauntlet tournaments; "
+                    "run a rated tournament with `arena tournament`"
+                )
+            jobs = plan(config)
+        except tomllib.TOMLDecodeError as err:
+            raise Failure(grpc.StatusCode.INVALID_ARGUMENT, f"not valid TOML: {err}") from None
+        except (ConfigError, ValueError, TypeError) as err:
+            raise Failure(grpc.StatusCode.INVALID_ARGUMENT, str(err)) from None
+        if len(jobs) > MAX_FIXTURE_MATCHES:
+            raise Failure(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"at most {MAX_FIXTURE_MATCHES} matches a tournament, got {len(jobs)}",
+            )
+        self._add_tournament(config.id, config.name, config.variant, config.options, data)
+        self._play.schedule(
+            [
+                MatchPlan(
+                    variant=job.variant,
+                    players=job.players,
+                    rated=rated,
+                    options=dict(job.options),
+                    match_id=job.id,
+                    seed=job.seed,
+                    tournament_id=config.id,
+                    max_deals=job.max_deals,
+                    clock=clock,
+                )
+                for job in jobs
+            ]
+        )
+        return arena_pb2.CreateTournamentResponse(tournament_id=config.id, matches=len(jobs))
+
+    async def cancel_match(
+        self, request: arena_pb2.CancelMatchRequest
+    ) -> arena_pb2.CancelMatchResponse:
+        if not request.match_id:
+            raise Failure(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+        stored = self._s.store.match(request.match_id)
+        if stored is not None:
+            raise Failure(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"match {request.match_id!r} is over already",
+            )
+        plan_ = next((p for p in self._play.scheduled if p.match_id == request.match_id), None)
+        session = self._play.sessions.get(request.match_id)
+        try:
+            was = self._play.cancel(request.match_id, request.reason)
+        except KeyError:
+            raise Failure(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}") from None
+        if was == "running" and session is not None:
+            thread = next((t for t in self._play.threads if t.name == session.match_id), None)
+            if thread is not None:
+                await asyncio.to_thread(thread.join, CANCEL_WAIT_SECONDS)
+            summary = arena_pb2.MatchSummary(info=session.info())
+            stored = self._s.store.match(request.match_id)
+            if stored is not None:
+                summary = match_summary(stored)
+        else:
+            assert plan_ is not None
+            summary = arena_pb2.MatchSummary(
+                info=arena_pb2.MatchInfo(
+                    match_id=request.match_id,
+                    variant=plan_.variant,
+                    options=struct(plan_.options),
+                    players=list(plan_.players),
+                    rated=plan_.rated,
+                    tournament_id=plan_.tournament_id or "",
+                )
+            )
+        summary.status = arena_pb2.MATCH_STATUS_CANCELLED
+        summary.end_reason = arena_pb2.END_REASON_CANCELLED
+        return arena_pb2.CancelMatchResponse(match=summary)
+
+    def list_all(self, request: arena_pb2.ListMatchesRequest) -> arena_pb2.ListMatchesResponse:
+        """Scheduled and running matches (first page only), then the stored ones."""
+        statuses = set(request.statuses)
+        live: list[arena_pb2.MatchSummary] = []
+        if not request.page_token:
+            if not statuses or arena_pb2.MATCH_STATUS_RUNNING in statuses:
+                for session in list(self._play.sessions.values()):
+                    live.append(
+                        arena_pb2.MatchSummary(
+                            info=session.info(), status=arena_pb2.MATCH_STATUS_RUNNING
+                        )
+                    )
+            if not statuses or arena_pb2.MATCH_STATUS_SCHEDULED in statuses:
+                for p in list(self._play.scheduled):
+                    live.append(
+                        arena_pb2.MatchSummary(
+                            info=arena_pb2.MatchInfo(
+                                match_id=p.match_id or "",
+                                variant=p.variant,
+                                players=list(p.players),
+                                rated=p.rated,
+                                tournament_id=p.tournament_id or "",
+                            ),
+                            status=arena_pb2.MATCH_STATUS_SCHEDULED,
+                        )
+                    )
+            live = [
+                m
+                for m in live
+                if (not request.variant or m.info.variant == request.variant)
+                and (not request.bot or request.bot in m.info.players)
+                and (not request.tournament_id or m.info.tournament_id == request.tournament_id)
+            ]
+        stored = list_matches(self._s.store, request)
+        return arena_pb2.ListMatchesResponse(
+            matches=[*live, *stored.matches], next_page_token=stored.next_page_token
+        )
+
+    # -- the RPCs ----------------------------------------------------------------------
+
+    async def CreateFixture(
+        self, request: arena_pb2.CreateFixtureRequest, context: Context
+    ) -> arena_pb2.CreateFixtureResponse:
+        try:
+            return self.create_fixture(request)
+        except Failure as failure:
+            await context.abort(failure.code, failure.message)
+
+    async def CreateTournament(
+        self, request: arena_pb2.CreateTournamentRequest, context: Context
+    ) -> arena_pb2.CreateTournamentResponse:
+        try:
+            return self.create_tournament(request)
+        except Failure as failure:
+            await context.abort(failure.code, failure.message)
+
+    async def CancelMatch(
+        self, request: arena_pb2.CancelMatchRequest, context: Context
+    ) -> arena_pb2.CancelMatchResponse:
+        try:
+            return await self.cancel_match(request)
+        except Failure as failure:
+            await context.abort(failure.code, failure.message)
+
+    async def ListMatches(
+        self, request: arena_pb2.ListMatchesRequest, context: Context
+    ) -> arena_pb2.ListMatchesResponse:
+        try:
+            return self.list_all(request)
+        except Failure as failure:
+            await context.abort(failure.code, failure.message)
+
+    async def RevokeToken(
+        self, request: arena_pb2.RevokeTokenRequest, context: Context
+    ) -> arena_pb2.RevokeTokenResponse:
+        try:
+            return revoke(self._s, request, None)
+        except Failure as failure:
+            await context.abort(failure.code, failure.message)
