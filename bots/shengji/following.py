@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from arena.cards import Card
 from arena.games.base import team_of
 from arena.games.shengji.follow import follow_error
-from arena.games.shengji.order import TRUMP, card_points
+from arena.games.shengji.order import TRUMP
 from arena.games.shengji.shapes import Pile, Unit
 from arena.games.shengji.trick import Contender, contender, main_shape
-from bots.shengji.view import View, points
+from bots.shengji.view import CARD_POINTS, View, points
 
 FEED_WEIGHT = 2.5
 """Points fed to a winning partner, against the cost of the cards spent."""
@@ -100,7 +100,7 @@ def _candidate(view: View, cards: tuple[Card, ...], best: Contender) -> Candidat
         if card_suit == suit or (card_suit == TRUMP and suit != TRUMP):
             single = Contender(card_suit != suit, order.orders[cards[0]])
             wins = single if single.beats(best) else None
-        return Candidate(cards, card_points(cards[0]), view.cost(cards), wins)
+        return Candidate(cards, CARD_POINTS[cards[0]], view.cost(cards), wins)
     suits = {order.suits[c] for c in cards}
     ruff = suits == {TRUMP} and suit != TRUMP
     if (suits == {suit} or ruff) and _may_beat(view, cards, ruff, best):

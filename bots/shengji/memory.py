@@ -146,7 +146,7 @@ class Memory:
         return counts
 
     def table_points(self) -> int:
-        return sum(card_points(c) for _, cards in self.trick.plays for c in cards)
+        return sum([card_points(c) for _, cards in self.trick.plays for c in cards])
 
     def still_to_play(self) -> list[Seat]:
         """The seats after this one that have not played to the trick yet."""
