@@ -231,6 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--one-process", action="store_true", help="with 'grpc': the bots in the server's process"
     )
+    bench.add_argument(
+        "--threads", action="store_true", help="with 'grpc': the bots' act in worker threads"
+    )
     bench.add_argument("--json", action="store_true", help="with 'grpc': the report as JSON")
     add_balance_parser(sub)
     add_serve_parser(sub)
