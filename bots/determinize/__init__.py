@@ -1,0 +1,56 @@
+"""Determinization: full game states consistent with what one seat has seen.
+
+:func:`sample_state` draws, from a seat's :class:`~arena.games.base.Observation`
+alone, a complete state of the deal — every hidden hand, kitty and undealt card
+filled in at random, but consistent with everything the seat saw (its own hand,
+cards played and given, voids, tribute, turned cards, its buried kitty…). The
+drawn state is built the engine's own way (a fresh deal from explicit hands, then
+the public actions re-applied), and it is kept only if it shows the seat exactly
+the observation it was drawn from. Pure and deterministic given the ``rng``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from arena import games
+from arena.games.base import Game, Observation, State
+from bots.determinize import guandan, sanfu, shengji
+from bots.determinize.assign import Bin, NoAssignment, assign
+from bots.determinize.common import SampleError, Sampler, draw
+
+__all__ = ["Bin", "NoAssignment", "SampleError", "assign", "game_for", "sample_state"]
+
+ATTEMPTS = 200
+"""Draws tried before giving up on an observation."""
+
+_SAMPLERS: dict[str, Sampler] = {
+    "guandan": guandan.sample,
+    "shengji": shengji.sample,
+    "sanfu": sanfu.sample,
+}
+
+
+def game_for(observation: Observation, options: Mapping[str, Any] | None = None) -> Game:
+    """The game of an observation, with ``options`` (the observation does not carry them)."""
+    return games.make(observation.game, **dict(options or {}))
+
+
+def sample_state(
+    observation: Observation,
+    rng: random.Random,
+    game: Game | None = None,
+    attempts: int = ATTEMPTS,
+) -> State:
+    """A full state whose observation for ``observation.seat`` is ``observation``.
+
+    ``game`` gives the rules options (default: the variant's defaults). Raises
+    :class:`SampleError` when no consistent state turns up in ``attempts`` draws.
+    """
+    family = observation.game.split("-", 1)[0]
+    sampler = _SAMPLERS.get(family)
+    if sampler is None:
+        raise SampleError(f"no sampler for game {observation.game!r}")
+    return draw(observation, rng, game or game_for(observation), sampler, attempts)

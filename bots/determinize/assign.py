@@ -1,0 +1,105 @@
+"""Deal unknown cards into bins of fixed sizes, each bin refusing some cards.
+
+A *bin* is a place hidden cards may be: another seat's hand, a buried kitty, the
+undealt rest of a deck. Each has a size and a set of cards it cannot hold (a suit a
+seat showed itself void in, cards above a tribute card…) or of which it holds at
+most so many copies (a seat that could not follow a pair). :func:`assign` draws one
+assignment that fills every bin exactly and respects every refusal, or reports
+that none exists.
+
+The constrained cards are placed first, one at a time, each into a bin chosen in
+proportion to its free room among the bins that accept it, keeping Hall's condition
+true (for every set of bins, the cards that only those bins accept fit in them), so
+the draw never paints itself into a corner; the unconstrained cards then fill the
+room that is left in a shuffled order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from arena.cards import Card
+
+
+class NoAssignment(ValueError):
+    """The cards cannot be dealt into the bins as asked."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bin:
+    """Room for ``size`` hidden cards, none of which may be in ``refuses``, and at most
+    ``limits[card]`` copies of a card named in ``limits``."""
+
+    size: int
+    refuses: frozenset[Card] = field(default_factory=frozenset)
+    limits: Mapping[Card, int] = field(default_factory=dict)
+
+    def takes(self, card: Card, copy: int) -> bool:
+        """Whether the bin may take the ``copy``-th (0-based) copy of ``card``."""
+        return card not in self.refuses and copy < self.limits.get(card, copy + 1)
+
+
+def _fits(pending: dict[int, int], room: Sequence[int]) -> bool:
+    """Hall's condition: for every set of bins, the cards accepted only there fit."""
+    bins = len(room)
+    for subset in range(1, 1 << bins):
+        need = sum(n for mask, n in pending.items() if mask & ~subset == 0)
+        if need > sum(room[b] for b in range(bins) if subset >> b & 1):
+            return False
+    return True
+
+
+def assign(cards: Collection[Card], bins: Sequence[Bin], rng: random.Random) -> list[list[Card]]:
+    """One assignment of ``cards`` (a multiset) to ``bins``, drawn with ``rng``.
+
+    Raises :class:`NoAssignment` when the sizes do not add up to the number of cards
+    or when the refusals leave no way to fill every bin.
+    """
+    total = sum(b.size for b in bins)
+    if total != len(cards):
+        raise NoAssignment(f"{len(cards)} hidden cards for {total} places")
+    if any(b.size < 0 for b in bins):
+        raise NoAssignment("a bin of negative size")
+    full = (1 << len(bins)) - 1
+    # (card, mask of the bins that take it). Copies of a card are told apart so that a
+    # bin limited to L copies takes only L of them; each bin counts them from another
+    # copy, so limited bins may still share the copies between them.
+    items: list[tuple[Card, int]] = []
+    copies = Counter(cards)
+    for card, n in sorted(copies.items()):
+        for copy in range(n):
+            mask = sum(1 << i for i, b in enumerate(bins) if b.takes(card, (copy + i) % n))
+            items.append((card, mask))
+    rng.shuffle(items)
+    constrained = [item for item in items if item[1] != full]
+    free = [card for card, mask in items if mask == full]
+    room = [b.size for b in bins]
+    pending: dict[int, int] = {}
+    for _, mask in constrained:
+        pending[mask] = pending.get(mask, 0) + 1
+    if not _fits(pending, room):
+        raise NoAssignment("the hidden cards cannot be placed as the known facts require")
+    placed: list[list[Card]] = [[] for _ in bins]
+    for card, mask in constrained:
+        pending[mask] -= 1
+        choices = [i for i in range(len(bins)) if mask >> i & 1 and room[i]]
+        weights = [room[i] for i in choices]
+        while choices:
+            pick = rng.choices(range(len(choices)), weights)[0]
+            target = choices[pick]
+            room[target] -= 1
+            if _fits(pending, room):
+                break
+            room[target] += 1
+            del choices[pick], weights[pick]
+        else:  # unreachable while Hall's condition held before this card
+            raise NoAssignment("the hidden cards cannot be placed as the known facts require")
+        placed[target].append(card)
+    slots = [i for i, n in enumerate(room) for _ in range(n)]
+    rng.shuffle(slots)
+    for card, target in zip(free, slots, strict=True):
+        placed[target].append(card)
+    return placed

@@ -1,0 +1,189 @@
+"""A full Guandan deal consistent with what one seat has seen.
+
+Each seat is dealt 27 cards. What a seat is known to have held at the deal is what it
+sent out (plays, tribute, returns) beyond what it received; the seat's own deal is
+its hand plus what it sent out minus what it received. The rest is dealt at random,
+respecting the tribute facts: a tribute is the giver's highest card (GD-13), and a
+refused tribute means the givers held both big jokers (GD-15). The previous deal's
+finishing order — which decides the tribute — is read from the tribute events, or
+drawn among the orders the seat cannot tell apart (a tribute still face down).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import permutations
+
+from arena.cards import BIG_JOKER, Card, parse_card
+from arena.games.base import (
+    NUM_SEATS,
+    PASS,
+    Action,
+    Event,
+    Game,
+    Observation,
+    Seat,
+    next_seat,
+    partner_of,
+    team_of,
+)
+from arena.games.guandan import GuandanGame, GuandanSetup, GuandanState
+from arena.games.guandan.combos import card_value, wild_card
+from bots.determinize.assign import Bin, assign
+from bots.determinize.common import Inconsistent, expand, full_deck, minus
+
+DECKS = 2
+HAND_SIZE = 27
+
+
+def previous_orders(observation: Observation) -> list[tuple[Seat, ...]]:
+    """Finishing orders of the previous deal that fit the observation's tribute facts.
+
+    ``()`` is the first deal of a match (no tribute). Orders that lead to the same
+    tribute are given once.
+    """
+    events = observation.events
+    level = events[0].value
+    tributes = [e for e in events if e.kind == "tribute"]
+    refused = next((e for e in events if e.kind == "refuse_tribute"), None)
+    leads = [e.seat for e in events if e.kind == "lead"]
+    returns = [e.seat for e in events if e.kind == "return"]
+    if refused is not None:
+        first = leads[0]
+        if refused.tag == "double":
+            return [_double(first)]
+        return [_single(first, refused.seat)]
+    if len(tributes) == 1:
+        return [_single(tributes[0].target, tributes[0].seat)]
+    if len(tributes) == 2:
+        a, b = tributes
+        va, vb = card_value(a.cards[0], level), card_value(b.cards[0], level)
+        if va != vb:
+            high, low = (a, b) if va > vb else (b, a)
+            return [(high.target, low.target, high.seat, low.seat)]
+        firsts = [a.target, b.target]
+        if returns:
+            firsts = [returns[0]]
+        elif leads:
+            firsts = [s for s in firsts if next_seat(s) == leads[0]]
+        return [_double(f) for f in firsts]
+    if observation.phase == "tribute":
+        winners = [s for s in range(NUM_SEATS) if team_of(s) == observation.public["level_team"]]
+        loser = observation.to_act
+        return [_single(f, loser) for f in winners] + [_double(f) for f in winners]
+    return [()]
+
+
+def _single(first: Seat, giver: Seat) -> tuple[Seat, ...]:
+    """An order with ``first`` first and ``giver`` last, the partner not second."""
+    for order in permutations(range(NUM_SEATS)):
+        if order[0] == first and order[3] == giver and team_of(order[1]) != team_of(first):
+            return order
+    raise Inconsistent(f"no single tribute from seat {giver} to seat {first}")
+
+
+def _double(first: Seat) -> tuple[Seat, ...]:
+    losers = [s for s in range(NUM_SEATS) if team_of(s) != team_of(first)]
+    return (first, partner_of(first), *losers)
+
+
+def _givers(order: tuple[Seat, ...]) -> list[Seat]:
+    if not order:
+        return []
+    double = team_of(order[1]) == team_of(order[0])
+    return list(order[2:] if double else order[3:])
+
+
+def sample(observation: Observation, rng: random.Random, game: Game) -> GuandanState:
+    """One Guandan state consistent with ``observation`` (may raise :class:`Inconsistent`)."""
+    if not isinstance(game, GuandanGame):
+        raise Inconsistent(f"guandan observation for a {game.name} game")
+    events, me = observation.events, observation.seat
+    level = events[0].value
+    order = rng.choice(previous_orders(observation))
+    sent: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+    got: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+    for event in events:
+        if event.kind in ("play", "tribute", "return"):
+            sent[event.seat].update(event.cards)
+        if event.kind in ("tribute", "return"):
+            got[event.target].update(event.cards)
+    hidden_return = observation.private.get("return_given")
+    if hidden_return:
+        sent[me][parse_card(hidden_return)] += 1
+    known = [sent[s] - got[s] for s in range(NUM_SEATS)]
+    mine = minus(Counter(observation.hand) + sent[me], got[me])
+    if sum(mine.values()) != HAND_SIZE:
+        raise Inconsistent(f"seat {me}'s deal does not make {HAND_SIZE} cards")
+    known[me] = mine
+    pool = full_deck(DECKS)
+    for seen in known:
+        pool = minus(pool, seen)
+    others = [s for s in range(NUM_SEATS) if s != me]
+    refuses = _refusals(events, order, level, others)
+    bins = [Bin(HAND_SIZE - sum(known[s].values()), refuses[s]) for s in others]
+    drawn = assign(expand(pool), bins, rng)
+    hands: list[list[Card]] = [expand(known[me]) for _ in range(NUM_SEATS)]
+    for s, cards in zip(others, drawn, strict=True):
+        hands[s] = cards + expand(known[s])
+    leads = [e.seat for e in events if e.kind == "lead"]
+    levels = observation.public["levels"]
+    setup = GuandanSetup(
+        levels=(int(levels[0]), int(levels[1])),
+        level_team=int(observation.public["level_team"]),
+        previous_order=order,
+        leader=None if order else leads[0],
+    )
+    state = game.new_deal(setup, hands=hands)
+    replay(state, observation, rng)
+    return state
+
+
+def _refusals(
+    events: tuple[Event, ...], order: tuple[Seat, ...], level: int, others: list[Seat]
+) -> dict[Seat, frozenset[Card]]:
+    """Cards each other seat cannot have been dealt, by the tribute rules."""
+    refused: dict[Seat, set[Card]] = {s: set() for s in others}
+    wild = wild_card(level)
+    for event in events:
+        if event.kind == "tribute" and event.seat in refused:  # GD-13: the highest card
+            top = card_value(event.cards[0], level)
+            refused[event.seat].update(
+                c for c in range(54) if c != wild and card_value(c, level) > top
+            )
+        if event.kind == "refuse_tribute":  # GD-15: the givers hold both big jokers
+            givers = _givers(order)
+            for s in others:
+                if s not in givers:
+                    refused[s].add(BIG_JOKER)
+    return {s: frozenset(cards) for s, cards in refused.items()}
+
+
+def replay(state: GuandanState, observation: Observation, rng: random.Random) -> None:
+    """Re-apply the public actions of ``observation``, then any face-down tribute or
+    return made since (drawn among the legal ones; the seat's own from ``private``)."""
+    for event in observation.events:
+        kind = event.kind
+        if kind == "auto":
+            state.note_automatic(event.seat)
+            continue
+        if kind not in ("play", "pass", "tribute", "return"):
+            continue
+        if state.to_act != event.seat:
+            raise Inconsistent(f"seat {event.seat} is not to act in the drawn deal")
+        if kind == "pass":
+            state.apply(PASS)
+        elif kind == "play":
+            action = Action("play", event.cards)
+            if action not in state.legal_actions():
+                action = Action("play", event.cards, event.tag)
+            state.apply(action)
+        else:
+            state.apply(Action(kind, event.cards))
+    own = observation.private.get("return_given")
+    while state.to_act != observation.to_act and state.phase in ("tribute", "return"):
+        if state.to_act == observation.seat and own:
+            state.apply(Action("return", (parse_card(own),)))
+        else:
+            state.apply(rng.choice(state.legal_actions()))

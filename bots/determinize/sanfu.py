@@ -1,0 +1,114 @@
+"""A full sanfu deal consistent with what one seat has seen.
+
+Known: the seat's own hand, every card played, each turned card and who received it,
+the seat swaps (so the seating before them), and every seat's exact card count. The
+rest of the 162 cards is dealt at random into the other hands; the turned cards are
+put back where the turn events say they were dealt; then the deal is built by the
+engine from those hands and the public actions are re-applied.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from arena.cards import Card
+from arena.games.base import NUM_SEATS, PASS, Action, Game, Observation, Seat
+from arena.games.sanfu import HAND_SIZES, SanfuGame, SanfuSetup, SanfuState
+from bots.determinize.assign import Bin, assign
+from bots.determinize.common import Inconsistent, expand, full_deck, minus
+
+DECKS = 3
+
+
+def _seatings(observation: Observation) -> tuple[list[int], list[Seat]]:
+    """The seating before the swaps, and for each seat now the seat it was dealt at."""
+    after = [int(p) for p in observation.public["seating"]]
+    before = list(after)
+    dealt_at = list(range(NUM_SEATS))
+    for event in reversed(observation.events):
+        if event.kind == "swap":
+            mover, target = event.seat, event.target
+            before[mover], before[target] = before[target], before[mover]
+            dealt_at[mover], dealt_at[target] = dealt_at[target], dealt_at[mover]
+    return before, dealt_at
+
+
+def sample(observation: Observation, rng: random.Random, game: Game) -> SanfuState:
+    """One sanfu state consistent with ``observation`` (may raise :class:`Inconsistent`)."""
+    if not isinstance(game, SanfuGame):
+        raise Inconsistent(f"sanfu observation for a {game.name} game")
+    events, me = observation.events, observation.seat
+    before, dealt_at = _seatings(observation)
+    now_at = {dealt: seat for seat, dealt in enumerate(dealt_at)}
+    turns = [e for e in events if e.kind == "turn"]
+    played: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+    for event in events:
+        if event.kind == "play":
+            played[event.seat].update(event.cards)
+    known: list[Counter[Card]] = [Counter(p) for p in played]
+    for turn in turns:  # a turned card was dealt to that seat: played since, or still held
+        seat = now_at[turn.seat]
+        card = turn.cards[0]
+        wanted = sum(1 for t in turns if now_at[t.seat] == seat and t.cards[0] == card)
+        known[seat][card] = max(known[seat][card], wanted)
+    counts = [int(n) for n in observation.public["counts"]]
+    mine = Counter(observation.hand) + played[me]
+    if known[me] - mine:
+        raise Inconsistent("a turned card of this seat is neither held nor played")
+    known[me] = mine
+    pool = full_deck(DECKS)
+    for seen in known:
+        pool = minus(pool, seen)
+    others = [s for s in range(NUM_SEATS) if s != me]
+    sizes = [HAND_SIZES[dealt_at[s]] - sum(known[s].values()) for s in others]
+    for s, size in zip(others, sizes, strict=True):
+        if HAND_SIZES[dealt_at[s]] - sum(played[s].values()) != counts[s] or size < 0:
+            raise Inconsistent(f"seat {s}'s card count does not add up")
+    drawn = assign(expand(pool), [Bin(size) for size in sizes], rng)
+    initial: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
+    initial[me] = expand(known[me])
+    for s, cards in zip(others, drawn, strict=True):
+        initial[s] = cards + expand(known[s])
+    for dealt in initial:
+        rng.shuffle(dealt)
+    hands: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
+    for seat in range(NUM_SEATS):
+        hands[dealt_at[seat]] = initial[seat]
+    turned: list[int] = []
+    fixed = [0] * NUM_SEATS  # the first cards of a hand already placed as turned cards
+    for position, turn in enumerate(turns):  # the k-th card of seat s is deal index 4k + s
+        hand = hands[turn.seat]
+        hand.insert(position, hand.pop(hand.index(turn.cards[0], fixed[turn.seat])))
+        fixed[turn.seat] = position + 1
+        turned.append(NUM_SEATS * position + turn.seat)
+    setup = _setup(observation, before, len(turns), game)
+    state = game.new_deal(setup, hands=hands, turned=turned)
+    replay(state, observation)
+    return state
+
+
+def _setup(observation: Observation, before: list[int], turned: int, game: Game) -> SanfuSetup:
+    deal_index = observation.events[0].value
+    previous_first = None
+    if turned == 1:  # SF-5, SF-6: the previous first finisher leads
+        lead = next(e for e in observation.events if e.kind == "lead")
+        previous_first = int(observation.public["seating"][lead.seat])
+    return SanfuSetup(
+        seating=(before[0], before[1], before[2], before[3]),
+        previous_first=previous_first,
+        previous_sweep=turned == 1,
+        deal_index=deal_index,
+        deals=max(int(game.options["deals"]), deal_index + 1),
+    )
+
+
+def replay(state: SanfuState, observation: Observation) -> None:
+    """Re-apply the public actions of ``observation`` to the fresh deal ``state``."""
+    for event in observation.events:
+        if event.kind == "auto":
+            state.note_automatic(event.seat)
+        elif event.kind in ("play", "pass"):
+            if state.to_act != event.seat:
+                raise Inconsistent(f"seat {event.seat} is not to act in the drawn deal")
+            state.apply(Action("play", event.cards) if event.kind == "play" else PASS)

@@ -1,0 +1,354 @@
+"""A full Shengji deal (1 to 4 decks) consistent with what one seat has seen.
+
+Known: the seat's own hand (and, for the dealer, what it buried), every card played,
+every declaration shown (cards that were dealt to the declarer), the card turned up
+from the kitty, every seat's card count, and the voids: a follower that played fewer
+cards of the led suit than the lead had none left (SJ-19). Hidden 4-deck declarations
+(SJ-10) get a suit drawn among those the declarer can show (the last one takes the
+trump suit once it is public). The rest is dealt at random: the other hands, the
+dealer's buried cards, the undealt cards while dealing goes on.
+
+The deal is rebuilt as a dealing order (each seat's declared cards dealt to it first)
+and re-run through the engine: a seat declares when the next declaration of the
+observation is its own and legal, passes otherwise, until the observed moment; then
+the buries and plays are re-applied.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from arena.cards import SUITS, Card, make_card, parse_cards
+from arena.games.base import NOBODY, NUM_SEATS, PASS, Action, Event, Game, Observation, Seat
+from arena.games.shengji import ShengjiGame, ShengjiRules, ShengjiSetup, ShengjiState
+from arena.games.shengji.order import TrumpOrder
+from bots.determinize.assign import Bin, assign
+from bots.determinize.common import Inconsistent, expand, full_deck, minus
+
+
+def trump_suit(name: str, two_colour: bool) -> int | None:
+    """The suit (or colour) a public trump name stands for; ``None`` for notrump."""
+    if name == "notrump":
+        return None
+    if two_colour:
+        return ("black", "red").index(name)
+    return SUITS.index(name)
+
+
+@dataclass
+class FollowFacts:
+    """What the follows of the tricks tell about the hands (SJ-19).
+
+    ``void[s]``: the suits seat ``s`` showed it no longer holds (it followed with fewer
+    cards of the led suit than the lead had). ``unpaired[s]``: per suit, the cards of
+    that suit ``s`` played from the moment it showed it held no pair there (a lead with
+    a pair, followed by two or more cards of the suit, all different) — so it holds at
+    most one copy of each, counting those plays.
+    """
+
+    void: list[set[int]]
+    unpaired: list[dict[int, Counter[Card]]]
+
+
+def follow_facts(events: tuple[Event, ...], order: TrumpOrder) -> FollowFacts:
+    void: list[set[int]] = [set() for _ in range(NUM_SEATS)]
+    since: list[dict[int, int]] = [{} for _ in range(NUM_SEATS)]  # suit -> event index
+    suit, size, paired, in_trick = -1, 0, False, 0
+    for index, event in enumerate(events):
+        if event.kind == "lead":
+            in_trick = 0
+        elif event.kind == "play":
+            if in_trick == 0:
+                suit, size = order.suits[event.cards[0]], len(event.cards)
+                paired = len(set(event.cards)) < len(event.cards)
+            else:
+                same = [c for c in event.cards if order.suits[c] == suit]
+                if len(same) < size:
+                    void[event.seat].add(suit)
+                if paired and len(same) >= 2 and len(set(same)) == len(same):
+                    since[event.seat].setdefault(suit, index)
+            in_trick += 1
+    unpaired: list[dict[int, Counter[Card]]] = [{} for _ in range(NUM_SEATS)]
+    for seat in range(NUM_SEATS):
+        for unpaired_suit, start in since[seat].items():
+            later: Counter[Card] = Counter()
+            for event in events[start:]:
+                if event.kind == "play" and event.seat == seat:
+                    later.update(c for c in event.cards if order.suits[c] == unpaired_suit)
+            unpaired[seat][unpaired_suit] = later
+    return FollowFacts(void, unpaired)
+
+
+def _limits(
+    facts: FollowFacts, seat: Seat, held: Counter[Card], order: TrumpOrder
+) -> dict[Card, int]:
+    """At most one copy of each card of a suit the seat showed it held no pair in."""
+    limits: dict[Card, int] = {}
+    for suit, later in facts.unpaired[seat].items():
+        for card in range(54):
+            if order.suits[card] == suit:
+                room = 1 - later[card] - held[card]
+                if room < 0:
+                    raise Inconsistent(f"seat {seat} would have held a pair it did not follow with")
+                limits[card] = room
+    return limits
+
+
+def _setup(observation: Observation, start: Seat) -> ShengjiSetup:
+    levels = tuple(int(x) for x in observation.public["levels"])
+    dealer = int(observation.public["dealer"])
+    if dealer != NOBODY:
+        fixed: Seat | None = start if dealer == start else None
+    else:
+        fixed = None if start == 0 and levels == (0, 0) else start
+    return ShengjiSetup(levels=(levels[0], levels[1]), dealer=fixed)
+
+
+def _declared(
+    observation: Observation,
+    rng: random.Random,
+    level: int,
+    trump: int | None,
+    dealt_mine: Counter[Card],
+) -> list[tuple[Card, ...]]:
+    """The cards of each declaration, hidden 4-deck ones drawn (SJ-10)."""
+    declares = [e for e in observation.events if e.kind == "declare"]
+    shown: list[tuple[Card, ...]] = []
+    own_standing = observation.private.get("declaration")
+    for index, event in enumerate(declares):
+        if event.cards:
+            shown.append(event.cards)
+            continue
+        last = index == len(declares) - 1
+        if last and trump is not None:
+            suits = [trump]
+        elif last and own_standing and event.seat == observation.seat:
+            suits = [parse_cards(own_standing)[0] & 3]
+        elif event.seat == observation.seat:
+            suits = [s for s in range(4) if dealt_mine[make_card(level, s)] >= event.value]
+        else:
+            suits = list(range(4))
+        if not suits:
+            raise Inconsistent(f"seat {event.seat} cannot have shown {event.value} level cards")
+        shown.append((make_card(level, rng.choice(suits)),) * event.value)
+    return shown
+
+
+def sample(observation: Observation, rng: random.Random, game: Game) -> ShengjiState:
+    """One Shengji state consistent with ``observation`` (may raise :class:`Inconsistent`)."""
+    if not isinstance(game, ShengjiGame):
+        raise Inconsistent(f"shengji observation for a {game.name} game")
+    rules = game.rules
+    events, me, public = observation.events, observation.seat, observation.public
+    start, level = events[0].seat, events[0].value
+    trump_event = next((e for e in events if e.kind == "trump"), None)
+    if trump_event is not None and trump_event.cards:  # SJ-8: the kitty's 4th card was turned
+        rules = replace(rules, no_declaration="flip_kitty")
+    dealing = trump_event is None
+    trump = None if dealing else trump_suit(str(public["trump"]), rules.two_colour)
+    dealer = int(public["dealer"])
+    counts = [int(n) for n in public["counts"]]
+    played: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+    for event in events:
+        if event.kind == "play":
+            played[event.seat].update(event.cards)
+    own_buried = list(parse_cards(observation.private.get("buried", "")))
+    buries = sum(1 for e in events if e.kind == "bury")
+    hand = Counter(observation.hand)
+    mine = hand + played[me] + Counter(own_buried)
+    declared = _declared(observation, rng, level, trump if not dealing else None, mine)
+    required: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+    declarers = [e.seat for e in events if e.kind == "declare"]
+    for seat, cards in zip(declarers, declared, strict=True):
+        required[seat] |= Counter(cards)
+    turned = Counter(trump_event.cards) if trump_event is not None else Counter()
+    order = (
+        None
+        if dealing
+        else TrumpOrder(level, trump, rules.constant_twos or rules.decks == 4, rules.two_colour)
+    )
+    facts = follow_facts(events, order) if order is not None else None
+    thrown: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+    for index, event in enumerate(events):
+        if event.kind == "throw_failed":  # the thrower held every card it tried to throw:
+            later: Counter[Card] = Counter()  # those it did not play since, it still holds
+            for after in events[index:]:
+                if after.kind == "play" and after.seat == event.seat:
+                    later.update(after.cards)
+            thrown[event.seat] |= Counter(event.cards) - later
+
+    # known cards of the other seats' current hands (and of the buried cards)
+    others = [s for s in range(NUM_SEATS) if s != me]
+    held: dict[Seat, Counter[Card]] = {}
+    buried_known: Counter[Card] = Counter()
+    for s in others:
+        in_hand = thrown[s]
+        known = (required[s] + (turned if s == dealer else Counter())) - played[s]
+        known |= in_hand
+        held[s] = Counter(in_hand)
+        flexible = known - in_hand
+        if s == dealer and rules.kitty_size:  # dealt to the dealer: in hand or buried
+            for card in expand(flexible):
+                room = counts[s] - sum(held[s].values())
+                in_void = (
+                    facts is not None and order is not None and (order.suits[card] in facts.void[s])
+                )
+                if in_void or rng.random() * (room + buries) >= room:
+                    buried_known[card] += 1
+                else:
+                    held[s][card] += 1
+        else:
+            held[s] += flexible
+    pool = full_deck(rules.decks)
+    pool = minus(pool, mine)
+    for s in others:
+        pool = minus(pool, played[s] + held[s])
+    pool = minus(pool, buried_known)
+    bins = []
+    for s in others:
+        refuses: frozenset[Card] = frozenset()
+        limits: dict[Card, int] = {}
+        if facts is not None and order is not None:
+            refuses = frozenset(c for c in pool if order.suits[c] in facts.void[s])
+            limits = _limits(facts, s, held[s], order)
+        bins.append(Bin(counts[s] - sum(held[s].values()), refuses, limits))
+    extra_bin = 0
+    if dealing:
+        extra_bin = rules.decks * 54 - sum(counts)
+    elif dealer != me and rules.kitty_size:
+        extra_bin = buries - sum(buried_known.values())
+    bins.append(Bin(extra_bin))
+    drawn = assign(expand(pool), bins, rng)
+    current: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+    current[me] = hand
+    for s, got in zip(others, drawn[:-1], strict=True):
+        current[s] = Counter(got) + held[s]
+    rest = drawn[-1]
+    if dealing:
+        deal_order = _dealing_order(current, required, rest, start, rules, rng)
+    else:
+        buried = own_buried
+        if dealer != me:
+            buried = rest + expand(buried_known)
+            rng.shuffle(buried)
+        deal_order = _dealt_order(
+            current, played, required, buried, turned, dealer, start, rules, rng
+        )
+        own_buried = buried
+    state = ShengjiState(deal_order, _setup(observation, start), rules)
+    replay(state, observation, declared, own_buried)
+    return state
+
+
+def _sequence(cards: Counter[Card], first: Counter[Card], rng: random.Random) -> list[Card]:
+    """The order a seat received ``cards``: ``first`` (its declared cards), then the rest."""
+    rest = expand(minus(cards, first))
+    rng.shuffle(rest)
+    return expand(first) + rest
+
+
+def _interleave(sequences: list[list[Card]], start: Seat, dealt: int) -> list[Card]:
+    """SJ-7: one card at a time from ``start``."""
+    return [sequences[(start + k) % NUM_SEATS][k // NUM_SEATS] for k in range(dealt)]
+
+
+def _dealing_order(
+    current: list[Counter[Card]],
+    required: list[Counter[Card]],
+    undealt: list[Card],
+    start: Seat,
+    rules: ShengjiRules,
+    rng: random.Random,
+) -> list[Card]:
+    """While dealing: the cards dealt so far, then the undealt ones in a random order."""
+    dealt = sum(sum(c.values()) for c in current)
+    sequences = [_sequence(current[s], required[s], rng) for s in range(NUM_SEATS)]
+    return _interleave(sequences, start, dealt) + undealt
+
+
+def _dealt_order(
+    current: list[Counter[Card]],
+    played: list[Counter[Card]],
+    required: list[Counter[Card]],
+    buried: list[Card],
+    turned: Counter[Card],
+    dealer: Seat,
+    start: Seat,
+    rules: ShengjiRules,
+    rng: random.Random,
+) -> list[Card]:
+    """After dealing: each seat's dealt hand, and a kitty drawn from the dealer's cards."""
+    dealt = [current[s] + played[s] for s in range(NUM_SEATS)]
+    kitty: list[Card] = []
+    if rules.kitty_size:
+        pool = dealt[dealer] + Counter(buried)
+        free = expand(minus(minus(pool, required[dealer]), turned))
+        rng.shuffle(free)
+        kitty = free[: rules.kitty_size - len(turned)]
+        if turned:
+            kitty[3:3] = expand(turned)
+        dealt[dealer] = minus(pool, Counter(kitty))
+    sequences = [_sequence(dealt[s], required[s], rng) for s in range(NUM_SEATS)]
+    if any(len(seq) != rules.hand_size for seq in sequences):
+        raise Inconsistent("a dealt hand of the wrong size")
+    return _interleave(sequences, start, rules.hand_size * NUM_SEATS) + kitty
+
+
+def replay(
+    state: ShengjiState,
+    observation: Observation,
+    declared: list[tuple[Card, ...]],
+    buried: list[Card],
+) -> None:
+    """Re-run the dealing (declaring as the observation did) and re-apply buries and plays."""
+    events = observation.events
+    pending: list[tuple[Seat, tuple[Card, ...], bool]] = []
+    after_dealing = False
+    for event in events:
+        after_dealing = after_dealing or event.kind == "dealt"
+        if event.kind == "declare":
+            pending.append((event.seat, declared[len(pending)], after_dealing))
+    final_round = any(e.kind == "dealt" for e in events)
+    wanted = sum(int(n) for n in observation.public["counts"])
+    total = len(state.set_aside()) + sum(len(state.hand(s)) for s in range(NUM_SEATS))
+    while state.phase == "declare":
+        seat = state.to_act
+        in_final_round = any(e.kind == "dealt" for e in state.events)
+        if (
+            observation.phase == "declare"
+            and not pending
+            and seat == observation.to_act
+            and total - len(state.set_aside()) == wanted
+            and final_round == in_final_round
+        ):
+            return
+        if pending and pending[0][0] == seat and pending[0][2] == in_final_round:
+            action = Action("declare", pending[0][1])
+            if action in state.legal_actions():
+                state.apply(action)
+                pending.pop(0)
+                continue
+        state.apply(PASS)
+    if pending:
+        raise Inconsistent("a declaration could not be made in the drawn deal")
+    next_bury = 0
+    skip_play = False
+    for event in events:
+        kind = event.kind
+        if kind == "auto":
+            state.note_automatic(event.seat)
+        elif kind == "bury":
+            state.apply(Action("bury", (buried[next_bury],)))
+            next_bury += 1
+        elif kind == "throw_failed":
+            state.apply(Action("play", event.cards))
+            skip_play = True
+        elif kind == "play":
+            if skip_play:  # the forced play of a failed throw follows from the throw
+                skip_play = False
+                continue
+            if state.to_act != event.seat:
+                raise Inconsistent(f"seat {event.seat} is not to act in the drawn deal")
+            state.apply(Action("play", event.cards))
