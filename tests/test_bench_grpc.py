@@ -6,9 +6,15 @@ import json
 import math
 
 import pytest
+from google.protobuf import json_format, struct_pb2
 
+from arena._proto.arena.v1 import arena_pb2
 from arena.cli import main
+from arena.client.wire import facts_from_struct, observation_from_proto
 from arena.commands.bench_grpc import percentile
+from arena.errors import ParseError
+from arena.games import make
+from arena.server.remote import action_from_proto, observation_to_proto, struct
 
 
 def test_percentile_is_nearest_rank() -> None:
@@ -21,9 +27,10 @@ def test_percentile_is_nearest_rank() -> None:
 
 def test_bench_grpc_json_report(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["bench", "grpc", "--variant", "shengji-1", "--matches", "2", "--deals", "1"]
-    assert main([*argv, "--one-process", "--json"]) == 0
+    assert main([*argv, "--one-process", "--threads", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["variant"] == "shengji-1" and report["layout"] == "one process"
+    assert report["act"] == "in worker threads"
     latency, concurrent, local = report["latency"], report["concurrent"], report["in_process"]
     assert latency["matches"] == 4 and latency["decisions"] > 0
     assert concurrent["matches"] == 2 and concurrent["decisions"] > 0
@@ -44,7 +51,7 @@ def test_bench_grpc_text_report_with_bots_in_a_second_process(
 ) -> None:
     assert main(["bench", "grpc", "--variant", "guandan", "--matches", "1", "--deals", "1"]) == 0
     out = capsys.readouterr().out
-    assert "two processes" in out and "round trip = " in out
+    assert "two processes" in out and "act inline" in out and "round trip = " in out
     assert "1 match at a time" in out and "remote decisions/s" in out
     assert "in process (baseline" in out and "slowdown" in out
     assert "target ≤ 0.5" in out and "target ≥ 5000" in out
@@ -55,3 +62,51 @@ def test_bench_grpc_refuses_nonsense(capsys: pytest.CaptureFixture[str]) -> None
     assert "at least 1" in capsys.readouterr().err
     assert main(["bench", "grpc", "--variant", "chess"]) == 2
     assert "unknown variant 'chess'" in capsys.readouterr().err
+
+
+def _reference_facts(message: struct_pb2.Struct) -> object:
+    """The facts as ``json_format`` reads them, in the engine's shape."""
+
+    def shape(value: object) -> object:
+        if isinstance(value, dict):
+            return {k: shape(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return tuple(shape(v) for v in value)
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
+
+    return shape(json_format.MessageToDict(message))
+
+
+def test_sdk_hot_path_converters_agree_with_the_reference_ones() -> None:
+    """The remembered and direct conversions of the SDK's hot path change no result."""
+    facts = {"a": 1, "b": 2.5, "c": [1, None, "x", True], "d": {"e": [], "f": {"g": -3}}}
+    assert facts_from_struct(struct(facts)) == _reference_facts(struct(facts))
+    for variant in ("guandan", "shengji-2", "sanfu"):
+        state = make(variant).new_deal(seed=11)
+        for _ in range(3):  # twice seen: converted, then remembered
+            message = observation_to_proto(state.observe(state.to_act), 0)
+            seen = observation_from_proto(message)
+            expected = tuple(action_from_proto(a) for a in message.legal.actions)
+            assert seen.legal_actions == expected
+            assert seen.public == _reference_facts(message.public_facts)
+            assert seen.private == _reference_facts(message.private_facts)
+        state.apply(state.legal_actions()[0])
+    odd = [
+        arena_pb2.Action(verb="play", cards=["3d", "3s"], text="play 3d 3s"),  # any order
+        arena_pb2.Action(verb="play", cards=["3d"], text="play 3s"),  # disagree
+        arena_pb2.Action(verb="Play", cards=["3d"], text="play 3d"),  # no verb
+        arena_pb2.Action(verb="play", cards=["3d"], text="play 3d as x"),  # tag missing
+    ]
+    for action in odd:
+        legal = arena_pb2.LegalActions(actions=[action])
+        message = arena_pb2.Observation(game="guandan", legal=legal)
+        try:
+            expected_action: object = action_from_proto(action)
+        except ParseError as err:
+            with pytest.raises(ParseError) as raised:
+                observation_from_proto(message)
+            assert str(raised.value) == str(err)
+        else:
+            assert observation_from_proto(message).legal_actions == (expected_action,)

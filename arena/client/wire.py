@@ -8,14 +8,19 @@ policy gets. Engine → wire converters are the server's own, imported from ther
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from functools import lru_cache
+from typing import Any, Final
 
-from google.protobuf import json_format, struct_pb2
+from google.protobuf import struct_pb2
 
 from arena._proto.arena.v1 import arena_pb2
-from arena.cards import parse_cards
+from arena.cards import Card, format_cards, parse_cards
 from arena.games.base import NOBODY, Action, Event, Observation, well_formed
 from arena.server.remote import action_from_proto, action_to_proto
+
+_MEMO: Final = 8192
+"""Conversions remembered (by their wire bytes or text): the same actions and card lists
+come back decision after decision."""
 
 __all__ = [
     "action_from_proto",
@@ -32,29 +37,59 @@ def _seat(message: Any, field: str) -> int:
     return int(getattr(message, field)) if message.HasField(field) else NOBODY
 
 
-def _engine_value(value: Any) -> Any:
-    """Struct values back in the engine's shape: integral numbers as ints, lists as tuples."""
-    if isinstance(value, dict):
-        return {k: _engine_value(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return tuple(_engine_value(v) for v in value)
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
+def _engine_value(value: struct_pb2.Value) -> Any:
+    """A Struct value in the engine's shape: integral numbers as ints, lists as tuples."""
+    kind = value.WhichOneof("kind")
+    if kind == "number_value":
+        number = value.number_value
+        return int(number) if number.is_integer() else number
+    if kind == "string_value":
+        return value.string_value
+    if kind == "bool_value":
+        return value.bool_value
+    if kind == "struct_value":
+        return {k: _engine_value(v) for k, v in value.struct_value.fields.items()}
+    if kind == "list_value":
+        return tuple(_engine_value(v) for v in value.list_value.values)
+    return None
 
 
 def facts_from_struct(message: struct_pb2.Struct) -> dict[str, Any]:
     """A ``Struct`` of facts as the engine's JSON-like mapping (docs/protocol.md)."""
-    data = json_format.MessageToDict(message)
-    converted: dict[str, Any] = _engine_value(data)
-    return converted
+    return {k: _engine_value(v) for k, v in message.fields.items()}
+
+
+@lru_cache(maxsize=_MEMO)
+def _cards(text: str) -> tuple[Card, ...]:
+    return parse_cards(text)
+
+
+@lru_cache(maxsize=_MEMO)
+def _action(data: bytes) -> Action:
+    """:func:`action_from_proto` of an Action's bytes, quicker for the server's usual form
+    (both forms given, the cards' names in canonical order): the text is parsed once."""
+    message = arena_pb2.Action.FromString(data)
+    if message.text and message.verb:
+        action = Action.from_str(message.text)
+        if (
+            action.verb == message.verb
+            and action.tag == message.tag
+            and message.cards == format_cards(action.cards).split()
+        ):
+            return action
+    return action_from_proto(message)
+
+
+def _legal(actions: Iterable[arena_pb2.Action]) -> tuple[Action, ...]:
+    """The legal actions of a request (each converted once, then remembered)."""
+    return tuple(_action(a.SerializeToString()) for a in actions)
 
 
 def event_from_proto(message: arena_pb2.Event) -> Event:
     return Event(
         kind=message.kind,
         seat=_seat(message, "seat"),
-        cards=parse_cards(" ".join(message.cards)),
+        cards=_cards(" ".join(message.cards)),
         target=_seat(message, "target"),
         value=message.value,
         tag=message.tag,
@@ -71,8 +106,8 @@ def observation_from_proto(
         seat=_seat(message, "seat"),
         phase=message.phase,
         to_act=_seat(message, "to_act"),
-        hand=parse_cards(" ".join(message.hand)),
-        legal_actions=tuple(action_from_proto(a) for a in message.legal.actions),
+        hand=_cards(" ".join(message.hand)),
+        legal_actions=_legal(message.legal.actions),
         events=tuple(events) + tuple(event_from_proto(e) for e in message.events),
         public=facts_from_struct(message.public_facts),
         private=facts_from_struct(message.private_facts),

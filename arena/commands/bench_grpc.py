@@ -14,13 +14,16 @@ A decision's *round trip* is measured by the SDK (``run_bot_async(on_decision=â€
 from reading the DecisionRequest to reading the ActionResult that accepts the answer.
 It covers the bot's reply, both wire directions, the hand-off to the match thread, the
 engine applying the action and the server's answer. The server runs in this process;
-the bots run in a second process (``--one-process``: in this one), all on one loop.
+the bots run in a second process (``--one-process``: in this one), all on one loop, their
+``act`` called inline (``run_bot_async(inline=True)``; ``--threads``: in worker threads,
+the SDK's default).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import math
 import multiprocessing
 import os
@@ -36,13 +39,21 @@ from typing import Any, Final, TypeVar
 
 from arena.chance import derive_seed
 from arena.commands import print_json
-from arena.errors import ConfigError
+from arena.errors import ArenaError, ConfigError
 from arena.games import make, names
 from arena.match import play_match
 from arena.store import Store
 from bots.simple import RandomBot
 
-__all__ = ["ClientReport", "Phase", "measure", "percentile", "play_phase", "run_grpc_bench"]
+__all__ = [
+    "BenchError",
+    "ClientReport",
+    "Phase",
+    "measure",
+    "percentile",
+    "play_phase",
+    "run_grpc_bench",
+]
 
 TARGET_P50_MS: Final = 0.5
 TARGET_P99_MS: Final = 1.5
@@ -59,6 +70,10 @@ PHASE_TIMEOUT: Final = 600.0
 T = TypeVar("T")
 
 
+class BenchError(ArenaError):
+    """The bench could not finish: the bots' side failed or went away."""
+
+
 @dataclass(frozen=True)
 class Phase:
     """What the bots' side plays: ``streams`` SDK bots, ``matches`` matches each."""
@@ -69,6 +84,7 @@ class Phase:
     streams: int
     matches: int
     seed: int
+    inline: bool = True
 
 
 @dataclass
@@ -113,6 +129,7 @@ async def play_phase(phase: Phase) -> ClientReport:
                 on_match=on_match,
                 on_decision=on_decision,
                 max_retries=0,
+                inline=phase.inline,
             )
             for i in range(phase.streams)
         )
@@ -129,7 +146,7 @@ def _bots_process(conn: Connection) -> None:
         try:
             conn.send(asyncio.run(play_phase(phase)))
         except Exception as err:  # reported in the bench's process
-            conn.send(err)
+            conn.send(BenchError(f"{type(err).__name__}: {err}"))
 
 
 class _Bots:
@@ -148,18 +165,22 @@ class _Bots:
     def play(self, phase: Phase) -> ClientReport:
         if self._conn is None:
             return asyncio.run(asyncio.wait_for(play_phase(phase), PHASE_TIMEOUT))
-        self._conn.send(phase)
-        if not self._conn.poll(PHASE_TIMEOUT):
-            raise ConfigError(f"the bots' process gave no report within {PHASE_TIMEOUT:.0f} s")
-        answer = self._conn.recv()
-        if isinstance(answer, Exception):
-            raise ConfigError(f"the bots failed: {answer}")
+        try:
+            self._conn.send(phase)
+            if not self._conn.poll(PHASE_TIMEOUT):
+                raise BenchError(f"the bots gave no report within {PHASE_TIMEOUT:.0f} s")
+            answer = self._conn.recv()
+        except (EOFError, OSError) as err:
+            raise BenchError(f"the bots' process ended: {err or type(err).__name__}") from None
+        if isinstance(answer, BenchError):
+            raise BenchError(f"the bots failed: {answer}")
         assert isinstance(answer, ClientReport)
         return answer
 
     def close(self) -> None:
         if self._conn is not None and self._process is not None:
-            self._conn.send(None)
+            with contextlib.suppress(OSError):
+                self._conn.send(None)
             self._process.join(10)
             if self._process.is_alive():
                 self._process.terminate()
@@ -263,7 +284,13 @@ def _in_process(store: Store, variant: str, match_ids: list[str], deals: int) ->
 
 
 def measure(
-    variant: str, matches: int, deals: int, seed: int, *, one_process: bool = False
+    variant: str,
+    matches: int,
+    deals: int,
+    seed: int,
+    *,
+    one_process: bool = False,
+    inline: bool = True,
 ) -> dict[str, Any]:
     """Run the three phases; the report (JSON-ready)."""
     load = os.getloadavg()[0]
@@ -276,9 +303,11 @@ def measure(
         try:
             tokens = server.register()
             address = server.address
-            latency = bots.play(Phase(address, tokens, variant, len(tokens), LATENCY_MATCHES, seed))
+            latency = bots.play(
+                Phase(address, tokens, variant, len(tokens), LATENCY_MATCHES, seed, inline)
+            )
             concurrent = bots.play(
-                Phase(address, tokens, variant, 4 * matches, 1, derive_seed(seed, "many"))
+                Phase(address, tokens, variant, 4 * matches, 1, derive_seed(seed, "many"), inline)
             )
         finally:
             bots.close()
@@ -291,6 +320,7 @@ def measure(
         "variant": variant,
         "deals_per_match": deals,
         "layout": "one process" if one_process else "server and bots in two processes",
+        "act": "inline" if inline else "in worker threads",
         "round_trip": ROUND_TRIP,
         "load_average": load,
         "cores": os.cpu_count(),
@@ -320,7 +350,7 @@ def _print(report: dict[str, Any]) -> None:
     met = report["met"]
     print(
         f"{report['variant']}: random SDK bots over gRPC, {report['deals_per_match']} deals a "
-        f"match; {report['layout']}; {report['cores']} cores, load average "
+        f"match; {report['layout']}, act {report['act']}; {report['cores']} cores, load average "
         f"{report['load_average']:.2f} at start"
     )
     print(f"  {report['round_trip']}")
@@ -349,7 +379,12 @@ def run_grpc_bench(args: argparse.Namespace) -> int:
     if args.variant not in names():
         raise ConfigError(f"unknown variant {args.variant!r}; variants: {', '.join(names())}")
     report = measure(
-        args.variant, args.matches, args.deals, args.seed, one_process=args.one_process
+        args.variant,
+        args.matches,
+        args.deals,
+        args.seed,
+        one_process=args.one_process,
+        inline=not args.threads,
     )
     if args.json:
         print_json(report)
