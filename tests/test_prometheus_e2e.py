@@ -1,0 +1,219 @@
+"""End to end with a real Prometheus (Debian's ``prometheus``, installed by ``.ci/run``):
+it scrapes the arena's ``/metrics`` while matches are played, and its HTTP API then
+answers with the deals counter and a bot's Elo."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.metrics import start_metrics_server
+from arena.sim import Runner, TournamentConfig, plan
+from arena.sim.league import League
+from arena.store import Store
+
+PROMETHEUS = shutil.which("prometheus")
+pytestmark = pytest.mark.skipif(PROMETHEUS is None, reason="prometheus not installed")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.loads(response.read())
+
+
+@contextmanager
+def prometheus(target_port: int, workdir: Path) -> Iterator[str]:
+    """A Prometheus scraping ``127.0.0.1:target_port`` every half second; yields its URL."""
+    assert PROMETHEUS is not None
+    config = workdir / "prometheus.yml"
+    config.write_text(
+        "global:\n  scrape_interval: 500ms\n  evaluation_interval: 500ms\n"
+        "scrape_configs:\n  - job_name: arena\n    static_configs:\n"
+        f"      - targets: ['127.0.0.1:{target_port}']\n"
+    )
+    port = free_port()
+    log = (workdir / "prometheus.log").open("w")
+    process = subprocess.Popen(
+        [
+            PROMETHEUS,
+            f"--config.file={config}",
+            f"--storage.tsdb.path={workdir / 'data'}",
+            f"--web.listen-address=127.0.0.1:{port}",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: _ready(url), 30, f"Prometheus at {url} (log: {log.name})")
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def _ready(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/-/ready", timeout=2) as response:
+            return bool(response.status == 200)
+    except (urllib.error.URLError, ConnectionError):
+        return False
+
+
+def wait_for(check: Callable[[], Any], seconds: float, what: str) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        result = check()
+        if result:
+            return result
+        time.sleep(0.25)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def query(url: str, promql: str) -> list[dict[str, Any]]:
+    """An instant query through the HTTP API: its vector result."""
+    answer = get_json(f"{url}/api/v1/query?" + urllib.parse.urlencode({"query": promql}))
+    assert answer["status"] == "success", answer
+    result: list[dict[str, Any]] = answer["data"]["result"]
+    return result
+
+
+def scraped_value(url: str, promql: str, at_least: float) -> float:
+    """Wait until ``promql`` has one sample of at least ``at_least``; return its value."""
+
+    def check() -> float | None:
+        result = query(url, promql)
+        if len(result) == 1 and float(result[0]["value"][1]) >= at_least:
+            return float(result[0]["value"][1])
+        return None
+
+    found: float = wait_for(check, 30, f"{promql} >= {at_least}")
+    return found
+
+
+@pytest.mark.usefixtures("ray_session")
+def test_prometheus_scrapes_deals_and_elo_published_by_a_tournament_driver(
+    tmp_path: Path,
+) -> None:
+    config = TournamentConfig.from_mapping(
+        {"name": "scraped", "bots": ["random", "first"], "matches": 4, "deals": 1}
+    )
+    endpoint = start_metrics_server(0)
+    try:
+        with (
+            prometheus(endpoint.port, tmp_path) as url,
+            Store.open(tmp_path / "t.sqlite") as store,
+        ):
+            store.add_tournament(config.id, config.name, config.variant, {}, {})
+            for bot in ("random", "first"):
+                store.add_bot(bot, "builtin")
+            league = League(store, config.variant)
+            deals = 0
+            with Runner() as runner:
+                for report in runner.run(plan(config), batch_size=2):
+                    league.add(report, config.id)
+                    deals += report.deals
+            assert deals == 4
+            target = wait_for(lambda: query(url, 'up{job="arena"} == 1'), 30, "the target up")
+            assert target[0]["metric"]["instance"] == f"127.0.0.1:{endpoint.port}"
+            scraped_value(
+                url, 'sum(arena_deals_finished_total{job="arena", variant="guandan"})', deals
+            )
+            elo = scraped_value(
+                url, 'arena_rating_elo{job="arena", variant="guandan", bot="first"}', 1.0
+            )
+            assert elo == pytest.approx(league.elo["first"])
+    finally:
+        endpoint.stop()
+
+
+def _server_serves_metrics() -> bool:
+    from arena.server.app import start_server
+
+    return "metrics_port" in inspect.signature(start_server).parameters
+
+
+@pytest.mark.skipif(not _server_serves_metrics(), reason="the server does not serve metrics")
+def test_prometheus_scrapes_a_running_server_while_bots_play(tmp_path: Path) -> None:
+    import grpc
+    from test_client import Lowest
+    from test_server import ADMIN, OTHER_KEY, OWNER_KEY, register
+    from test_server_play import PlayServer
+
+    from arena.client import run_bot_async
+    from arena.server.app import start_server
+    from arena.server.auth import hash_secret, parse_owner_keys
+    from arena.server.play import PlayConfig
+
+    class MeteredServer(PlayServer):
+        def __init__(self, store: Store) -> None:  # PlayServer's, with a metrics port
+            import threading
+
+            self.loop = asyncio.new_event_loop()
+            self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+            self.thread.start()
+            keys = parse_owner_keys(f"ada {OWNER_KEY}\ngrace sha256:{hash_secret(OTHER_KEY)}\n")
+            self.running = self.run(
+                start_server(  # type: ignore[call-arg]
+                    store,
+                    port=0,
+                    owner_keys=keys,
+                    admin_tokens=[ADMIN],
+                    play=PlayConfig(max_deals=2),
+                    metrics_port=0,
+                )
+            )
+
+    with Store.open(tmp_path / "served.sqlite") as store:
+        server = MeteredServer(store)
+        try:
+            port = server.running.port
+            with prometheus(server.running.metrics_port, tmp_path) as url:
+                with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+                    names = ["e2e-ada-1", "e2e-grace-1", "e2e-ada-2", "e2e-grace-2"]
+                    keys = [OWNER_KEY, OTHER_KEY, OWNER_KEY, OTHER_KEY]
+                    tokens = [
+                        register(channel, n, k).token for n, k in zip(names, keys, strict=True)
+                    ]
+
+                async def four() -> None:
+                    await asyncio.gather(
+                        *(
+                            run_bot_async(
+                                Lowest(), f"127.0.0.1:{port}", token, ["shengji-1"], matches=1
+                            )
+                            for token in tokens
+                        )
+                    )
+
+                asyncio.run(asyncio.wait_for(four(), 120))
+                scraped_value(url, 'sum(arena_deals_finished_total{variant="shengji-1"})', 2)
+                scraped_value(url, 'count(arena_rating_elo{variant="shengji-1"})', 4)
+        finally:
+            server.close()
