@@ -34,6 +34,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
     parser.add_argument("--owner-keys", metavar="FILE", help="owner keys, one owner a line")
     parser.add_argument("--admin-token", metavar="TOKEN", help="the admin token")
+    parser.add_argument("--tls-cert", metavar="FILE", help="TLS certificate chain (PEM)")
+    parser.add_argument("--tls-key", metavar="FILE", help="TLS private key (PEM)")
+    parser.add_argument(
+        "--decision-seconds", type=float, default=10.0, help="time per decision (10; sanfu: 30)"
+    )
+    parser.add_argument("--time-bank", type=float, default=60.0, help="seconds of bank a seat (60)")
+    parser.add_argument(
+        "--grace", type=float, default=30.0, help="seconds a lost seat waits for its bot (30)"
+    )
+    parser.add_argument(
+        "--drain", type=float, default=60.0, help="seconds matches get to finish on shutdown (60)"
+    )
 
 
 def load_owner_keys(path: str | None) -> dict[str, str]:
@@ -48,10 +60,26 @@ def load_owner_keys(path: str | None) -> dict[str, str]:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from arena.server.app import serve  # loads gRPC: only for this command
+    # gRPC is loaded only for this command
+    from arena.server.app import TlsFiles, serve
+    from arena.server.play import ClockConfig, PlayConfig
 
     if not 0 <= args.port <= 65535:
         raise ArenaError(f"port must be 0..65535, got {args.port}")
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise ArenaError("TLS needs both --tls-cert and --tls-key")
+    for name in ("decision_seconds", "time_bank", "grace", "drain"):
+        if getattr(args, name) < 0 or (name == "decision_seconds" and args.decision_seconds == 0):
+            flag = "--" + name.replace("_", "-")
+            raise ArenaError(f"{flag} must be a positive number of seconds")
+    tls = TlsFiles(args.tls_cert, args.tls_key) if args.tls_cert else None
+    play = PlayConfig(
+        clock=ClockConfig(
+            decision_seconds=args.decision_seconds,
+            time_bank_seconds=args.time_bank,
+            grace_seconds=args.grace,
+        )
+    )
     owner_keys = load_owner_keys(args.owner_keys)
     admin_token = args.admin_token or os.environ.get(ADMIN_TOKEN_ENV, "")
     if not owner_keys:
@@ -67,6 +95,9 @@ def run_serve(args: argparse.Namespace) -> int:
                     port=args.port,
                     owner_keys=owner_keys,
                     admin_tokens=[admin_token] if admin_token else [],
+                    play=play,
+                    tls=tls,
+                    drain=args.drain,
                     announce=lambda line: print(line, flush=True),
                 )
             )

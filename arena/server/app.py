@@ -18,7 +18,12 @@ from arena.server.admin import AdminService
 from arena.server.auth import Authenticator
 from arena.server.interceptor import AuthInterceptor
 from arena.server.play import PlayConfig, PlayService
-from arena.server.services import LeaderboardService, RegistryService, Services
+from arena.server.services import (
+    REGISTRATIONS_PER_MINUTE,
+    LeaderboardService,
+    RegistryService,
+    Services,
+)
 from arena.server.spectate import SpectateService
 from arena.store import Store
 
@@ -95,11 +100,17 @@ async def start_server(
     admin_tokens: Sequence[str] = (),
     play: PlayConfig | None = None,
     tls: TlsFiles | None = None,
+    registrations_per_minute: float = REGISTRATIONS_PER_MINUTE,
 ) -> RunningServer:
     """Build and start a server on ``host:port`` (port 0: any free port), with TLS when
     ``tls`` is given."""
     auth = Authenticator(store, owner_keys, admin_tokens)
-    services = Services(store=store, auth=auth, builtin_bots=_builtin_bots())
+    services = Services(
+        store=store,
+        auth=auth,
+        builtin_bots=_builtin_bots(),
+        registrations_per_minute=registrations_per_minute,
+    )
     server = grpc.aio.server(
         interceptors=[AuthInterceptor(auth)],
         options=[
@@ -148,6 +159,7 @@ async def serve(
     port: int,
     owner_keys: Mapping[str, str],
     admin_tokens: Sequence[str],
+    play: PlayConfig | None = None,
     tls: TlsFiles | None = None,
     drain: float = DRAIN_SECONDS,
     announce: Callable[[str], None] = print,
@@ -160,6 +172,7 @@ async def serve(
         port=port,
         owner_keys=owner_keys,
         admin_tokens=admin_tokens,
+        play=play,
         tls=tls,
     )
     stop = asyncio.Event()

@@ -108,6 +108,8 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         self.scheduled: list[MatchPlan] = []
         self.threads: list[threading.Thread] = []
         self.draining = False
+        self.cut_off = 0
+        """Connections ended because they stopped reading (their send queue filled)."""
         self._lock = threading.RLock()
         self._league_lock = threading.Lock()
 
@@ -346,6 +348,8 @@ class PlayService(arena_pb2_grpc.PlayServicer):
 
     def _drop(self, connection: Connection) -> None:
         """The stream ended: no new match; a seat held waits for a reconnection."""
+        if connection in self.connections and connection.overflowed:
+            self.cut_off += 1
         connection.closed = True
         self.connections.discard(connection)
         self.matchmaker.leave(connection)

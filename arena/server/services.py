@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
@@ -21,6 +21,7 @@ from google.protobuf import struct_pb2, timestamp_pb2
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.server.auth import Authenticator, Principal, hash_secret
+from arena.server.connection import RateLimit
 from arena.server.interceptor import current_principal
 from arena.store import RATING_SYSTEMS, Rating, RatingChange, Store, StoredMatch
 
@@ -35,6 +36,10 @@ DEFAULT_PAGE: Final = 50
 MAX_PAGE: Final = 500
 
 
+REGISTRATIONS_PER_MINUTE: Final = 30.0
+"""Registrations one owner may make a minute (bursts of as many)."""
+
+
 @dataclass(frozen=True)
 class Services:
     """What the servicers share."""
@@ -42,6 +47,17 @@ class Services:
     store: Store
     auth: Authenticator
     builtin_bots: frozenset[str] = frozenset()
+    registrations_per_minute: float = REGISTRATIONS_PER_MINUTE
+    _registration_limits: dict[str, RateLimit] = field(default_factory=dict)
+
+    def may_register(self, owner: str) -> bool:
+        """Whether ``owner`` is within its registration rate (takes one registration)."""
+        limit = self._registration_limits.get(owner)
+        if limit is None:
+            per_minute = self.registrations_per_minute
+            limit = RateLimit(per_minute / 60.0, burst=per_minute)
+            self._registration_limits[owner] = limit
+        return limit.allow()
 
 
 class Failure(Exception):
@@ -215,6 +231,12 @@ def register(
         )
     if name in services.builtin_bots:
         raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"{name!r} is a built-in bot's name")
+    if not services.may_register(owner):
+        raise Failure(
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            f"owner {owner!r} registers more than {services.registrations_per_minute:g} "
+            "bots a minute: try again later",
+        )
     store = services.store
     version = request.version or None
     existing = store.bot(name)
