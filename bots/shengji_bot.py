@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from arena.cards import Card, parse_cards
 from arena.games.base import Action, Observation
 from arena.games.shengji import LAYOUT
-from arena.games.shengji.order import RANK_TWO
+from arena.games.shengji.order import RANK_TWO, TRUMP, TrumpOrder
 from arena.games.shengji.shapes import decompose
 from bots.shengji.burying import bury_plan
 from bots.shengji.declaring import choose_declaration
@@ -124,13 +124,26 @@ def _has_plain_twos(observation: Observation, memory: Memory) -> bool:
     )
 
 
-def _twos_uncertain(view: View) -> bool:
-    """Whether 2s might be trumps unknown to this seat, and matter to this decision."""
-    order = view.order
+def _plain_twos(order: TrumpOrder, cards: Sequence[Card]) -> list[Card]:
+    """The 2s among ``cards`` that this seat's order takes for plain cards."""
     if order.constant_twos or order.level == RANK_TWO:
+        return []
+    return [c for c in cards if c < 52 and c >> 2 == RANK_TWO and not order.is_trump(c)]
+
+
+def _twos_uncertain(view: View) -> bool:
+    """Whether the 2s might be trumps without this seat knowing it (the option is not in
+    the observation), in a way that changes what may follow this trick: the lead holds a
+    2, trumps were led, or the led suit is that of a 2 in the hand."""
+    trick = view.memory.trick
+    if not trick.plays:
         return False
-    lead = view.memory.trick.plays[0][1] if view.memory.trick.plays else ()
-    return any(c < 52 and c >> 2 == RANK_TWO and not order.is_trump(c) for c in (*view.hand, *lead))
+    hand_twos = _plain_twos(view.order, view.hand)
+    if _plain_twos(view.order, trick.plays[0][1]):
+        return True
+    return bool(hand_twos) and (
+        trick.suit == TRUMP or any(view.order.suits[c] == trick.suit for c in hand_twos)
+    )
 
 
 def _valid_lead(view: View, cards: tuple[Card, ...], throws_allowed: bool) -> bool:
@@ -140,6 +153,6 @@ def _valid_lead(view: View, cards: tuple[Card, ...], throws_allowed: bool) -> bo
         return False
     if len({order.suits[c] for c in cards}) != 1:
         return False
-    if len(cards) > 1 and _twos_uncertain(view):
-        return False
+    if len(cards) > 1 and _plain_twos(order, cards):
+        return False  # with constant 2s these would be trumps: maybe not one suit
     return throws_allowed or len(decompose(cards, order)) == 1

@@ -13,9 +13,9 @@ import pytest
 
 from arena.cards import Card, deck, parse_cards
 from arena.games import PASS, Action, Observation, make
-from arena.games.shengji import ShengjiState
+from arena.games.shengji import ShengjiSetup, ShengjiState
 from arena.games.shengji.order import TRUMP, TrumpOrder, card_points
-from arena.match import Policy, play_match
+from arena.match import Policy, play_deal, play_match
 from bots.heuristic import HeuristicBot
 from bots.shengji.burying import bury_plan
 from bots.shengji.declaring import trump_share
@@ -129,6 +129,28 @@ def test_only_legal_actions_against_random_bots(
         result = play_match(game, seats, seed=seed, max_deals=2)
         assert len(result.outcomes) >= 1
         assert all(deal.actions for deal in result.record.deals)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("shengji-1", {"constant_twos": True}),
+        ("shengji-2", {"constant_twos": True}),
+        ("shengji-3", {"constant_twos": True}),
+        ("shengji-3", {}),
+        ("shengji-4", {}),
+    ],
+)
+def test_only_legal_actions_at_other_levels(variant: str, options: dict[str, object]) -> None:
+    """Deals played at levels other than 2, where constant 2s are trumps of their own
+    (an option the observation does not show: the bot infers it from what it sees)."""
+    game = make(variant, **options)
+    for seed, level in ((1, 5), (2, 9), (3, 12)):
+        setup = ShengjiSetup(levels=(level, 3), dealer=seed % 4, deal_index=1)
+        state = game.new_deal(setup, seed=seed)
+        seats: list[Policy] = [HeuristicBot(seed), RandomBot(seed)] * 2
+        assert play_deal(state, seats)
+        assert state.is_terminal()
 
 
 def test_a_match_of_heuristic_bots_only_is_legal() -> None:

@@ -122,22 +122,26 @@ def _may_beat(view: View, cards: tuple[Card, ...], ruff: bool, best: Contender) 
 
 
 def _stands(view: View, found: Contender | None, later_opponents: Sequence[int]) -> bool:
-    """Whether a winning play stays the best: no opponent after this seat could beat it."""
+    """Whether a winning play stays the best: no opponent after this seat is likely to
+    beat it. A play in the led suit must be the top of its shape given the cards seen
+    and, in a plain suit, the opponents must be able to follow (not ruff); a ruff stands
+    if the opponents can follow the plain suit, or if it is the top of the trumps."""
     if found is None:
         return False
     if not later_opponents:
         return True
     trick = view.memory.trick
     width, length = main_shape(view.lead)
-    suit = TRUMP if found.ruff else trick.suit
-    if not view.top_of_shape(width, length, found.top, suit):
+    followed = (
+        trick.suit != TRUMP
+        and not view.opponents_void(trick.suit, later_opponents)
+        and len(view.unknown_of(trick.suit)) >= trick.size * len(later_opponents)
+    )
+    if found.ruff:
+        return followed or view.top_of_shape(width, length, found.top, TRUMP)
+    if not view.top_of_shape(width, length, found.top, trick.suit):
         return False
-    if found.ruff or trick.suit == TRUMP:
-        return True
-    # a play in a plain suit may still be ruffed by a void opponent
-    if view.opponents_void(trick.suit, later_opponents):
-        return False
-    return len(view.unknown_of(trick.suit)) >= trick.size * len(later_opponents)
+    return trick.suit == TRUMP or followed
 
 
 # ------------------------------------------------------------ constructed follows
