@@ -44,6 +44,8 @@ def test_bench_grpc_json_report(capsys: pytest.CaptureFixture[str]) -> None:
     goals = {"p50_ms", "p99_ms", "decisions_per_second"}
     assert set(report["met"]) == set(report["targets"]) == goals
     assert "DecisionRequest" in report["round_trip"]
+    assert set(concurrent["cpu_us_per_decision"]) == {"server and bots"}
+    assert local["cpu_us_per_decision"] > 0 and report["cpu_slowdown"] > 0
 
 
 def test_bench_grpc_text_report_with_bots_in_a_second_process(
@@ -55,6 +57,7 @@ def test_bench_grpc_text_report_with_bots_in_a_second_process(
     assert "1 match at a time" in out and "remote decisions/s" in out
     assert "in process (baseline" in out and "slowdown" in out
     assert "target ≤ 0.5" in out and "target ≥ 5000" in out
+    assert "CPU µs per decision" in out and "server " in out and "bots " in out
 
 
 def test_bench_grpc_refuses_nonsense(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,9 @@ One run, three phases, all with random bots and the server's deal limit (``--dea
   played again by :func:`arena.match.play_match`, one after another: the baseline of
   the slowdown ratio.
 
+CPU time per decision (server, bots, in process) is printed too: unlike wall time it
+hardly moves when other work shares the machine.
+
 A decision's *round trip* is measured by the SDK (``run_bot_async(on_decision=…)``):
 from reading the DecisionRequest to reading the ActionResult that accepts the answer.
 It covers the bot's reply, both wire directions, the hand-off to the match thread, the
@@ -95,6 +98,8 @@ class ClientReport:
     first_request: float = math.inf
     last_accepted: float = -math.inf
     match_ids: list[str] = field(default_factory=list)
+    cpu_seconds: float = 0.0
+    """CPU time of the bots' process (every thread) while they played."""
 
     @property
     def seconds(self) -> float:
@@ -117,6 +122,7 @@ async def play_phase(phase: Phase) -> ClientReport:
         if played.player == 0:
             report.match_ids.append(played.match_id)
 
+    cpu = time.process_time()
     await asyncio.gather(
         *(
             run_bot_async(
@@ -134,6 +140,7 @@ async def play_phase(phase: Phase) -> ClientReport:
             for i in range(phase.streams)
         )
     )
+    report.cpu_seconds = time.process_time() - cpu
     return report
 
 
@@ -248,8 +255,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
-def _remote(report: ClientReport, matches: int) -> dict[str, Any]:
+def _remote(report: ClientReport, matches: int, cpu: float, one_process: bool) -> dict[str, Any]:
+    """A phase's figures; ``cpu`` is this process's CPU time during it (the server's, or
+    with ``one_process`` the server's and the bots')."""
     decisions = len(report.round_trips)
+    per = 1e6 / max(decisions, 1)
     return {
         "matches": matches,
         "decisions": decisions,
@@ -257,7 +267,24 @@ def _remote(report: ClientReport, matches: int) -> dict[str, Any]:
         "decisions_per_second": decisions / report.seconds,
         "p50_ms": percentile(report.round_trips, 0.5) * 1000,
         "p99_ms": percentile(report.round_trips, 0.99) * 1000,
+        "cpu_us_per_decision": (
+            {"server and bots": cpu * per}
+            if one_process
+            else {"server": cpu * per, "bots": report.cpu_seconds * per}
+        ),
     }
+
+
+class _Timed:
+    """Wall and CPU time (this process, every thread) of a block."""
+
+    def __enter__(self) -> _Timed:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall = max(time.perf_counter() - self.wall, 1e-9)
+        self.cpu = time.process_time() - self.cpu
 
 
 def _in_process(store: Store, variant: str, match_ids: list[str], deals: int) -> dict[str, Any]:
@@ -270,16 +297,16 @@ def _in_process(store: Store, variant: str, match_ids: list[str], deals: int) ->
             raise ConfigError(f"match {match_id!r} is not in the bench's store")
         seeds.append(stored.seed)
     decisions = 0
-    started = time.perf_counter()
-    for seed in seeds:
-        policies = [RandomBot(derive_seed(seed, seat)) for seat in range(4)]
-        decisions += play_match(game, policies, seed=seed, max_deals=deals).decisions
-    seconds = max(time.perf_counter() - started, 1e-9)
+    with _Timed() as timed:
+        for seed in seeds:
+            policies = [RandomBot(derive_seed(seed, seat)) for seat in range(4)]
+            decisions += play_match(game, policies, seed=seed, max_deals=deals).decisions
     return {
         "matches": len(seeds),
         "decisions": decisions,
-        "seconds": seconds,
-        "decisions_per_second": decisions / seconds,
+        "seconds": timed.wall,
+        "decisions_per_second": decisions / timed.wall,
+        "cpu_us_per_decision": timed.cpu * 1e6 / max(decisions, 1),
     }
 
 
@@ -303,19 +330,23 @@ def measure(
         try:
             tokens = server.register()
             address = server.address
-            latency = bots.play(
-                Phase(address, tokens, variant, len(tokens), LATENCY_MATCHES, seed, inline)
+            with _Timed() as alone:
+                latency = bots.play(
+                    Phase(address, tokens, variant, len(tokens), LATENCY_MATCHES, seed, inline)
+                )
+            many = Phase(
+                address, tokens, variant, 4 * matches, 1, derive_seed(seed, "many"), inline
             )
-            concurrent = bots.play(
-                Phase(address, tokens, variant, 4 * matches, 1, derive_seed(seed, "many"), inline)
-            )
+            with _Timed() as together:
+                concurrent = bots.play(many)
         finally:
             bots.close()
             server.close()
         baseline = _in_process(store, variant, concurrent.match_ids, deals)
-    remote = _remote(concurrent, matches)
+    remote = _remote(concurrent, matches, together.cpu, one_process)
     slowdown = baseline["decisions_per_second"] / remote["decisions_per_second"]
-    single = _remote(latency, LATENCY_MATCHES)
+    cpu_slowdown = sum(remote["cpu_us_per_decision"].values()) / baseline["cpu_us_per_decision"]
+    single = _remote(latency, LATENCY_MATCHES, alone.cpu, one_process)
     return {
         "variant": variant,
         "deals_per_match": deals,
@@ -328,6 +359,7 @@ def measure(
         "concurrent": remote,
         "in_process": baseline,
         "slowdown": slowdown,
+        "cpu_slowdown": cpu_slowdown,
         "targets": {
             "p50_ms": TARGET_P50_MS,
             "p99_ms": TARGET_P99_MS,
@@ -370,6 +402,12 @@ def _print(report: dict[str, Any]) -> None:
         f"{local['decisions_per_second']:.0f} decisions/s ({local['decisions']} decisions)"
     )
     print(f"  slowdown remote vs in process: {report['slowdown']:.1f}x per decision")
+    cpu = ", ".join(f"{who} {us:.0f}" for who, us in remote["cpu_us_per_decision"].items())
+    print(
+        f"  CPU µs per decision ({remote['matches']} at once): {cpu}; in process "
+        f"{local['cpu_us_per_decision']:.0f} ({report['cpu_slowdown']:.1f}x the CPU; "
+        "steadier than wall time on a busy machine)"
+    )
 
 
 def run_grpc_bench(args: argparse.Namespace) -> int:
