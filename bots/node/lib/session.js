@@ -235,7 +235,10 @@ export class Session {
     if (!retry && choice.sampled) this.stats.sampled += 1;
     if (retry) this.stats.retries += 1;
     decision.last = actionKey(choice.action);
-    if (this.verbose) this.log(`  ${decision.requestId}: ${decision.last}`);
+    if (this.verbose) {
+      const from = choice.sampled ? " (from a sample)" : "";
+      this.log(`  ${decision.requestId}: ${retry ? "retry " : ""}${decision.last}${from}`);
+    }
     this.send({ action: { request_id: decision.requestId, action: choice.action } });
   }
 

@@ -1,0 +1,287 @@
+"""The Node.js bot (bots/node) plays on a real server beside Python SDK bots.
+
+The protocol is language-neutral: a bot written against the .proto alone, in another
+language, joins, answers decisions and finishes matches that are stored like any other.
+Skipped only when ``node`` is not installed; the bot's npm packages are installed with
+``npm ci`` when missing or older than its package-lock.json.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+from test_server import OTHER_KEY, OWNER_KEY, ServerThread, register
+from test_server_play import PlayServer
+
+from arena.client import Bot, RunSummary, run_bot_async
+from arena.games.base import Action, Observation
+from arena.server.app import start_server
+from arena.server.auth import hash_secret, parse_owner_keys
+from arena.server.play import PlayConfig
+from arena.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE_DIR = ROOT / "bots" / "node"
+BOT_JS = NODE_DIR / "bot.js"
+NODE = shutil.which("node")
+TIMEOUT = float(os.environ.get("NODE_BOT_TEST_TIMEOUT", "240"))
+
+pytestmark = pytest.mark.skipif(NODE is None, reason="node (Node.js) is not installed")
+
+
+class FirstLegal(Bot):
+    """The Python partners and opponents: the first legal action."""
+
+    def act(self, observation: Observation) -> Action | str:
+        return observation.legal_actions[0]
+
+
+@pytest.fixture(scope="module")
+def node_modules() -> Path:
+    """bots/node/node_modules, installed by ``npm ci`` when missing or stale."""
+    stamp = NODE_DIR / "node_modules" / ".package-lock.json"
+    lock = NODE_DIR / "package-lock.json"
+    if not stamp.exists() or stamp.stat().st_mtime < lock.stat().st_mtime:
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("node is installed but npm is not: cannot install bots/node's packages")
+        done = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"],
+            cwd=NODE_DIR,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, f"npm ci in {NODE_DIR} failed:\n{done.stdout}{done.stderr}"
+    return NODE_DIR / "node_modules"
+
+
+class FullMatchServer(ServerThread):
+    """A server playing whole matches (no deal limit)."""
+
+    def __init__(self, store: Store) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        keys = parse_owner_keys(f"ada {OWNER_KEY}\ngrace sha256:{hash_secret(OTHER_KEY)}\n")
+        self.running = self.run(
+            start_server(store, port=0, owner_keys=keys, play=PlayConfig(max_deals=None))
+        )
+
+
+@pytest.fixture(scope="module")
+def full_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, int]]:
+    with Store.open(tmp_path_factory.mktemp("node-full") / "arena.sqlite") as store:
+        running = FullMatchServer(store)
+        yield store, running.running.port
+        running.close()
+
+
+@pytest.fixture(scope="module")
+def short_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, int]]:
+    """Matches of at most two deals (PlayConfig.max_deals)."""
+    with Store.open(tmp_path_factory.mktemp("node-short") / "arena.sqlite") as store:
+        running = PlayServer(store)
+        yield store, running.running.port
+        running.close()
+
+
+@dataclass
+class NodeRun:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+async def run_node(*args: str, env: dict[str, str] | None = None) -> NodeRun:
+    assert NODE is not None
+    process = await asyncio.create_subprocess_exec(
+        NODE,
+        str(BOT_JS),
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, **(env or {})},
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), TIMEOUT)
+    except TimeoutError:
+        process.kill()
+        out, err = await process.communicate()
+        pytest.fail(f"the Node bot did not finish:\n{out.decode()}{err.decode()}")
+    assert process.returncode is not None
+    return NodeRun(process.returncode, out.decode(), err.decode())
+
+
+def four_tokens(port: int, prefix: str) -> tuple[str, list[str]]:
+    """Register the Node bot (owner ada) and three Python bots; rated seating makes the
+    Node bot and the other ada bot partners."""
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        node = register(channel, f"{prefix}-node").token
+        python = [
+            register(channel, f"{prefix}-py-ada").token,
+            register(channel, f"{prefix}-py-grace-1", OTHER_KEY).token,
+            register(channel, f"{prefix}-py-grace-2", OTHER_KEY).token,
+        ]
+    return node, python
+
+
+def play_matches(
+    port: int, variants: list[str], prefix: str, *node_args: str
+) -> tuple[NodeRun, list[list[RunSummary]]]:
+    """The Node bot joins every variant of ``variants`` for as many rated matches; the
+    three Python SDK bots join one variant after the other, one match each."""
+    node_token, tokens = four_tokens(port, prefix)
+
+    async def together() -> tuple[NodeRun, list[list[RunSummary]]]:
+        async def python() -> list[list[RunSummary]]:
+            rounds = []
+            for variant in variants:
+                summaries = await asyncio.gather(
+                    *(
+                        run_bot_async(FirstLegal(), f"127.0.0.1:{port}", t, [variant], matches=1)
+                        for t in tokens
+                    )
+                )
+                rounds.append(list(summaries))
+            return rounds
+
+        node = run_node(
+            "--server",
+            f"127.0.0.1:{port}",
+            *(arg for variant in variants for arg in ("--variant", variant)),
+            "--matches",
+            str(len(variants)),
+            "--seed",
+            "7",
+            *node_args,
+            env={"ARENA_BOT_TOKEN": node_token},
+        )
+        # the Node bot's own timeout comes first, so that its output is shown
+        return await asyncio.wait_for(asyncio.gather(node, python()), TIMEOUT + 15)
+
+    return asyncio.run(together())
+
+
+def check_match(
+    store: Store, variant: str, prefix: str, node: NodeRun, summaries: list[RunSummary]
+) -> None:
+    """The match finished and was stored with the Node bot seated; the Node bot said so."""
+    match_ids = {s.results[0].match_id for s in summaries}
+    assert len(match_ids) == 1
+    match_id = match_ids.pop()
+    assert match_id.startswith(f"rated-{variant}-")
+    stored = store.match(match_id)
+    assert stored is not None
+    assert f"{prefix}-node" in stored.seating
+    result = summaries[0].results[0].result
+    assert stored.deals == result.deals >= 1
+    assert f"{prefix}-node" in {c.bot for c in result.rating_changes}
+
+    lines = node.stdout.splitlines()
+    assert f"match {match_id} ({variant}) starts: player " in node.stdout
+    line = next(x for x in lines if x.startswith(f"match {match_id} ") and "totals" in x)
+    assert f"({variant})" in line and f"{result.deals} deals" in line
+    assert f"totals {' '.join(str(t) for t in result.totals)}" in line
+    assert f"as player {stored.seating.index(f'{prefix}-node')}:" in line
+
+
+def count(pattern: str, text: str) -> int:
+    found = re.search(pattern, text)
+    assert found is not None, f"{pattern!r} not in {text!r}"
+    return int(found.group(1))
+
+
+def check_run(node: NodeRun, prefix: str, played: str) -> str:
+    """The Node process exited 0 with its summary line; nothing timed out or failed."""
+    assert node.returncode == 0, f"exit {node.returncode}:\n{node.stdout}\n{node.stderr}"
+    summary = node.stdout.splitlines()[-1]
+    assert summary.startswith(f"{prefix}-node: {played}; "), summary
+    assert count(r"; (\d+) decisions", summary) > 0
+    assert ", 0 timed out" in summary
+    assert "error" not in node.stderr.lower(), node.stderr
+    return summary
+
+
+def test_node_bot_plays_a_whole_guandan_match(
+    node_modules: Path, full_server: tuple[Store, int]
+) -> None:
+    store, port = full_server
+    node, rounds = play_matches(port, ["guandan"], "gd")
+    check_run(node, "gd", "1 matches played (guandan 1)")
+    check_match(store, "guandan", "gd", node, rounds[0])
+    result = rounds[0][0].results[0].result
+    assert result.reason == 1 and result.HasField("winner_team")  # END_REASON_COMPLETE
+    assert " wins after " in node.stdout and "[END_REASON_COMPLETE]" in node.stdout
+
+
+def test_node_bot_plays_shengji_and_sanfu_from_sampled_lists(
+    node_modules: Path, short_server: tuple[Store, int]
+) -> None:
+    """Shengji with three decks and sanfu send incomplete legal lists: the bot plays one
+    of the listed sample actions, and every one is accepted. One run, two matches."""
+    store, port = short_server
+    variants = ["shengji-3", "sanfu"]
+    node, rounds = play_matches(port, variants, "sjsf", "--verbose")
+    summary = check_run(node, "sjsf", "2 matches played (sanfu 1, shengji-3 1)")
+    for variant, summaries in zip(variants, rounds, strict=True):
+        check_match(store, variant, "sjsf", node, summaries)
+        assert summaries[0].results[0].result.deals == 2  # PlayConfig(max_deals=2)
+    sampled = count(r"(\d+) from sampled legal lists", summary)
+    assert sampled == node.stdout.count(" (from a sample)\n")
+    # a few chances in a million that one seat sees no incomplete list in these four deals
+    assert sampled > 0
+    assert ", 0 retries after refusals" in summary and " retry " not in node.stdout
+
+
+def test_node_bot_refused_token_and_unreachable_server(
+    node_modules: Path, short_server: tuple[Store, int]
+) -> None:
+    _, port = short_server
+    refused = asyncio.run(run_node("--server", f"127.0.0.1:{port}", "--token", "nope"))
+    assert refused.returncode == 1
+    assert "error: UNAUTHENTICATED" in refused.stderr
+
+    gone = asyncio.run(
+        run_node("--server", "127.0.0.1:1", "--token", "t", "--retries", "1", "--matches", "1")
+    )
+    assert gone.returncode == 3
+    assert "error: UNAVAILABLE: 127.0.0.1:1" in gone.stderr and "gave up after 1" in gone.stderr
+
+
+def test_node_bot_unknown_variant_and_bad_usage(
+    node_modules: Path, short_server: tuple[Store, int]
+) -> None:
+    _, port = short_server
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        token = register(channel, "usage-node").token
+    unknown = asyncio.run(
+        run_node("--server", f"127.0.0.1:{port}", "--token", token, "--variant", "gandan")
+    )
+    assert unknown.returncode == 1
+    assert "error: INVALID_ARGUMENT: unknown variant 'gandan'" in unknown.stderr
+
+    no_token = asyncio.run(run_node("--server", "127.0.0.1:1", env={"ARENA_BOT_TOKEN": ""}))
+    assert no_token.returncode == 2 and "no token" in no_token.stderr
+    bad = asyncio.run(run_node("--token", "t", "--matches", "two"))
+    assert bad.returncode == 2 and "--matches must be an integer" in bad.stderr
+
+
+def test_node_unit_tests(node_modules: Path) -> None:
+    """``npm test``: the bot's decision and retry logic, without a server."""
+    assert NODE is not None
+    done = subprocess.run(
+        [NODE, "--test"], cwd=NODE_DIR, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"# fail 0", done.stdout), done.stdout
