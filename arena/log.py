@@ -47,6 +47,20 @@ def _use_json(fmt: str | None, stream: TextIO) -> bool:
     return fmt == "json"
 
 
+class _Handler(logging.StreamHandler[TextIO]):
+    """The arena's root handler: writes to a given stream, or to whatever ``sys.stderr``
+    is when a record comes (tests and embedding programs replace it)."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        super().__init__(stream or sys.stderr)
+        self.follows_stderr = stream is None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.follows_stderr:
+            self.stream = sys.stderr
+        super().emit(record)
+
+
 def configure(
     *,
     level: str | None = None,
@@ -54,14 +68,15 @@ def configure(
     stream: TextIO | None = None,
     environ: Mapping[str, str] = os.environ,
 ) -> None:
-    """Configure structlog and the stdlib root logger to write to ``stream`` (stderr).
+    """Configure structlog and the stdlib root logger to write to ``stream`` (default:
+    the current ``sys.stderr``).
 
     ``level`` and ``fmt`` default to ``ARENA_LOG_LEVEL`` / ``ARENA_LOG_FORMAT``.
     Calling it again replaces the previous configuration.
     """
-    stream = stream or sys.stderr
+    target = stream or sys.stderr
     threshold = _level(level or environ.get(LEVEL_ENV, "info"))
-    as_json = _use_json(fmt if fmt is not None else environ.get(FORMAT_ENV), stream)
+    as_json = _use_json(fmt if fmt is not None else environ.get(FORMAT_ENV), target)
     shared: list[Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.stdlib.add_log_level,
@@ -79,7 +94,7 @@ def configure(
         )
         renderer = structlog.processors.JSONRenderer()
     else:
-        renderer = structlog.dev.ConsoleRenderer(colors=stream.isatty())
+        renderer = structlog.dev.ConsoleRenderer(colors=target.isatty())
 
     structlog.configure(
         processors=[
@@ -91,7 +106,7 @@ def configure(
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=False,
     )
-    handler = logging.StreamHandler(stream)
+    handler = _Handler(stream)
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
             foreign_pre_chain=[structlog.stdlib.ExtraAdder(), *shared],
@@ -99,9 +114,8 @@ def configure(
         )
     )
     root = logging.getLogger()
-    for old in [h for h in root.handlers if getattr(h, "_arena", False)]:
-        root.removeHandler(old)
-    handler._arena = True  # type: ignore[attr-defined]  # ours, replaced on reconfiguration
+    for old in [h for h in root.handlers if isinstance(h, _Handler)]:
+        root.removeHandler(old)  # ours, replaced on reconfiguration
     root.addHandler(handler)
     root.setLevel(threshold)
     for noisy in ("grpc", "asyncio", "urllib3", "filelock"):
