@@ -7,14 +7,16 @@ from collections.abc import Callable
 from arena.errors import ConfigError
 from arena.match import Policy
 from bots.heuristic import HeuristicBot
+from bots.search import SearchBot
 from bots.simple import FirstBot, RandomBot
 
-__all__ = ["FirstBot", "HeuristicBot", "RandomBot", "make", "names"]
+__all__ = ["FirstBot", "HeuristicBot", "RandomBot", "SearchBot", "make", "names"]
 
 _FACTORIES: dict[str, Callable[[int], Policy]] = {
     "random": RandomBot,
     "first": lambda seed: FirstBot(),
     "heuristic": HeuristicBot,
+    "search": SearchBot,  # its default budget: DEFAULT_SAMPLES deals × DEFAULT_CANDIDATES
 }
 
 
