@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import bots
 from arena.cli import main
 from arena.games import names
 
@@ -131,7 +132,7 @@ def test_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_unknown_bot(capsys: pytest.CaptureFixture[str]) -> None:
     line = fails(capsys, "play", "guandan", "--bots", "random,clever,first,first")
-    assert line == "arena: unknown bot 'clever'; built-in bots: first, random"
+    assert line == f"arena: unknown bot 'clever'; built-in bots: {', '.join(bots.names())}"
 
 
 @pytest.mark.parametrize("spec", ["random,first", "random,random,random,random,first", "a,,b,c"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -143,6 +144,8 @@ def test_sf12_the_time_bank_lets_a_late_answer_through_then_shrinks(store: Store
             fill = fillers(server, others)
             first = (await bot.until("decision")).decision
             assert first.decision_ms <= 500 and first.time_bank_ms == 3000
+            left = first.deadline.ToNanoseconds() / 1e9 - time.time()
+            assert 0 < left <= 3.5  # the absolute deadline, on the server's clock
             await asyncio.sleep(1.5)  # a second into the bank
             await bot.answer(first)
             result = (await bot.until("action_result")).action_result
@@ -462,3 +465,25 @@ def test_a_draining_server_seats_nobody_new(store: Store) -> None:
             return refused.value.code()
 
         assert run(main()) == grpc.StatusCode.UNAVAILABLE
+
+
+def test_revoking_a_token_closes_its_connections(store: Store) -> None:
+    with arena(store) as server:
+        (mine,) = server.tokens("revoked-me")
+
+        async def main() -> tuple[grpc.StatusCode, str]:
+            bot = Raw(server.address, mine)
+            await bot.hello()
+            await bot.join()
+            async with grpc.aio.insecure_channel(server.address) as channel:
+                await arena_pb2_grpc.RegistryStub(channel).RevokeToken(
+                    arena_pb2.RevokeTokenRequest(bot_id="revoked-me"), metadata=bearer(OWNER_KEY)
+                )
+            with pytest.raises(grpc.aio.AioRpcError) as closed:
+                while True:
+                    await bot.read()
+            await bot.close()
+            return closed.value.code(), closed.value.details() or ""
+
+        code, details = run(main())
+        assert code == grpc.StatusCode.UNAUTHENTICATED and "revoked" in details

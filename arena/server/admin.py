@@ -26,8 +26,8 @@ from arena.chance import derive_seed
 from arena.errors import ConfigError
 from arena.games.base import NUM_SEATS
 from arena.server.play import ClockConfig, MatchPlan, PlayService
-from arena.server.remote import struct
 from arena.server.services import Failure, Services, list_matches, match_summary, revoke
+from arena.server.session import plan_summary
 from arena.sim.tournament import TournamentConfig, plan
 from arena.store import StoreError
 
@@ -255,63 +255,22 @@ class AdminService(arena_pb2_grpc.AdminServicer):
             thread = next((t for t in self._play.threads if t.name == session.match_id), None)
             if thread is not None:
                 await asyncio.to_thread(thread.join, CANCEL_WAIT_SECONDS)
-            summary = arena_pb2.MatchSummary(info=session.info())
+            summary = session.summary()
             stored = self._s.store.match(request.match_id)
             if stored is not None:
                 summary = match_summary(stored)
         else:
             assert plan_ is not None
-            summary = arena_pb2.MatchSummary(
-                info=arena_pb2.MatchInfo(
-                    match_id=request.match_id,
-                    variant=plan_.variant,
-                    options=struct(plan_.options),
-                    players=list(plan_.players),
-                    rated=plan_.rated,
-                    tournament_id=plan_.tournament_id or "",
-                )
-            )
+            summary = plan_summary(plan_)
         summary.status = arena_pb2.MATCH_STATUS_CANCELLED
         summary.end_reason = arena_pb2.END_REASON_CANCELLED
         return arena_pb2.CancelMatchResponse(match=summary)
 
     def list_all(self, request: arena_pb2.ListMatchesRequest) -> arena_pb2.ListMatchesResponse:
-        """Scheduled and running matches (first page only), then the stored ones."""
-        statuses = set(request.statuses)
-        live: list[arena_pb2.MatchSummary] = []
-        if not request.page_token:
-            if not statuses or arena_pb2.MATCH_STATUS_RUNNING in statuses:
-                for session in list(self._play.sessions.values()):
-                    live.append(
-                        arena_pb2.MatchSummary(
-                            info=session.info(), status=arena_pb2.MATCH_STATUS_RUNNING
-                        )
-                    )
-            if not statuses or arena_pb2.MATCH_STATUS_SCHEDULED in statuses:
-                for p in list(self._play.scheduled):
-                    live.append(
-                        arena_pb2.MatchSummary(
-                            info=arena_pb2.MatchInfo(
-                                match_id=p.match_id or "",
-                                variant=p.variant,
-                                players=list(p.players),
-                                rated=p.rated,
-                                tournament_id=p.tournament_id or "",
-                            ),
-                            status=arena_pb2.MATCH_STATUS_SCHEDULED,
-                        )
-                    )
-            live = [
-                m
-                for m in live
-                if (not request.variant or m.info.variant == request.variant)
-                and (not request.bot or request.bot in m.info.players)
-                and (not request.tournament_id or m.info.tournament_id == request.tournament_id)
-            ]
-        stored = list_matches(self._s.store, request)
-        return arena_pb2.ListMatchesResponse(
-            matches=[*live, *stored.matches], next_page_token=stored.next_page_token
-        )
+        """Scheduled and running matches (on the first page), then the stored ones."""
+        live = [s.summary() for s in list(self._play.sessions.values())]
+        live += [plan_summary(p) for p in list(self._play.scheduled)]
+        return list_matches(self._s.store, request, live)
 
     # -- the RPCs ----------------------------------------------------------------------
 

@@ -127,6 +127,7 @@ async def start_server(
         ),
         services.builtin_bots,
     )
+    services.on_revoke.append(play_service.revoked)
     arena_pb2_grpc.add_PlayServicer_to_server(play_service, server)
     arena_pb2_grpc.add_AdminServicer_to_server(AdminService(services, play_service), server)
     arena_pb2_grpc.add_SpectateServicer_to_server(

@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import grpc
+
 from arena._proto.arena.v1 import arena_pb2
 
 if TYPE_CHECKING:
@@ -74,6 +76,9 @@ class Connection:
         self.closed = False
         self.overflowed = False
         self.task: asyncio.Task[object] | None = None
+        self.token_id: str | None = None
+        self.refusal: tuple[grpc.StatusCode, str] | None = None
+        """Why the server ends the call, if not OK (set before :meth:`end`)."""
 
     def send(self, message: arena_pb2.ServerMessage | None) -> None:
         """Queue a message (``None`` ends the stream), from any thread; dropped once closed."""

@@ -72,8 +72,8 @@ class PlayConfig:
     max_send_bytes: int = 4 * 1024 * 1024
     send_queue_limit: int = 4096
     """Messages waiting to be sent on one stream before the stream is cut off."""
-    max_messages_per_second: float = 200.0
-    max_connections_per_bot: int = 16
+    max_messages_per_second: float = 1000.0
+    max_connections_per_bot: int = 8
     fixture_matches_at_once: int = 2
     """Fixture matches between built-in bots only played at the same time."""
 
@@ -246,6 +246,14 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         for thread in threads:
             await asyncio.to_thread(thread.join, max(0.0, end - time.monotonic()))
 
+    def revoked(self, bot: str, token_id: str | None) -> None:
+        """Close the connections using a revoked token (every token of ``bot`` when
+        ``token_id`` is None); their seats wait for a reconnection as after any break."""
+        for connection in list(self.connections):
+            if connection.bot == bot and (token_id is None or connection.token_id == token_id):
+                connection.refusal = (grpc.StatusCode.UNAUTHENTICATED, "the token was revoked")
+                connection.end()
+
     # -- the stream ---------------------------------------------------------------------
 
     def _pending_seats(self, bot: str) -> list[tuple[MatchSession, int]]:
@@ -297,6 +305,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             messages_per_second=self.config.max_messages_per_second,
         )
         connection.task = asyncio.current_task()
+        connection.token_id = principal.token_id
         self.connections.add(connection)
         pending = self._pending_seats(connection.bot)
         wanted = first.hello.resume_match_id
@@ -343,6 +352,8 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         finally:
             reader.cancel()
             self._drop(connection)
+        if connection.refusal is not None:
+            await context.abort(*connection.refusal)
         if self.draining:
             await context.abort(grpc.StatusCode.UNAVAILABLE, "the server has shut down")
 

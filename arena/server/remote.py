@@ -372,6 +372,9 @@ class RemotePolicy:
         decision, bank = self._time_left()
         request.decision_ms = decision
         request.time_bank_ms = bank
+        left = self._deadline.final - self._now()
+        if left != float("inf"):
+            request.deadline.FromNanoseconds(int((time.time() + max(left, 0.0)) * 1e9))
 
     def _time_left(self) -> tuple[int, int]:
         """The open decision's own time and the bank left, in whole milliseconds."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final, NoReturn
@@ -48,6 +49,8 @@ class Services:
     auth: Authenticator
     builtin_bots: frozenset[str] = frozenset()
     registrations_per_minute: float = REGISTRATIONS_PER_MINUTE
+    on_revoke: list[Callable[[str, str | None], None]] = field(default_factory=list)
+    """Called with (bot, token id or None for every token of the bot) after a revocation."""
     _registration_limits: dict[str, RateLimit] = field(default_factory=dict)
 
     def may_register(self, owner: str) -> bool:
@@ -149,11 +152,13 @@ def match_summary(match: StoredMatch) -> arena_pb2.MatchSummary:
 
 
 def list_matches(
-    store: Store, request: arena_pb2.ListMatchesRequest
+    store: Store,
+    request: arena_pb2.ListMatchesRequest,
+    live: Sequence[arena_pb2.MatchSummary] = (),
 ) -> arena_pb2.ListMatchesResponse:
-    """A page of stored matches, newest first; the page token is an offset."""
-    if request.statuses and arena_pb2.MATCH_STATUS_FINISHED not in request.statuses:
-        return arena_pb2.ListMatchesResponse()  # the store holds finished matches only
+    """A page of matches: the ``live`` ones (running, scheduled) that pass the filters on
+    the first page, then stored ones newest first; the page token is an offset."""
+    statuses = set(request.statuses)
     try:
         offset = int(request.page_token) if request.page_token else 0
     except ValueError:
@@ -161,6 +166,17 @@ def list_matches(
     if offset < 0:
         raise Failure(grpc.StatusCode.INVALID_ARGUMENT, f"bad page_token {request.page_token!r}")
     size = min(request.page_size or DEFAULT_PAGE, MAX_PAGE)
+    shown = [
+        m
+        for m in live
+        if offset == 0
+        and (not statuses or m.status in statuses)
+        and (not request.variant or m.info.variant == request.variant)
+        and (not request.bot or request.bot in m.info.players)
+        and (not request.tournament_id or m.info.tournament_id == request.tournament_id)
+    ]
+    if statuses and arena_pb2.MATCH_STATUS_FINISHED not in statuses:
+        return arena_pb2.ListMatchesResponse(matches=shown)
     matches = [
         match
         for match in store.matches(
@@ -172,7 +188,7 @@ def list_matches(
     page = matches[offset : offset + size]
     after = offset + len(page)
     return arena_pb2.ListMatchesResponse(
-        matches=[match_summary(match) for match in page],
+        matches=[*shown, *(match_summary(match) for match in page)],
         next_page_token=str(after) if after < len(matches) else "",
     )
 
@@ -213,9 +229,13 @@ def revoke(
         )
     if target == "bot_id":
         revoked = store.revoke_tokens(bot=bot_name)
+        token_id = None
     else:
         assert token is not None
         revoked = store.revoke_tokens(token_id=token.token_id)
+        token_id = token.token_id
+    for hook in services.on_revoke:
+        hook(bot_name, token_id)
     return arena_pb2.RevokeTokenResponse(revoked=revoked)
 
 

@@ -35,7 +35,7 @@ from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import ELO, OPENSKILL, ROOM, League
 from arena.store import RatingChange, Store, StoredMatch
 
-__all__ = ["ClockConfig", "MatchPlan", "MatchSession", "decision_seconds"]
+__all__ = ["ClockConfig", "MatchPlan", "MatchSession", "decision_seconds", "plan_summary"]
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +76,22 @@ class MatchPlan:
     tournament_id: str | None = None
     max_deals: int | None = None
     clock: ClockConfig | None = None
+
+
+def plan_summary(plan: MatchPlan) -> arena_pb2.MatchSummary:
+    """A scheduled match as listed."""
+    return arena_pb2.MatchSummary(
+        info=arena_pb2.MatchInfo(
+            match_id=plan.match_id or "",
+            variant=plan.variant,
+            options=struct(dict(plan.options)),
+            players=list(plan.players),
+            rated=plan.rated,
+            tournament_id=plan.tournament_id or "",
+            max_deals=plan.max_deals or 0,
+        ),
+        status=arena_pb2.MATCH_STATUS_SCHEDULED,
+    )
 
 
 END_REASONS: Final = {
@@ -167,6 +183,15 @@ class MatchSession:
                 grace_ms=int(self.grace * 1000),
                 auto_plays_to_flee=AUTO_PLAYS_TO_FLEE,
             ),
+        )
+
+    def summary(self) -> arena_pb2.MatchSummary:
+        """The running match as listed."""
+        return arena_pb2.MatchSummary(
+            info=self.info(),
+            status=arena_pb2.MATCH_STATUS_RUNNING,
+            deals=max(self._deal - 1, 0),
+            totals=self._totals,
         )
 
     def seat_assigned(self, player: int) -> arena_pb2.SeatAssigned:

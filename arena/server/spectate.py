@@ -235,7 +235,8 @@ class SpectateService(arena_pb2_grpc.SpectateServicer):
     async def ListMatches(
         self, request: arena_pb2.ListMatchesRequest, context: Context
     ) -> arena_pb2.ListMatchesResponse:
+        live = [session.summary() for session in list(self._running.values())]
         try:
-            return list_matches(self._s.store, request)
+            return list_matches(self._s.store, request, live)
         except Failure as failure:
             await context.abort(failure.code, failure.message)
