@@ -29,9 +29,9 @@ from bots.heuristic import HeuristicBot, family_of
 
 __all__ = ["DEFAULT_CANDIDATES", "DEFAULT_SAMPLES", "SearchBot", "SearchStats", "deal_value"]
 
-DEFAULT_SAMPLES = 6
+DEFAULT_SAMPLES = 4
 """Drawn deals per decision of the registered ``search`` bot."""
-DEFAULT_CANDIDATES = 6
+DEFAULT_CANDIDATES = 4
 """Most actions compared per decision (the rollout policy's choice among them)."""
 DRAW_ATTEMPTS = 60
 """Draws tried for one consistent deal before that sample is given up."""
