@@ -9,11 +9,13 @@ Skipped only when ``node`` is not installed; the bot's npm packages are installe
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import shutil
 import subprocess
 import threading
+from asyncio import FIRST_COMPLETED
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,11 +125,20 @@ async def run_node(*args: str, env: dict[str, str] | None = None) -> NodeRun:
     return NodeRun(process.returncode, out.decode(), err.decode())
 
 
+def node_register(port: int, name: str, key: str = OWNER_KEY) -> NodeRun:
+    """``node bot.js --register NAME``: Registry.Register from Node."""
+    server = f"127.0.0.1:{port}"
+    return asyncio.run(run_node("--register", name, "--owner-key", key, "--server", server))
+
+
 def four_tokens(port: int, prefix: str) -> tuple[str, list[str]]:
-    """Register the Node bot (owner ada) and three Python bots; rated seating makes the
-    Node bot and the other ada bot partners."""
+    """Register the Node bot (owner ada, by the Node bot itself) and three Python bots;
+    rated seating makes the Node bot and the other ada bot partners."""
+    registered = node_register(port, f"{prefix}-node")
+    assert registered.returncode == 0, registered.stderr
+    assert f"registered {prefix}-node (bot id " in registered.stderr
+    node = registered.stdout.strip()
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-        node = register(channel, f"{prefix}-node").token
         python = [
             register(channel, f"{prefix}-py-ada").token,
             register(channel, f"{prefix}-py-grace-1", OTHER_KEY).token,
@@ -167,8 +178,27 @@ def play_matches(
             *node_args,
             env={"ARENA_BOT_TOKEN": node_token},
         )
+        node_task = asyncio.ensure_future(node)
+        python_task = asyncio.ensure_future(python())
         # the Node bot's own timeout comes first, so that its output is shown
-        return await asyncio.wait_for(asyncio.gather(node, python()), TIMEOUT + 15)
+        await asyncio.wait(
+            {node_task, python_task}, timeout=TIMEOUT + 15, return_when=FIRST_COMPLETED
+        )
+        if node_task.done() and not python_task.done():
+            # the Python bots get the same last MatchResult: a Node bot gone long before
+            # them failed, and they wait for a fourth player that never comes
+            try:
+                await asyncio.wait_for(asyncio.shield(python_task), 30)
+            except TimeoutError:
+                python_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await python_task
+                run = node_task.result()
+                pytest.fail(
+                    f"the Node bot exited ({run.returncode}) before its matches were over:\n"
+                    f"{run.stdout}\n{run.stderr}"
+                )
+        return await asyncio.wait_for(asyncio.gather(node_task, python_task), TIMEOUT + 15)
 
     return asyncio.run(together())
 
@@ -251,6 +281,10 @@ def test_node_bot_refused_token_and_unreachable_server(
     refused = asyncio.run(run_node("--server", f"127.0.0.1:{port}", "--token", "nope"))
     assert refused.returncode == 1
     assert "error: UNAUTHENTICATED" in refused.stderr
+
+    wrong_key = node_register(port, "refused-node", "not-an-owner-key")
+    assert wrong_key.returncode == 1 and not wrong_key.stdout
+    assert "error: UNAUTHENTICATED" in wrong_key.stderr
 
     gone = asyncio.run(
         run_node("--server", "127.0.0.1:1", "--token", "t", "--retries", "1", "--matches", "1")

@@ -11,16 +11,19 @@ import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
-import { DEFAULT_PROTO_DIR, run } from "./lib/client.js";
+import { DEFAULT_PROTO_DIR, register, run } from "./lib/client.js";
 import { RandomPolicy, seededRandom } from "./lib/policy.js";
 
 export const TOKEN_ENV = "ARENA_BOT_TOKEN";
 export const PROTO_ENV = "ARENA_PROTO_DIR";
+export const OWNER_KEY_ENV = "ARENA_OWNER_KEY";
 const NAME = "arena-node-bot";
 
 const USAGE = `usage: node bot.js [options]
+       node bot.js --register NAME [--owner-key KEY] [--server HOST:PORT] [--variant NAME]…
 
-Plays random legal actions on an arena server (Play.Connect over gRPC).
+Plays random legal actions on an arena server (Play.Connect over gRPC). With
+--register, registers a bot NAME instead (Registry.Register) and prints its new token.
 
 options:
   --server HOST:PORT   the server (default 127.0.0.1:50051)
@@ -35,6 +38,9 @@ options:
                        (default $${PROTO_ENV}, else ${DEFAULT_PROTO_DIR})
   --tls                connect over TLS with the system's roots
   --verbose            log every deal, event and decision
+  --register NAME      register (or update) the bot NAME, print its token and exit;
+                       --variant then names the games it plays (default: all)
+  --owner-key KEY      the owner key for --register (default $${OWNER_KEY_ENV})
   -h, --help           show this help`;
 
 class UsageError extends Error {}
@@ -56,6 +62,8 @@ export function parseOptions(argv, env = process.env) {
         proto: { type: "string" },
         tls: { type: "boolean", default: false },
         verbose: { type: "boolean", default: false },
+        register: { type: "string" },
+        "owner-key": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -65,24 +73,38 @@ export function parseOptions(argv, env = process.env) {
     throw new UsageError(err.message);
   }
   if (values.help) return { help: true };
+  checkServer(values.server);
+  const common = {
+    server: values.server,
+    protoDir: values.proto ?? env[PROTO_ENV] ?? DEFAULT_PROTO_DIR,
+    tls: values.tls,
+  };
+  if (values.register !== undefined) {
+    const ownerKey = values["owner-key"] ?? env[OWNER_KEY_ENV] ?? "";
+    if (!ownerKey) throw new UsageError(`no owner key: give --owner-key or set $${OWNER_KEY_ENV}`);
+    if (!values.register) throw new UsageError("--register needs a bot name");
+    const games = values.variant ?? [];
+    return { ...common, mode: "register", name: values.register, ownerKey, games };
+  }
   const token = values.token ?? env[TOKEN_ENV] ?? "";
   if (!token) throw new UsageError(`no token: give --token or set $${TOKEN_ENV}`);
-  if (!/^[^:\s]+:\d+$/.test(values.server) && !/^\[[0-9a-fA-F:]+\]:\d+$/.test(values.server)) {
-    throw new UsageError(`--server must be HOST:PORT, got '${values.server}'`);
-  }
   return {
-    help: false,
-    server: values.server,
+    ...common,
+    mode: "play",
     token,
     variants: values.variant ?? ["guandan"],
     matches: values.matches === undefined ? null : integer("--matches", values.matches, 1),
     rated: !values.casual,
     seed: values.seed === undefined ? null : integer("--seed", values.seed, 0),
     retries: integer("--retries", values.retries, 0),
-    protoDir: values.proto ?? env[PROTO_ENV] ?? DEFAULT_PROTO_DIR,
-    tls: values.tls,
     verbose: values.verbose,
   };
+}
+
+function checkServer(server) {
+  if (!/^[^:\s]+:\d+$/.test(server) && !/^\[[0-9a-fA-F:]+\]:\d+$/.test(server)) {
+    throw new UsageError(`--server must be HOST:PORT, got '${server}'`);
+  }
 }
 
 function integer(flag, text, least) {
@@ -106,6 +128,7 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
     console.log(USAGE);
     return 0;
   }
+  if (options.mode === "register") return registerBot(options);
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
   const log = (line) => console.log(line);
   const warn = (line) => console.error(`${NAME}: ${line}`);
@@ -140,6 +163,23 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+  }
+}
+
+/** --register: the token on stdout (alone, for scripts), the rest on stderr. */
+async function registerBot(options) {
+  try {
+    const r = await register(options);
+    console.error(
+      `${NAME}: ${r.created ? "registered" : "updated"} ${r.name} ` +
+        `(bot id ${r.bot_id}, token id ${r.token_id})`,
+    );
+    console.log(r.token);
+    return 0;
+  } catch (err) {
+    if (err?.name !== "ArenaError") throw err;
+    console.error(`${NAME}: error: ${err.message}`);
+    return err.code === "UNAVAILABLE" ? 3 : 1;
   }
 }
 

@@ -117,6 +117,33 @@ export async function run(o) {
 }
 
 /**
+ * Registers (or updates) a bot with an owner key: Registry.Register. Resolves to the
+ * RegisterResponse (its `token` is shown once); rejects with an ArenaError.
+ * @param {{server: string, ownerKey: string, name: string, version?: string,
+ *   games?: string[], protoDir?: string, tls?: boolean}} o
+ */
+export function register(o) {
+  const arena = loadArena(o.protoDir);
+  const credentials = o.tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure();
+  const client = new arena.Registry(o.server, credentials);
+  const metadata = new grpc.Metadata();
+  metadata.add("authorization", `Bearer ${o.ownerKey}`);
+  const request = {
+    name: o.name,
+    version: o.version ?? "",
+    games: o.games ?? [],
+    description: "random legal actions (arena-node-bot)",
+  };
+  return new Promise((resolve, reject) => {
+    client.Register(request, metadata, { deadline: Date.now() + 10_000 }, (err, response) => {
+      client.close();
+      if (err) reject(new ArenaError(statusName(err.code), err.details || err.message));
+      else resolve(response);
+    });
+  });
+}
+
+/**
  * One Play.Connect call driven by `session`; resolves to the call's final status.
  * The call is half-closed once the session is done, and the server then ends it.
  */

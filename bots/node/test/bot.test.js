@@ -252,6 +252,17 @@ describe("command line", () => {
     assert.equal(d.rated, true);
   });
 
+  it("registers with an owner key instead of playing", () => {
+    const o = parseOptions(["--register", "nb", "--variant", "sanfu"], { ARENA_OWNER_KEY: "k" });
+    assert.equal(o.mode, "register");
+    assert.equal(o.name, "nb");
+    assert.equal(o.ownerKey, "k");
+    assert.deepEqual(o.games, ["sanfu"]);
+    assert.deepEqual(parseOptions(["--register", "nb", "--owner-key", "k2"], {}).games, []);
+    assert.throws(() => parseOptions(["--register", "nb"], {}), /no owner key/);
+    assert.throws(() => parseOptions(["--register", "", "--owner-key", "k"], {}), /bot name/);
+  });
+
   it("refuses bad input with a message", () => {
     assert.throws(() => parseOptions([], {}), /no token/);
     assert.throws(() => parseOptions(["--token", "x", "--matches", "0"], {}), /at least 1/);
