@@ -10,8 +10,10 @@
    void in and the opponents have not.
 5. **Draw trumps** — the dealer's side, holding many trumps, leads its trump
    tractors and top trump sets, then its top trump single.
-6. **Lead low** — otherwise a small card without points, from the shortest plain
-   suit (to make a void for ruffing later); low trumps only when nothing else is left.
+6. **Lead low** — otherwise (2 or 3 decks) the lowest plain pair or triple without
+   points, which makes the others spend or break their sets; else a small card
+   without points from the shortest plain suit (to make a void for ruffing later);
+   low trumps only when nothing else is left.
 """
 
 from __future__ import annotations
@@ -111,6 +113,15 @@ def _draw_trumps(view: View) -> tuple[Card, ...]:
 
 def _low_card(view: View) -> tuple[Card, ...]:
     plain = [s for s in view.by_suit if s != TRUMP]
+    sets = [
+        u
+        for s in plain
+        if not view.opponents_void(s)
+        for u in view.units(s)
+        if u.width >= 2 and points(u.cards) == 0
+    ]
+    if sets and view.memory.decks <= 3:
+        return min(sets, key=lambda u: (u.top, -u.size, u.cards)).cards
     if plain:
         safe = [s for s in plain if any(card_points(c) == 0 for c in view.by_suit[s])]
         suits = safe or plain
