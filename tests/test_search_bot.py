@@ -1,0 +1,121 @@
+"""The search bot: legal, reproducible, bounded by its counted budget, observation only."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+import bots
+from arena import games
+from arena.chance import derive_seed
+from arena.games.base import NUM_SEATS, Observation, State
+from arena.match import play_match
+from bots.determinize import sample_state
+from bots.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, SearchBot
+from bots.simple import RandomBot
+
+VARIANTS = ["guandan", "sanfu", "shengji-1", "shengji-2", "shengji-3", "shengji-4"]
+
+
+def decisions(variant: str, seed: int, every: int = 15) -> Iterator[tuple[State, Observation]]:
+    """Positions of a random-bot deal where the seat to act has a real choice."""
+    game = games.make(variant)
+    rng = random.Random(seed)
+    players = [RandomBot(seed + i) for i in range(NUM_SEATS)]
+    state = game.new_deal(game.first_setup(), seed=derive_seed(seed, "search test"))
+    while not state.is_terminal():
+        observation = state.observe(state.to_act)
+        if len(observation.legal_actions) > 1 and rng.randrange(every) == 0:
+            yield state.clone(), observation
+        state.apply(players[state.player_at(state.to_act)].act(observation))
+
+
+def small_bot(seed: int = 1, samples: int = 2, candidates: int = 3) -> SearchBot:
+    return SearchBot(seed, samples, candidates, rollout=RandomBot)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_search_plays_legal_actions_within_its_budget(variant: str) -> None:
+    bot = small_bot()
+    searched = 0
+    for state, observation in list(decisions(variant, 3))[:4]:
+        action = bot.act(observation)
+        state.check_legal(action)
+        assert bot.last.rollouts <= bot.samples * bot.candidates
+        assert bot.last.samples + bot.last.failed_samples <= bot.samples
+        if bot.last.searched and not bot.last.failed_samples:
+            width = min(bot.candidates, len(observation.legal_actions))
+            assert bot.last.rollouts == bot.samples * width
+        searched += bot.last.searched
+    assert searched
+
+
+def test_search_with_the_heuristic_rollouts_is_legal() -> None:
+    bot = SearchBot(7, samples=1, candidates=2)
+    for state, observation in list(decisions("guandan", 4, every=25))[:2]:
+        state.check_legal(bot.act(observation))
+        assert bot.last.rollouts == 2
+
+
+@pytest.mark.parametrize("variant", ["guandan", "shengji-2", "sanfu"])
+def test_decisions_are_reproducible_for_a_seed(variant: str) -> None:
+    positions = list(decisions(variant, 11, every=10))[:3]
+    first = [small_bot(5).act(obs) for _, obs in positions]
+    second = small_bot(5)
+    assert [second.act(obs) for _, obs in positions] == first
+    assert [second.act(obs) for _, obs in positions] == first  # no memory between calls
+
+
+def test_the_bot_reads_only_its_observation() -> None:
+    """A different full state that shows the seat the same observation: same decision."""
+    for state, observation in list(decisions("shengji-2", 2, every=8))[:2]:
+        other = sample_state(observation, random.Random(99))
+        assert other.seat_cards() != state.seat_cards()
+        twin = other.observe(observation.seat)
+        assert twin == observation
+        assert small_bot(3).act(twin) == small_bot(3).act(observation)
+
+
+def test_a_single_legal_action_needs_no_rollout() -> None:
+    game = games.make("shengji-2")
+    state = game.new_deal(game.first_setup(), seed=1)
+    while len(state.legal_actions()) != 1:
+        state.apply(state.legal_actions()[0])
+    bot = small_bot()
+    assert bot.act(state.observe(state.to_act)) == state.legal_actions()[0]
+    assert bot.last.rollouts == 0
+
+
+def test_a_time_cap_only_cuts_the_counted_work_short() -> None:
+    state, observation = next(decisions("guandan", 6, every=5))
+    capped = SearchBot(1, samples=50, candidates=3, rollout=RandomBot, max_seconds=1e-9)
+    state.check_legal(capped.act(observation))
+    assert capped.last.rollouts < 50 * 3
+    assert capped.last.samples <= 1
+
+
+def test_budget_is_checked() -> None:
+    with pytest.raises(ValueError, match="samples and candidates"):
+        SearchBot(0, samples=0)
+    with pytest.raises(ValueError, match="max_seconds"):
+        SearchBot(0, max_seconds=0)
+
+
+def test_registered_with_its_default_budget() -> None:
+    assert "search" in bots.names()
+    bot = bots.make("search", seed=4)
+    assert isinstance(bot, SearchBot)
+    assert (bot.samples, bot.candidates, bot.max_seconds) == (
+        DEFAULT_SAMPLES,
+        DEFAULT_CANDIDATES,
+        None,
+    )
+
+
+def test_search_plays_a_whole_deal_in_the_match_driver() -> None:
+    game = games.make("shengji-1")
+    policies = [small_bot(1, 1, 2), RandomBot(2), small_bot(3, 1, 2), RandomBot(4)]
+    result = play_match(game, policies, seed=8, max_deals=1)
+    assert len(result.outcomes) == 1
