@@ -11,7 +11,7 @@ import bots
 from arena import games
 from arena.chance import derive_seed
 from arena.games.base import NUM_SEATS, Observation, State
-from arena.match import play_match
+from arena.match import Policy, play_match
 from bots.determinize import sample_state
 from bots.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, SearchBot
 from bots.simple import RandomBot
@@ -116,6 +116,6 @@ def test_registered_with_its_default_budget() -> None:
 
 def test_search_plays_a_whole_deal_in_the_match_driver() -> None:
     game = games.make("shengji-1")
-    policies = [small_bot(1, 1, 2), RandomBot(2), small_bot(3, 1, 2), RandomBot(4)]
+    policies: list[Policy] = [small_bot(1, 1, 2), RandomBot(2), small_bot(3, 1, 2), RandomBot(4)]
     result = play_match(game, policies, seed=8, max_deals=1)
     assert len(result.outcomes) == 1
