@@ -449,6 +449,7 @@ def test_shutdown_mid_match_drains_then_stores_the_match_as_cut_short(store: Sto
     finally:
         server.loop.call_soon_threadsafe(server.loop.stop)
         server.thread.join(5)
+        server.loop.close()
 
 
 def test_a_draining_server_seats_nobody_new(store: Store) -> None:
