@@ -19,9 +19,9 @@ from arena.games.base import PASS, Action, Observation, partner_of
 from arena.games.shengji.order import RANK_TWO
 from bots.shengji.memory import Memory
 
-EARLY_SHARE = 0.42
+EARLY_SHARE = 0.37
 """Trump share of the cards held that makes a suit worth declaring during the deal."""
-LATE_SHARE = 0.36
+LATE_SHARE = 0.33
 """The share that is enough once the dealing is over."""
 NOTRUMP_SHARE = 0.26
 """An opponent's suit with a share below this in the hand is worth a notrump override."""
