@@ -4,8 +4,10 @@
 ``act`` (the observation rebuilt as the engine's, events kept from the EventBatch
 messages of the current deal), and on an ILLEGAL or MALFORMED ActionResult calls the
 bot's optional ``on_illegal(action, reason)`` and asks ``act`` again while the decision
-has time and attempts left. After ``matches`` MatchResults it leaves; when the server is
-UNAVAILABLE it connects again after a pause that doubles each time (simple backoff).
+has time and attempts left (the decision's own time, then the seat's time bank). After
+``matches`` MatchResults it leaves; when the connection breaks or the server is
+UNAVAILABLE it connects again after a pause that doubles each time (simple backoff), and
+a seat still waiting for it (within its grace period) comes back with a ``Resume``.
 """
 
 from __future__ import annotations
@@ -107,6 +109,8 @@ class _Stream:
     match: arena_pb2.MatchInfo | None = None
     player: int | None = None
     deal: int = 0
+    seq: int = 0
+    """The last public event received (a resumed stream repeats none)."""
     events: list[Event] = field(default_factory=list)
     open: _Decision | None = None
     welcomed: bool = False
@@ -152,13 +156,15 @@ async def run_bot_async(
     max_retries: int | None = None,
     on_decision: Callable[[float], None] | None = None,
     inline: bool = False,
+    root_certificates: bytes | None = None,
 ) -> RunSummary:
     """:func:`run_bot` in a running event loop (several bots can share one).
 
     ``on_match`` is called after each match; ``tls`` uses a TLS channel with the system's
-    roots; ``backoff`` is the first and the longest pause before connecting again after
-    UNAVAILABLE; ``max_retries`` bounds the reconnections in a row (``None``: no bound),
-    after which the last UNAVAILABLE is raised as :class:`ClientError`.
+    roots, or ``root_certificates`` (PEM) when given; ``backoff`` is the first and the
+    longest pause before connecting again after UNAVAILABLE; ``max_retries`` bounds the
+    reconnections in a row (``None``: no bound), after which the last UNAVAILABLE is
+    raised as :class:`ClientError`.
     ``on_decision`` is called with each accepted decision's round trip in seconds: from
     reading the DecisionRequest to reading the ActionResult that accepts the answer.
     ``inline`` calls a plain (not ``async``) ``act`` on the event loop rather than in a
@@ -174,8 +180,13 @@ async def run_bot_async(
     while matches is None or summary.matches < matches:
         stream = _Stream(on_decision=on_decision, inline=inline)
         try:
+            credentials = (
+                grpc.ssl_channel_credentials(root_certificates)
+                if tls or root_certificates
+                else None
+            )
             await _connect(
-                bot, server, token, variants, rated, matches, summary, stream, on_match, tls
+                bot, server, token, variants, rated, matches, summary, stream, on_match, credentials
             )
             if matches is not None and summary.matches >= matches:
                 break
@@ -205,11 +216,11 @@ async def _connect(
     summary: RunSummary,
     stream: _Stream,
     on_match: Callable[[PlayedMatch], None] | None,
-    tls: bool,
+    credentials: grpc.ChannelCredentials | None,
 ) -> None:
     channel = (
-        grpc.aio.secure_channel(server, grpc.ssl_channel_credentials())
-        if tls
+        grpc.aio.secure_channel(server, credentials)
+        if credentials is not None
         else grpc.aio.insecure_channel(server)
     )
     async with channel:
@@ -267,26 +278,39 @@ async def _play(
             stream.player = assigned.player if assigned.HasField("player") else None
             if matches is not None and summary.matches + 1 >= matches:
                 await send(leave=arena_pb2.Leave(now=False))  # no match after this one
+        elif body == "resume":  # a seat taken back: the whole state, then on as usual
+            resume = message.resume
+            stream.match = resume.seat.match
+            stream.player = resume.seat.player if resume.seat.HasField("player") else None
+            stream.deal = resume.deal.deal
+            stream.events = [event_from_proto(e) for e in resume.observation.events]
+            stream.seq = resume.observation.seq
+            stream.open = None
+            if matches is not None and summary.matches + 1 >= matches:
+                await send(leave=arena_pb2.Leave(now=False))
         elif body == "deal_started":
             stream.deal = message.deal_started.deal
             stream.events = []
         elif body == "events":
-            stream.events.extend(
-                event_from_proto(e) for e in message.events.events if e.deal == stream.deal
-            )
+            for wire in message.events.events:
+                if wire.seq > stream.seq:
+                    stream.seq = wire.seq
+                    if wire.deal == stream.deal:
+                        stream.events.append(event_from_proto(wire))
         elif body == "decision":
             received = time.perf_counter()
             request = message.decision
             stream.open = _Decision(
                 request.request_id,
                 observation_from_proto(request.observation, stream.events),
-                time.monotonic() + request.decision_ms / 1000,
+                time.monotonic() + (request.decision_ms + request.time_bank_ms) / 1000,
                 received=received,
             )
             await _answer(bot, stream.open, send, stream.inline)
         elif body == "action_result":
             await _result(bot, stream, message.action_result, send)
         elif body == "match_result":
+            stream.seq = 0  # seqs start again with the next match
             played = _played(stream, message.match_result)
             summary.results.append(played)
             stream.match, stream.open = None, None
@@ -327,8 +351,9 @@ async def _result(bot: object, stream: _Stream, result: arena_pb2.ActionResult, 
             stream.on_decision(time.perf_counter() - decision.received)
         return
     notify_illegal(bot, decision.last, result.reason)
-    decision.deadline = min(decision.deadline, time.monotonic() + result.decision_ms / 1000)
-    if result.attempts_left > 0 and result.decision_ms > 0:
+    left = (result.decision_ms + result.time_bank_ms) / 1000
+    decision.deadline = min(decision.deadline, time.monotonic() + left)
+    if result.attempts_left > 0 and left > 0:
         await _answer(bot, decision, send, stream.inline)
 
 

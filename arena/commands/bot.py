@@ -12,6 +12,7 @@ import importlib
 import inspect
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
@@ -41,7 +42,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     run.add_argument("--casual", action="store_true", help="casual matches, not rated")
     run.add_argument("--matches", type=int, default=None, help="stop after N (default: never)")
     run.add_argument("--seed", type=int, default=0, help="given to a class taking a seed (0)")
-    run.add_argument("--tls", action="store_true", help="connect over TLS")
+    run.add_argument("--tls", action="store_true", help="connect over TLS (system roots)")
+    run.add_argument(
+        "--tls-ca", metavar="FILE", help="connect over TLS trusting this CA certificate (PEM)"
+    )
 
 
 def load_bot(spec: str, seed: int = 0) -> object:
@@ -78,6 +82,12 @@ def run_bot_command(args: argparse.Namespace) -> int:
     if args.matches is not None and args.matches < 1:
         raise ArenaError(f"--matches must be at least 1, got {args.matches}")
     bot = load_bot(args.bot, args.seed)
+    roots = None
+    if args.tls_ca is not None:
+        try:
+            roots = Path(args.tls_ca).read_bytes()
+        except OSError as err:
+            raise ArenaError(f"cannot read --tls-ca {args.tls_ca}: {err.strerror}") from None
 
     def report(played: PlayedMatch) -> None:
         result = played.result
@@ -93,6 +103,7 @@ def run_bot_command(args: argparse.Namespace) -> int:
         matches=args.matches,
         on_match=report,
         tls=args.tls,
+        root_certificates=roots,
     )
     print(f"{summary.matches} matches played", flush=True)
     return 0
