@@ -273,3 +273,13 @@ def test_returns_a_low_loose_card_to_the_opponent_who_paid_tribute() -> None:
     play(state, "tribute SJ")
     assert state.phase == "return" and state.to_act == 0
     assert decide(state) == Action("return", cards("6h"))  # not a 3: that breaks a pair
+
+
+def test_breaks_a_pair_to_beat_an_opponent_when_no_play_is_lost() -> None:
+    ours = "3s 4d 5s 6c 7h 5d 8c 8d Ks Kd"
+    theirs = "9h 3d 4c 6d 7d 8h Tc Jc Qc Jd Qd Ad"
+    state = build({1: theirs, 2: ours}, leader=1)
+    play(state, "play 9h")
+    action = decide(state)
+    assert action.verb == "play" and len(action.cards) == 1
+    assert action.cards[0] in cards("Ks Kd")

@@ -15,7 +15,8 @@ actions, with the hand's split (:mod:`bots.guandan.partition`) as the plan:
 * **do not overtake the partner**: when the partner is winning the trick, pass,
   unless a low combination of the plan follows cheaply (never a bomb);
 * **follow an opponent cheaply**: with a combination of the plan, else by breaking
-  a set when it costs little; a control card is not spent on a low play early on;
+  one when the plan keeps as many plays; a control card (joker, level card) is not
+  spent on a low play early on;
 * **bombs when they matter**: when an opponent is about to go out, or when taking
   the lead lets us go out (no more plays left than bombs to win leads back);
 * **tribute and return**: give the tribute card whose loss hurts the plan least,
@@ -43,8 +44,10 @@ THREAT = 5
 """An opponent with this many cards or fewer is about to go out."""
 FEED = 4
 """A partner with this many cards or fewer (and fewer than any opponent) is fed."""
-BREAK_TOLERANCE = 0.5
-"""How much worse than a clean follow a follow that breaks a combination may leave the plan."""
+BREAK_TOLERANCE = 1.1
+"""How much costlier than a clean follow (which saves a play) a follow that breaks a
+combination may leave the plan: a little over one play, so that a follow saving no play
+(one card of a pair on a single) is made, one costing a play more is not."""
 BREAK_CANDIDATES = 3
 RETURN_CANDIDATES = 3
 CHEAP_VALUE = 10
@@ -289,15 +292,14 @@ def _break_follow(
             candidates[value] = action
     if not candidates:
         return None
-    ordered = [candidates[v] for v in sorted(candidates)]
+    ordered = sorted(candidates.items())
     if urgent:
-        return ordered[0]
+        return ordered[0][1]
     target = plan.cost - 1.0 + BREAK_TOLERANCE
-    for action in ordered[:BREAK_CANDIDATES]:
+    for value, action in ordered[:BREAK_CANDIDATES]:
+        if value >= LEVEL_VALUE and plan.hands >= EARLY_HANDS:
+            break  # early on, controls are not broken off for a low play
         if split(remove(view.hand, action.cards)).cost <= target:
-            value = card_value(action.cards[0], level)
-            if value >= LEVEL_VALUE and plan.hands >= EARLY_HANDS:
-                continue
             return action
     return None
 
