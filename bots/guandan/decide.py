@@ -55,6 +55,9 @@ CHEAP_VALUE = 10
 EARLY_HANDS = 5
 """With this many plays or more still to go, the game is early: controls are kept."""
 LOW_TABLE = 10
+LEAD_SIZE_BONUS = 0.04
+"""Per card, how much weaker a combination counts when choosing a lead: a straight
+goes before a single of about the same strength."""
 
 
 def remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -175,7 +178,7 @@ def control(combo: Combo) -> float:
 
 def _lead_key(combo: Combo) -> tuple[float, tuple[Card, ...]]:
     """Weakest first; a longer combination goes before a slightly weaker short one."""
-    return control(combo) - 0.04 * combo.size, combo.cards
+    return control(combo) - LEAD_SIZE_BONUS * combo.size, combo.cards
 
 
 def _lead(view: View, plan: Partition, index: Index) -> Action:
