@@ -55,14 +55,7 @@ class ShengjiHeuristic:
     def _memory_for(self, observation: Observation) -> Memory:
         """The memory of this deal, brought up to date (a new one for a new deal)."""
         memory = self._memory
-        events = observation.events
-        if (
-            memory is None
-            or memory.seat != observation.seat
-            or f"shengji-{memory.decks}" != observation.game
-            or len(events) < len(memory.events)
-            or events[: len(memory.events)] != memory.events
-        ):
+        if memory is None or not _continues(memory, observation):
             memory = Memory(decks=int(observation.game.rsplit("-", 1)[1]), seat=observation.seat)
             self._memory = memory
         memory.update(observation)
@@ -101,6 +94,18 @@ class ShengjiHeuristic:
             known = set(plays)
             plays += [p for p in constructed_follows(view) if p not in known]
         return Action.make("play", choose_follow(view, plays))
+
+
+def _continues(memory: Memory, observation: Observation) -> bool:
+    """Whether the observation is a later moment of the deal the memory has read."""
+    read, events = memory.events, observation.events
+    if memory.seat != observation.seat or f"shengji-{memory.decks}" != observation.game:
+        return False
+    if len(events) < len(read):
+        return False
+    if not read or (events[0] is read[0] and events[len(read) - 1] is read[-1]):
+        return True  # the same event objects: the engine's own growing list
+    return events[: len(read)] == read
 
 
 def choose_lead_from(view: View, legal: Sequence[Action]) -> tuple[Card, ...]:

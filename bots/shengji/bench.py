@@ -3,7 +3,8 @@
 ``python -m bots.shengji.bench [--deals N] [--variant shengji-2 ...]`` plays the same
 seeded deals with four ``random`` bots (the baseline) and with four ``heuristic``
 bots, alternating the two so that both see the same machine load, and prints the
-time per deal of each and their ratio for every variant.
+time per deal of each and their ratio for every variant. Times are the process's
+CPU time (engine and bots), so that other work on a shared machine does not count.
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ VARIANTS = ("shengji-1", "shengji-2", "shengji-3", "shengji-4")
 
 
 def time_deal(variant: str, seed: int, factory: Callable[[int], Policy]) -> tuple[float, int]:
-    """Seconds to play one whole deal (engine and bots), and the decisions it took."""
+    """CPU seconds to play one whole deal (engine and bots), and the decisions it took."""
     game = make(variant)
     policies = [factory(seed * 4 + k) for k in range(4)]
-    started = time.perf_counter()
+    started = time.process_time()
     state = game.new_deal(game.first_setup(), seed=seed)
     actions = play_deal(state, policies)
-    return time.perf_counter() - started, len(actions)
+    return time.process_time() - started, len(actions)
 
 
 def bench(variant: str, deals: int) -> tuple[float, float]:

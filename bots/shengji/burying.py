@@ -52,7 +52,7 @@ def bury_plan(hand: Sequence[Card], count: int, order: TrumpOrder) -> list[Card]
     ranked = sorted(hand, key=lambda c: (costs[c], c))
     best = ranked[:count]
     best_cost = sum(costs[c] for c in best)
-    names = sorted(suits)
+    names = sorted(s for s in suits if len(suits[s]) <= count)  # suits that can be voided
     for k in range(1, len(names) + 1):
         for voided in combinations(names, k):
             cards = [c for s in voided for c in suits[s]]

@@ -27,7 +27,7 @@ from arena.games.base import team_of
 from arena.games.shengji.follow import follow_error
 from arena.games.shengji.order import TRUMP
 from arena.games.shengji.shapes import Pile, Unit
-from arena.games.shengji.trick import Contender, contender, main_shape
+from arena.games.shengji.trick import Contender, contender
 from bots.shengji.view import CARD_POINTS, View, points
 
 FEED_WEIGHT = 2.5
@@ -131,7 +131,7 @@ def _stands(view: View, found: Contender | None, later_opponents: Sequence[int])
     if not later_opponents:
         return True
     trick = view.memory.trick
-    width, length = main_shape(view.lead)
+    width, length = view.main_shape
     followed = (
         trick.suit != TRUMP
         and not view.opponents_void(trick.suit, later_opponents)

@@ -17,7 +17,7 @@ from arena.cards import NUM_KINDS, RANK_ACE, SMALL_JOKER, Card
 from arena.games.base import Observation, partner_of, team_of
 from arena.games.shengji.order import TRUMP, TrumpOrder, card_points
 from arena.games.shengji.shapes import Pile, Unit, decompose
-from arena.games.shengji.trick import Contender
+from arena.games.shengji.trick import Contender, main_shape
 from bots.shengji.memory import Memory, suits_of
 
 PAIR_BREAK = 5.0
@@ -47,7 +47,7 @@ class View:
     memory: Memory
     order: TrumpOrder
     hand: tuple[Card, ...]
-    unknown: list[int]
+    buried: Sequence[Card]
     by_suit: dict[int, list[Card]] = field(init=False)
     held: Counter[Card] = field(init=False)
     reserved: frozenset[Card] = field(init=False)
@@ -55,18 +55,25 @@ class View:
     _highest_unknown: dict[tuple[int, int, int], int] = field(init=False, default_factory=dict)
     _units: dict[int, list[Unit]] = field(init=False, default_factory=dict)
     _costs: dict[Card, float] = field(init=False, default_factory=dict)
+    _unknown: list[int] | None = field(init=False, default=None)
+    _main_shape: tuple[int, int] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.by_suit = suits_of(self.hand, self.order)
         self.held = Counter(self.hand)
         self.reserved = self._reserve()
-        self._costs = {c: self._card_cost(c) for c in self.held}
 
     @classmethod
     def of(cls, observation: Observation, memory: Memory, buried: Sequence[Card]) -> View:
         assert memory.order is not None
-        hand = observation.hand
-        return cls(observation, memory, memory.order, hand, memory.unknown(hand, buried))
+        return cls(observation, memory, memory.order, observation.hand, buried)
+
+    @property
+    def unknown(self) -> list[int]:
+        """Counts of the cards this seat cannot place (see :meth:`Memory.unknown`)."""
+        if self._unknown is None:
+            self._unknown = self.memory.unknown(self.hand, self.buried)
+        return self._unknown
 
     # ----------------------------------------------------------------- seats
 
@@ -94,6 +101,13 @@ class View:
     def lead(self) -> list[Unit]:
         """The units of the trick's lead."""
         return self.memory.trick.lead(self.order)
+
+    @property
+    def main_shape(self) -> tuple[int, int]:
+        """The (width, length) of the lead's main part (SJ-20)."""
+        if self._main_shape is None:
+            self._main_shape = main_shape(self.lead)
+        return self._main_shape
 
     @property
     def best(self) -> tuple[int, Contender]:
@@ -141,7 +155,9 @@ class View:
     def card_cost(self, card: Card) -> float:
         """How much giving up one card costs, points aside."""
         cost = self._costs.get(card)
-        return self._card_cost(card) if cost is None else cost
+        if cost is None:
+            cost = self._costs[card] = self._card_cost(card)
+        return cost
 
     def _card_cost(self, card: Card) -> float:
         order = self.order
@@ -160,7 +176,7 @@ class View:
         total = 0.0
         counts: dict[Card, int] = {}
         for card in cards:
-            total += costs[card] if card in costs else self._card_cost(card)
+            total += costs[card] if card in costs else self.card_cost(card)
             counts[card] = counts.get(card, 0) + 1
         for card, n in counts.items():
             if n < held[card] and held[card] >= 2:
