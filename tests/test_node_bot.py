@@ -13,6 +13,7 @@ import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import threading
 from asyncio import FIRST_COMPLETED
@@ -309,6 +310,32 @@ def test_node_bot_unknown_variant_and_bad_usage(
     assert no_token.returncode == 2 and "no token" in no_token.stderr
     bad = asyncio.run(run_node("--token", "t", "--matches", "two"))
     assert bad.returncode == 2 and "--matches must be an integer" in bad.stderr
+
+
+def test_node_bot_leaves_on_interrupt(node_modules: Path, short_server: tuple[Store, int]) -> None:
+    """Ctrl-C while waiting for a match: Leave, the summary line, exit status 130."""
+    _, port = short_server
+    registered = node_register(port, "interrupted-node")
+    assert registered.returncode == 0, registered.stderr
+    token = registered.stdout.strip()
+    assert NODE is not None
+    with subprocess.Popen(
+        [NODE, str(BOT_JS), "--server", f"127.0.0.1:{port}", "--token", token],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        if not first:
+            pytest.fail(f"the Node bot ended: {process.communicate(timeout=30)[1]}")
+        assert first.startswith("connected as interrupted-node (connection "), first
+        assert process.stdout.readline().startswith("waiting for a rated match of guandan")
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert out.splitlines()[-1].startswith("interrupted-node: 0 matches played; 0 decisions")
+    assert "interrupted: finishing the current match" in err
 
 
 def test_node_unit_tests(node_modules: Path) -> None:

@@ -189,8 +189,13 @@ export class Session {
       `match ${seat.match.match_id} (${seat.match.variant}) starts: player ` +
         `${this.player}${partner}; players ${seat.match.players.join(", ")}`,
     );
+    this.leaveAfterLastMatch();
+  }
+
+  /** In the last match of the run: ask for no other. */
+  leaveAfterLastMatch() {
     if (this.matches !== null && this.stats.matches.length + 1 >= this.matches) {
-      this.leave(false); // the last match of the run: ask for no other
+      this.leave(false);
     }
   }
 
@@ -301,6 +306,7 @@ export class Session {
     this.deal = resume.deal?.deal ?? 0;
     this.events = resume.observation?.events?.length ?? 0;
     this.log(`took back a seat in match ${this.match?.match_id}`);
+    if (this.match !== null) this.leaveAfterLastMatch();
   }
 
   on_error(error) {
