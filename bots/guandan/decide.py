@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from arena.cards import Card
+from arena.cards import Card, format_cards
 from arena.games.base import PASS, Action, Observation
 from arena.games.guandan.combos import LEVEL_VALUE, Kind, card_value, play_readings, strength
 from bots.guandan.partition import Combo, Partition
@@ -38,16 +38,14 @@ __all__ = ["Split", "choose_play", "choose_return", "choose_tribute"]
 Split = Callable[[tuple[Card, ...]], Partition]
 """The split of a hand (cached by the caller)."""
 
-Index = dict[tuple[Card, ...], list[Action]]
-
 THREAT = 5
 """An opponent with this many cards or fewer is about to go out."""
 FEED = 4
 """A partner with this many cards or fewer (and fewer than any opponent) is fed."""
-BREAK_TOLERANCE = 1.1
-"""How much costlier than a clean follow (which saves a play) a follow that breaks a
-combination may leave the plan: a little over one play, so that a follow saving no play
-(one card of a pair on a single) is made, one costing a play more is not."""
+BREAK_TOLERANCE = 0.1
+"""How much costlier the plan may get when a follow breaks a combination: a little, so
+that a follow costing no play (one card of a pair on a single) is made, one that adds a
+play is not."""
 BREAK_CANDIDATES = 3
 RETURN_CANDIDATES = 3
 CHEAP_VALUE = 10
@@ -100,10 +98,32 @@ def choose_return(observation: Observation, split: Split) -> Action:
     return min(
         candidates,
         key=lambda a: (
-            split(remove(hand, a.cards)).cost + 0.02 * card_value(a.cards[0], level),
+            removal_cost(plan, a.cards, split) + 0.02 * card_value(a.cards[0], level),
             a.cards,
         ),
     )
+
+
+def removal_cost(plan: Partition, cards: Sequence[Card], split: Split) -> float:
+    """How much costlier the plan gets without ``cards``: the combinations holding them
+    are split again without them (the rest of the plan stays as it is)."""
+    need = list(cards)
+    touched: list[Card] = []
+    for combo in plan.combos + plan.bombs:
+        hit = False
+        for card in combo.cards:
+            if card in need:
+                need.remove(card)
+                hit = True
+        if hit:
+            touched.extend(combo.cards)
+            if not need:
+                break
+    if need:
+        raise ValueError(f"the plan does not hold {format_cards(need)}")
+    held = tuple(sorted(touched))
+    rest = remove(held, cards)
+    return (split(rest).cost if rest else 0.0) - split(held).cost
 
 
 _HARM = {
@@ -131,40 +151,43 @@ def _harm(plan: Partition, card: Card) -> int:
 # ------------------------------------------------------------------- play
 
 
-def choose_play(view: View, legal: Sequence[Action], split: Split) -> Action:
+def choose_play(view: View, actions: Sequence[Action], split: Split) -> Action:
     """The play (or pass) of the seat to act, by the rules of thumb above."""
-    index = _index(legal)
-    whole = _action(index, view.hand)
+    legal = Legal(actions)
+    whole = legal.of(view.hand) if len(view.hand) <= MAX_PLAY else None
     if whole is not None:  # go out
         return whole
     plan = split(view.hand)
     if view.table is None:
-        return _lead(view, plan, index)
-    return _follow(view, plan, index, legal, split)
+        return _lead(view, plan, legal)
+    return _follow(view, plan, legal, split)
 
 
-def _index(legal: Sequence[Action]) -> Index:
-    index: Index = {}
-    for action in legal:
-        if action.cards:
-            index.setdefault(action.cards, []).append(action)
-    return index
+MAX_PLAY = 10
+"""No combination has more than 10 cards (GD-8)."""
 
 
-def _action(index: Index, cards: tuple[Card, ...], kind: Kind | None = None) -> Action | None:
-    """The legal play of exactly ``cards`` (made as ``kind`` when the cards can be two)."""
-    found = index.get(cards)
-    if not found:
-        return None
-    if kind is not None and len(found) > 1:
-        for action in found:
-            if action.tag == kind.label:
+class Legal:
+    """The legal actions, asked about a few plays each (cheaper than indexing them all)."""
+
+    __slots__ = ("actions",)
+
+    def __init__(self, actions: Sequence[Action]) -> None:
+        self.actions = actions
+
+    def of(self, cards: tuple[Card, ...], kind: Kind | None = None) -> Action | None:
+        """The legal play of exactly ``cards`` (made as ``kind`` when the cards can be two)."""
+        tags: tuple[str, ...] = ("",)
+        if len(cards) == 6:  # only 6 cards with wild cards can need their kind named
+            tags = ("", kind.label) if kind is not None else ("", "pair_run", "triple_run")
+        for tag in tags:
+            action = Action("play", cards, tag)
+            if action in self.actions:
                 return action
-    return found[0]
+        return None
 
-
-def _play(index: Index, combo: Combo) -> Action | None:
-    return _action(index, combo.cards, combo.kind)
+    def play(self, combo: Combo) -> Action | None:
+        return self.of(combo.cards, combo.kind)
 
 
 def control(combo: Combo) -> float:
@@ -181,15 +204,19 @@ def _lead_key(combo: Combo) -> tuple[float, tuple[Card, ...]]:
     return control(combo) - LEAD_SIZE_BONUS * combo.size, combo.cards
 
 
-def _lead(view: View, plan: Partition, index: Index) -> Action:
-    combos = [c for c in plan.combos if _play(index, c) is not None]
-    if not combos:  # only bombs left (or a plan the legal list does not hold)
-        bombs = [b for b in plan.bombs if _play(index, b) is not None]
-        if bombs:
-            return _play(index, bombs[0]) or _first(index)
-        return _first(index)
-    chosen = _choose_lead(view, plan, combos)
-    return _play(index, chosen) or _first(index)
+def _lead(view: View, plan: Partition, legal: Legal) -> Action:
+    combos = list(plan.combos)
+    while combos:  # every combination may lead: the first choice is legal
+        chosen = _choose_lead(view, plan, combos)
+        action = legal.play(chosen)
+        if action is not None:
+            return action
+        combos.remove(chosen)
+    for bomb in plan.bombs:  # only bombs left
+        action = legal.play(bomb)
+        if action is not None:
+            return action
+    return legal.actions[0]
 
 
 def _choose_lead(view: View, plan: Partition, combos: list[Combo]) -> Combo:
@@ -210,33 +237,31 @@ def _choose_lead(view: View, plan: Partition, combos: list[Combo]) -> Combo:
     return min(combos, key=_lead_key)
 
 
-def _first(index: Index) -> Action:
-    """The first legal play (used only when the plan holds no legal play)."""
-    return next(iter(index.values()))[0]
-
-
-def _follow(
-    view: View, plan: Partition, index: Index, legal: Sequence[Action], split: Split
-) -> Action:
+def _follow(view: View, plan: Partition, legal: Legal, split: Split) -> Action:
     table = view.table
     assert table is not None
-    fits = [c for c in plan.combos if _play(index, c) is not None]
+    on = table.reading
+    fits = [
+        c
+        for c in plan.combos
+        if c.kind == on.kind and c.size == on.size and c.value > on.value and legal.play(c)
+    ]
     if table.seat == view.partner:
-        return _over_partner(view, plan, fits, index)
+        return _over_partner(view, plan, fits, legal)
     urgent = view.counts[table.seat] <= THREAT + 1 or view.fewest_opponent_cards() <= THREAT - 1
     if fits:
         cheapest = min(fits, key=lambda c: (c.value, c.cards))
-        if urgent or not _keeps_control(cheapest, table.reading.value, plan):
-            return _play(index, cheapest) or PASS
+        if urgent or not _keeps_control(cheapest, on.value, plan):
+            return legal.play(cheapest) or PASS
         return PASS
-    broken = _break_follow(view, plan, index, legal, split, urgent)
+    broken = _break_follow(view, plan, legal, split, urgent)
     if broken is not None:
         return broken
-    bomb = _bomb(view, plan, index, legal, urgent)
+    bomb = _bomb(view, plan, legal, urgent)
     return bomb or PASS
 
 
-def _over_partner(view: View, plan: Partition, fits: list[Combo], index: Index) -> Action:
+def _over_partner(view: View, plan: Partition, fits: list[Combo], legal: Legal) -> Action:
     """Partner winning: pass, unless a low planned combination follows cheaply."""
     table = view.table
     assert table is not None
@@ -247,7 +272,7 @@ def _over_partner(view: View, plan: Partition, fits: list[Combo], index: Index) 
         if c.value <= CHEAP_VALUE and table.reading.value <= CHEAP_VALUE - 2 and partner_far
     ]
     if cheap and view.fewest_opponent_cards() > THREAT:
-        return _play(index, min(cheap, key=lambda c: (c.value, c.cards))) or PASS
+        return legal.play(min(cheap, key=lambda c: (c.value, c.cards))) or PASS
     return PASS
 
 
@@ -264,8 +289,7 @@ def _keeps_control(combo: Combo, table_value: int, plan: Partition) -> bool:
 def _break_follow(
     view: View,
     plan: Partition,
-    index: Index,
-    legal: Sequence[Action],
+    legal: Legal,
     split: Split,
     urgent: bool,
 ) -> Action | None:
@@ -276,7 +300,7 @@ def _break_follow(
     level = view.level
     wild = level * 4 + 1
     candidates: dict[int, Action] = {}
-    for action in legal:
+    for action in legal.actions:
         cards = action.cards
         if len(cards) != size or not cards:
             continue
@@ -298,28 +322,26 @@ def _break_follow(
     ordered = sorted(candidates.items())
     if urgent:
         return ordered[0][1]
-    target = plan.cost - 1.0 + BREAK_TOLERANCE
     for value, action in ordered[:BREAK_CANDIDATES]:
         if value >= LEVEL_VALUE and plan.hands >= EARLY_HANDS:
             break  # early on, controls are not broken off for a low play
-        if split(remove(view.hand, action.cards)).cost <= target:
+        if removal_cost(plan, action.cards, split) <= BREAK_TOLERANCE:
             return action
     return None
 
 
-def _bomb(
-    view: View, plan: Partition, index: Index, legal: Sequence[Action], urgent: bool
-) -> Action | None:
+def _bomb(view: View, plan: Partition, legal: Legal, urgent: bool) -> Action | None:
     """A bomb when an opponent is about to go out, or when the lead lets us go out."""
-    bombs = [b for b in plan.bombs if _play(index, b) is not None]
-    finishing = plan.hands <= len(plan.bombs)
-    if bombs and (urgent or finishing):
-        return _play(index, bombs[0])
+    if urgent or plan.hands <= len(plan.bombs):  # stop them, or take the lead to go out
+        for bomb in plan.bombs:
+            action = legal.play(bomb)
+            if action is not None:
+                return action
     table = view.table
     if urgent and table is not None and view.counts[table.seat] <= THREAT - 2:
         # the last resort: any bomb that beats, even one broken off a bigger bomb
         spare = []
-        for action in legal:
+        for action in legal.actions:
             if len(action.cards) >= 4:
                 read = play_readings(action.cards, view.level)
                 if read and read[0].power:
