@@ -37,62 +37,79 @@ def trump_suit(name: str, two_colour: bool) -> int | None:
     return SUITS.index(name)
 
 
+@dataclass(frozen=True)
+class Cap:
+    """From event ``since`` on, the seat held at most ``copies`` of each card of ``suit``
+    but those in ``exempt`` (counting the cards it played from then on)."""
+
+    suit: int
+    since: int
+    copies: int
+    exempt: frozenset[Card]
+
+
 @dataclass
 class FollowFacts:
     """What the follows of the tricks tell about the hands (SJ-19).
 
     ``void[s]``: the suits seat ``s`` showed it no longer holds (it followed with fewer
-    cards of the led suit than the lead had). ``unpaired[s]``: per suit, the cards of
-    that suit ``s`` played from the moment it showed it held no pair there (a lead with
-    a pair, followed by two or more cards of the suit, all different) — so it holds at
-    most one copy of each, counting those plays.
+    cards of the led suit than the lead had). ``caps[s]``: the shapes it showed it did
+    not hold: following a lead with pairs with enough cards of the suit but fewer pairs
+    (no other pair: SJ-19, SJ-28 and SJ-29 put every option with more pairs first), or
+    following a lone triple without a triple (no triple: SJ-28, SJ-29).
     """
 
     void: list[set[int]]
-    unpaired: list[dict[int, Counter[Card]]]
+    caps: list[list[Cap]]
 
 
 def follow_facts(events: tuple[Event, ...], order: TrumpOrder) -> FollowFacts:
     void: list[set[int]] = [set() for _ in range(NUM_SEATS)]
-    since: list[dict[int, int]] = [{} for _ in range(NUM_SEATS)]  # suit -> event index
-    suit, size, paired, in_trick = -1, 0, False, 0
+    caps: list[list[Cap]] = [[] for _ in range(NUM_SEATS)]
+    suit, size, pairs, triple, in_trick = -1, 0, 0, False, 0
     for index, event in enumerate(events):
         if event.kind == "lead":
             in_trick = 0
         elif event.kind == "play":
             if in_trick == 0:
                 suit, size = order.suits[event.cards[0]], len(event.cards)
-                paired = len(set(event.cards)) < len(event.cards)
+                pairs = sum(n // 2 for n in Counter(event.cards).values())
+                triple = size == 3 and len(set(event.cards)) == 1
             else:
-                same = [c for c in event.cards if order.suits[c] == suit]
-                if len(same) < size:
+                same = Counter(c for c in event.cards if order.suits[c] == suit)
+                count = sum(same.values())
+                if count < size:
                     void[event.seat].add(suit)
-                if paired and len(same) >= 2 and len(set(same)) == len(same):
-                    since[event.seat].setdefault(suit, index)
+                shown = sum(n // 2 for n in same.values())
+                if pairs and shown < pairs and count >= 2 * pairs:
+                    paired = frozenset(c for c, n in same.items() if n >= 2)
+                    caps[event.seat].append(Cap(suit, index, 1, paired))
+                if triple and count == 3 and max(same.values()) < 3:
+                    caps[event.seat].append(Cap(suit, index, 2, frozenset()))
             in_trick += 1
-    unpaired: list[dict[int, Counter[Card]]] = [{} for _ in range(NUM_SEATS)]
-    for seat in range(NUM_SEATS):
-        for unpaired_suit, start in since[seat].items():
-            later: Counter[Card] = Counter()
-            for event in events[start:]:
-                if event.kind == "play" and event.seat == seat:
-                    later.update(c for c in event.cards if order.suits[c] == unpaired_suit)
-            unpaired[seat][unpaired_suit] = later
-    return FollowFacts(void, unpaired)
+    return FollowFacts(void, caps)
 
 
 def _limits(
-    facts: FollowFacts, seat: Seat, held: Counter[Card], order: TrumpOrder
+    facts: FollowFacts,
+    events: tuple[Event, ...],
+    seat: Seat,
+    held: Counter[Card],
+    order: TrumpOrder,
 ) -> dict[Card, int]:
-    """At most one copy of each card of a suit the seat showed it held no pair in."""
+    """How many more copies of a card the seat may hold, by the shapes it did not show."""
     limits: dict[Card, int] = {}
-    for suit, later in facts.unpaired[seat].items():
+    for cap in facts.caps[seat]:
+        later: Counter[Card] = Counter()
+        for event in events[cap.since :]:
+            if event.kind == "play" and event.seat == seat:
+                later.update(event.cards)
         for card in range(54):
-            if order.suits[card] == suit:
-                room = 1 - later[card] - held[card]
+            if order.suits[card] == cap.suit and card not in cap.exempt:
+                room = cap.copies - later[card] - held[card]
                 if room < 0:
-                    raise Inconsistent(f"seat {seat} would have held a pair it did not follow with")
-                limits[card] = room
+                    raise Inconsistent(f"seat {seat} would have held a set it did not follow with")
+                limits[card] = min(room, limits.get(card, room))
     return limits
 
 
@@ -112,14 +129,21 @@ def _declared(
     level: int,
     trump: int | None,
     dealt_mine: Counter[Card],
+    played: list[Counter[Card]],
 ) -> list[tuple[Card, ...]]:
-    """The cards of each declaration, hidden 4-deck ones drawn (SJ-10)."""
+    """The cards of each declaration, hidden 4-deck ones drawn (SJ-10) among the suits
+    of which enough level cards can be in the declarer's hand."""
     declares = [e for e in observation.events if e.kind == "declare"]
     shown: list[tuple[Card, ...]] = []
+    claimed: list[Counter[Card]] = [Counter(p) for p in played]
+    claimed[observation.seat] = Counter(dealt_mine)
     own_standing = observation.private.get("declaration")
+    if declares and not declares[-1].cards and trump is not None:  # the standing one: trump
+        claimed[declares[-1].seat] |= Counter({make_card(level, trump): declares[-1].value})
     for index, event in enumerate(declares):
         if event.cards:
             shown.append(event.cards)
+            claimed[event.seat] |= Counter(event.cards)
             continue
         last = index == len(declares) - 1
         if last and trump is not None:
@@ -129,10 +153,17 @@ def _declared(
         elif event.seat == observation.seat:
             suits = [s for s in range(4) if dealt_mine[make_card(level, s)] >= event.value]
         else:
-            suits = list(range(4))
+            suits = [
+                s
+                for s in range(4)
+                if 4 - sum(c[make_card(level, s)] for i, c in enumerate(claimed) if i != event.seat)
+                >= event.value
+            ]
         if not suits:
             raise Inconsistent(f"seat {event.seat} cannot have shown {event.value} level cards")
-        shown.append((make_card(level, rng.choice(suits)),) * event.value)
+        cards = (make_card(level, rng.choice(suits)),) * event.value
+        shown.append(cards)
+        claimed[event.seat] |= Counter(cards)
     return shown
 
 
@@ -158,7 +189,7 @@ def sample(observation: Observation, rng: random.Random, game: Game) -> ShengjiS
     buries = sum(1 for e in events if e.kind == "bury")
     hand = Counter(observation.hand)
     mine = hand + played[me] + Counter(own_buried)
-    declared = _declared(observation, rng, level, trump if not dealing else None, mine)
+    declared = _declared(observation, rng, level, trump if not dealing else None, mine, played)
     required: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
     declarers = [e.seat for e in events if e.kind == "declare"]
     for seat, cards in zip(declarers, declared, strict=True):
@@ -212,7 +243,7 @@ def sample(observation: Observation, rng: random.Random, game: Game) -> ShengjiS
         limits: dict[Card, int] = {}
         if facts is not None and order is not None:
             refuses = frozenset(c for c in pool if order.suits[c] in facts.void[s])
-            limits = _limits(facts, s, held[s], order)
+            limits = _limits(facts, events, s, held[s], order)
         bins.append(Bin(counts[s] - sum(held[s].values()), refuses, limits))
     extra_bin = 0
     if dealing:
