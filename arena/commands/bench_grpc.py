@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import math
 import multiprocessing
 import os
@@ -34,7 +35,7 @@ import secrets
 import tempfile
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -63,7 +64,6 @@ TARGET_P99_MS: Final = 1.5
 TARGET_DECISIONS_PER_SECOND: Final = 5000.0
 LATENCY_MATCHES: Final = 4
 """Matches the latency phase plays in a row, one at a time."""
-BOT_NAMES: Final = ("bench-north", "bench-east", "bench-south", "bench-west")
 ROUND_TRIP: Final = (
     "round trip = SDK reads DecisionRequest -> SDK reads the ActionResult accepting its answer"
 )
@@ -79,7 +79,8 @@ class BenchError(ArenaError):
 
 @dataclass(frozen=True)
 class Phase:
-    """What the bots' side plays: ``streams`` SDK bots, ``matches`` matches each."""
+    """What the bots' side plays: ``streams`` SDK bots (one token each), ``matches``
+    matches each."""
 
     address: str
     tokens: tuple[str, ...]
@@ -128,7 +129,7 @@ async def play_phase(phase: Phase) -> ClientReport:
             run_bot_async(
                 RandomBot(derive_seed(phase.seed, "bot", i)),
                 phase.address,
-                phase.tokens[i % len(phase.tokens)],
+                phase.tokens[i],
                 [phase.variant],
                 False,
                 phase.matches,
@@ -197,19 +198,23 @@ class _Bots:
 class _Server:
     """An arena server on its own event loop in a background thread."""
 
-    def __init__(self, store: Store, deals: int) -> None:
+    def __init__(self, store: Store, deals: int, bots: int) -> None:
         from arena.server.app import RunningServer, start_server
         from arena.server.play import PlayConfig
+        from arena.server.services import REGISTRATIONS_PER_MINUTE
 
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
-        self.owner_key = secrets.token_urlsafe(16)
+        # owners enough to register every bot at once within the registration rate limit
+        per_owner = max(1, int(REGISTRATIONS_PER_MINUTE))
+        self.owner_keys = [secrets.token_urlsafe(16) for _ in range(0, bots, per_owner)]
+        self.per_owner = per_owner
         self.running: RunningServer = self._run(
             start_server(
                 store,
                 port=0,
-                owner_keys={_hash(self.owner_key): "bench"},
+                owner_keys={_hash(key): f"bench-{i}" for i, key in enumerate(self.owner_keys)},
                 play=PlayConfig(max_deals=deals),
             )
         )
@@ -218,20 +223,21 @@ class _Server:
     def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(30)
 
-    def register(self) -> tuple[str, ...]:
-        """Register the bench's four bots; their tokens."""
+    def register(self, count: int) -> tuple[str, ...]:
+        """Register ``count`` bots (one a stream: a server caps connections per bot);
+        their tokens."""
         import grpc
 
         from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 
         with grpc.insecure_channel(self.address) as channel:
             stub = arena_pb2_grpc.RegistryStub(channel)
-            metadata = (("authorization", f"Bearer {self.owner_key}"),)
             return tuple(
                 stub.Register(
-                    arena_pb2.RegisterRequest(name=name, owner="bench"), metadata=metadata
+                    arena_pb2.RegisterRequest(name=f"bench-bot-{i}"),
+                    metadata=(("authorization", f"Bearer {self.owner_keys[i // self.per_owner]}"),),
                 ).token
-                for name in BOT_NAMES
+                for i in range(count)
             )
 
     def close(self) -> None:
@@ -239,6 +245,18 @@ class _Server:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)
         self._loop.close()
+
+
+@contextlib.contextmanager
+def _quiet(name: str) -> Iterator[None]:
+    """The logger ``name`` says only warnings and errors for a while (no line per match)."""
+    logger = logging.getLogger(name)
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _hash(secret: str) -> str:
@@ -324,15 +342,16 @@ def measure(
     with (
         tempfile.TemporaryDirectory(prefix="arena-bench-grpc-") as folder,
         Store.open(Path(folder) / "bench.sqlite") as store,
+        _quiet("arena.server"),
     ):
-        server = _Server(store, deals)
+        server = _Server(store, deals, 4 * matches)
         bots = _Bots(separate=not one_process)
         try:
-            tokens = server.register()
+            tokens = server.register(4 * matches)
             address = server.address
             with _Timed() as alone:
                 latency = bots.play(
-                    Phase(address, tokens, variant, len(tokens), LATENCY_MATCHES, seed, inline)
+                    Phase(address, tokens[:4], variant, 4, LATENCY_MATCHES, seed, inline)
                 )
             many = Phase(
                 address, tokens, variant, 4 * matches, 1, derive_seed(seed, "many"), inline
