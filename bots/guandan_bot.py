@@ -13,7 +13,7 @@ from __future__ import annotations
 from arena.cards import Card
 from arena.games.base import Action, Observation
 from bots.guandan.decide import choose_play, choose_return, choose_tribute
-from bots.guandan.partition import Partition, Splitter
+from bots.guandan.partition import Partition, splitter
 from bots.guandan.view import read_view
 
 __all__ = ["GuandanHeuristic"]
@@ -27,14 +27,14 @@ class GuandanHeuristic:
     It draws nothing at random: every decision is a function of the observation
     alone (``seed`` is taken for the common bot interface). Splits of hands are
     cached — they depend on the cards and the level only — so a decision between
-    two plays of the seat costs little.
+    two plays of the seat costs little; the splitter of each level, with its memory
+    of sub-results, is shared by the bots of a process.
     """
 
     name = "heuristic"
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self._splitters: dict[int, Splitter] = {}
         self._splits: dict[tuple[int, tuple[Card, ...]], Partition] = {}
 
     def act(self, observation: Observation) -> Action:
@@ -66,8 +66,5 @@ class GuandanHeuristic:
         if found is None:
             if len(self._splits) >= _CACHE_LIMIT:
                 self._splits.clear()
-            splitter = self._splitters.get(level)
-            if splitter is None:
-                splitter = self._splitters[level] = Splitter(level)
-            found = self._splits[key] = splitter.split(hand)
+            found = self._splits[key] = splitter(level).split(hand)
         return found

@@ -18,13 +18,15 @@ The split follows the rules a player uses to read a hand:
   minus a bonus for each bomb.
 
 A :class:`Splitter` remembers the sub-results of its programme across hands (they
-depend on the cards only), so the hands of one deal, which share most of their
-cards, are split cheaply.
+depend on the cards and the level only), so hands that share cards — one seat's hands
+in a deal, and the high ranks of any hands — are split cheaply. :func:`splitter`
+gives the one splitter of a level that every bot of a process shares.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from arena.cards import BIG_JOKER, SMALL_JOKER, Card
 from arena.games.guandan.combos import (
@@ -40,7 +42,7 @@ from arena.games.guandan.combos import (
     wild_card,
 )
 
-__all__ = ["BOMB_KINDS", "Combo", "Partition", "Splitter"]
+__all__ = ["BOMB_KINDS", "Combo", "Partition", "Splitter", "splitter"]
 
 BOMB_KINDS = frozenset({Kind.BOMB, Kind.STRAIGHT_FLUSH, Kind.JOKER_BOMB})
 
@@ -59,7 +61,8 @@ _SHAPES: tuple[tuple[Kind, int, int], ...] = (
 )
 """Sequence kinds: (kind, length in ranks, cards per rank)."""
 _ACE = 12
-_MEMO_LIMIT = 200_000
+_MEMO_LIMIT = 50_000
+"""States a splitter remembers before it starts afresh (a few megabytes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +158,10 @@ class Splitter:
             total = cost + self._best(rest, wilds - added, d + delta)
             if total < best:
                 best, move = total, ("set", added)
-        for index in range(3):
+        present = ((counts | counts >> 1) & _LOW_BITS) >> shift  # a bit per rank held
+        for index, window, length in _WINDOWS:
+            if length - (present & window).bit_count() > wilds:
+                continue  # more ranks missing than wild cards to fill them
             taken = _take_sequence(counts, wilds, r + 1, index)
             if taken is not None:
                 after, need, top = taken
@@ -340,6 +346,12 @@ def _pack(pools: list[list[Card]]) -> int:
     return sum(len(pool) << (2 * r) for r, pool in enumerate(pools))
 
 
+@cache
+def splitter(level: int) -> Splitter:
+    """The splitter of ``level`` shared in this process (its memory holds pure results)."""
+    return Splitter(level)
+
+
 def _set_cost(n: int, value: int) -> tuple[float, int]:
     """Cost of a set of ``n`` cards at ``value``, and its change to triples minus pairs."""
     if n == 0:
@@ -398,6 +410,13 @@ _SEQUENCE_RANKS = [
     for _, length, _ in _SHAPES
 ]
 """Per shape and start position, the ranks of the sequence (``None``: past the ace)."""
+_LOW_BITS = sum(1 << (2 * r) for r in range(13))
+"""The low bit of every rank's 2 bits in packed counts."""
+_WINDOWS = tuple(
+    (index, sum(1 << (2 * i) for i in range(length)), length)
+    for index, (_, length, _) in enumerate(_SHAPES)
+)
+"""Per shape: its index, the low bits of its ranks from the lowest, its length."""
 _SEQUENCE_SHIFTS = [
     [None if ranks is None else tuple(2 * r for r in ranks) for ranks in by_start]
     for by_start in _SEQUENCE_RANKS
