@@ -6,6 +6,10 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test bench clean proto
 
+# The Node.js example bot's packages, when npm is there (its test skips without node).
+NODE_DEPS := bots/node/node_modules/.package-lock.json
+NODE_NEEDED := $(if $(shell command -v npm 2>/dev/null),$(NODE_DEPS))
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -16,10 +20,13 @@ demo: $(STAMP)
 	$(BIN)/arena tournament --name demo --bots random,first --team random,first \
 		--variant guandan --matches 6 --deals 3 --db demo.sqlite
 
+$(NODE_DEPS): bots/node/package-lock.json
+	npm ci --prefix bots/node --no-audit --no-fund --loglevel=error
+
 proto: $(STAMP)
 	$(BIN)/python scripts/gen_proto.py
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_NEEDED)
 	$(BIN)/python scripts/gen_proto.py --check
 	$(BIN)/ruff check arena bots tests scripts
 	$(BIN)/mypy
@@ -30,3 +37,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf demo.sqlite demo.sqlite-wal demo.sqlite-shm $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf bots/node/node_modules
