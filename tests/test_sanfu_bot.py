@@ -356,6 +356,22 @@ def test_sheds_by_following_without_feeding_points() -> None:
     assert kept.action == PASS
 
 
+def test_follows_an_opponent_in_the_race_with_any_ordinary_play() -> None:
+    """Once the opponent is down to 28 cards the guard against spending the K is off."""
+    hand = "Ks 2s 6c 6c Qs Qh Qd Qc"
+    decision = decide(observation(hand, table=(1, "8d"), counts=(0, 20, 30, 30)))
+    assert (played(decision), decision.rule) == ("Ks", "shed by following")
+
+
+def test_takes_the_lead_with_a_bomb_to_run_out() -> None:
+    """Bomb and one single left: the bomb takes the empty trick, the single goes out next."""
+    decision = decide(observation("9s Qs Qh Qd Qc", table=(1, "Ah Ad")))
+    assert (played(decision), decision.rule) == (
+        same_cards("Qs Qh Qd Qc"),
+        "take the lead to run out",
+    )
+
+
 def test_fights_for_a_point_trick_by_breaking_a_pair() -> None:
     """With 10 points on the table a pair of Js is split to beat the 8; without, pass."""
     hand = "3s Jd Jh Qs Qh Qd Qc"

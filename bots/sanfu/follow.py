@@ -6,25 +6,29 @@ The rules, tried in this order:
   table, pass and let the partner take the trick (and the lead);
 * **three jokers pay only when played** (SF-16): play them over an opponent when
   the trick holds points or the deal may end soon;
-* **stop the opponent about to go out**: when the opponent winning the trick holds
-  at most :data:`OPPONENT_DANGER` cards, beat it with the cheapest play that does
-  (a whole ordinary combination, then loose cards, then the weakest special play);
-* **shed by following**: beat with the lowest whole ordinary combination of the
-  plan, but spend 2s and jokers only on a trick worth :data:`CONTEST_POINTS`, and
-  add point cards only to a trick worth contesting or with a play no card still out
-  can beat (don't feed points to the opponents);
-* **fight for a point trick**: a trick worth :data:`CONTEST_POINTS` or more is
-  worth breaking a combination of loose cards for;
-* **keep bombs for point-rich tricks**: bombs, then same-suit triples, the weakest
-  that beats, only over a trick worth :data:`SPECIAL_POINTS` or more, or when the
-  special play takes the lead with at most :data:`RUN_OUT_PLAYS` other combinations
-  left, which it can then run out;
+* **shed by following**: beat the opponent with the lowest whole ordinary
+  combination of the plan. Early in the deal (the opponent still holds more than
+  :data:`RACE_CARDS` cards) and on a trick worth less than :data:`CONTEST_POINTS`,
+  keep the 2s and jokers for control, and add no point cards that a card still
+  out could overtake (don't feed points to the opponents);
+* **fight for a point trick**: a trick worth :data:`CONTEST_POINTS` or more, or an
+  opponent in the race to go out, is worth breaking a combination of loose cards for;
+* **keep bombs for point-rich tricks**: bombs only over a trick worth
+  :data:`BOMB_POINTS` or more, same-suit triples only over one worth
+  :data:`SUITED_TRIPLE_POINTS` (the weakest special play that beats);
+* **stop the opponent about to go out**: the weakest special play that beats, when
+  the opponent winning the trick holds at most :data:`DANGER_CARDS` cards;
+* **take the lead to run out**: the weakest special play that beats, when at most
+  :data:`RUN_OUT_PLAYS` other combination is left, to be led next;
 * otherwise pass (don't waste strong plays on empty tricks).
+
+The thresholds were set by duels between versions of this bot (in deals where each
+version held one partnership); following with ordinary cards as long as the deal
+is a race was the largest gain.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 
 from arena.games.sanfu.combos import BIG_JOKER_VALUE, TWO_VALUE, Kind, Reading, beats
@@ -33,9 +37,13 @@ from bots.sanfu.hand import VALUES, Group, Plan, group
 from bots.sanfu.lead import can_be_beaten, joker_urgent
 from bots.sanfu.view import Table, View
 
-OPPONENT_DANGER = 6
-CONTEST_POINTS = 10
-SPECIAL_POINTS = 20
+RACE_CARDS = 28
+"""An opponent with this many cards or fewer has started the race to go out."""
+DANGER_CARDS = 15
+"""An opponent with this many cards or fewer is worth a special play to stop."""
+CONTEST_POINTS = 5
+BOMB_POINTS = 5
+SUITED_TRIPLE_POINTS = 15
 RUN_OUT_PLAYS = 1
 
 
@@ -49,27 +57,32 @@ def choose_follow(plan: Plan, view: View, table: Table, seed: int) -> Choice:
     jokers = [g for g in specials if g.reading.kind == Kind.JOKER_TRIPLE]
     if jokers and (points or joker_urgent(plan, view) is not None):
         return Choice.play(jokers[0], "three jokers pay only when played")
+    left = view.counts[table.seat]
+    racing = left <= RACE_CARDS
+    contest = points >= CONTEST_POINTS
     whole = sorted(
         (g for g in plan.ordinary if beats(g.reading, to_beat)),
         key=lambda g: (g.reading.value, tiebreak(seed, g.cards)),
     )
-    if view.counts[table.seat] <= OPPONENT_DANGER:
-        stoppers = [*whole[:1], *itertools.islice(_loose_plays(plan, to_beat), 1), *specials]
-        if stoppers:
-            return Choice.play(stoppers[0], "stop the opponent about to go out")
-    contest = points >= CONTEST_POINTS
     for combo in whole:
-        if combo.reading.value >= TWO_VALUE and not contest:
-            continue  # 2s and jokers keep control for a trick worth it
-        if combo.points and not contest and can_be_beaten(combo, view):
-            continue  # an opponent could overtake and take these points
+        if not (racing or contest):
+            if combo.reading.value >= TWO_VALUE:
+                continue  # 2s and jokers keep control for a trick worth it
+            if combo.points and can_be_beaten(combo, view):
+                continue  # an opponent could overtake and take these points
         return Choice.play(combo, "shed by following")
-    if contest:
+    if racing or contest:
         loose = next(_loose_plays(plan, to_beat), None)
         if loose is not None:
             return Choice.play(loose, "fight for a point trick")
-    if specials and (points >= SPECIAL_POINTS or plan.plays - 1 <= RUN_OUT_PLAYS):
-        return Choice.play(specials[0], "keep bombs for point-rich tricks")
+    for special in specials:
+        worth = BOMB_POINTS if special.reading.kind == Kind.BOMB else SUITED_TRIPLE_POINTS
+        if points >= worth:
+            return Choice.play(special, "keep bombs for point-rich tricks")
+    if specials and left <= DANGER_CARDS:
+        return Choice.play(specials[0], "stop the opponent about to go out")
+    if specials and plan.plays - 1 <= RUN_OUT_PLAYS:
+        return Choice.play(specials[0], "take the lead to run out")
     return Choice.pass_("don't waste strong plays on empty tricks")
 
 

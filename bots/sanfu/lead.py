@@ -27,7 +27,7 @@ from bots.sanfu.view import View
 
 JOKER_URGENT_CARDS = 12
 """Three jokers are played once some seat holds this many cards or fewer."""
-PARTNER_SHORT = 4
+PARTNER_SHORT = 2
 OPPONENT_SHORT = 3
 FEED_PENALTY = 6
 """Ranks added to a point-carrying combination that an opponent could still beat."""
