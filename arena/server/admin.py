@@ -155,7 +155,7 @@ class AdminService(arena_pb2_grpc.AdminServicer):
                         players=players,
                         rated=request.rated,
                         options=options,
-                        match_id=f"{tournament_id}:m{m}{suffix}",
+                        match_id=f"{tournament_id}:p0:m{m}{suffix}",
                         seed=match_seed,
                         tournament_id=tournament_id,
                         max_deals=request.deals or None,

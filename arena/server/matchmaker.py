@@ -113,14 +113,18 @@ class Matchmaker:
             self._waiting = [w for w in self._waiting if id(w) not in chosen]
         self._start(variant, mine.rated, players)
 
-    def take(self, bots: Sequence[str]) -> list[Waiting] | None:
-        """One waiting connection of each named bot (distinct connections), removed from
-        the queue, or None (nothing taken) while one of them has none waiting."""
+    def take(self, bots: Sequence[str], variant: str) -> list[Waiting] | None:
+        """One waiting connection of each named bot (distinct connections) that joined
+        ``variant``, removed from the queue; None (nothing taken) while one has none."""
         with self._lock:
             taken: list[Waiting] = []
             for bot in bots:
                 found = next(
-                    (w for w in self._waiting if w.bot == bot and all(w is not t for t in taken)),
+                    (
+                        w
+                        for w in self._waiting
+                        if w.bot == bot and variant in w.variants and all(w is not t for t in taken)
+                    ),
                     None,
                 )
                 if found is None:

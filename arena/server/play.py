@@ -184,7 +184,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                             continue
                         chosen = (plan, [None] * len(plan.players))
                         break
-                    taken = self.matchmaker.take(remote)
+                    taken = self.matchmaker.take(remote, plan.variant)
                     if taken is None:
                         continue
                     by_bot = iter(taken)
