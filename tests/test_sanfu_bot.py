@@ -265,10 +265,10 @@ def test_blocks_an_opponent_holding_one_card() -> None:
 
 def test_three_jokers_are_played_once_the_deal_may_end() -> None:
     """SF-16: the bonus is paid only for three jokers played, so play them in time."""
-    hand = "3s 4s 4h 8d 9s 9h Jc Jc Jd Qs Qh Ac Ad BJ BJ BJ"  # 16 cards
+    hand = "3s 4s 4h 8d 9s 9h Jc Jc Jd Qs Qh Ac Ad 6s 6h 6d 8s 8h 2s 2h BJ BJ BJ"  # 23 cards
     calm = decide(observation(hand))
     assert played(calm) == "3s"
-    urgent = decide(observation(hand, counts=(0, 30, 30, 10)))
+    urgent = decide(observation(hand, counts=(0, 30, 30, 20)))
     assert (played(urgent), urgent.rule) == ("BJ BJ BJ", "three jokers pay only when played")
     over = decide(observation(hand, table=(1, "Ks"), points=10))
     assert (played(over), over.rule) == ("BJ BJ BJ", "three jokers pay only when played")

@@ -25,7 +25,7 @@ from bots.sanfu.choice import Choice, tiebreak
 from bots.sanfu.hand import VALUES, Group, Plan, group
 from bots.sanfu.view import View
 
-JOKER_URGENT_CARDS = 12
+JOKER_URGENT_CARDS = 20
 """Three jokers are played once some seat holds this many cards or fewer."""
 PARTNER_SHORT = 2
 OPPONENT_SHORT = 3
