@@ -5,7 +5,6 @@ answers with the deals counter and a bot's Elo."""
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 import shutil
 import socket
@@ -153,13 +152,6 @@ def test_prometheus_scrapes_deals_and_elo_published_by_a_tournament_driver(
         endpoint.stop()
 
 
-def _server_serves_metrics() -> bool:
-    from arena.server.app import start_server
-
-    return "metrics_port" in inspect.signature(start_server).parameters
-
-
-@pytest.mark.skipif(not _server_serves_metrics(), reason="the server does not serve metrics")
 def test_prometheus_scrapes_a_running_server_while_bots_play(tmp_path: Path) -> None:
     import grpc
     from test_client import Lowest
@@ -180,7 +172,7 @@ def test_prometheus_scrapes_a_running_server_while_bots_play(tmp_path: Path) -> 
             self.thread.start()
             keys = parse_owner_keys(f"ada {OWNER_KEY}\ngrace sha256:{hash_secret(OTHER_KEY)}\n")
             self.running = self.run(
-                start_server(  # type: ignore[call-arg]
+                start_server(
                     store,
                     port=0,
                     owner_keys=keys,

@@ -488,3 +488,45 @@ def test_revoking_a_token_closes_its_connections(store: Store) -> None:
 
         code, details = run(main())
         assert code == grpc.StatusCode.UNAUTHENTICATED and "revoked" in details
+
+
+def test_timeouts_illegal_answers_and_forfeits_are_counted_and_logged(store: Store) -> None:
+    from structlog.testing import capture_logs
+
+    from arena.metrics import REGISTRY
+
+    def value(name: str, bot: str) -> float:
+        sample = REGISTRY.get_sample_value(name, {"variant": "guandan", "bot": bot})
+        return sample or 0.0
+
+    with arena(store, clock=clock(decision=0.3, grace=0.2), max_deals=1) as server:
+        tokens = server.tokens("obs-idle", "obs-1", "obs-2", "obs-3")
+
+        async def main() -> None:
+            bot = Raw(server.address, tokens[0])
+            await bot.hello()
+            await bot.join(rated=False)
+            fill = fillers(server, tokens[1:])
+            request = (await bot.until("decision")).decision
+            bad = arena_pb2.Action(text="play BJ BJ BJ BJ BJ BJ BJ")
+            await bot.send(action=arena_pb2.ActionReply(request_id=request.request_id, action=bad))
+            illegal = (await bot.until("action_result")).action_result
+            assert illegal.status == arena_pb2.ACTION_STATUS_ILLEGAL  # then the time runs out
+            timed_out = (await bot.until("action_result")).action_result
+            assert timed_out.status == arena_pb2.ACTION_STATUS_TIMED_OUT
+            await bot.close()  # and never comes back: fled
+            await fill
+
+        with capture_logs() as logs:
+            run(main())
+    assert value("arena_decision_timeouts_total", "obs-idle") >= 1
+    assert value("arena_illegal_actions_total", "obs-idle") == 1
+    assert value("arena_forfeits_total", "obs-idle") == 1
+    assert value("arena_decision_seconds_count", "obs-1") >= 1
+    events = [(e["event"], e.get("bot")) for e in logs]
+    assert ("illegal_action", "obs-idle") in events
+    assert ("decision_timeout", "obs-idle") in events
+    assert ("forfeit", "obs-idle") in events
+    assert sum(1 for e, _ in events if e == "match_finished") == 1
+    started = next(e for e in logs if e["event"] == "match_started")
+    assert started["variant"] == "guandan" and "obs-idle" in started["players"]

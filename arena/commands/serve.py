@@ -13,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 
+from arena.commands.metrics_endpoint import add_metrics_arguments
 from arena.errors import ArenaError
 from arena.server.auth import ADMIN_TOKEN_ENV, OWNER_KEYS_ENV, parse_owner_keys
 from arena.store import Store
@@ -46,6 +47,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument(
         "--drain", type=float, default=60.0, help="seconds matches get to finish on shutdown (60)"
     )
+    add_metrics_arguments(parser)
 
 
 def load_owner_keys(path: str | None) -> dict[str, str]:
@@ -66,6 +68,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise ArenaError(f"port must be 0..65535, got {args.port}")
+    if args.metrics_port is not None and not 0 <= args.metrics_port <= 65535:
+        raise ArenaError(f"--metrics-port must be 0..65535, got {args.metrics_port}")
     if (args.tls_cert is None) != (args.tls_key is None):
         raise ArenaError("TLS needs both --tls-cert and --tls-key")
     for name in ("decision_seconds", "time_bank", "grace", "drain"):
@@ -98,6 +102,8 @@ def run_serve(args: argparse.Namespace) -> int:
                     play=play,
                     tls=tls,
                     drain=args.drain,
+                    metrics_port=args.metrics_port,
+                    metrics_host=args.metrics_host,
                     announce=lambda line: print(line, flush=True),
                 )
             )

@@ -13,7 +13,10 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.log import get_logger
+from arena.metrics import MetricsServer
 from arena.server.admin import AdminService
 from arena.server.auth import Authenticator
 from arena.server.interceptor import AuthInterceptor
@@ -44,6 +47,8 @@ SHUTDOWN_GRACE: Final = 5.0
 """Seconds calls in flight get to finish when the server stops."""
 DRAIN_SECONDS: Final = 60.0
 """Seconds running matches get to finish on shutdown before they are cut short."""
+
+log = get_logger(__name__)
 
 ARENA_SERVICES: Final = tuple(
     service.full_name for service in arena_pb2.DESCRIPTOR.services_by_name.values()
@@ -80,6 +85,12 @@ class RunningServer:
     health: health.aio.HealthServicer
     port: int
     play: PlayService
+    metrics: MetricsServer | None = None
+
+    @property
+    def metrics_port(self) -> int | None:
+        """The port of the ``/metrics`` endpoint, if the server has one."""
+        return self.metrics.port if self.metrics is not None else None
 
     async def stop(
         self, grace: float | None = SHUTDOWN_GRACE, drain: float = DRAIN_SECONDS
@@ -87,8 +98,12 @@ class RunningServer:
         """Report NOT_SERVING, seat no new match, give running matches ``drain`` seconds to
         finish (then cut them short, stored), then stop, giving calls ``grace`` seconds."""
         await self.health.enter_graceful_shutdown()
+        log.info("shutdown_started", health="NOT_SERVING")
         await self.play.drain("the server is shutting down", drain)
         await self.server.stop(grace)
+        if self.metrics is not None:
+            self.metrics.stop()
+        log.info("shutdown_finished")
 
 
 async def start_server(
@@ -101,9 +116,12 @@ async def start_server(
     play: PlayConfig | None = None,
     tls: TlsFiles | None = None,
     registrations_per_minute: float = REGISTRATIONS_PER_MINUTE,
+    metrics_port: int | None = None,
+    metrics_host: str = "127.0.0.1",
 ) -> RunningServer:
     """Build and start a server on ``host:port`` (port 0: any free port), with TLS when
-    ``tls`` is given."""
+    ``tls`` is given, and Prometheus metrics on ``metrics_host:metrics_port`` when a
+    metrics port is given (0: any free port)."""
     auth = Authenticator(store, owner_keys, admin_tokens)
     services = Services(
         store=store,
@@ -149,8 +167,14 @@ async def start_server(
         bound = server.add_secure_port(address, tls.credentials())
     if bound == 0:
         raise OSError(f"cannot listen on {host}:{port}")
+    endpoint = None
+    if metrics_port is not None:
+        for variant in games.names():
+            metrics.publish_ratings(store, variant)
+        endpoint = metrics.start_metrics_server(metrics_port, metrics_host)
     await server.start()
-    return RunningServer(server, health_servicer, bound, play_service)
+    log.info("server_started", port=bound, tls=tls is not None, metrics_port=metrics_port)
+    return RunningServer(server, health_servicer, bound, play_service, endpoint)
 
 
 async def serve(
@@ -163,6 +187,8 @@ async def serve(
     play: PlayConfig | None = None,
     tls: TlsFiles | None = None,
     drain: float = DRAIN_SECONDS,
+    metrics_port: int | None = None,
+    metrics_host: str = "127.0.0.1",
     announce: Callable[[str], None] = print,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully (running matches get
@@ -175,6 +201,8 @@ async def serve(
         admin_tokens=admin_tokens,
         play=play,
         tls=tls,
+        metrics_port=metrics_port,
+        metrics_host=metrics_host,
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -182,6 +210,8 @@ async def serve(
         loop.add_signal_handler(sig, stop.set)
     shown = f"[{host}]" if ":" in host else host
     announce(f"arena server listening on {shown}:{running.port}")
+    if running.metrics is not None:
+        announce(f"metrics on {running.metrics.url}")
     try:
         await stop.wait()
     finally:

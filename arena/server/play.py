@@ -16,7 +16,6 @@ deadline and then stops them (stored with END_REASON_SHUTDOWN).
 from __future__ import annotations
 
 import asyncio
-import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -26,8 +25,9 @@ from typing import TYPE_CHECKING, Any, Final
 import grpc
 from google.protobuf import timestamp_pb2
 
-from arena import games
+from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.log import get_logger
 from arena.server.connection import Connection
 from arena.server.interceptor import current_principal
 from arena.server.matchmaker import Matchmaker, Waiting
@@ -55,7 +55,7 @@ __all__ = [
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 PROTOCOL: Final = 1
 SERVER_VERSION: Final = "0.1"
@@ -145,7 +145,6 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             self.sessions[session.match_id] = session
             self.threads = [t for t in self.threads if t.is_alive()]
             self.threads.append(session.start())
-        log.info("match %s started: %s", session.match_id, ", ".join(plan.players))
 
     def _ended(self, session: MatchSession) -> None:
         """A match is over: each connection still open waits for its next one (or ends)."""
@@ -161,6 +160,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         self._run_scheduled()
         if not self.draining:
             self.matchmaker.form()
+        self._publish_queues()
 
     def schedule(self, plans: Sequence[MatchPlan]) -> None:
         """Fixture matches: played as soon as each named bot has a connection waiting."""
@@ -214,7 +214,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             session = self.sessions.get(match_id)
         if session is None:
             raise KeyError(match_id)
-        log.info("match %s cancelled: %s", match_id, reason or "no reason given")
+        log.info("match_cancelled", match_id=match_id, reason=reason or "no reason given")
         session.abort("cancelled")
         return "running"
 
@@ -229,16 +229,24 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         )
         for connection in list(self.connections):
             connection.send(message)
-        log.info("draining: %d matches running, %.1f s to finish", len(self.sessions), timeout)
+        log.info("shutdown_draining", matches=len(self.sessions), seconds=timeout, reason=reason)
         threads = [t for t in self.threads if t.is_alive()]
         await self._join_threads(threads, timeout)
         with self._lock:
             running = list(self.sessions.values())
+        if running:
+            log.warning("shutdown_cutting_short", matches=[s.match_id for s in running])
         for session in running:
             session.abort("shutdown")
         await self._join_threads(threads, 30.0)
         for connection in list(self.connections):
             connection.end()
+        log.info("shutdown_drained")
+
+    def _publish_queues(self) -> None:
+        queued = self.matchmaker.queued()
+        for variant in games.names():
+            metrics.set_queue_length(variant, queued.get(variant, 0))
 
     @staticmethod
     async def _join_threads(threads: list[threading.Thread], timeout: float) -> None:
@@ -334,6 +342,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 pending_matches=[s.match_id for s, _ in pending if (s, _) != resumed],
             )
         )
+        metrics.set_connected_bots(len(self.connections))
         if resumed is not None:
             session, player = resumed
             await asyncio.to_thread(session.busy.acquire)
@@ -341,7 +350,6 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 session.resume(player, connection)
             finally:
                 session.busy.release()
-            log.info("match %s: %s took its seat back", session.match_id, connection.bot)
         reader = asyncio.create_task(self._read(connection, request_iterator))
         try:
             while True:
@@ -364,18 +372,11 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         connection.closed = True
         self.connections.discard(connection)
         self.matchmaker.leave(connection)
+        metrics.set_connected_bots(len(self.connections))
+        self._publish_queues()
         session, player = connection.session, connection.player
         if session is not None and player is not None:
-            seat = session.seats[player]
-            if seat is not None and not seat.gone:
-                seat.detach()
-                log.info(
-                    "match %s: %s's connection lost%s; its seat waits %.0f s",
-                    session.match_id,
-                    connection.bot,
-                    " (it stopped reading)" if connection.overflowed else "",
-                    session.grace,
-                )
+            session.lost(player, "it stopped reading" if connection.overflowed else "closed")
 
     async def _read(
         self, connection: Connection, requests: AsyncIterator[arena_pb2.ClientMessage]
@@ -443,6 +444,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
     def _leave(self, connection: Connection, *, now: bool) -> None:
         connection.wish = None
         self.matchmaker.leave(connection)
+        self._publish_queues()
         session, player = connection.session, connection.player
         seat = session.seats[player] if session is not None and player is not None else None
         if seat is None:
@@ -495,10 +497,12 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         self.matchmaker.join(wish, form=False)
         self._run_scheduled()
         self.matchmaker.form()
+        self._publish_queues()
         if join.fill_after_ms:
 
             def fill() -> None:
                 if connection.wish is wish and connection.session is None:
                     self.matchmaker.fill(connection, fill_bot)
+                    self._publish_queues()
 
             connection.loop.call_later(join.fill_after_ms / 1000, fill)

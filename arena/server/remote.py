@@ -22,10 +22,12 @@ from typing import Any, Final
 
 from google.protobuf import struct_pb2
 
+from arena import metrics
 from arena._proto.arena.v1 import arena_pb2
 from arena.cards import format_cards, parse_cards
 from arena.errors import ParseError
 from arena.games.base import NOBODY, Action, Event, Observation
+from arena.log import get_logger
 from arena.match import Deadline, MatchAborted, SeatGone
 
 __all__ = [
@@ -161,6 +163,9 @@ class RemotePolicy:
         self,
         match_id: str,
         *,
+        variant: str = "",
+        bot: str = "",
+        player: int | None = None,
         seq: Callable[[], int],
         deal: Callable[[], int],
         grace: float,
@@ -169,7 +174,11 @@ class RemotePolicy:
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.match_id = match_id
+        self.variant = variant
+        self.bot = bot
         self.grace = grace
+        self._log = get_logger(__name__, match_id=match_id, variant=variant, bot=bot, player=player)
+        self._sent_at = 0.0
         self._seq = seq
         self._deal = deal
         self._busy = busy
@@ -313,6 +322,12 @@ class RemotePolicy:
         """The answer came too late: ``fallback`` was played (``None``: the seat fled)."""
         self._unconfirmed = None
         request_id = self._open
+        if fallback is None:
+            metrics.record_forfeit(self.variant, self.bot)
+            self._log.warning("forfeit", request_id=request_id, connected=self.connected)
+        else:
+            metrics.record_timeout(self.variant, self.bot)
+            self._log.warning("decision_timeout", request_id=request_id, connected=self.connected)
         self._close()
         if request_id is not None:
             self._result(
@@ -326,6 +341,8 @@ class RemotePolicy:
         """The engine refused the last answer: tell the bot why; the request stays open."""
         self._unconfirmed = None
         shown = action_to_proto(action) if isinstance(action, Action) else None
+        metrics.record_illegal_action(self.variant, self.bot)
+        self._log.info("illegal_action", request_id=self._open, action=str(action), reason=reason)
         if self._open is not None:
             self._retry(self._open, arena_pb2.ACTION_STATUS_ILLEGAL, reason, shown)
 
@@ -333,6 +350,7 @@ class RemotePolicy:
         """The last answer was applied (the driver moved on): ACCEPTED closes its request."""
         answered, self._unconfirmed = self._unconfirmed, None
         if answered is not None:
+            metrics.record_decision(self.variant, self.bot, time.perf_counter() - self._sent_at)
             self._close()
             self._result(
                 answered[0], arena_pb2.ACTION_STATUS_ACCEPTED, action=action_to_proto(answered[1])
@@ -366,6 +384,7 @@ class RemotePolicy:
             self._deadline = deadline
             self._attempts = 0
         self._fill_times(request)
+        self._sent_at = time.perf_counter()
         self.send(arena_pb2.ServerMessage(decision=request))
 
     def _fill_times(self, request: arena_pb2.DecisionRequest) -> None:

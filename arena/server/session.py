@@ -14,7 +14,6 @@ unrated, with its end reason.
 
 from __future__ import annotations
 
-import logging
 import secrets
 import threading
 from collections.abc import Callable, Mapping
@@ -22,11 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 import bots
-from arena import games
+from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2
 from arena.cards import format_cards
 from arena.chance import derive_seed
 from arena.games.base import NUM_SEATS, Event, Game, State, team_of
+from arena.log import get_logger
 from arena.match import AUTO_PLAYS_TO_FLEE, Clock, MatchResult, Policy, play_match
 from arena.server.connection import Connection
 from arena.server.remote import RemotePolicy, event_to_proto, observation_to_proto, struct
@@ -36,8 +36,6 @@ from arena.sim.league import ELO, OPENSKILL, ROOM, League
 from arena.store import RatingChange, Store, StoredMatch
 
 __all__ = ["ClockConfig", "MatchPlan", "MatchSession", "decision_seconds", "plan_summary"]
-
-log = logging.getLogger(__name__)
 
 DEFAULT_DECISION_SECONDS: Final = 10.0
 DEFAULT_TIME_BANK_SECONDS: Final = 60.0
@@ -126,6 +124,7 @@ class MatchSession:
         self.max_deals = plan.max_deals
         kind = "rated" if plan.rated else "casual"
         self.match_id = plan.match_id or f"{kind}-{plan.variant}-{secrets.token_hex(4)}"
+        self._log = get_logger(__name__, match_id=self.match_id, variant=plan.variant)
         self.seed = plan.seed if plan.seed is not None else secrets.randbits(63)
         self.players = list(plan.players)
         self.connections = connections
@@ -155,6 +154,9 @@ class MatchSession:
                 continue
             policy = RemotePolicy(
                 self.match_id,
+                variant=self.variant,
+                bot=self.players[player],
+                player=player,
                 seq=lambda: self._seq,
                 deal=lambda: self._deal,
                 grace=self.grace,
@@ -316,6 +318,20 @@ class MatchSession:
         connection.send(arena_pb2.ServerMessage(resume=resume))
         policy.attach(connection.send)
         policy.resend_open()
+        self._log.info("seat_changed", player=player, bot=connection.bot, change="taken back")
+
+    def lost(self, player: int, why: str) -> None:
+        """The seat's connection broke: it waits for its bot during the grace period."""
+        seat = self.seats[player]
+        if seat is not None and not seat.gone:
+            seat.detach()
+            self._log.info(
+                "seat_changed",
+                player=player,
+                bot=self.players[player],
+                change=f"connection lost ({why})",
+                grace_seconds=self.grace,
+            )
 
     def watch(self, watcher: Watcher, after_seq: int) -> bool:
         """Catch a spectator up (info, the deal so far), then send it every public message;
@@ -341,6 +357,7 @@ class MatchSession:
 
     def abort(self, reason: str) -> None:
         """Stop the match at its next remote decision (``shutdown`` or ``cancelled``)."""
+        self._log.info("match_stopping", reason=reason)
         for seat in self.seats:
             if seat is not None:
                 seat.abort(reason)
@@ -353,11 +370,12 @@ class MatchSession:
         return thread
 
     def run(self) -> None:
+        self._log.info("match_started", players=self.players, rated=self.rated)
         try:
-            with self.busy:
+            with metrics.match_in_flight(self.variant), self.busy:
                 self._play()
         except Exception:  # never let a match thread die silently
-            log.exception("match %s failed", self.match_id)
+            self._log.exception("match_failed")
         finally:
             for connection in self.connections:
                 if connection is not None and connection.session is self:
@@ -401,7 +419,17 @@ class MatchSession:
             record=result.record.to_dict(),
         )
         changes = self._store(report, result)
+        metrics.record_match(self.variant, report.record)
+        if changes:
+            metrics.publish_ratings(self.store, self.variant)
         self.result = self._match_result(result, changes)
+        self._log.info(
+            "match_finished",
+            deals=len(result.outcomes),
+            winner=result.winner,
+            ended=result.aborted or "played",
+            rated=bool(changes),
+        )
         for player in range(NUM_SEATS):
             self._to(player, arena_pb2.ServerMessage(match_result=self.result))
 
