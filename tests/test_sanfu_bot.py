@@ -214,6 +214,23 @@ def test_plan_keeps_specials_whole_and_joins_the_rest() -> None:
     ]
 
 
+def test_plan_partitions_dealt_hands_into_true_combinations() -> None:
+    """Every card of a dealt hand is in exactly one group, and each group reads (SF-8) as
+    the combination the plan says it is."""
+    for seed in range(40):
+        state = GAME.new_deal(SanfuSetup(), seed=seed)
+        for seat in range(4):
+            hand = state.hand(seat)
+            plan = plan_hand(hand)
+            groups = plan.ordinary + plan.specials
+            assert sorted(c for g in groups for c in g.cards) == list(hand)
+            for g in groups:
+                assert reading(g.cards) == g.reading, format_cards(g.cards)
+            assert [g.reading.power for g in plan.specials] == sorted(
+                g.reading.power for g in plan.specials
+            )
+
+
 def test_three_identical_cards_and_one_more_are_a_same_suit_triple_and_a_single() -> None:
     plan = plan_hand(parse_cards("7c 7c 7c 7h"))
     assert [format_cards(g.cards) for g in plan.specials] == ["7c 7c 7c"]
