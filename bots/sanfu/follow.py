@@ -22,9 +22,9 @@ The rules, tried in this order:
   :data:`RUN_OUT_PLAYS` other combination is left, to be led next;
 * otherwise pass (don't waste strong plays on empty tricks).
 
-The thresholds were set by duels between versions of this bot (in deals where each
-version held one partnership); following with ordinary cards as long as the deal
-is a race was the largest gain.
+With three decks bombs are plentiful and the side that keeps the lead sheds its
+hand, so once the race is on every ordinary play that beats the opponent is made;
+the special plays stay reserved for points, danger and the last plays.
 """
 
 from __future__ import annotations
