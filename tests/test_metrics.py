@@ -173,10 +173,11 @@ def crash_first_time(marker: str) -> Any:
     import ray
 
     def play(jobs: list[MatchJob]) -> Any:
-        if not os.path.exists(marker):
-            Path(marker).write_text("crashed")
-            os._exit(1)
-        return play_batch(jobs)
+        try:  # only the first batch to get here creates the marker (and crashes)
+            os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return play_batch(jobs)
+        os._exit(1)
 
     return ray.remote(max_retries=0)(play)
 
