@@ -4,8 +4,8 @@ For each decision the bot draws ``samples`` full deals consistent with everythin
 its seat has seen (:mod:`bots.determinize`), and in each drawn deal plays every
 candidate action and then the rest of the deal with the rollout policy (the
 heuristic bot by default) at all four seats. The candidate with the best mean
-result for its team wins; ties go to the earlier candidate, the rollout policy's
-own choice first.
+result for its team wins, provided it beats the rollout policy's own choice in the
+same deals by more than ``margin`` standard errors; ties go to the earlier candidate.
 
 The budget is counted, not timed: ``samples`` deals times at most ``candidates``
 actions, so a decision is reproducible for a seed whatever the machine. An optional
@@ -27,12 +27,22 @@ from arena.match import Policy
 from bots.determinize import SampleError, game_for, sample_state
 from bots.heuristic import HeuristicBot, family_of
 
-__all__ = ["DEFAULT_CANDIDATES", "DEFAULT_SAMPLES", "SearchBot", "SearchStats", "deal_value"]
+__all__ = [
+    "DEFAULT_CANDIDATES",
+    "DEFAULT_MARGIN",
+    "DEFAULT_SAMPLES",
+    "SearchBot",
+    "SearchStats",
+    "deal_value",
+]
 
-DEFAULT_SAMPLES = 4
+DEFAULT_SAMPLES = 6
 """Drawn deals per decision of the registered ``search`` bot."""
-DEFAULT_CANDIDATES = 4
+DEFAULT_CANDIDATES = 3
 """Most actions compared per decision (the rollout policy's choice among them)."""
+DEFAULT_MARGIN = 1.0
+"""Standard errors by which a candidate must beat the rollout policy's choice to be
+played instead (sampling noise otherwise picks a poor move that got lucky)."""
 DRAW_ATTEMPTS = 60
 """Draws tried for one consistent deal before that sample is given up."""
 
@@ -93,6 +103,7 @@ class SearchBot:
         rollout: RolloutFactory = HeuristicBot,
         options: Mapping[str, Mapping[str, Any]] | None = None,
         attempts: int = DRAW_ATTEMPTS,
+        margin: float = DEFAULT_MARGIN,
     ) -> None:
         if samples < 1 or candidates < 1:
             raise ValueError(f"samples and candidates must be >= 1, got {samples}, {candidates}")
@@ -105,6 +116,7 @@ class SearchBot:
         self._rollout = rollout
         self._options = dict(options or {})
         self._attempts = attempts
+        self.margin = margin
         self._games: dict[str, Game] = {}
         self.last = SearchStats()
         self.total = SearchStats()
@@ -136,8 +148,7 @@ class SearchBot:
         self.last.searched = 1
         rng = random.Random(derive_seed(seed, "worlds"))
         deadline = None if self.max_seconds is None else time.monotonic() + self.max_seconds
-        totals = [0.0] * len(choices)
-        done = 0
+        results: list[list[float]] = []
         for sample in range(self.samples):
             if deadline is not None and time.monotonic() > deadline:
                 break
@@ -151,13 +162,23 @@ class SearchBot:
             )
             if values is None:
                 break
-            totals = [t + v for t, v in zip(totals, values, strict=True)]
-            done += 1
-        self.last.samples = done
-        if not done:
-            return guide
-        best = max(range(len(choices)), key=lambda i: (totals[i], -i))
-        return choices[best]
+            results.append(values)
+        self.last.samples = len(results)
+        return choices[self._pick(results)] if results else guide
+
+    def _pick(self, results: list[list[float]]) -> int:
+        """The candidate with the best mean, if it beats the rollout policy's own choice
+        (candidate 0) by more than ``margin`` standard errors of their paired difference
+        in the same worlds; else candidate 0. Ties go to the earlier candidate."""
+        totals = [sum(column) for column in zip(*results, strict=True)]
+        best = max(range(len(totals)), key=lambda i: (totals[i], -i))
+        if best == 0:
+            return 0
+        differences = [values[best] - values[0] for values in results]
+        mean = sum(differences) / len(differences)
+        spread = sum((d - mean) ** 2 for d in differences) / max(1, len(differences) - 1)
+        error = (spread / len(differences)) ** 0.5
+        return best if mean > self.margin * error else 0
 
     def _candidates(
         self, observation: Observation, guide: Action, rng: random.Random

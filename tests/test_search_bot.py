@@ -14,7 +14,7 @@ from arena.games.base import NUM_SEATS, Observation, State
 from arena.match import Policy, play_match
 from bots.determinize import sample_state
 from bots.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, SearchBot
-from bots.simple import RandomBot
+from bots.simple import FirstBot, RandomBot
 
 VARIANTS = ["guandan", "sanfu", "shengji-1", "shengji-2", "shengji-3", "shengji-4"]
 
@@ -119,3 +119,11 @@ def test_search_plays_a_whole_deal_in_the_match_driver() -> None:
     policies: list[Policy] = [small_bot(1, 1, 2), RandomBot(2), small_bot(3, 1, 2), RandomBot(4)]
     result = play_match(game, policies, seed=8, max_deals=1)
     assert len(result.outcomes) == 1
+
+
+def test_without_a_clear_gain_the_rollout_policys_choice_is_kept() -> None:
+    """A candidate replaces the rollout policy's choice only by a margin of its noise."""
+    for _state, observation in list(decisions("sanfu", 9, every=6))[:3]:
+        stubborn = SearchBot(2, 2, 3, rollout=lambda seed: FirstBot(), margin=float("inf"))
+        assert stubborn.act(observation) == observation.legal_actions[0]
+        assert stubborn.last.rollouts == 2 * min(3, len(observation.legal_actions))
