@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from arena.cards import NUM_KINDS, SUITS, Card
 from arena.games.base import NOBODY, NUM_SEATS, Event, Observation, Seat
-from arena.games.shengji.order import TRUMP, TrumpOrder, card_points
+from arena.games.shengji.order import TrumpOrder, card_points
 from arena.games.shengji.shapes import Unit, decompose
 from arena.games.shengji.trick import Contender, contender, lead_contender
 
@@ -84,10 +84,10 @@ class Memory:
         events = observation.events
         start = len(self.events)
         for event in events[start:]:
-            self._read(event, observation)
+            self._read(event)
         self.events = events
 
-    def _read(self, event: Event, observation: Observation) -> None:
+    def _read(self, event: Event) -> None:
         kind = event.kind
         if kind == "deal":
             self.level = event.value
@@ -169,4 +169,4 @@ def suits_of(cards: Sequence[Card], order: TrumpOrder) -> dict[int, list[Card]]:
     return by_suit
 
 
-__all__ = ["TRUMP", "Memory", "Trick", "make_order", "suits_of"]
+__all__ = ["Memory", "Trick", "make_order", "suits_of"]

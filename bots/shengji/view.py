@@ -199,4 +199,4 @@ class View:
         return frozenset({max(trumps, key=lambda c: self.order.orders[c])})
 
 
-__all__ = ["View", "points"]
+__all__ = ["CARD_POINTS", "View", "points"]
