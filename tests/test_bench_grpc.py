@@ -101,6 +101,15 @@ def test_sdk_hot_path_converters_agree_with_the_reference_ones() -> None:
         arena_pb2.Action(verb="play", cards=["3d"], text="play 3s"),  # disagree
         arena_pb2.Action(verb="Play", cards=["3d"], text="play 3d"),  # no verb
         arena_pb2.Action(verb="play", cards=["3d"], text="play 3d as x"),  # tag missing
+        arena_pb2.Action(verb="play", cards=["10s", "3d"], text="play 10s 3d"),  # not sorted
+        arena_pb2.Action(verb="play", cards=["3s 3d"], text="play 3s 3d"),  # one name, two cards
+        arena_pb2.Action(verb="play", cards=["3x"], text="play 3x"),  # no such card
+        arena_pb2.Action(verb="play", cards=["3x"], text="play 3y"),  # two bad forms
+        arena_pb2.Action(verb="play", cards=["3d"], tag="a b", text="play 3d as a b"),
+        arena_pb2.Action(verb="", cards=[], text="pass"),  # the text alone
+        arena_pb2.Action(verb="pass", text="PASS"),
+        arena_pb2.Action(verb="pass", text=""),  # the structured form alone
+        arena_pb2.Action(),  # nothing
     ]
     for action in odd:
         legal = arena_pb2.LegalActions(actions=[action])

@@ -14,7 +14,8 @@ from typing import Any, Final
 from google.protobuf import struct_pb2
 
 from arena._proto.arena.v1 import arena_pb2
-from arena.cards import Card, format_cards, parse_cards
+from arena.cards import Card, parse_cards
+from arena.errors import ParseError
 from arena.games.base import NOBODY, Action, Event, Observation, well_formed
 from arena.server.remote import action_from_proto, action_to_proto
 
@@ -65,24 +66,30 @@ def _cards(text: str) -> tuple[Card, ...]:
 
 
 @lru_cache(maxsize=_MEMO)
-def _action(data: bytes) -> Action:
-    """:func:`action_from_proto` of an Action's bytes, quicker for the server's usual form
-    (both forms given, the cards' names in canonical order): the text is parsed once."""
-    message = arena_pb2.Action.FromString(data)
-    if message.text and message.verb:
-        action = Action.from_str(message.text)
-        if (
-            action.verb == message.verb
-            and action.tag == message.tag
-            and message.cards == format_cards(action.cards).split()
-        ):
-            return action
-    return action_from_proto(message)
+def _action(verb: str, names: tuple[str, ...], tag: str, text: str) -> Action:
+    """:func:`action_from_proto` of an Action's fields. The server's usual form (a text
+    that reads exactly as the structured fields written out) is read without parsing the
+    text; anything else goes through :func:`action_from_proto` (the same result or error)."""
+    if text and verb.isalpha() and verb.islower() and (not tag or tag.split() == [tag]):
+        joined = " ".join(names)
+        expected = verb
+        if joined:
+            expected += " " + joined
+        if tag:
+            expected += " as " + tag
+        if text == expected:
+            try:
+                cards = _cards(joined)
+            except ParseError:
+                pass
+            else:
+                return Action(verb, tuple(sorted(cards)), tag)
+    return action_from_proto(arena_pb2.Action(verb=verb, cards=names, tag=tag, text=text))
 
 
 def _legal(actions: Iterable[arena_pb2.Action]) -> tuple[Action, ...]:
     """The legal actions of a request (each converted once, then remembered)."""
-    return tuple(_action(a.SerializeToString()) for a in actions)
+    return tuple(_action(a.verb, tuple(a.cards), a.tag, a.text) for a in actions)
 
 
 def event_from_proto(message: arena_pb2.Event) -> Event:
