@@ -85,3 +85,15 @@ def test_sj17_throw_penalty_changes_points() -> None:
     failed = [sum(1 for e in s.events if e.kind == "throw_failed") for s in plain]
     assert any(failed)
     assert [s.defender_points for s in plain] != [s.defender_points for s in penalised]
+
+
+def test_observations_state_the_rule_options_that_change_the_card_order() -> None:
+    from arena.games import make as make_game
+
+    game = make_game("shengji-2", constant_twos=True, two_colour=True)
+    state = game.new_deal(game.first_setup(), seed=1)
+    public = state.observe(0).public
+    assert public["constant_twos"] is True and public["two_colour"] is True
+    plain = make_game("shengji-2")
+    public = plain.new_deal(plain.first_setup(), seed=1).observe(0).public
+    assert public["constant_twos"] is False and public["two_colour"] is False

@@ -478,6 +478,8 @@ class ShengjiState(CardState):
             "dealer": self.dealer,
             "trump": None if order is None else order.trump_name(),
             "defender_points": self.defender_points,
+            "constant_twos": self.rules.constant_twos,
+            "two_colour": self.rules.two_colour,
             "counts": [sum(self._counts[s]) for s in range(NUM_SEATS)],
             "trick": {
                 "leader": trick.leader,
