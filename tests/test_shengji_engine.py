@@ -90,7 +90,7 @@ def test_sj17_throw_penalty_changes_points() -> None:
 def test_observations_state_the_rule_options_that_change_the_card_order() -> None:
     from arena.games import make as make_game
 
-    game = make_game("shengji-2", constant_twos=True, two_colour=True)
+    game = make_game("shengji-1", constant_twos=True, two_colour=True)
     state = game.new_deal(game.first_setup(), seed=1)
     public = state.observe(0).public
     assert public["constant_twos"] is True and public["two_colour"] is True
