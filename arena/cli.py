@@ -213,13 +213,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser(
         "bench",
-        help="measure engine speed with random bots ('bench scale': Ray, 'bench grpc': remote)",
+        help="measure engine speed with random bots ('bench scale': Ray, 'bench grpc': remote, "
+        "'bench bots': the built-in bots' cost)",
         description="arena bench GAME: engine speed in one process. "
         "arena bench scale --variant V: deals/s on Ray with 1 and N workers. "
-        "arena bench grpc --variant V: remote SDK bots against the same matches in process.",
+        "arena bench grpc --variant V: remote SDK bots against the same matches in process. "
+        "arena bench bots --variant V --bots heuristic: deals by built-in bots against "
+        "random bots.",
     )
-    bench.add_argument("game", help="game name, e.g. guandan, or 'scale' or 'grpc'")
-    bench.add_argument("--variant", default="guandan", help="with 'scale'/'grpc': the variant")
+    bench.add_argument("game", help="game name, e.g. guandan, or 'scale', 'grpc' or 'bots'")
+    bench.add_argument(
+        "--variant", default="guandan", help="with 'scale'/'grpc'/'bots': the variant"
+    )
+    bench.add_argument(
+        "--bots", default="heuristic", help="with 'bots': bots to time, comma-separated"
+    )
     bench.add_argument(
         "--matches", type=int, default=None, help="with 'scale': matches (96); 'grpc': at once (32)"
     )
@@ -234,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--threads", action="store_true", help="with 'grpc': the bots' act in worker threads"
     )
-    bench.add_argument("--json", action="store_true", help="with 'grpc': the report as JSON")
+    bench.add_argument("--json", action="store_true", help="with 'grpc'/'bots': the report as JSON")
     add_balance_parser(sub)
     add_serve_parser(sub)
     add_bot_parser(sub)
@@ -296,6 +304,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.deals = 2 if args.deals is None else args.deals  # deals per match here
             args.matches = 32 if args.matches is None else args.matches
             return run_grpc_bench(args)
+        if args.command == "bench" and args.game == "bots":
+            from arena.commands.bench_bots import run_bench_bots
+
+            args.deals = 50 if args.deals is None else args.deals
+            return run_bench_bots(args)
         if args.command == "bench":
             from arena.commands.bench import run_bench
 
