@@ -66,12 +66,14 @@ def _cards(text: str) -> tuple[Card, ...]:
 
 
 @lru_cache(maxsize=_MEMO)
-def _action(verb: str, names: tuple[str, ...], tag: str, text: str) -> Action:
-    """:func:`action_from_proto` of an Action's fields. The server's usual form (a text
-    that reads exactly as the structured fields written out) is read without parsing the
-    text; anything else goes through :func:`action_from_proto` (the same result or error)."""
+def _action(data: bytes) -> Action:
+    """:func:`action_from_proto` of an Action's bytes. The server's usual form (a text that
+    reads exactly as the structured fields written out) is read without parsing the text;
+    anything else goes through :func:`action_from_proto` (the same result or error)."""
+    message = arena_pb2.Action.FromString(data)
+    verb, tag, text = message.verb, message.tag, message.text
     if text and verb.isalpha() and verb.islower() and (not tag or tag.split() == [tag]):
-        joined = " ".join(names)
+        joined = " ".join(message.cards)
         expected = verb
         if joined:
             expected += " " + joined
@@ -84,12 +86,12 @@ def _action(verb: str, names: tuple[str, ...], tag: str, text: str) -> Action:
                 pass
             else:
                 return Action(verb, tuple(sorted(cards)), tag)
-    return action_from_proto(arena_pb2.Action(verb=verb, cards=names, tag=tag, text=text))
+    return action_from_proto(message)
 
 
 def _legal(actions: Iterable[arena_pb2.Action]) -> tuple[Action, ...]:
     """The legal actions of a request (each converted once, then remembered)."""
-    return tuple(_action(a.verb, tuple(a.cards), a.tag, a.text) for a in actions)
+    return tuple(_action(a.SerializeToString()) for a in actions)
 
 
 def event_from_proto(message: arena_pb2.Event) -> Event:
