@@ -5,7 +5,8 @@ One run, three phases, all with random bots and the server's deal limit (``--dea
 * *latency* — four SDK bots play :data:`LATENCY_MATCHES` matches in a row, one at a
   time, on an otherwise idle server: the decision round trip's p50 and p99;
 * *concurrent* — ``--matches`` matches at once (four SDK bots each): remote decisions/s
-  and the round trip under load;
+  (the decisions accepted from the first DecisionRequest read to the last answer's
+  ActionResult read) and the round trip under load;
 * *in process* — the same matches (the seeds the server drew, read back from its store)
   played again by :func:`arena.match.play_match`, one after another: the baseline of
   the slowdown ratio.
@@ -100,7 +101,7 @@ class ClientReport:
     last_accepted: float = -math.inf
     match_ids: list[str] = field(default_factory=list)
     cpu_seconds: float = 0.0
-    """CPU time of the bots' process (every thread) while they played."""
+    """CPU time of the process running the bots (every thread) while they played."""
 
     @property
     def seconds(self) -> float:
@@ -312,7 +313,7 @@ def _in_process(store: Store, variant: str, match_ids: list[str], deals: int) ->
     for match_id in match_ids:
         stored = store.match(match_id)
         if stored is None or stored.seed is None:
-            raise ConfigError(f"match {match_id!r} is not in the bench's store")
+            raise BenchError(f"match {match_id!r} is not in the bench's store")
         seeds.append(stored.seed)
     decisions = 0
     with _Timed() as timed:
