@@ -15,7 +15,6 @@ import re
 import shutil
 import signal
 import subprocess
-import threading
 from asyncio import FIRST_COMPLETED
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,8 +27,6 @@ from test_server_play import PlayServer
 
 from arena.client import Bot, RunSummary, run_bot_async
 from arena.games.base import Action, Observation
-from arena.server.app import start_server
-from arena.server.auth import hash_secret, parse_owner_keys
 from arena.server.play import PlayConfig
 from arena.store import Store
 
@@ -73,13 +70,7 @@ class FullMatchServer(ServerThread):
     """A server playing whole matches (no deal limit)."""
 
     def __init__(self, store: Store) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        keys = parse_owner_keys(f"ada {OWNER_KEY}\ngrace sha256:{hash_secret(OTHER_KEY)}\n")
-        self.running = self.run(
-            start_server(store, port=0, owner_keys=keys, play=PlayConfig(max_deals=None))
-        )
+        super().__init__(store, play=PlayConfig(max_deals=None))
 
 
 @pytest.fixture(scope="module")

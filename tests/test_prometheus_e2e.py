@@ -155,35 +155,13 @@ def test_prometheus_scrapes_deals_and_elo_published_by_a_tournament_driver(
 def test_prometheus_scrapes_a_running_server_while_bots_play(tmp_path: Path) -> None:
     import grpc
     from test_client import Lowest
-    from test_server import ADMIN, OTHER_KEY, OWNER_KEY, register
-    from test_server_play import PlayServer
+    from test_server import OTHER_KEY, OWNER_KEY, ServerThread, register
 
     from arena.client import run_bot_async
-    from arena.server.app import start_server
-    from arena.server.auth import hash_secret, parse_owner_keys
     from arena.server.play import PlayConfig
 
-    class MeteredServer(PlayServer):
-        def __init__(self, store: Store) -> None:  # PlayServer's, with a metrics port
-            import threading
-
-            self.loop = asyncio.new_event_loop()
-            self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-            self.thread.start()
-            keys = parse_owner_keys(f"ada {OWNER_KEY}\ngrace sha256:{hash_secret(OTHER_KEY)}\n")
-            self.running = self.run(
-                start_server(
-                    store,
-                    port=0,
-                    owner_keys=keys,
-                    admin_tokens=[ADMIN],
-                    play=PlayConfig(max_deals=2),
-                    metrics_port=0,
-                )
-            )
-
     with Store.open(tmp_path / "served.sqlite") as store:
-        server = MeteredServer(store)
+        server = ServerThread(store, play=PlayConfig(max_deals=2), metrics_port=0)
         try:
             port = server.running.port
             with prometheus(server.running.metrics_port, tmp_path) as url:

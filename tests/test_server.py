@@ -37,16 +37,20 @@ def bearer(token: str) -> tuple[tuple[str, str]]:
 
 
 class ServerThread:
-    """A server on its own event loop in a background thread."""
+    """A server on its own event loop in a background thread, on 127.0.0.1 (any free
+    port), owners ``ada`` and ``grace``, the admin token :data:`ADMIN`; ``options`` go to
+    :func:`start_server` (``play=``, ``metrics_port=`` …)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, **options: Any) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         keys = parse_owner_keys(f"ada {OWNER_KEY}\ngrace sha256:{hash_secret(OTHER_KEY)}\n")
         self.running: RunningServer = self.run(
-            start_server(store, port=0, owner_keys=keys, admin_tokens=[ADMIN])
+            start_server(store, port=0, owner_keys=keys, admin_tokens=[ADMIN], **options)
         )
+        self.port = self.running.port
+        self.address = f"127.0.0.1:{self.port}"
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(10)

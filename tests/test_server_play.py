@@ -9,14 +9,12 @@ from typing import Any
 
 import grpc
 import pytest
-from test_server import ADMIN, OTHER_KEY, OWNER_KEY, ServerThread, bearer, register
+from test_server import OTHER_KEY, ServerThread, bearer, register
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.cards import parse_cards
 from arena.games import Action, make
 from arena.match import AUTO_MARK, FLED_MARK
-from arena.server.app import start_server
-from arena.server.auth import hash_secret, parse_owner_keys
 from arena.server.matchmaker import Waiting, seating
 from arena.server.play import PlayConfig, decision_seconds
 from arena.store import Store
@@ -26,22 +24,10 @@ ILLEGAL = "play BJ BJ BJ BJ BJ BJ BJ"
 
 
 class PlayServer(ServerThread):
-    def __init__(self, store: Store) -> None:
-        import threading
+    """A server whose matches last two deals."""
 
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        keys = parse_owner_keys(f"ada {OWNER_KEY}\ngrace sha256:{hash_secret(OTHER_KEY)}\n")
-        self.running = self.run(
-            start_server(
-                store,
-                port=0,
-                owner_keys=keys,
-                admin_tokens=[ADMIN],
-                play=PlayConfig(max_deals=2),
-            )
-        )
+    def __init__(self, store: Store) -> None:
+        super().__init__(store, play=PlayConfig(max_deals=2))
 
 
 @pytest.fixture(scope="module")

@@ -13,12 +13,10 @@ from typing import Any
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from test_server import ADMIN, OWNER_KEY, ServerThread, bearer, code_of, register
+from test_server import OWNER_KEY, ServerThread, bearer, code_of, register
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.client.runner import run_bot_async
-from arena.server.app import start_server
-from arena.server.auth import parse_owner_keys
 from arena.server.play import ClockConfig, PlayConfig
 from arena.store import Store
 from bots.simple import FirstBot
@@ -31,17 +29,7 @@ class Arena(ServerThread):
     """A server with the given play settings, on its own loop in a thread."""
 
     def __init__(self, store: Store, play: PlayConfig, **options: Any) -> None:
-        import threading
-
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        keys = parse_owner_keys(f"ada {OWNER_KEY}\n")
-        self.running = self.run(
-            start_server(store, port=0, owner_keys=keys, admin_tokens=[ADMIN], play=play, **options)
-        )
-        self.port = self.running.port
-        self.address = f"127.0.0.1:{self.port}"
+        super().__init__(store, play=play, **options)
 
     def tokens(self, *names: str) -> list[str]:
         with grpc.insecure_channel(self.address) as channel:
