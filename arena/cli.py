@@ -10,6 +10,7 @@ from arena.cards import RANKS
 from arena.commands import EXIT_USAGE
 from arena.commands.balance import add_parser as add_balance_parser
 from arena.commands.bot import add_parser as add_bot_parser
+from arena.commands.metrics_endpoint import add_metrics_arguments
 from arena.commands.serve import add_parser as add_serve_parser
 from arena.errors import ArenaError
 from arena.sim.tournament import EXAMPLE as TOURNAMENT_EXAMPLE
@@ -157,16 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--address", default=None, help="Ray cluster: 'auto' or ray://HOST:PORT (default: local)"
     )
     tournament.add_argument("--batch", type=int, default=None, help="matches per Ray task")
-    tournament.add_argument(
-        "--metrics-port",
-        type=int,
-        default=None,
-        metavar="PORT",
-        help="serve Prometheus metrics on http://HOST:PORT/metrics while playing (0: any port)",
-    )
-    tournament.add_argument(
-        "--metrics-host", default="127.0.0.1", help="address of the metrics endpoint (127.0.0.1)"
-    )
+    add_metrics_arguments(tournament)
 
     versus = sub.add_parser("compare", help="paired matches between two bots until an SPRT decides")
     versus.add_argument("bot_a", help="the candidate bot")
