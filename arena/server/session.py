@@ -33,7 +33,7 @@ from arena.server.remote import RemotePolicy, event_to_proto, observation_to_pro
 from arena.server.services import rating_change
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import ELO, OPENSKILL, ROOM, League
-from arena.store import RatingChange, Store, StoredMatch
+from arena.store import RatingChange, Store
 
 __all__ = ["ClockConfig", "MatchPlan", "MatchSession", "decision_seconds", "plan_summary"]
 
@@ -410,14 +410,7 @@ class MatchSession:
             players=(self.players[0], self.players[1], self.players[2], self.players[3]),
             max_deals=self.max_deals,
         )
-        report = MatchReport(
-            job=job,
-            winner=result.winner,
-            totals=tuple(result.totals),
-            deals=len(result.outcomes),
-            decisions=result.decisions,
-            record=result.record.to_dict(),
-        )
+        report = MatchReport.of(job, result)
         changes = self._store(report, result)
         metrics.record_match(self.variant, report.record)
         if changes:
@@ -469,28 +462,8 @@ class MatchSession:
     def _store(self, report: MatchReport, result: MatchResult) -> list[RatingChange]:
         """Store the match; rate it when rated and played out. The rating changes."""
         if not self.rated or result.aborted is not None:
-            job = report.job
-            outcome: dict[str, Any] = {
-                "winner": report.winner if result.aborted is None else None,
-                "totals": list(report.totals),
-                "team_score": report.team_score(),
-            }
-            if result.aborted is not None:
-                outcome["aborted"] = result.aborted
-            self.store.add_match(
-                StoredMatch(
-                    id=job.id,
-                    tournament_id=self.plan.tournament_id,
-                    variant=job.variant,
-                    options=dict(job.options),
-                    seed=job.seed,
-                    seating=job.players,
-                    outcome=outcome,
-                    record=report.record,
-                    deals=report.deals,
-                    decisions=report.decisions,
-                )
-            )
+            cut_short = {} if result.aborted is None else {"aborted": result.aborted}
+            self.store.add_match(report.stored(self.plan.tournament_id, **cut_short))
             return []
         with self._league_lock:  # ratings are read, updated and written as one step
             League(self.store, self.variant).add(report, self.plan.tournament_id)

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.games.base import NUM_SEATS
+from arena.match import MatchResult
+from arena.store import StoredMatch
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,40 @@ class MatchReport:
     decisions: int
     record: dict[str, Any] = field(repr=False)
     seconds: float = 0.0
+
+    @classmethod
+    def of(cls, job: MatchJob, result: MatchResult, seconds: float = 0.0) -> MatchReport:
+        """The report of ``job`` played to ``result``."""
+        return cls(
+            job=job,
+            winner=result.winner,
+            totals=tuple(result.totals),
+            deals=len(result.outcomes),
+            decisions=result.decisions,
+            record=result.record.to_dict(),
+            seconds=seconds,
+        )
+
+    def stored(self, tournament_id: str | None, **outcome: Any) -> StoredMatch:
+        """The match as the store keeps it; ``outcome`` adds to its outcome."""
+        job = self.job
+        return StoredMatch(
+            id=job.id,
+            tournament_id=tournament_id,
+            variant=job.variant,
+            options=dict(job.options),
+            seed=job.seed,
+            seating=tuple(job.players),
+            outcome={
+                "winner": self.winner,
+                "totals": list(self.totals),
+                "team_score": self.team_score(),
+                **outcome,
+            },
+            record=self.record,
+            deals=self.deals,
+            decisions=self.decisions,
+        )
 
     def team_score(self) -> float:
         """The match from team 0's side (seats 0 and 2): 1 win, 0 loss, 0.5 even.

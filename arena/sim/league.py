@@ -17,7 +17,7 @@ from arena import metrics
 from arena.games.shengji.scoring import LevelChange, room_points_change
 from arena.rating import EloConfig, SkillRating, update_skill, update_teams
 from arena.sim.jobs import MatchReport
-from arena.store import RatingUpdate, Store, StoredMatch
+from arena.store import RatingUpdate, Store
 
 ELO, OPENSKILL, ROOM = "elo", "openskill", "room"
 
@@ -72,25 +72,7 @@ class League:
         ]
         room = room_points(self.room, job.players, report.record) if self._uses_room() else {}
         updates += [RatingUpdate(bot, self.variant, ROOM, value) for bot, value in room.items()]
-        stored = self.store.add_match(
-            StoredMatch(
-                id=job.id,
-                tournament_id=tournament_id,
-                variant=job.variant,
-                options=dict(job.options),
-                seed=job.seed,
-                seating=tuple(job.players),
-                outcome={
-                    "winner": report.winner,
-                    "totals": list(report.totals),
-                    "team_score": score,
-                },
-                record=report.record,
-                deals=report.deals,
-                decisions=report.decisions,
-            ),
-            updates,
-        )
+        stored = self.store.add_match(report.stored(tournament_id), updates)
         if stored:  # a duplicate (a retried batch, a rerun) changes no rating
             self.elo.update(elo)
             self.skill.update(skill)

@@ -43,15 +43,7 @@ def play_job(job: MatchJob) -> MatchReport:
     result = play_match(
         game, policies, seed=job.seed, players=list(job.players), max_deals=job.max_deals
     )
-    report = MatchReport(
-        job=job,
-        winner=result.winner,
-        totals=tuple(result.totals),
-        deals=len(result.outcomes),
-        decisions=result.decisions,
-        record=result.record.to_dict(),
-        seconds=time.perf_counter() - started,
-    )
+    report = MatchReport.of(job, result, time.perf_counter() - started)
     log.debug("match_finished", winner=report.winner, deals=report.deals)
     return report
 
