@@ -36,11 +36,11 @@ __all__ = [
     "deal_value",
 ]
 
-DEFAULT_SAMPLES = 6
+DEFAULT_SAMPLES = 8
 """Drawn deals per decision of the registered ``search`` bot."""
 DEFAULT_CANDIDATES = 3
 """Most actions compared per decision (the rollout policy's choice among them)."""
-DEFAULT_MARGIN = 1.0
+DEFAULT_MARGIN = 2.0
 """Standard errors by which a candidate must beat the rollout policy's choice to be
 played instead (sampling noise otherwise picks a poor move that got lucky)."""
 DRAW_ATTEMPTS = 60
