@@ -152,7 +152,12 @@ def test_no_seat_receives_a_card_it_does_not_hold(store: Store, variant: str) ->
         assert stored is not None
         held = held_cards(stored.record, variant)
         public = [
-            [x for x in stream if x.WhichOneof("body") in ("events", "deal_result", "match_result")]
+            [
+                item
+                for x in stream
+                if x.WhichOneof("body") in ("events", "deal_result", "match_result")
+                for item in (x.events.events if x.HasField("events") else [x])
+            ]
             for stream in streams
         ]
         assert all(p == public[0] for p in public)  # what is public is the same for all

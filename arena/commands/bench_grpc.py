@@ -209,7 +209,7 @@ class _Server:
         self._thread.start()
         # owners enough to register every bot at once within the registration rate limit
         per_owner = max(1, int(REGISTRATIONS_PER_MINUTE))
-        self.owner_keys = [secrets.token_urlsafe(16) for _ in range(0, bots, per_owner)]
+        self.owner_keys = [f"ok_{secrets.token_urlsafe(16)}" for _ in range(0, bots, per_owner)]
         self.per_owner = per_owner
         self.running: RunningServer = self._run(
             start_server(

@@ -67,9 +67,14 @@ class Principal:
     token_id: str | None = None
 
 
+TOKEN_PREFIX: Final = "arena_"
+"""Bot tokens start with it: recognisable in a leaked file, never read as a command-line
+option (a bare URL-safe token may start with "-")."""
+
+
 def issue_token() -> str:
-    """A new secret: 32 random bytes, URL-safe base64."""
-    return secrets.token_urlsafe(32)
+    """A new secret: the prefix and 32 random bytes, URL-safe base64."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
 
 def new_token_id() -> str:

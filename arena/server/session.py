@@ -14,6 +14,7 @@ unrated, with its end reason.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
 from collections.abc import Callable, Mapping
@@ -137,7 +138,10 @@ class MatchSession:
         self._state: State | None = None
         self._deal = 0
         self._seq = 0
-        self._pending: list[arena_pb2.Event] = []
+        self._sent = [0] * NUM_SEATS
+        """Per player, how many of the deal's events its connection has been sent."""
+        self._watched = 0
+        """How many of the deal's events the spectators have been sent."""
         self._deal_events: list[arena_pb2.Event] = []
         self._deal_started: list[arena_pb2.DealStarted] = []
         self._totals = [0] * NUM_SEATS
@@ -161,7 +165,7 @@ class MatchSession:
                 deal=lambda: self._deal,
                 grace=self.grace,
                 busy=self.busy,
-                before_request=self.flush,
+                before_request=functools.partial(self.flush, player),
             )
             policy.attach(connection.send)
             connection.session, connection.player = self, player
@@ -218,18 +222,25 @@ class MatchSession:
         for watcher in list(self._watchers):
             watcher(watch)
 
-    def flush(self) -> None:
-        """Confirm applied answers, then send the public events not sent yet."""
+    def flush(self, player: int | None = None) -> None:
+        """Confirm applied answers, then send the public events not sent yet to
+        ``player``'s connection (before its decision request), or to every seat, and to
+        the spectators. A seat waits for the events until it must act or the deal ends:
+        one batch a decision rather than one per seat."""
         for seat in self.seats:
             if seat is not None:
                 seat.confirm()
-        if self._pending:
-            batch = arena_pb2.EventBatch(match_id=self.match_id, events=self._pending)
-            self._pending = []
-            self._all(
-                arena_pb2.ServerMessage(events=batch),
-                arena_pb2.WatchMessage(events=batch, live=True),
-            )
+        events = self._deal_events
+        for p in range(NUM_SEATS) if player is None else (player,):
+            if self._sent[p] < len(events):
+                batch = arena_pb2.EventBatch(match_id=self.match_id, events=events[self._sent[p] :])
+                self._sent[p] = len(events)
+                self._to(p, arena_pb2.ServerMessage(events=batch))
+        if self._watched < len(events):
+            batch = arena_pb2.EventBatch(match_id=self.match_id, events=events[self._watched :])
+            self._watched = len(events)
+            for watcher in list(self._watchers):
+                watcher(arena_pb2.WatchMessage(events=batch, live=True))
 
     def on_event(self, state: State, event: Event) -> None:
         if state is not self._state:
@@ -242,7 +253,6 @@ class MatchSession:
         message = event_to_proto(
             event, self._seq, self._deal, self.game.describe_event(event, state)
         )
-        self._pending.append(message)
         self._deal_events.append(message)
 
     def _public_start(self) -> arena_pb2.DealStarted:
@@ -256,6 +266,8 @@ class MatchSession:
         self._state = state
         self._deal += 1
         self._deal_events = []
+        self._sent = [0] * NUM_SEATS
+        self._watched = 0
         seats = {state.player_at(seat): seat for seat in range(NUM_SEATS)}
         seating = [self.players[state.player_at(seat)] for seat in range(NUM_SEATS)]
         setup = struct(self.game.setup_to_dict(self._setup))
@@ -312,6 +324,7 @@ class MatchSession:
             resume.deal.CopyFrom(self._deal_started[player])
             resume.observation.CopyFrom(observation_to_proto(state.observe(seat), self._seq))
             resume.observation.events.extend(self._deal_events)
+            self._sent[player] = len(self._deal_events)
         policy = self.seats[player]
         assert policy is not None
         connection.session, connection.player = self, player
