@@ -35,10 +35,11 @@ class Deadline(NamedTuple):
 
 class TimedPolicy(Policy, Protocol):
     """A policy that answers by a deadline (a remote bot). The driver calls ``act_by``
-    instead of ``act``, and ``timed_out(fallback)`` when the answer came too late and
-    ``fallback`` (``None`` when the seat fled) was played instead."""
+    instead of ``act``: it answers ``None`` when no answer came in time (it knows when
+    the answer arrived, which may be before the driver reads it). The driver then plays
+    ``fallback`` and calls ``timed_out(fallback)`` (``None`` when the seat fled)."""
 
-    def act_by(self, observation: Observation, deadline: Deadline) -> Action | str: ...
+    def act_by(self, observation: Observation, deadline: Deadline) -> Action | str | None: ...
 
     def timed_out(self, fallback: Action | None) -> None: ...
 
@@ -198,18 +199,20 @@ def _decide(
     act_by = getattr(policy, "act_by", None) if deadline is not None else None
     while True:
         observation = state.observe(seat)
-        action: Action | str = (
+        action: Action | str | None = (
             act_by(observation, deadline) if act_by is not None else policy.act(observation)
         )
         if deadline is not None:
-            finished = clock.now()
-            if finished >= deadline.final:
+            finished = min(clock.now(), deadline.final)
+            if action is None or (act_by is None and finished >= deadline.final):
                 banks[player] = 0.0
                 return None
             banks[player] -= max(0.0, finished - deadline.decision)
         try:
             if isinstance(action, str):  # a policy may answer in the text form
                 action = Action.from_str(action)
+            if action is None:
+                raise ParseError("no action: the policy answered None")
             state.apply(action)
             return str(action)
         except (IllegalActionError, ParseError) as err:

@@ -153,8 +153,8 @@ def test_an_illegal_retry_past_the_deadline_is_played_automatically() -> None:
 
 
 class Timed:
-    """A policy that answers by a deadline, taking ``seconds`` on the fake clock, and
-    notes what the driver told it."""
+    """A policy that answers by a deadline, taking ``seconds`` on the fake clock (no
+    answer, ``None``, once past it), and notes what the driver told it."""
 
     def __init__(self, time: FakeTime, seconds: float) -> None:
         self.time, self.seconds = time, seconds
@@ -164,10 +164,10 @@ class Timed:
     def act(self, observation: Observation) -> Action:
         raise AssertionError("a timed policy is asked with act_by")
 
-    def act_by(self, observation: Observation, deadline: tuple[float, float]) -> Action:
+    def act_by(self, observation: Observation, deadline: tuple[float, float]) -> Action | None:
         self.deadlines.append((deadline[0] - self.time.now, deadline[1] - self.time.now))
         self.time.now += self.seconds
-        return observation.legal_actions[-1]
+        return None if self.time.now >= deadline[1] else observation.legal_actions[-1]
 
     def timed_out(self, fallback: Action | None) -> None:
         self.timed_out_with.append(fallback)

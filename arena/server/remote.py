@@ -13,12 +13,13 @@ for the bot to reconnect, then flees.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from google.protobuf import struct_pb2
 
@@ -68,7 +69,10 @@ def _seat(seat: int) -> int | None:
     return None if seat == NOBODY else seat
 
 
+@functools.lru_cache(maxsize=16384)
 def action_to_proto(action: Action) -> arena_pb2.Action:
+    """The wire form of an action (remembered: the same plays come up again and again).
+    Never change the message returned: messages that take it copy it."""
     return arena_pb2.Action(
         verb=action.verb,
         cards=format_cards(action.cards).split(),
@@ -146,6 +150,9 @@ _GONE: Final = object()
 _WAKE: Final = object()
 """Queued when the connection changes (lost or taken back), to re-check the waits."""
 _request_numbers = itertools.count(1)
+_Reply = tuple[str, arena_pb2.Action, float, Action | None]
+"""A queued reply: its request id, the action as sent, its arrival, the action if
+accepted on arrival."""
 
 
 class RemotePolicy:
@@ -190,6 +197,10 @@ class RemotePolicy:
         self._lost_at: float | None = None
         self._open: str | None = None
         self._request_message: arena_pb2.DecisionRequest | None = None
+        self._legal: tuple[Action, ...] = ()
+        """The open request's legal actions when the list is complete (else empty)."""
+        self._accepted: str | None = None
+        """The open request, once a reply to it was accepted on arrival."""
         self._deadline = Deadline(0.0, 0.0)
         self._attempts = 0
         self._unconfirmed: tuple[str, Action] | None = None
@@ -249,47 +260,71 @@ class RemotePolicy:
     # -- called from the event loop ------------------------------------------------
 
     def offer(self, request_id: str, action: arena_pb2.Action) -> None:
-        """An ActionReply from the stream: queued if it answers the open request, else
-        refused at once as STALE (nothing changes)."""
+        """An ActionReply from the stream: queued, with its arrival time, if it answers
+        the open request, else refused at once as STALE (nothing changes).
+
+        A reply in time that names one of a complete list of legal actions is accepted
+        at once (the engine cannot refuse it): ACCEPTED goes out before the match thread
+        applies it, and so before anything that follows from it."""
+        arrived = self._now()
         with self._lock:
-            if request_id == self._open and not self.gone:
-                self._attempts += 1
-                if self._attempts > MAX_ATTEMPTS:
-                    self._result(
-                        request_id,
-                        arena_pb2.ACTION_STATUS_TOO_MANY_ATTEMPTS,
-                        reason=f"more than {MAX_ATTEMPTS} replies to request {request_id!r}",
-                    )
-                    return
-                self._replies.put((request_id, action))
+            if request_id != self._open or self.gone:
+                reason = (
+                    "no decision is open on this connection"
+                    if self._open is None
+                    else f"request {request_id!r} is not the open request"
+                )
+                self._result(
+                    request_id,
+                    arena_pb2.ACTION_STATUS_STALE,
+                    reason=f"unknown, closed or expired request id {request_id!r}: {reason}",
+                )
                 return
-        reason = (
-            "no decision is open on this connection"
-            if self._open is None
-            else f"request {request_id!r} is not the open request"
-        )
-        self._result(
-            request_id,
-            arena_pb2.ACTION_STATUS_STALE,
-            reason=f"unknown, closed or expired request id {request_id!r}: {reason}",
-        )
+            self._attempts += 1
+            if self._attempts > MAX_ATTEMPTS:
+                self._result(
+                    request_id,
+                    arena_pb2.ACTION_STATUS_TOO_MANY_ATTEMPTS,
+                    reason=f"more than {MAX_ATTEMPTS} replies to request {request_id!r}",
+                )
+                return
+            accepted = self._accept_on_arrival(action, arrived)
+            if accepted is not None:
+                self._accepted = request_id
+                self._result(
+                    request_id, arena_pb2.ACTION_STATUS_ACCEPTED, action=action_to_proto(accepted)
+                )
+            self._replies.put((request_id, action, arrived, accepted))
+
+    def _accept_on_arrival(self, reply: arena_pb2.Action, arrived: float) -> Action | None:
+        """The reply's action if it can be accepted on arrival: in time, the first such
+        reply, and one of a complete list of legal actions."""
+        if not self._legal or self._accepted is not None or arrived >= self._deadline.final:
+            return None
+        try:
+            action = action_from_proto(reply)
+        except ParseError:
+            return None
+        return action if action in self._legal else None
 
     # -- called from the match's worker thread -------------------------------------
 
     def act(self, observation: Observation) -> Action:
         """Without a clock: wait as long as it takes (the seat's grace still applies)."""
-        return self.act_by(observation, Deadline(float("inf"), float("inf")))
+        action = self.act_by(observation, Deadline(float("inf"), float("inf")))
+        assert action is not None  # without a deadline it waits for an answer
+        return action
 
-    def act_by(self, observation: Observation, deadline: Deadline) -> Action:
-        """Ask the bot and wait for a reply until ``deadline.final``; past it, any legal
-        action is returned (the driver plays the fallback and calls :meth:`timed_out`)."""
+    def act_by(self, observation: Observation, deadline: Deadline) -> Action | None:
+        """Ask the bot and wait for a reply that arrives before ``deadline.final``; None
+        when none did (the driver plays the fallback and calls :meth:`timed_out`)."""
         self.confirm()
         if self._open is None:
             self._request(observation, deadline)
         while True:
             if self._abort is not None:
                 raise MatchAborted(self._abort)
-            if self.gone:
+            if self.gone and self._accepted is None:
                 self._close()
                 raise SeatGone(f"seat {observation.seat} left")
             now = self._now()
@@ -301,22 +336,22 @@ class RemotePolicy:
                         self.gone = True
                     continue
                 until = min(until, lost_at + self.grace)
-            if now >= deadline.final:
-                return observation.legal_actions[0]
+            if now >= deadline.final and self._accepted is None:
+                return None
             item = self._wait(until - now)
             if item is None or item is _WAKE or item is _GONE:
                 continue
-            assert isinstance(item, tuple)
-            request_id, reply = item
-            if request_id != self._open:
-                continue
-            try:
-                action = action_from_proto(reply)
-            except ParseError as err:
-                self._retry(request_id, arena_pb2.ACTION_STATUS_MALFORMED, str(err), reply)
-                continue
-            self._unconfirmed = (request_id, action)
-            return action
+            request_id, reply, arrived, parsed = cast(_Reply, item)
+            if request_id != self._open or arrived >= deadline.final:
+                continue  # an answer after the deadline is no answer
+            if parsed is None:
+                try:
+                    parsed = action_from_proto(reply)
+                except ParseError as err:
+                    self._retry(request_id, arena_pb2.ACTION_STATUS_MALFORMED, str(err), reply)
+                    continue
+            self._unconfirmed = (request_id, parsed)
+            return parsed
 
     def timed_out(self, fallback: Action | None) -> None:
         """The answer came too late: ``fallback`` was played (``None``: the seat fled)."""
@@ -351,10 +386,14 @@ class RemotePolicy:
         answered, self._unconfirmed = self._unconfirmed, None
         if answered is not None:
             metrics.record_decision(self.variant, self.bot, time.perf_counter() - self._sent_at)
+            told = self._accepted == answered[0]  # accepted on arrival already
             self._close()
-            self._result(
-                answered[0], arena_pb2.ACTION_STATUS_ACCEPTED, action=action_to_proto(answered[1])
-            )
+            if not told:
+                self._result(
+                    answered[0],
+                    arena_pb2.ACTION_STATUS_ACCEPTED,
+                    action=action_to_proto(answered[1]),
+                )
 
     # -- helpers -------------------------------------------------------------------
 
@@ -381,6 +420,7 @@ class RemotePolicy:
         with self._lock:
             self._open = request.request_id
             self._request_message = request
+            self._legal = observation.legal_actions if observation.legal_complete else ()
             self._deadline = deadline
             self._attempts = 0
         self._fill_times(request)
@@ -408,6 +448,8 @@ class RemotePolicy:
         with self._lock:
             self._open = None
             self._request_message = None
+            self._legal = ()
+            self._accepted = None
             self._attempts = 0
             stale: list[object] = []
             while True:
