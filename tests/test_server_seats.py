@@ -518,3 +518,27 @@ def test_timeouts_illegal_answers_and_forfeits_are_counted_and_logged(store: Sto
     assert sum(1 for e, _ in events if e == "match_finished") == 1
     started = next(e for e in logs if e["event"] == "match_started")
     assert started["variant"] == "guandan" and "obs-idle" in started["players"]
+
+
+def test_leave_now_flees_the_seat_at_once(store: Store) -> None:
+    with arena(store, clock=clock(decision=20.0), max_deals=1) as server:
+        mine, *others = server.tokens("flee-me", "flee-1", "flee-2", "flee-3")
+
+        async def main() -> list[Any]:
+            bot = Raw(server.address, mine)
+            await bot.hello()
+            await bot.join(rated=False)
+            fill = fillers(server, others)
+            await bot.until("decision")
+            await bot.send(leave=arena_pb2.Leave(now=True))
+            while await asyncio.wait_for(bot.call.read(), WAIT) is not grpc.aio.EOF:
+                pass
+            assert await bot.call.code() == grpc.StatusCode.OK
+            await bot.close()
+            return list(await fill)
+
+        summaries = run(main())
+        result = summaries[0].results[0].result
+        assert result.reason == arena_pb2.END_REASON_FORFEIT
+        stored = store.match(result.match_id)
+        assert stored is not None and "!fled" in str(stored.record)
