@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.chance import derive_seed
-from arena.games.base import Action, Game, Observation, Outcome, State, team_of
+from arena.games.base import PASS, Action, Game, Observation, Outcome, State, team_of
 from arena.match import Policy
 from bots.determinize import SampleError, game_for, sample_state
 from bots.heuristic import HeuristicBot, family_of
@@ -183,9 +183,11 @@ class SearchBot:
     def _candidates(
         self, observation: Observation, guide: Action, rng: random.Random
     ) -> list[Action]:
-        """The rollout policy's choice, then a reproducible sample of the other actions."""
+        """The rollout policy's choice, then passing (the main alternative in the
+        climbing games), then a reproducible sample of the other actions."""
         others = [a for a in observation.legal_actions if a != guide]
         rng.shuffle(others)
+        others.sort(key=lambda a: a != PASS)  # stable: the sample's order is kept
         return [guide, *others][: self.candidates]
 
     def _evaluate(
