@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -63,6 +64,8 @@ class Connection:
         self.owner = owner
         self.id = f"c-{next(self._ids)}-{secrets.token_hex(3)}"
         self.loop = loop
+        self._loop_thread = threading.get_ident()
+        """The event loop's thread: a connection is made there."""
         self.outbox: asyncio.Queue[arena_pb2.ServerMessage | None] = asyncio.Queue()
         self.queue_limit = queue_limit
         self.rate = RateLimit(messages_per_second, burst=max(messages_per_second * 2, 10.0))
@@ -83,6 +86,9 @@ class Connection:
     def send(self, message: arena_pb2.ServerMessage | None) -> None:
         """Queue a message (``None`` ends the stream), from any thread; dropped once closed."""
         if self.closed:
+            return
+        if threading.get_ident() == self._loop_thread:
+            self._put(message)  # on the event loop already: no wake-up needed
             return
         try:
             self.loop.call_soon_threadsafe(self._put, message)
