@@ -107,7 +107,17 @@ def format_card(card: Card) -> str:
 
 def format_cards(cards: Iterable[Card]) -> str:
     """Space-separated text notation, in the order given."""
-    return " ".join(format_card(c) for c in cards)
+    return " ".join(card_names(cards))
+
+
+def card_names(cards: Iterable[Card]) -> list[str]:
+    """Each card's text notation, in the order given (``["Ah", "SJ"]``)."""
+    given = cards if isinstance(cards, tuple | list) else tuple(cards)
+    try:
+        return [_NAMES[c] if c >= 0 else _NAMES[NUM_KINDS] for c in given]
+    except (IndexError, TypeError):
+        bad = next(c for c in given if not isinstance(c, int) or not 0 <= c < NUM_KINDS)
+        raise ParseError(f"{bad!r} is not a card (cards are ints 0..53)") from None
 
 
 def rank_label(rank: int) -> str:

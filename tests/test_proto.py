@@ -369,3 +369,24 @@ def test_the_protocol_document_examples_are_valid_messages() -> None:
         "arena.v1.RegisterResponse",
     ):
         assert needed in kinds, f"docs/protocol.md has no example of {needed}"
+
+
+def test_facts_go_into_a_struct_whole() -> None:
+    from types import MappingProxyType
+
+    from google.protobuf import json_format
+
+    from arena.server.remote import struct
+
+    facts = MappingProxyType(
+        {"level": 3, "empty": (), "none": None, "nested": {"a": [1, (2, "x")], "b": {}}, 4: True}
+    )
+    assert json_format.MessageToDict(struct(facts)) == {
+        "level": 3,
+        "empty": [],
+        "none": None,
+        "nested": {"a": [1, [2, "x"]], "b": {}},
+        "4": True,
+    }
+    with pytest.raises(ValueError, match="cannot send"):
+        struct({"card": object()})

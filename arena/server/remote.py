@@ -25,7 +25,7 @@ from google.protobuf import struct_pb2
 
 from arena import metrics
 from arena._proto.arena.v1 import arena_pb2
-from arena.cards import format_cards, parse_cards
+from arena.cards import card_names, parse_cards
 from arena.errors import ParseError
 from arena.games.base import NOBODY, Action, Event, Observation
 from arena.log import get_logger
@@ -51,17 +51,36 @@ Send = Callable[[arena_pb2.ServerMessage], None]
 # Conversions
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_jsonable(v) for v in value]
-    return value
+def _set(target: struct_pb2.Value, value: Any) -> None:
+    """Fill a Struct value from JSON-like data (mappings, sequences, scalars, None)."""
+    if value is None:
+        target.null_value = struct_pb2.NULL_VALUE
+    elif isinstance(value, bool):
+        target.bool_value = value
+    elif isinstance(value, int | float):
+        target.number_value = value
+    elif isinstance(value, str):
+        target.string_value = value
+    elif isinstance(value, Mapping):
+        target.struct_value.SetInParent()  # set even when empty
+        fields = target.struct_value.fields
+        for key, item in value.items():
+            _set(fields[str(key)], item)
+    elif isinstance(value, tuple | list):
+        target.list_value.SetInParent()
+        values = target.list_value.values
+        for item in value:
+            _set(values.add(), item)
+    else:
+        raise ValueError(f"cannot send {value!r} ({type(value).__name__}) in a Struct")
 
 
 def struct(value: Mapping[str, Any]) -> struct_pb2.Struct:
+    """The facts as a protobuf Struct (keys as text, tuples as lists)."""
     message = struct_pb2.Struct()
-    message.update(_jsonable(value))
+    fields = message.fields
+    for key, item in value.items():
+        _set(fields[str(key)], item)
     return message
 
 
@@ -75,7 +94,7 @@ def action_to_proto(action: Action) -> arena_pb2.Action:
     Never change the message returned: messages that take it copy it."""
     return arena_pb2.Action(
         verb=action.verb,
-        cards=format_cards(action.cards).split(),
+        cards=card_names(action.cards),
         tag=action.tag,
         text=str(action),
     )
@@ -114,7 +133,7 @@ def event_to_proto(event: Event, seq: int, deal: int, description: str) -> arena
         deal=deal,
         kind=event.kind,
         seat=_seat(event.seat),
-        cards=format_cards(event.cards).split(),
+        cards=card_names(event.cards),
         target=_seat(event.target),
         value=event.value,
         tag=event.tag,
@@ -129,7 +148,7 @@ def observation_to_proto(observation: Observation, seq: int) -> arena_pb2.Observ
         seat=_seat(observation.seat),
         phase=observation.phase,
         to_act=_seat(observation.to_act),
-        hand=format_cards(observation.hand).split(),
+        hand=card_names(observation.hand),
         public_facts=struct(observation.public),
         private_facts=struct(observation.private),
         legal=arena_pb2.LegalActions(

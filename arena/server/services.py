@@ -18,12 +18,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import grpc
-from google.protobuf import struct_pb2, timestamp_pb2
+from google.protobuf import timestamp_pb2
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.server.auth import Authenticator, Principal, hash_secret
 from arena.server.connection import RateLimit
 from arena.server.interceptor import current_principal
+from arena.server.remote import struct
 from arena.store import RATING_SYSTEMS, Rating, RatingChange, Store, StoredMatch
 
 __all__ = ["LeaderboardService", "RegistryService", "Services"]
@@ -87,12 +88,6 @@ def timestamp(text: str | None) -> timestamp_pb2.Timestamp | None:
     stamp = timestamp_pb2.Timestamp()
     stamp.FromDatetime(datetime.fromisoformat(text))
     return stamp
-
-
-def struct(value: dict[str, Any]) -> struct_pb2.Struct:
-    message = struct_pb2.Struct()
-    message.update(value)
-    return message
 
 
 def rating_entries(ratings: list[Rating], limit: int) -> list[arena_pb2.RatingEntry]:

@@ -24,7 +24,7 @@ from typing import Any, Final
 import bots
 from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2
-from arena.cards import format_cards
+from arena.cards import card_names
 from arena.chance import derive_seed
 from arena.games.base import NUM_SEATS, Event, Game, State, team_of
 from arena.log import get_logger
@@ -281,7 +281,7 @@ class MatchSession:
                 seating=seating,
                 players=[state.player_at(s) for s in range(NUM_SEATS)],
                 setup=setup,
-                hand=format_cards(state.observe(seat).hand).split(),  # its own cards only
+                hand=card_names(state.observe(seat).hand),  # its own cards only
             )
             self._deal_started.append(started)
             self._to(player, arena_pb2.ServerMessage(deal_started=started))
