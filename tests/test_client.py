@@ -192,3 +192,30 @@ def test_bot_run_command(server: int, capsys: pytest.CaptureFixture[str]) -> Non
     assert type(load_bot("bots.simple:FirstBot")).__name__ == "FirstBot"
     with pytest.raises(ArenaError, match="MODULE:CLASS"):
         load_bot("bots.simple")
+
+
+def test_register_gives_a_token_that_plays(server: int, capsys: pytest.CaptureFixture[str]) -> None:
+    from test_server import OWNER_KEY
+
+    from arena.cli import main
+    from arena.client import ClientError, register
+
+    address = f"127.0.0.1:{server}"
+    done = register(address, OWNER_KEY, "sdk-registered", version="2.0", games=["guandan"])
+    assert done.bot_id == "sdk-registered" and done.created
+    assert done.token.startswith("arena_") and done.token_id
+    again = register(address, OWNER_KEY, "sdk-registered", version="2.1")
+    assert not again.created and again.token != done.token
+    with pytest.raises(ClientError, match="UNAUTHENTICATED"):
+        register(address, "not-a-key", "sdk-other")
+    with pytest.raises(ClientError, match=r"INVALID_ARGUMENT.*bad bot name"):
+        register(address, OWNER_KEY, "no spaces")
+
+    assert (
+        main(["bot", "register", "cli-registered", "--server", address, "--owner-key", OWNER_KEY])
+        == 0
+    )
+    out, err = capsys.readouterr()
+    assert out.strip().startswith("arena_") and "registered cli-registered" in err
+    assert main(["bot", "register", "cli-x", "--server", address, "--owner-key", "bad"]) == 2
+    assert "UNAUTHENTICATED" in capsys.readouterr().err

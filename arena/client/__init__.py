@@ -10,9 +10,10 @@
             return observation.legal_actions[0]
 
     FakeArena("guandan").play(Lowest())                       # a match in process
-    run_bot(Lowest(), server="127.0.0.1:50051", token="...")  # matches on a server
+    token = register("127.0.0.1:50051", OWNER_KEY, "lowest").token  # once
+    run_bot(Lowest(), server="127.0.0.1:50051", token=token)  # matches on a server
 
-:func:`run_bot` loads gRPC when first asked for.
+:func:`run_bot` and :func:`register` load gRPC when first asked for.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from arena.client.bot import Bot
 from arena.client.fake import FakeArena
 
 if TYPE_CHECKING:
+    from arena.client.registry import Registration, register
     from arena.client.runner import ClientError, PlayedMatch, RunSummary, run_bot, run_bot_async
 
 __all__ = [
@@ -30,7 +32,9 @@ __all__ = [
     "ClientError",
     "FakeArena",
     "PlayedMatch",
+    "Registration",
     "RunSummary",
+    "register",
     "run_bot",
     "run_bot_async",
 ]
@@ -41,4 +45,8 @@ def __getattr__(name: str) -> Any:
         from arena.client import runner
 
         return getattr(runner, name)
+    if name in ("Registration", "register"):
+        from arena.client import registry
+
+        return getattr(registry, name)
     raise AttributeError(f"module 'arena.client' has no attribute {name!r}")

@@ -1,8 +1,10 @@
-"""``arena bot run MODULE:CLASS``: play a bot class on an arena server.
+"""``arena bot register NAME``: a bot's token; ``arena bot run MODULE:CLASS``: play a bot
+class on an arena server.
 
 The class is imported (the current directory is searched first) and instantiated with no
 arguments, or with ``seed`` if its ``__init__`` takes one. The token comes from
-``--token`` or the environment variable ``ARENA_BOT_TOKEN``.
+``--token`` or the environment variable ``ARENA_BOT_TOKEN``; the owner key of
+``register`` from ``--owner-key`` or ``ARENA_OWNER_KEY``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from arena.errors import ArenaError
 
 TOKEN_ENV = "ARENA_BOT_TOKEN"
+OWNER_KEY_ENV = "ARENA_OWNER_KEY"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,8 +45,28 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     run.add_argument("--casual", action="store_true", help="casual matches, not rated")
     run.add_argument("--matches", type=int, default=None, help="stop after N (default: never)")
     run.add_argument("--seed", type=int, default=0, help="given to a class taking a seed (0)")
-    run.add_argument("--tls", action="store_true", help="connect over TLS (system roots)")
-    run.add_argument(
+    register = actions.add_parser(
+        "register",
+        help="register (or update) a bot with your owner key and print its new token",
+        description="Register NAME with the owner key (--owner-key or "
+        f"${OWNER_KEY_ENV}); the token is printed once, alone on stdout.",
+    )
+    register.add_argument("name", help="the bot's name: letters, digits, '-', '_', '.'")
+    register.add_argument("--server", default="127.0.0.1:50051", help="HOST:PORT (127.0.0.1:50051)")
+    register.add_argument("--owner-key", help=f"the owner key (default ${OWNER_KEY_ENV})")
+    register.add_argument("--owner", default="", help="the owner's display name")
+    register.add_argument("--version", default="", help="the bot's version")
+    register.add_argument(
+        "--game", action="append", default=[], help="a variant it plays, repeatable (all)"
+    )
+    register.add_argument("--description", default="", help="one line about the bot")
+    for command in (run, register):
+        _add_tls_arguments(command)
+
+
+def _add_tls_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tls", action="store_true", help="connect over TLS (system roots)")
+    parser.add_argument(
         "--tls-ca", metavar="FILE", help="connect over TLS trusting this CA certificate (PEM)"
     )
 
@@ -73,7 +96,45 @@ def load_bot(spec: str, seed: int = 0) -> object:
     return bot
 
 
+def _roots(args: argparse.Namespace) -> bytes | None:
+    if args.tls_ca is None:
+        return None
+    try:
+        return Path(args.tls_ca).read_bytes()
+    except OSError as err:
+        raise ArenaError(f"cannot read --tls-ca {args.tls_ca}: {err.strerror}") from None
+
+
 def run_bot_command(args: argparse.Namespace) -> int:
+    if args.bot_command == "register":
+        return _register(args)
+    return _run(args)
+
+
+def _register(args: argparse.Namespace) -> int:
+    from arena.client.registry import register  # loads gRPC: only for this command
+
+    key = args.owner_key or os.environ.get(OWNER_KEY_ENV, "")
+    if not key:
+        raise ArenaError(f"no owner key: give --owner-key or set ${OWNER_KEY_ENV}")
+    done = register(
+        args.server,
+        key,
+        args.name,
+        owner=args.owner,
+        version=args.version,
+        games=args.game,
+        description=args.description,
+        tls=args.tls,
+        root_certificates=_roots(args),
+    )
+    what = "registered" if done.created else "updated"
+    print(f"{what} {done.bot_id} (token id {done.token_id})", file=sys.stderr)
+    print(done.token, flush=True)
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
     from arena.client.runner import PlayedMatch, run_bot  # loads gRPC: only for this command
 
     token = args.token or os.environ.get(TOKEN_ENV, "")
@@ -82,12 +143,6 @@ def run_bot_command(args: argparse.Namespace) -> int:
     if args.matches is not None and args.matches < 1:
         raise ArenaError(f"--matches must be at least 1, got {args.matches}")
     bot = load_bot(args.bot, args.seed)
-    roots = None
-    if args.tls_ca is not None:
-        try:
-            roots = Path(args.tls_ca).read_bytes()
-        except OSError as err:
-            raise ArenaError(f"cannot read --tls-ca {args.tls_ca}: {err.strerror}") from None
 
     def report(played: PlayedMatch) -> None:
         result = played.result
@@ -103,7 +158,7 @@ def run_bot_command(args: argparse.Namespace) -> int:
         matches=args.matches,
         on_match=report,
         tls=args.tls,
-        root_certificates=roots,
+        root_certificates=_roots(args),
     )
     print(f"{summary.matches} matches played", flush=True)
     return 0
