@@ -255,3 +255,40 @@ def test_promtool_accepts_the_rules_and_their_unit_tests_pass() -> None:
     assert "3 rules found" in checked.stdout
     tested = promtool("test", "rules", "alerts_test.yml")
     assert tested.returncode == 0, tested.stdout + tested.stderr
+
+
+def _arena_command_lines() -> dict[str, list[str]]:
+    """Every `arena …` command line the deployment runs, by where it is written."""
+    lines: dict[str, list[str]] = {}
+    dockerfile = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+    cmd = re.search(r"^CMD (\[.*\])$", dockerfile, re.MULTILINE)
+    assert cmd is not None
+    lines["Dockerfile CMD"] = yaml.safe_load(cmd.group(1))
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text(encoding="utf-8"))
+    lines["compose arena"] = compose["services"]["arena"]["command"]
+    container = one("Deployment")["spec"]["template"]["spec"]["containers"][0]
+    lines["k8s Deployment"] = container["args"]
+    lines["k8s RayJob"] = one("RayJob")["spec"]["entrypoint"].split()[1:]
+    return lines
+
+
+@pytest.mark.parametrize("where", sorted(_arena_command_lines()))
+def test_every_arena_command_line_of_the_deployment_parses(where: str) -> None:
+    from arena.cli import build_parser
+
+    args = build_parser().parse_args(_arena_command_lines()[where])
+    if args.command == "serve":
+        assert args.host == "0.0.0.0" and args.metrics_port == 9100  # reachable in a container
+        assert args.metrics_host == "0.0.0.0"
+
+
+def test_the_server_is_given_longer_to_stop_than_its_matches_to_drain() -> None:
+    from arena.cli import build_parser
+
+    pod = one("Deployment")["spec"]["template"]["spec"]
+    drain = build_parser().parse_args(pod["containers"][0]["args"]).drain
+    assert pod["terminationGracePeriodSeconds"] > drain
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text(encoding="utf-8"))
+    arena = compose["services"]["arena"]
+    compose_drain = build_parser().parse_args(arena["command"]).drain
+    assert int(arena["stop_grace_period"].rstrip("s")) > compose_drain
