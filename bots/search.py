@@ -212,10 +212,12 @@ class SearchBot:
         return values
 
     def _play_out(self, state: State, seed: int) -> None:
-        """Play the deal to its end with the rollout policy at every seat."""
-        policy = self._rollout(seed)
+        """Play the deal to its end with one rollout policy per seat (a policy that
+        remembers the deal, like the Shengji heuristic, then reads each event once)."""
+        policies: dict[int, Policy] = {}
         while not state.is_terminal():
             seat = state.to_act
-            observation = state.observe(seat)
-            action = _as_action(policy.act(observation))
-            state.apply(action)
+            policy = policies.get(seat)
+            if policy is None:
+                policy = policies[seat] = self._rollout(derive_seed(seed, "seat", seat))
+            state.apply(_as_action(policy.act(state.observe(seat))))
