@@ -66,8 +66,10 @@ class Raw:
     async def send(self, **body: Any) -> None:
         await self.call.write(arena_pb2.ClientMessage(**body))
 
-    async def hello(self, resume: str = "") -> arena_pb2.Welcome:
-        await self.send(hello=arena_pb2.Hello(protocol=1, resume_match_id=resume))
+    async def hello(self, resume: str = "", carry: bool = False) -> arena_pb2.Welcome:
+        await self.send(
+            hello=arena_pb2.Hello(protocol=1, resume_match_id=resume, events_in_requests=carry)
+        )
         return (await self.until("welcome")).welcome
 
     async def join(self, variant: str = "guandan", **options: Any) -> None:
@@ -542,3 +544,34 @@ def test_leave_now_flees_the_seat_at_once(store: Store) -> None:
         assert result.reason == arena_pb2.END_REASON_FORFEIT
         stored = store.match(result.match_id)
         assert stored is not None and "!fled" in str(stored.record)
+
+
+def test_events_come_inside_the_decision_requests_when_asked(store: Store) -> None:
+    with arena(store, clock=clock(), max_deals=1) as server:
+        mine, *others = server.tokens("carry-me", "carry-1", "carry-2", "carry-3")
+
+        async def main() -> list[arena_pb2.ServerMessage]:
+            bot = Raw(server.address, mine)
+            await bot.hello(carry=True)
+            await bot.join(rated=False)
+            fill = fillers(server, others)
+            await bot.play_out()
+            await fill
+            await bot.close()
+            return bot.seen
+
+        seen = run(main())
+    seqs: list[int] = []
+    for message in seen:
+        if message.HasField("decision"):
+            carried = [e.seq for e in message.decision.observation.events]
+            seqs += carried
+            assert seqs == list(range(1, len(seqs) + 1))  # no gap, no repeat
+            assert not seqs or seqs[-1] == message.decision.observation.seq
+        elif message.HasField("events"):
+            seqs += [e.seq for e in message.events.events]
+            assert seqs == list(range(1, len(seqs) + 1))
+    kinds = [m.WhichOneof("body") for m in seen]
+    first_decision = kinds.index("decision")
+    assert "events" not in kinds[:first_decision]  # the deal's first events came inside it
+    assert seen[first_decision].decision.observation.events

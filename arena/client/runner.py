@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -262,7 +262,7 @@ async def _play(
 ) -> bool:
     """Hello, Join, then the messages until EOF (False) or the last match is over (True)."""
     left = 0 if matches is None else matches - summary.matches
-    await send(hello=arena_pb2.Hello(protocol=PROTOCOL, client=CLIENT))
+    await send(hello=arena_pb2.Hello(protocol=PROTOCOL, client=CLIENT, events_in_requests=True))
     while True:
         message = await call.read()
         if message is grpc.aio.EOF:
@@ -292,11 +292,7 @@ async def _play(
             stream.deal = message.deal_started.deal
             stream.events = []
         elif body == "events":
-            for wire in message.events.events:
-                if wire.seq > stream.seq:
-                    stream.seq = wire.seq
-                    if wire.deal == stream.deal:
-                        stream.events.append(event_from_proto(wire))
+            _keep_events(stream, message.events.events)
         elif body == "decision":
             received = time.perf_counter()
             request = message.decision
@@ -306,6 +302,7 @@ async def _play(
                 time.monotonic() + (request.decision_ms + request.time_bank_ms) / 1000,
                 received=received,
             )
+            _keep_events(stream, request.observation.events)  # carried in the request
             await _answer(bot, stream.open, send, stream.inline)
         elif body == "action_result":
             await _result(bot, stream, message.action_result, send)
@@ -321,6 +318,15 @@ async def _play(
                 return True
         elif body == "error" and not message.error.request_id:
             raise ClientError(message.error.code, message.error.message)
+
+
+def _keep_events(stream: _Stream, events: Iterable[arena_pb2.Event]) -> None:
+    """Keep the current deal's events not seen yet (a resumed stream repeats none)."""
+    for wire in events:
+        if wire.seq > stream.seq:
+            stream.seq = wire.seq
+            if wire.deal == stream.deal:
+                stream.events.append(event_from_proto(wire))
 
 
 async def _answer(bot: object, decision: _Decision, send: Send, inline: bool) -> None:

@@ -74,6 +74,8 @@ class Connection:
         self.wish: Waiting | None = None
         self.matches_left: int | None = None
         """Matches still to seat for the current Join (None: no limit)."""
+        self.events_in_requests = False
+        """Hello.events_in_requests: events come inside decision requests."""
         self.leaving = False
         """Leave{now: false}: end the stream once the current match is over."""
         self.closed = False

@@ -313,6 +313,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             messages_per_second=self.config.max_messages_per_second,
         )
         connection.task = asyncio.current_task()
+        connection.events_in_requests = first.hello.events_in_requests
         connection.token_id = principal.token_id
         self.connections.add(connection)
         pending = self._pending_seats(connection.bot)

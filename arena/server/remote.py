@@ -18,7 +18,7 @@ import itertools
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, cast
 
 from google.protobuf import struct_pb2
@@ -182,7 +182,9 @@ class RemotePolicy:
     broke keeps waiting for ``grace`` seconds (the clock keeps running); a connection that
     takes the seat back (:meth:`attach`) gets the open request again.
     ``seq`` gives the seq of the last public event sent (the observation's ``seq``);
-    ``before_request`` is called before each DecisionRequest (to flush pending events).
+    ``before_request(carry)`` is called before each DecisionRequest: it sends the events
+    not sent yet, or with ``carry`` returns them to go inside the request (the connection
+    said ``Hello.events_in_requests``).
     """
 
     def __init__(
@@ -196,7 +198,7 @@ class RemotePolicy:
         deal: Callable[[], int],
         grace: float,
         busy: threading.Lock | None = None,
-        before_request: Callable[[], None] = lambda: None,
+        before_request: Callable[[bool], Sequence[arena_pb2.Event]] = lambda carry: (),
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.match_id = match_id
@@ -213,6 +215,8 @@ class RemotePolicy:
         self._lock = threading.Lock()
         self._replies: queue.Queue[object] = queue.Queue()
         self._send: Send | None = None
+        self._carry = False
+        """The connection takes the events inside its decision requests."""
         self._lost_at: float | None = None
         self._open: str | None = None
         self._request_message: arena_pb2.DecisionRequest | None = None
@@ -228,10 +232,11 @@ class RemotePolicy:
 
     # -- the seat's connection (any thread) -----------------------------------------
 
-    def attach(self, send: Send) -> None:
+    def attach(self, send: Send, events_in_requests: bool = False) -> None:
         """A connection takes the seat (at the start, or back within the grace period)."""
         with self._lock:
             self._send = send
+            self._carry = events_in_requests
             self._lost_at = None
         self._replies.put(_WAKE)
 
@@ -429,13 +434,14 @@ class RemotePolicy:
                 self._busy.acquire()
 
     def _request(self, observation: Observation, deadline: Deadline) -> None:
-        self._before_request()
+        carried = self._before_request(self._carry)
         request = arena_pb2.DecisionRequest(
             request_id=f"r-{next(_request_numbers)}",
             match_id=self.match_id,
             deal=self._deal(),
             observation=observation_to_proto(observation, self._seq()),
         )
+        request.observation.events.extend(carried)
         with self._lock:
             self._open = request.request_id
             self._request_message = request

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import secrets
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -165,9 +165,9 @@ class MatchSession:
                 deal=lambda: self._deal,
                 grace=self.grace,
                 busy=self.busy,
-                before_request=functools.partial(self.flush, player),
+                before_request=functools.partial(self._before_request, player),
             )
-            policy.attach(connection.send)
+            policy.attach(connection.send, connection.events_in_requests)
             connection.session, connection.player = self, player
             self.seats.append(policy)
             self.policies.append(policy)
@@ -222,16 +222,16 @@ class MatchSession:
         for watcher in list(self._watchers):
             watcher(watch)
 
-    def flush(self, player: int | None = None) -> None:
-        """Confirm applied answers, then send the public events not sent yet to
-        ``player``'s connection (before its decision request), or to every seat, and to
-        the spectators. A seat waits for the events until it must act or the deal ends:
-        one batch a decision rather than one per seat."""
+    def flush(self, players: Iterable[int] = range(NUM_SEATS)) -> None:
+        """Confirm applied answers, then send the public events not sent yet to these
+        players' connections (one, before its decision request; all at a deal's end) and
+        to the spectators. A seat waits for the events until it must act or the deal
+        ends: one batch a decision rather than one per seat."""
         for seat in self.seats:
             if seat is not None:
                 seat.confirm()
         events = self._deal_events
-        for p in range(NUM_SEATS) if player is None else (player,):
+        for p in players:
             if self._sent[p] < len(events):
                 batch = arena_pb2.EventBatch(match_id=self.match_id, events=events[self._sent[p] :])
                 self._sent[p] = len(events)
@@ -241,6 +241,17 @@ class MatchSession:
             self._watched = len(events)
             for watcher in list(self._watchers):
                 watcher(arena_pb2.WatchMessage(events=batch, live=True))
+
+    def _before_request(self, player: int, carry: bool) -> list[arena_pb2.Event]:
+        """Before ``player``'s decision request: the events it has not had, sent now, or
+        returned to go inside the request (``carry``)."""
+        if not carry:
+            self.flush((player,))
+            return []
+        self.flush(())  # confirmations and spectators only
+        carried = self._deal_events[self._sent[player] :]
+        self._sent[player] = len(self._deal_events)
+        return carried
 
     def on_event(self, state: State, event: Event) -> None:
         if state is not self._state:
@@ -329,7 +340,7 @@ class MatchSession:
         assert policy is not None
         connection.session, connection.player = self, player
         connection.send(arena_pb2.ServerMessage(resume=resume))
-        policy.attach(connection.send)
+        policy.attach(connection.send, connection.events_in_requests)
         policy.resend_open()
         self._log.info("seat_changed", player=player, bot=connection.bot, change="taken back")
 

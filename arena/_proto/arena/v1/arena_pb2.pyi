@@ -243,14 +243,16 @@ class ServerMessage(_message.Message):
     def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., joined: _Optional[_Union[Joined, _Mapping]] = ..., seat_assigned: _Optional[_Union[SeatAssigned, _Mapping]] = ..., deal_started: _Optional[_Union[DealStarted, _Mapping]] = ..., events: _Optional[_Union[EventBatch, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., action_result: _Optional[_Union[ActionResult, _Mapping]] = ..., deal_result: _Optional[_Union[DealResult, _Mapping]] = ..., match_result: _Optional[_Union[MatchResult, _Mapping]] = ..., resume: _Optional[_Union[Resume, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., pong: _Optional[_Union[Pong, _Mapping]] = ..., draining: _Optional[_Union[Draining, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("protocol", "client", "resume_match_id")
+    __slots__ = ("protocol", "client", "resume_match_id", "events_in_requests")
     PROTOCOL_FIELD_NUMBER: _ClassVar[int]
     CLIENT_FIELD_NUMBER: _ClassVar[int]
     RESUME_MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_IN_REQUESTS_FIELD_NUMBER: _ClassVar[int]
     protocol: int
     client: str
     resume_match_id: str
-    def __init__(self, protocol: _Optional[int] = ..., client: _Optional[str] = ..., resume_match_id: _Optional[str] = ...) -> None: ...
+    events_in_requests: bool
+    def __init__(self, protocol: _Optional[int] = ..., client: _Optional[str] = ..., resume_match_id: _Optional[str] = ..., events_in_requests: _Optional[bool] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("bot_id", "bot_name", "connection_id", "protocol", "server_version", "variants", "limits", "pending_matches")
