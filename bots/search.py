@@ -15,9 +15,11 @@ The bot reads nothing but its observation, and keeps no memory between decisions
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +45,9 @@ DEFAULT_CANDIDATES = 3
 DEFAULT_MARGIN = 2.0
 """Standard errors by which a candidate must beat the rollout policy's choice to be
 played instead (sampling noise otherwise picks a poor move that got lucky)."""
+EXTEND = 4
+"""Without an explicit ``max_samples``: most deals drawn for a close decision, in
+multiples of ``samples``."""
 DRAW_ATTEMPTS = 60
 """Draws tried for one consistent deal before that sample is given up."""
 
@@ -79,6 +84,10 @@ def deal_value(state: State, seat: int, game: str) -> float:
     return value
 
 
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
 def _as_action(answer: Action | str) -> Action:
     return Action.from_str(answer) if isinstance(answer, str) else answer
 
@@ -104,9 +113,12 @@ class SearchBot:
         options: Mapping[str, Mapping[str, Any]] | None = None,
         attempts: int = DRAW_ATTEMPTS,
         margin: float = DEFAULT_MARGIN,
+        max_samples: int | None = None,
     ) -> None:
         if samples < 1 or candidates < 1:
             raise ValueError(f"samples and candidates must be >= 1, got {samples}, {candidates}")
+        if max_samples is not None and max_samples < samples:
+            raise ValueError(f"max_samples must be >= samples ({samples}), got {max_samples}")
         if max_seconds is not None and max_seconds <= 0:
             raise ValueError(f"max_seconds must be > 0, got {max_seconds}")
         self._seed = seed
@@ -117,9 +129,18 @@ class SearchBot:
         self._options = dict(options or {})
         self._attempts = attempts
         self.margin = margin
+        self.max_samples = EXTEND * samples if max_samples is None else max_samples
         self._games: dict[str, Game] = {}
         self.last = SearchStats()
         self.total = SearchStats()
+
+    @property
+    def budget(self) -> int:
+        """Most rollouts of one decision: ``samples`` deals for every candidate, then
+        more deals, up to ``max_samples``, for the leading one and the rollout
+        policy's choice."""
+        extra = (self.max_samples - self.samples) * min(2, self.candidates)
+        return self.samples * self.candidates + extra
 
     def _game(self, observation: Observation) -> Game:
         game = self._games.get(observation.game)
@@ -146,39 +167,72 @@ class SearchBot:
         if len(choices) == 1:
             return guide
         self.last.searched = 1
-        rng = random.Random(derive_seed(seed, "worlds"))
         deadline = None if self.max_seconds is None else time.monotonic() + self.max_seconds
-        results: list[list[float]] = []
-        for sample in range(self.samples):
-            if deadline is not None and time.monotonic() > deadline:
+        worlds = self._worlds(observation, random.Random(derive_seed(seed, "worlds")), seed)
+        results = self._round(worlds, observation, choices, self.samples, deadline)
+        if not results:
+            return guide
+        differences = {
+            i: [values[i] - values[0] for values in results] for i in range(1, len(choices))
+        }
+        best = max(differences, key=lambda i: (_mean(differences[i]), -i))
+        while _mean(differences[best]) > 0 and not self._clear(differences[best]):
+            drawn = self.last.samples + self.last.failed_samples
+            wanted = min(self.samples, self.max_samples - drawn)
+            if wanted <= 0:
                 break
+            more = self._round(worlds, observation, [guide, choices[best]], wanted, deadline)
+            if not more:
+                break  # the time cap ran out (or no draw succeeded)
+            differences[best] += [values[1] - values[0] for values in more]
+        return choices[best] if self._clear(differences[best]) else guide
+
+    def _clear(self, differences: list[float]) -> bool:
+        """Whether a candidate beats the rollout policy's choice by more than ``margin``
+        standard errors of their paired difference (in the same deals, same seeds)."""
+        mean = _mean(differences)
+        if mean <= 0:
+            return False
+        count = len(differences)
+        spread = sum((d - mean) ** 2 for d in differences) / max(1, count - 1)
+        return mean > self.margin * math.sqrt(spread / count)
+
+    def _worlds(
+        self, observation: Observation, rng: random.Random, seed: int
+    ) -> Iterator[tuple[State, int] | None]:
+        """Drawn deals consistent with the observation, each with its rollout seed;
+        ``None`` for a draw that found no consistent deal."""
+        for sample in itertools.count():
             try:
                 world = sample_state(observation, rng, self._game(observation), self._attempts)
             except SampleError:
+                yield None
+                continue
+            yield world, derive_seed(seed, sample)
+
+    def _round(
+        self,
+        worlds: Iterator[tuple[State, int] | None],
+        observation: Observation,
+        choices: list[Action],
+        count: int,
+        deadline: float | None,
+    ) -> list[list[float]]:
+        """``choices`` played out in ``count`` more drawn deals (those whose draw
+        failed are left out; none once the time cap has run out): a row per deal."""
+        rows: list[list[float]] = []
+        for drawn in itertools.islice(worlds, count):
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            if drawn is None:
                 self.last.failed_samples += 1
                 continue
-            values = self._evaluate(
-                world, observation, choices, derive_seed(seed, sample), deadline
-            )
+            values = self._evaluate(drawn[0], observation, choices, drawn[1], deadline)
             if values is None:
                 break
-            results.append(values)
-        self.last.samples = len(results)
-        return choices[self._pick(results)] if results else guide
-
-    def _pick(self, results: list[list[float]]) -> int:
-        """The candidate with the best mean, if it beats the rollout policy's own choice
-        (candidate 0) by more than ``margin`` standard errors of their paired difference
-        in the same worlds; else candidate 0. Ties go to the earlier candidate."""
-        totals = [sum(column) for column in zip(*results, strict=True)]
-        best = max(range(len(totals)), key=lambda i: (totals[i], -i))
-        if best == 0:
-            return 0
-        differences = [values[best] - values[0] for values in results]
-        mean = sum(differences) / len(differences)
-        spread = sum((d - mean) ** 2 for d in differences) / max(1, len(differences) - 1)
-        error = (spread / len(differences)) ** 0.5
-        return best if mean > self.margin * error else 0
+            rows.append(values)
+            self.last.samples += 1
+        return rows
 
     def _candidates(
         self, observation: Observation, guide: Action, rng: random.Random

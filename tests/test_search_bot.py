@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
 import bots
 from arena import games
 from arena.chance import derive_seed
-from arena.games.base import NUM_SEATS, Observation, State
+from arena.games.base import NUM_SEATS, Action, Observation, State
 from arena.match import Policy, play_match
 from bots.determinize import sample_state
-from bots.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, SearchBot
+from bots.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, EXTEND, SearchBot
 from bots.simple import FirstBot, RandomBot
 
 VARIANTS = ["guandan", "sanfu", "shengji-1", "shengji-2", "shengji-3", "shengji-4"]
@@ -43,11 +44,11 @@ def test_search_plays_legal_actions_within_its_budget(variant: str) -> None:
     for state, observation in list(decisions(variant, 3))[:4]:
         action = bot.act(observation)
         state.check_legal(action)
-        assert bot.last.rollouts <= bot.samples * bot.candidates
-        assert bot.last.samples + bot.last.failed_samples <= bot.samples
+        assert bot.last.rollouts <= bot.budget
+        assert bot.last.samples + bot.last.failed_samples <= bot.max_samples
         if bot.last.searched and not bot.last.failed_samples:
             width = min(bot.candidates, len(observation.legal_actions))
-            assert bot.last.rollouts == bot.samples * width
+            assert bot.last.rollouts >= bot.samples * width
         searched += bot.last.searched
     assert searched
 
@@ -101,6 +102,8 @@ def test_budget_is_checked() -> None:
         SearchBot(0, samples=0)
     with pytest.raises(ValueError, match="max_seconds"):
         SearchBot(0, max_seconds=0)
+    with pytest.raises(ValueError, match="max_samples"):
+        SearchBot(0, samples=4, max_samples=3)
 
 
 def test_registered_with_its_default_budget() -> None:
@@ -112,6 +115,8 @@ def test_registered_with_its_default_budget() -> None:
         DEFAULT_CANDIDATES,
         None,
     )
+    assert bot.max_samples == EXTEND * DEFAULT_SAMPLES
+    assert bot.budget == DEFAULT_SAMPLES * DEFAULT_CANDIDATES + 2 * (bot.max_samples - bot.samples)
 
 
 def test_search_plays_a_whole_deal_in_the_match_driver() -> None:
@@ -126,4 +131,60 @@ def test_without_a_clear_gain_the_rollout_policys_choice_is_kept() -> None:
     for _state, observation in list(decisions("sanfu", 9, every=6))[:3]:
         stubborn = SearchBot(2, 2, 3, rollout=lambda seed: FirstBot(), margin=float("inf"))
         assert stubborn.act(observation) == observation.legal_actions[0]
-        assert stubborn.last.rollouts == 2 * min(3, len(observation.legal_actions))
+        assert 2 * min(3, len(observation.legal_actions)) <= stubborn.last.rollouts
+        assert stubborn.last.rollouts <= stubborn.budget
+
+
+Scores = Callable[[int, int], float]
+"""A scripted deal value: (candidate index, rollout seed) → value."""
+
+
+class Scripted(SearchBot):
+    """Draws real deals but scores each candidate by a script (tests the decision rule)."""
+
+    def __init__(self, scores: Scores, samples: int = 4, max_samples: int = 16) -> None:
+        super().__init__(1, samples, 3, rollout=lambda seed: FirstBot(), max_samples=max_samples)
+        self._scores = scores
+
+    def _evaluate(
+        self,
+        world: State,
+        observation: Observation,
+        choices: list[Action],
+        seed: int,
+        deadline: float | None,
+    ) -> list[float]:
+        return [self._scores(i, seed) for i in range(len(choices))]
+
+
+def guandan_choice() -> Observation:
+    return next(obs for _, obs in decisions("guandan", 6, every=5) if len(obs.legal_actions) > 3)
+
+
+def test_ties_keep_the_rollout_policys_choice_after_the_first_deals() -> None:
+    observation = guandan_choice()
+    bot = Scripted(lambda i, seed: 1.0)
+    assert bot.act(observation) == observation.legal_actions[0]
+    assert bot.last.samples == bot.samples
+
+
+def test_a_clear_gain_is_taken_without_more_deals() -> None:
+    observation = guandan_choice()
+    bot = Scripted(lambda i, seed: float(i == 1))
+    assert bot.act(observation) != observation.legal_actions[0]
+    assert bot.last.samples == bot.samples
+
+
+def test_a_close_lead_draws_more_deals_within_the_budget() -> None:
+    """A challenger ahead but within its noise is played out in more deals."""
+    observation = guandan_choice()
+
+    swings = itertools.cycle([1.5, -1.0])
+
+    def noisy(i: int, seed: int) -> float:
+        return next(swings) if i == 1 else 0.0
+
+    bot = Scripted(noisy)
+    assert bot.act(observation) == observation.legal_actions[0]
+    assert bot.last.samples == bot.max_samples
+    assert bot.last.samples + bot.last.failed_samples <= bot.max_samples
