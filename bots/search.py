@@ -163,7 +163,7 @@ class SearchBot:
             return legal[0]
         seed = derive_seed(self._seed, "search", _observation_key(observation))
         guide = _as_action(self._rollout(seed).act(observation))
-        choices = self._candidates(observation, guide, random.Random(seed))
+        choices = self._candidates(observation, guide, seed)
         if len(choices) == 1:
             return guide
         self.last.searched = 1
@@ -235,14 +235,25 @@ class SearchBot:
         return rows
 
     def _candidates(
-        self, observation: Observation, guide: Action, rng: random.Random
+        self, observation: Observation, guide: Action, seed: int
     ) -> list[Action]:
         """The rollout policy's choice, then passing (the main alternative in the
-        climbing games), then a reproducible sample of the other actions."""
-        others = [a for a in observation.legal_actions if a != guide]
-        rng.shuffle(others)
-        others.sort(key=lambda a: a != PASS)  # stable: the sample's order is kept
-        return [guide, *others][: self.candidates]
+        climbing games), then the policy's next choices (its pick once the actions
+        chosen so far are taken from the legal ones), then a reproducible sample."""
+        legal = observation.legal_actions
+        chosen = [guide]
+        if guide != PASS and PASS in legal:
+            chosen.append(PASS)
+        left = [a for a in legal if a not in chosen]
+        while len(chosen) < self.candidates and len(left) > 1:
+            fewer = observation._replace(legal_actions=tuple(left))
+            answer = _as_action(self._rollout(seed).act(fewer))
+            if answer not in left:
+                break  # the policy keeps to a choice of its own, whatever is legal
+            chosen.append(answer)
+            left.remove(answer)
+        random.Random(seed).shuffle(left)
+        return [*chosen, *left][: self.candidates]
 
     def _evaluate(
         self,
