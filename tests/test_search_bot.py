@@ -11,7 +11,7 @@ import pytest
 import bots
 from arena import games
 from arena.chance import derive_seed
-from arena.games.base import NUM_SEATS, Action, Observation, State
+from arena.games.base import NUM_SEATS, PASS, Action, Observation, State
 from arena.match import Policy, play_match
 from bots.determinize import sample_state
 from bots.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, EXTEND, SearchBot
@@ -142,9 +142,16 @@ Scores = Callable[[int, int], float]
 class Scripted(SearchBot):
     """Draws real deals but scores each candidate by a script (tests the decision rule)."""
 
-    def __init__(self, scores: Scores, samples: int = 4, max_samples: int = 16) -> None:
-        super().__init__(1, samples, 3, rollout=lambda seed: FirstBot(), max_samples=max_samples)
+    def __init__(
+        self,
+        scores: Scores,
+        samples: int = 4,
+        max_samples: int = 16,
+        rollout: Callable[[int], Policy] = lambda seed: FirstBot(),
+    ) -> None:
+        super().__init__(1, samples, 3, rollout=rollout, max_samples=max_samples)
         self._scores = scores
+        self.compared: list[Action] = []
 
     def _evaluate(
         self,
@@ -154,6 +161,7 @@ class Scripted(SearchBot):
         seed: int,
         deadline: float | None,
     ) -> list[float]:
+        self.compared = choices
         return [self._scores(i, seed) for i in range(len(choices))]
 
 
@@ -188,3 +196,26 @@ def test_a_close_lead_draws_more_deals_within_the_budget() -> None:
     assert bot.act(observation) == observation.legal_actions[0]
     assert bot.last.samples == bot.max_samples
     assert bot.last.samples + bot.last.failed_samples <= bot.max_samples
+
+
+def test_candidates_are_the_rollout_policys_next_choices() -> None:
+    """Passing first when legal, then what the policy picks once its choice is taken."""
+    first = Scripted(lambda i, seed: 0.0)
+    shengji = next(o for _, o in decisions("shengji-1", 5, every=3) if len(o.legal_actions) > 3)
+    first.act(shengji)
+    assert first.compared == list(shengji.legal_actions[:3])
+    last = Scripted(lambda i, seed: 0.0, rollout=lambda seed: LastBot())
+    guandan = next(
+        o
+        for _, o in decisions("guandan", 5, every=3)
+        if PASS in o.legal_actions and len(o.legal_actions) > 3
+    )
+    last.act(guandan)
+    assert last.compared == [guandan.legal_actions[-1], PASS, guandan.legal_actions[-2]]
+
+
+class LastBot:
+    """Always the last legal action."""
+
+    def act(self, observation: Observation) -> Action:
+        return observation.legal_actions[-1]
