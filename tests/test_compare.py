@@ -2,14 +2,44 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Iterator, Sequence
 
 import pytest
 
 from arena.cli import main
 from arena.rating import SprtConfig
 from arena.sim import Runner
-from arena.sim.compare import compare, pair_jobs
+from arena.sim.compare import compare, pair_jobs, pairs_per_batch
+from arena.sim.jobs import MatchJob, MatchReport
+from arena.sim.worker import play_jobs
+
+
+class InProcessRunner:
+    """Plays batches in this process, in order, and records their sizes."""
+
+    def __init__(self, workers: int, seconds: float | None = None) -> None:
+        self.workers = workers
+        self.seconds = seconds
+        self.batches: list[int] = []
+
+    def run(self, jobs: Sequence[MatchJob], batch_size: int) -> Iterator[MatchReport]:
+        for i in range(0, len(jobs), batch_size):
+            batch = jobs[i : i + batch_size]
+            self.batches.append(len(batch))
+            for report in play_jobs(batch):
+                if self.seconds is not None:
+                    report = dataclasses.replace(report, seconds=self.seconds)
+                yield report
+
+
+def test_first_round_has_one_pair_per_batch_then_batches_fit_the_bots_and_workers() -> None:
+    assert pairs_per_batch(64, 2, None) == 1
+    assert pairs_per_batch(64, 2, 30.0) == 1  # slow bots: one pair, the test may stop after it
+    assert pairs_per_batch(64, 2, 0.001) == 16  # fast bots: still two batches per worker
+    assert pairs_per_batch(64, 2, 0.5, target=2.0) == 4
+    assert pairs_per_batch(3, 8, 0.001) == 1
 
 
 def test_pairs_swap_the_partnerships_on_the_same_seed() -> None:
@@ -44,3 +74,28 @@ def test_compare_command(capsys: pytest.CaptureFixture[str]) -> None:
         == 2
     )
     assert "elo0 < elo1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("seconds", "largest"), [(0.001, 4), (30.0, 1)])
+def test_batches_keep_pairs_whole_and_the_statistics_unchanged(
+    seconds: float, largest: int
+) -> None:
+    runner = InProcessRunner(workers=2, seconds=seconds)
+    config = SprtConfig(elo0=0, elo1=5, alpha=1e-6, beta=1e-6)  # 20 pairs do not decide
+    result = compare(runner, "random", "random", "guandan", {}, config, max_pairs=20, chunk=16)
+    assert result.sprt.n == 20 and len(result.pair_scores) == 20
+    assert runner.batches[:4] == [2, 2, 2, 2]  # the timing round: one pair per batch
+    assert all(size % 2 == 0 for size in runner.batches)
+    assert max(runner.batches[4:]) == 2 * largest
+    expected = compare(
+        InProcessRunner(workers=1, seconds=0.0),
+        "random",
+        "random",
+        "guandan",
+        {},
+        config,
+        max_pairs=20,
+        chunk=20,
+    )
+    assert result.pair_scores == expected.pair_scores
+    assert result.sprt.llr == pytest.approx(expected.sprt.llr)

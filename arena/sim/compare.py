@@ -3,19 +3,37 @@
 Team A is two copies of bot A, team B two of bot B. Each seed is played twice
 with the partnerships swapped (duplicate deals), and the pair's score — the mean
 of its two matches from A's side — feeds a sequential probability ratio test.
+
+Batches are sized for the bots at hand (:func:`pairs_per_batch`): the first round
+plays one pair per batch on every worker and times the bots; later batches hold as
+many pairs as take about :data:`BATCH_SECONDS`, but never so many that a round of
+pairs in flight leaves a worker idle. Slow bots thus get one pair per batch, and
+the test can stop after any pair; fast bots get batches long enough to dwarf Ray's
+per-task cost. Only the batching adapts: the pairs and the test are the same.
 """
 
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from arena.chance import derive_seed
 from arena.rating import Sprt, SprtConfig, elo_interval, likelihood_of_superiority
 from arena.sim.jobs import MatchJob, MatchReport, team_players
-from arena.sim.runner import Runner
+
+BATCH_SECONDS = 2.0
+"""About how long a batch of pairs should take on a worker, once the bots are timed."""
+
+
+class PairRunner(Protocol):
+    """What :func:`compare` needs of a runner (:class:`arena.sim.Runner` has it)."""
+
+    @property
+    def workers(self) -> int: ...
+
+    def run(self, jobs: Sequence[MatchJob], batch_size: int) -> Iterator[MatchReport]: ...
 
 
 @dataclass
@@ -118,8 +136,24 @@ def pair_jobs(
     return jobs
 
 
+def pairs_per_batch(
+    pairs: int, workers: int, seconds_per_pair: float | None, target: float = BATCH_SECONDS
+) -> int:
+    """How many of ``pairs`` pairs (a round) to put in one batch for ``workers`` workers.
+
+    Untimed bots (``seconds_per_pair`` is ``None``) get one pair per batch; timed ones
+    as many as take about ``target`` seconds. Either way a round is split into at
+    least two batches per worker, so every worker is busy and a decision can stop
+    the round early.
+    """
+    spread = max(1, pairs // (2 * max(1, workers)))
+    if seconds_per_pair is None:
+        return 1
+    return max(1, min(spread, int(target / max(seconds_per_pair, 1e-6))))
+
+
 def compare(
-    runner: Runner,
+    runner: PairRunner,
     bot_a: str,
     bot_b: str,
     variant: str,
@@ -132,15 +166,26 @@ def compare(
     chunk: int = 64,
     on_pair: Callable[[Comparison], None] | None = None,
 ) -> Comparison:
-    """Play pairs chunk by chunk until the SPRT decides or ``max_pairs`` are played."""
+    """Play pairs round by round until the SPRT decides or ``max_pairs`` are played.
+
+    The first round is one pair per batch on twice as many batches as workers (it
+    times the bots); later rounds hold ``chunk`` pairs, batched by
+    :func:`pairs_per_batch`.
+    """
     result = Comparison(bot_a, bot_b, Sprt(config))
     waiting: dict[str, MatchReport] = {}
-    played = 0
+    workers = max(1, runner.workers)
+    played, seconds, timed = 0, 0.0, 0
     while result.sprt.decision is None and played < max_pairs:
-        count = min(chunk, max_pairs - played)
+        first_round = timed == 0
+        count = min(2 * workers if first_round else chunk, max_pairs - played)
+        per_pair = None if first_round else 2 * seconds / timed
+        size = pairs_per_batch(count, workers, per_pair)
         jobs = pair_jobs(bot_a, bot_b, variant, options, deals, seed, played, count)
         played += count
-        for report in runner.run(jobs, batch_size=max(2, 40 // (deals or 30) * 2)):
+        for report in runner.run(jobs, batch_size=2 * size):
+            seconds += report.seconds
+            timed += 1
             pair = report.job.pair
             assert pair is not None
             twin = waiting.pop(pair, None)
