@@ -1,7 +1,17 @@
-"""Built-in strategies. ``make("random", seed=3)`` gives a policy by name."""
+"""Built-in strategies. ``make("random", seed=3)`` gives a policy by name.
+
+A name may carry parameters of the bot's constructor after a colon:
+``make("search:samples=16,candidates=4")`` is ``SearchBot(seed, samples=16,
+candidates=4)``. Only numeric parameters (ints and floats) can be given; the full
+name, parameters included, is the bot's name in matches and results.
+"""
 
 from __future__ import annotations
 
+import inspect
+import math
+import types
+import typing
 from collections.abc import Callable
 
 from arena.errors import ConfigError
@@ -10,7 +20,7 @@ from bots.heuristic import HeuristicBot
 from bots.search import SearchBot
 from bots.simple import FirstBot, RandomBot
 
-__all__ = ["FirstBot", "HeuristicBot", "RandomBot", "SearchBot", "make", "names"]
+__all__ = ["FirstBot", "HeuristicBot", "RandomBot", "SearchBot", "make", "names", "parameters"]
 
 _FACTORIES: dict[str, Callable[[int], Policy]] = {
     "random": RandomBot,
@@ -24,10 +34,79 @@ def names() -> list[str]:
     return sorted(_FACTORIES)
 
 
+def parameters(name: str) -> dict[str, type]:
+    """The numeric keyword parameters that the built-in bot ``name`` takes, with their type
+    (``float`` for one that also takes ``None``): what ``name:key=value`` may set."""
+    factory = _factory(name)
+    if not inspect.isclass(factory):
+        return {}
+    hints = typing.get_type_hints(factory.__init__)
+    found: dict[str, type] = {}
+    for key, parameter in inspect.signature(factory.__init__).parameters.items():
+        if key in ("self", "seed") or parameter.kind in (
+            inspect.Parameter.VAR_POSITIONAL,
+            inspect.Parameter.VAR_KEYWORD,
+        ):
+            continue
+        kinds = _numeric(hints.get(key))
+        if kinds is not None:
+            found[key] = kinds
+    return found
+
+
 def make(name: str, seed: int = 0) -> Policy:
-    """The built-in bot called ``name``, seeded (bots that draw at random use the seed)."""
+    """The built-in bot called ``name`` (maybe with parameters: ``search:samples=16``),
+    seeded (bots that draw at random use the seed)."""
+    base, colon, spec = name.partition(":")
+    factory = _factory(base)
+    if not colon:
+        return factory(seed)
+    settings = _parse(base, spec)
     try:
-        factory = _FACTORIES[name]
+        policy: Policy = factory(seed, **settings)
+    except ValueError as err:
+        raise ConfigError(f"bad parameters for bot {name!r}: {err}") from None
+    return policy
+
+
+def _factory(name: str) -> Callable[[int], Policy]:
+    try:
+        return _FACTORIES[name]
     except KeyError:
         raise ConfigError(f"unknown bot {name!r}; built-in bots: {', '.join(names())}") from None
-    return factory(seed)
+
+
+def _parse(base: str, spec: str) -> dict[str, int | float]:
+    """``samples=16,margin=1.5`` → their values, checked against the bot's parameters."""
+    known = parameters(base)
+    settings: dict[str, int | float] = {}
+    for item in spec.split(","):
+        key, equals, text = (part.strip() for part in item.partition("="))
+        if key not in known:
+            listed = ", ".join(sorted(known)) or "none"
+            raise ConfigError(f"unknown parameter {key!r} of bot {base!r}; parameters: {listed}")
+        if not equals or key in settings:
+            raise ConfigError(f"parameter {key!r} of bot {base!r} needs one value: {key}=VALUE")
+        kind = known[key]
+        try:
+            value = int(text) if kind is int else float(text)
+            if not math.isfinite(value):
+                raise ValueError(text)
+        except ValueError:
+            wanted = "an int" if kind is int else "a finite number"
+            raise ConfigError(
+                f"parameter {key!r} of bot {base!r} must be {wanted}, not {text!r}"
+            ) from None
+        settings[key] = value
+    return settings
+
+
+def _numeric(hint: object) -> type | None:
+    """``int`` or ``float`` for a hint of one of them (or of it or ``None``), else ``None``."""
+    if hint is int or hint is float:
+        return hint
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        members = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(members) == 1:
+            return _numeric(members[0])
+    return None

@@ -1,0 +1,88 @@
+"""``bots.make``: built-in bots by name, with constructor parameters after a colon."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+import bots
+from arena.errors import ConfigError
+from arena.rating import SprtConfig
+from arena.sim.compare import compare, pair_jobs
+from arena.sim.jobs import MatchJob, MatchReport
+from arena.sim.worker import play_job, play_jobs
+from bots.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, SearchBot
+
+
+def test_plain_names_make_the_default_bots() -> None:
+    assert set(bots.names()) >= {"random", "first", "heuristic", "search"}
+    search = bots.make("search", seed=5)
+    assert isinstance(search, SearchBot)
+    assert (search.samples, search.candidates) == (DEFAULT_SAMPLES, DEFAULT_CANDIDATES)
+
+
+def test_parameters_after_a_colon_go_to_the_constructor() -> None:
+    bot = bots.make("search:samples=16,candidates=4", seed=7)
+    assert isinstance(bot, SearchBot)
+    assert (bot.samples, bot.candidates) == (16, 4)
+    tuned = bots.make("search: margin = 1.5 , max_seconds=2")
+    assert isinstance(tuned, SearchBot)
+    assert tuned.margin == 1.5 and tuned.max_seconds == 2.0
+    assert isinstance(tuned.max_seconds, float)
+
+
+def test_only_numeric_parameters_are_offered() -> None:
+    offered = bots.parameters("search")
+    assert offered["samples"] is int and offered["candidates"] is int
+    assert offered["margin"] is float and offered["max_seconds"] is float
+    assert "rollout" not in offered and "options" not in offered and "seed" not in offered
+    assert bots.parameters("heuristic") == {}
+    assert bots.parameters("first") == {}
+
+
+@pytest.mark.parametrize(
+    ("name", "named"),
+    [
+        ("search:depth=3", "'depth'"),
+        ("search:rollout=1", "'rollout'"),
+        ("search:seed=1", "'seed'"),
+        ("heuristic:samples=2", "'samples'"),
+        ("search:samples", "'samples'"),
+        ("search:samples=1,samples=2", "'samples'"),
+        ("search:samples=1.5", "'samples'"),
+        ("search:samples=many", "'samples'"),
+        ("search:margin=nan", "'margin'"),
+        ("search:samples=0", "samples"),
+        ("search:max_seconds=-1", "max_seconds"),
+        ("search:", "''"),
+        ("nobody:samples=2", "'nobody'"),
+    ],
+)
+def test_bad_names_and_parameters_are_config_errors_naming_them(name: str, named: str) -> None:
+    with pytest.raises(ConfigError, match=named):
+        bots.make(name)
+
+
+def test_a_parameterised_bot_plays_a_match_job_under_its_full_name() -> None:
+    name = "search:samples=1,candidates=2"
+    job = pair_jobs(name, "first", "shengji-1", {}, 1, seed=3, start=0, count=1)[0]
+    report = play_job(job)
+    assert report.job.players == (name, "first", name, "first")
+    assert report.record["players"][0] == name
+    assert report.deals == 1
+
+
+class _InProcess:
+    workers = 2
+
+    def run(self, jobs: Sequence[MatchJob], batch_size: int) -> Iterator[MatchReport]:
+        for i in range(0, len(jobs), batch_size):
+            yield from play_jobs(jobs[i : i + batch_size])
+
+
+def test_compare_takes_parameterised_names() -> None:
+    name = "search:samples=1,candidates=2"
+    result = compare(_InProcess(), name, "random", "sanfu", {}, SprtConfig(), max_pairs=2)
+    assert result.summary()["bot_a"] == name
+    assert len(result.pair_scores) == 2
