@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from arena.cards import Card, parse_cards
-from arena.games.base import Action, Observation
+from arena.games.base import Action, Observation, Seat
 from arena.games.shengji import LAYOUT
 from arena.games.shengji.order import RANK_TWO, TRUMP, TrumpOrder
 from arena.games.shengji.shapes import decompose
@@ -39,7 +39,7 @@ class ShengjiHeuristic:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self._memory: Memory | None = None
+        self._memories: dict[Seat, Memory] = {}
 
     def act(self, observation: Observation) -> Action:
         memory = self._memory_for(observation)
@@ -53,11 +53,18 @@ class ShengjiHeuristic:
         return observation.legal_actions[0]
 
     def _memory_for(self, observation: Observation) -> Memory:
-        """The memory of this deal, brought up to date (a new one for a new deal)."""
-        memory = self._memory
+        """The seat's memory of this deal, brought up to date: only the events that are
+        new since its last observation are read, and a new memory reads them all when
+        the observation does not continue what it read (a new deal, another world).
+
+        One memory per seat, so a bot playing several seats of a deal (a rollout with
+        one policy) also reads each event once per seat.
+        """
+        seat = observation.seat
+        memory = self._memories.get(seat)
         if memory is None or not _continues(memory, observation):
-            memory = Memory(decks=int(observation.game.rsplit("-", 1)[1]), seat=observation.seat)
-            self._memory = memory
+            memory = Memory(decks=int(observation.game.rsplit("-", 1)[1]), seat=seat)
+            self._memories[seat] = memory
         memory.update(observation)
         return memory
 

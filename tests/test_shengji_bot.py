@@ -13,6 +13,7 @@ import pytest
 
 from arena.cards import Card, deck, parse_cards
 from arena.games import PASS, Action, Observation, make
+from arena.games.base import Event
 from arena.games.shengji import ShengjiSetup, ShengjiState
 from arena.games.shengji.order import TRUMP, TrumpOrder, card_points
 from arena.match import Policy, play_deal, play_match
@@ -178,6 +179,45 @@ def test_decisions_depend_only_on_the_observation() -> None:
     assert len(seen) > 100
     for observation, action in seen[::3]:
         assert ShengjiHeuristic(99).act(observation) == action
+
+
+def test_one_bot_at_every_seat_reads_each_event_once_per_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A single bot playing all four seats (as a one-policy rollout does) keeps a memory
+    per seat: it reads each event once per seat, and acts as fresh bots would."""
+    reads = Counter[int]()
+    read = Memory._read
+
+    def counting(memory: Memory, event: Event) -> None:
+        reads[memory.seat] += 1
+        read(memory, event)
+
+    monkeypatch.setattr(Memory, "_read", counting)
+    bot = Recorder(ShengjiHeuristic(0))
+    state = make("shengji-2").new_deal(seed=33)
+    while not state.is_terminal():
+        state.apply(bot.act(state.observe(state.to_act)))
+    last = {observation.seat: len(observation.events) for observation, _ in bot.seen}
+    assert reads == Counter(last)
+    monkeypatch.undo()
+    for observation, action in bot.seen[::5]:
+        assert ShengjiHeuristic(7).act(observation) == action
+
+
+def test_a_memory_is_rebuilt_for_observations_that_do_not_continue_it() -> None:
+    """Observations of another deal, or earlier ones, between those of a deal: the bot
+    answers each as a fresh bot would."""
+    seen = []
+    for seed in (5, 6):
+        recorders = [Recorder(ShengjiHeuristic(0)) for _ in range(4)]
+        play_match(make("shengji-1"), recorders, seed=seed, max_deals=1)
+        seen.append([pair for recorder in recorders for pair in recorder.seen])
+    mixed = [pair for pairs in zip(seen[0], seen[1], strict=False) for pair in pairs]
+    mixed += seen[0][::-1][:40]
+    bot = ShengjiHeuristic(0)
+    for observation, action in mixed:
+        assert bot.act(observation) == action
 
 
 # ---------------------------------------------------------------- situations
