@@ -18,24 +18,21 @@ from bots.guandan.view import read_view
 
 __all__ = ["GuandanHeuristic"]
 
-_CACHE_LIMIT = 4096
-
 
 class GuandanHeuristic:
     """The rule-based Guandan strategy of the ``heuristic`` bot.
 
     It draws nothing at random: every decision is a function of the observation
-    alone (``seed`` is taken for the common bot interface). Splits of hands are
-    cached — they depend on the cards and the level only — so a decision between
-    two plays of the seat costs little; the splitter of each level, with its memory
-    of sub-results, is shared by the bots of a process.
+    alone (``seed`` is taken for the common bot interface). Splits of hands depend
+    on the cards and the level only: the splitter of each level, which remembers the
+    hands it split and its sub-results, is shared by the bots of a process (the
+    rollouts of a search meet the same hands again and again).
     """
 
     name = "heuristic"
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self._splits: dict[tuple[int, tuple[Card, ...]], Partition] = {}
 
     def act(self, observation: Observation) -> Action:
         if observation.game != "guandan":
@@ -60,11 +57,5 @@ class GuandanHeuristic:
         return choose_play(read_view(observation), legal, split)
 
     def split(self, hand: tuple[Card, ...], level: int) -> Partition:
-        """The plan of ``hand`` at ``level`` (cached)."""
-        key = (level, hand)
-        found = self._splits.get(key)
-        if found is None:
-            if len(self._splits) >= _CACHE_LIMIT:
-                self._splits.clear()
-            found = self._splits[key] = splitter(level).split(hand)
-        return found
+        """The plan of ``hand`` at ``level`` (remembered by the level's splitter)."""
+        return splitter(level).split(hand)

@@ -14,7 +14,7 @@ from arena.cards import deck, format_cards, parse_cards
 from arena.games.base import PASS, Action, Observation
 from arena.games.guandan import GuandanGame, GuandanSetup, GuandanState, play_readings
 from arena.match import Policy, play_match
-from bots.guandan.partition import Splitter
+from bots.guandan.partition import Splitter, splitter
 from bots.guandan_bot import GuandanHeuristic
 from bots.simple import RandomBot
 
@@ -164,6 +164,19 @@ def test_split_covers_the_hand_with_real_combinations(
             r.kind == combo.kind for r in play_readings(combo.cards, level)
         ), format_cards(combo.cards)
     assert all(not c.is_bomb for c in plan.combos) and all(b.is_bomb for b in plan.bombs)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 12), st.lists(st.permutations(TWO_DECKS), min_size=2, max_size=4))
+def test_a_splitter_remembers_hands_and_splits_them_as_a_fresh_one(
+    level: int, shuffles: list[list[int]]
+) -> None:
+    shared = splitter(level)
+    hands = [tuple(sorted(shuffled[:27])) for shuffled in shuffles]
+    for hand in hands + hands:
+        plan = shared.split(hand)
+        assert shared.split(hand) is plan
+        assert plan == Splitter(level).split(hand)
 
 
 def test_split_keeps_a_straight_and_its_pairs_whole() -> None:

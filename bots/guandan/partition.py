@@ -63,6 +63,8 @@ _SHAPES: tuple[tuple[Kind, int, int], ...] = (
 _ACE = 12
 _MEMO_LIMIT = 50_000
 """States a splitter remembers before it starts afresh (a few megabytes)."""
+_SPLITS_LIMIT = 8192
+"""Whole hands a splitter remembers the split of before it starts afresh."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +135,7 @@ class Splitter:
         values = [rank_value(r, level) for r in range(13)]
         self._set_costs = [[_set_cost(n, v) for n in range(6)] for v in values]
         self._memo: dict[int, tuple[float, _Move | None]] = {}
+        self._splits: dict[tuple[Card, ...], Partition] = {}
 
     # ------------------------------------------------------------- programme
 
@@ -174,7 +177,16 @@ class Splitter:
     # ----------------------------------------------------------------- split
 
     def split(self, hand: tuple[Card, ...]) -> Partition:
-        """The cheapest split of ``hand`` (a pure function of the cards and the level)."""
+        """The cheapest split of ``hand`` (a pure function of the cards and the level,
+        remembered: the rollouts of a search meet the same hands again and again)."""
+        found = self._splits.get(hand)
+        if found is None:
+            if len(self._splits) >= _SPLITS_LIMIT:
+                self._splits.clear()
+            found = self._splits[hand] = self._split(hand)
+        return found
+
+    def _split(self, hand: tuple[Card, ...]) -> Partition:
         if len(self._memo) > _MEMO_LIMIT:
             self._memo.clear()
         wild = self.wild
