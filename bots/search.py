@@ -1,14 +1,19 @@
 """The ``search`` built-in bot: determinized Monte Carlo over the rollout policy.
 
-For each decision the bot draws ``samples`` full deals consistent with everything
-its seat has seen (:mod:`bots.determinize`), and in each drawn deal plays every
-candidate action and then the rest of the deal with the rollout policy (the
-heuristic bot by default) at all four seats. The candidate with the best mean
-result for its team wins, provided it beats the rollout policy's own choice in the
-same deals by more than ``margin`` standard errors; ties go to the earlier candidate.
+The candidates of a decision are the rollout policy's (the heuristic bot's by
+default) own choice, passing when legal, then the policy's next choices — what it
+picks once the actions already chosen are taken from the legal ones. The bot draws
+``samples`` full deals consistent with everything its seat has seen
+(:mod:`bots.determinize`), and in each plays every candidate and then the rest of
+the deal with the rollout policy at all four seats (same deals, same rollout seeds
+for every candidate). The candidate with the best mean result for its team is
+played if it beats the policy's own choice by more than ``margin`` standard errors
+of their paired difference; while it leads without that margin, more deals are
+drawn for the two of them, up to ``max_samples`` — so close decisions get the
+budget and forced or indifferent ones (all results equal) stop early.
 
-The budget is counted, not timed: ``samples`` deals times at most ``candidates``
-actions, so a decision is reproducible for a seed whatever the machine. An optional
+The budget is counted, not timed (:attr:`SearchBot.budget` rollouts at most), so a
+decision is reproducible for a seed whatever the machine. An optional
 ``max_seconds`` cap only cuts the work short (then the decision depends on speed).
 The bot reads nothing but its observation, and keeps no memory between decisions.
 """
