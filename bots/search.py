@@ -194,11 +194,12 @@ class SearchBot:
 
     def _clear(self, differences: list[float]) -> bool:
         """Whether a candidate beats the rollout policy's choice by more than ``margin``
-        standard errors of their paired difference (in the same deals, same seeds)."""
+        standard errors of their paired difference (in the same deals, same seeds);
+        one deal is no evidence of that."""
         mean = _mean(differences)
-        if mean <= 0:
-            return False
         count = len(differences)
+        if mean <= 0 or count < 2:
+            return False
         spread = sum((d - mean) ** 2 for d in differences) / max(1, count - 1)
         return mean > self.margin * math.sqrt(spread / count)
 
@@ -239,9 +240,7 @@ class SearchBot:
             self.last.samples += 1
         return rows
 
-    def _candidates(
-        self, observation: Observation, guide: Action, seed: int
-    ) -> list[Action]:
+    def _candidates(self, observation: Observation, guide: Action, seed: int) -> list[Action]:
         """The rollout policy's choice, then passing (the main alternative in the
         climbing games), then the policy's next choices (its pick once the actions
         chosen so far are taken from the legal ones), then a reproducible sample."""

@@ -57,7 +57,7 @@ def test_search_with_the_heuristic_rollouts_is_legal() -> None:
     bot = SearchBot(7, samples=1, candidates=2)
     for state, observation in list(decisions("guandan", 4, every=25))[:2]:
         state.check_legal(bot.act(observation))
-        assert bot.last.rollouts == 2
+        assert 2 <= bot.last.rollouts <= bot.budget
 
 
 @pytest.mark.parametrize("variant", ["guandan", "shengji-2", "sanfu"])
@@ -219,3 +219,13 @@ class LastBot:
 
     def act(self, observation: Observation) -> Action:
         return observation.legal_actions[-1]
+
+
+def test_one_deal_is_no_evidence_of_a_gain() -> None:
+    observation = guandan_choice()
+    bot = Scripted(lambda i, seed: float(i == 1), samples=1, max_samples=1)
+    assert bot.act(observation) == observation.legal_actions[0]
+    assert (
+        Scripted(lambda i, seed: float(i == 1), samples=1, max_samples=2).act(observation)
+        != observation.legal_actions[0]
+    )
