@@ -161,8 +161,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_metrics_arguments(tournament)
 
     versus = sub.add_parser("compare", help="paired matches between two bots until an SPRT decides")
-    versus.add_argument("bot_a", help="the candidate bot")
-    versus.add_argument("bot_b", help="the reference bot")
+    versus.add_argument(
+        "bot_a", help="the candidate bot, e.g. search or search:samples=16,candidates=4"
+    )
+    versus.add_argument("bot_b", help="the reference bot (NAME or NAME:key=value,...)")
     versus.add_argument("--variant", required=True, help="game variant, e.g. guandan")
     versus.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="game option"
