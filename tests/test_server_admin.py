@@ -193,6 +193,10 @@ def test_cancel_a_scheduled_and_a_running_match(server: tuple[Store, Arena]) -> 
         assert result.reason == arena_pb2.END_REASON_CANCELLED
         stored = store.match(match_id)
         assert stored is not None and stored.outcome["aborted"] == "cancelled"
+        watched = list(
+            arena_pb2_grpc.SpectateStub(channel).Watch(arena_pb2.WatchRequest(match_id=match_id))
+        )
+        assert watched[-1].match_result.reason == arena_pb2.END_REASON_CANCELLED
         code, _ = code_of(
             lambda: stub.CancelMatch(
                 arena_pb2.CancelMatchRequest(match_id=match_id), metadata=bearer(ADMIN)

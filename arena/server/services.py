@@ -125,6 +125,31 @@ def rating_change(change: RatingChange) -> arena_pb2.RatingChange:
     )
 
 
+ABORT_REASONS: Final = {
+    "shutdown": arena_pb2.END_REASON_SHUTDOWN,
+    "cancelled": arena_pb2.END_REASON_CANCELLED,
+}
+
+
+def end_of_match(
+    *, aborted: str | None, forfeit: bool, complete: bool, winner: int | None, deals: int
+) -> tuple[arena_pb2.EndReason, str]:
+    """Why a match ended and its one line for people."""
+    if aborted is not None:
+        reason = ABORT_REASONS.get(aborted, arena_pb2.END_REASON_CANCELLED)
+        return reason, f"{aborted} after {deals} deals"
+    reason = (
+        arena_pb2.END_REASON_FORFEIT
+        if forfeit
+        else arena_pb2.END_REASON_COMPLETE
+        if complete
+        else arena_pb2.END_REASON_DEAL_LIMIT
+    )
+    if winner is not None:
+        return reason, f"team {winner} wins after {deals} deals"
+    return reason, f"no winner after {deals} deals"
+
+
 def match_summary(match: StoredMatch) -> arena_pb2.MatchSummary:
     """A stored (hence finished) match as a MatchSummary."""
     outcome = match.outcome

@@ -31,7 +31,7 @@ from arena.log import get_logger
 from arena.match import AUTO_PLAYS_TO_FLEE, Clock, MatchResult, Policy, play_match
 from arena.server.connection import Connection
 from arena.server.remote import RemotePolicy, event_to_proto, observation_to_proto, struct
-from arena.server.services import rating_change
+from arena.server.services import end_of_match, rating_change
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import ELO, OPENSKILL, ROOM, League
 from arena.store import RatingChange, Store
@@ -91,12 +91,6 @@ def plan_summary(plan: MatchPlan) -> arena_pb2.MatchSummary:
         ),
         status=arena_pb2.MATCH_STATUS_SCHEDULED,
     )
-
-
-END_REASONS: Final = {
-    "shutdown": arena_pb2.END_REASON_SHUTDOWN,
-    "cancelled": arena_pb2.END_REASON_CANCELLED,
-}
 
 
 class MatchSession:
@@ -454,24 +448,13 @@ class MatchSession:
         self, result: MatchResult, changes: list[RatingChange]
     ) -> arena_pb2.MatchResult:
         deals = len(result.outcomes)
-        if result.aborted is not None:
-            reason = END_REASONS.get(result.aborted, arena_pb2.END_REASON_CANCELLED)
-            summary = f"{result.aborted} after {deals} deals"
-        else:
-            forfeit = any("forfeit" in o.details for o in result.outcomes)
-            reason = (
-                arena_pb2.END_REASON_FORFEIT
-                if forfeit
-                else arena_pb2.END_REASON_COMPLETE
-                if result.complete
-                else arena_pb2.END_REASON_DEAL_LIMIT
-            )
-            winner = result.winner
-            summary = (
-                f"team {winner} wins after {deals} deals"
-                if winner is not None
-                else f"no winner after {deals} deals"
-            )
+        reason, summary = end_of_match(
+            aborted=result.aborted,
+            forfeit=any("forfeit" in o.details for o in result.outcomes),
+            complete=result.complete,
+            winner=result.winner,
+            deals=deals,
+        )
         return arena_pb2.MatchResult(
             match_id=self.match_id,
             reason=reason,

@@ -22,7 +22,13 @@ from arena.errors import ArenaError
 from arena.games.base import NUM_SEATS, State
 from arena.replay import MatchRecord, replay_entry, start_deal
 from arena.server.remote import event_to_proto, struct
-from arena.server.services import Failure, Services, list_matches, rating_change
+from arena.server.services import (
+    Failure,
+    Services,
+    end_of_match,
+    list_matches,
+    rating_change,
+)
 from arena.store import RATING_SYSTEMS, Store, StoredMatch
 
 __all__ = ["SpectateService", "stored_messages"]
@@ -111,19 +117,13 @@ def _match_result(
         totals = [int(t) for t in stored_totals]
     else:
         totals = list(deals[-1].result.totals) if deals else []
-    forfeit = any("forfeit" in d.result.details for d in deals)
-    complete = bool(deals) and deals[-1].result.match_over
-    reason = (
-        arena_pb2.END_REASON_FORFEIT
-        if forfeit
-        else arena_pb2.END_REASON_COMPLETE
-        if complete
-        else arena_pb2.END_REASON_DEAL_LIMIT
-    )
-    summary = (
-        f"team {winner_team} wins after {len(deals)} deals"
-        if winner_team is not None
-        else f"no winner after {len(deals)} deals"
+    aborted = match.outcome.get("aborted")
+    reason, summary = end_of_match(
+        aborted=aborted if isinstance(aborted, str) else None,
+        forfeit=any("forfeit" in d.result.details for d in deals),
+        complete=bool(deals) and deals[-1].result.match_over,
+        winner=winner_team,
+        deals=len(deals),
     )
     return arena_pb2.MatchResult(
         match_id=match.id,
