@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/arena tournament --name demo --bots random,first --team random,first \
+	$(BIN)/arena tournament --name demo --bots random,first,heuristic --team random,first \
 		--variant guandan --matches 6 --deals 3 --db demo.sqlite
 
 $(NODE_DEPS): bots/node/package-lock.json
