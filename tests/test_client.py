@@ -219,3 +219,34 @@ def test_register_gives_a_token_that_plays(server: int, capsys: pytest.CaptureFi
     assert out.strip().startswith("arena_") and "registered cli-registered" in err
     assert main(["bot", "register", "cli-x", "--server", address, "--owner-key", "bad"]) == 2
     assert "UNAUTHENTICATED" in capsys.readouterr().err
+
+
+def test_a_lone_bot_plays_with_built_in_bots_after_a_wait(
+    server: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arena.cli import main
+
+    (token,) = tokens(server, "alone")[:1]
+    code = main(
+        [
+            "bot",
+            "run",
+            "bots.heuristic:HeuristicBot",
+            "--server",
+            f"127.0.0.1:{server}",
+            "--token",
+            token,
+            "--variant",
+            "guandan",
+            "--casual",
+            "--matches",
+            "1",
+            "--fill-after",
+            "0.05",
+            "--fill-bot",
+            "first",
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "1 matches played" in out

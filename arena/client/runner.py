@@ -116,6 +116,8 @@ class _Stream:
     welcomed: bool = False
     on_decision: Callable[[float], None] | None = None
     inline: bool = False
+    fill_after_ms: int = 0
+    fill_bot: str = ""
 
 
 def run_bot(
@@ -157,6 +159,8 @@ async def run_bot_async(
     on_decision: Callable[[float], None] | None = None,
     inline: bool = False,
     root_certificates: bytes | None = None,
+    fill_after: float | None = None,
+    fill_bot: str = "",
 ) -> RunSummary:
     """:func:`run_bot` in a running event loop (several bots can share one).
 
@@ -167,6 +171,8 @@ async def run_bot_async(
     raised as :class:`ClientError`.
     ``on_decision`` is called with each accepted decision's round trip in seconds: from
     reading the DecisionRequest to reading the ActionResult that accepts the answer.
+    ``fill_after`` (seconds) asks for built-in bots (``fill_bot``, default ``random``) in
+    the seats still empty after that wait.
     ``inline`` calls a plain (not ``async``) ``act`` on the event loop rather than in a
     worker thread: quicker for a bot that answers in well under a millisecond, but while
     it thinks every other stream of the loop waits.
@@ -178,7 +184,12 @@ async def run_bot_async(
     delay = first
     failures = 0
     while matches is None or summary.matches < matches:
-        stream = _Stream(on_decision=on_decision, inline=inline)
+        stream = _Stream(
+            on_decision=on_decision,
+            inline=inline,
+            fill_after_ms=0 if fill_after is None else round(fill_after * 1000),
+            fill_bot=fill_bot,
+        )
         try:
             credentials = (
                 grpc.ssl_channel_credentials(root_certificates)
@@ -271,7 +282,14 @@ async def _play(
         body = message.WhichOneof("body")
         if body == "welcome":  # Join only now: a refused token is told before any write fails
             stream.welcomed = True
-            await send(join=arena_pb2.Join(variants=list(variants), rated=rated, matches=left))
+            join = arena_pb2.Join(
+                variants=list(variants),
+                rated=rated,
+                matches=left,
+                fill_after_ms=stream.fill_after_ms,
+                fill_bot=stream.fill_bot,
+            )
+            await send(join=join)
         elif body == "seat_assigned":
             stream.match = message.seat_assigned.match
             assigned = message.seat_assigned

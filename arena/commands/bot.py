@@ -45,6 +45,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     run.add_argument("--casual", action="store_true", help="casual matches, not rated")
     run.add_argument("--matches", type=int, default=None, help="stop after N (default: never)")
     run.add_argument("--seed", type=int, default=0, help="given to a class taking a seed (0)")
+    run.add_argument(
+        "--fill-after",
+        type=float,
+        metavar="SECONDS",
+        help="after this wait, fill the empty seats with built-in bots",
+    )
+    run.add_argument("--fill-bot", default="", help="the built-in bot that fills seats (random)")
     register = actions.add_parser(
         "register",
         help="register (or update) a bot with your owner key and print its new token",
@@ -159,6 +166,8 @@ def _run(args: argparse.Namespace) -> int:
         on_match=report,
         tls=args.tls,
         root_certificates=_roots(args),
+        fill_after=args.fill_after,
+        fill_bot=args.fill_bot,
     )
     print(f"{summary.matches} matches played", flush=True)
     return 0
