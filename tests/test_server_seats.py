@@ -116,6 +116,14 @@ def fillers(arena: Arena, tokens: list[str], variant: str = "guandan") -> asynci
     )
 
 
+def assert_fled(store: Store, summaries: list[Any]) -> None:
+    """The fillers' match ended because a seat fled, and the record says so."""
+    result = summaries[0].results[0].result
+    assert result.reason == arena_pb2.END_REASON_FORFEIT
+    stored = store.match(result.match_id)
+    assert stored is not None and "!fled" in str(stored.record)
+
+
 def run(coroutine: Any) -> Any:
     return asyncio.run(asyncio.wait_for(coroutine, 180))
 
@@ -243,11 +251,7 @@ def test_a_seat_not_taken_back_within_its_grace_period_flees(store: Store) -> No
             await bot.close()
             return list(await fill)
 
-        summaries = run(main())
-        result = summaries[0].results[0].result
-        assert result.reason == arena_pb2.END_REASON_FORFEIT
-        stored = store.match(result.match_id)
-        assert stored is not None and "!fled" in str(stored.record)
+        assert_fled(store, run(main()))
 
 
 def test_leave_after_the_match_ends_the_stream_with_ok(store: Store) -> None:
@@ -539,11 +543,7 @@ def test_leave_now_flees_the_seat_at_once(store: Store) -> None:
             await bot.close()
             return list(await fill)
 
-        summaries = run(main())
-        result = summaries[0].results[0].result
-        assert result.reason == arena_pb2.END_REASON_FORFEIT
-        stored = store.match(result.match_id)
-        assert stored is not None and "!fled" in str(stored.record)
+        assert_fled(store, run(main()))
 
 
 def test_events_come_inside_the_decision_requests_when_asked(store: Store) -> None:

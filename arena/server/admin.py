@@ -14,8 +14,8 @@ import hashlib
 import json
 import secrets
 import tomllib
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import grpc
 from google.protobuf import json_format
@@ -35,6 +35,9 @@ __all__ = ["AdminService"]
 
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
+
+Request = TypeVar("Request")
+Reply = TypeVar("Reply")
 
 MAX_FIXTURE_MATCHES: Final = 10_000
 CANCEL_WAIT_SECONDS: Final = 10.0
@@ -277,18 +280,12 @@ class AdminService(arena_pb2_grpc.AdminServicer):
     async def CreateFixture(
         self, request: arena_pb2.CreateFixtureRequest, context: Context
     ) -> arena_pb2.CreateFixtureResponse:
-        try:
-            return self.create_fixture(request)
-        except Failure as failure:
-            await context.abort(failure.code, failure.message)
+        return await _answer(context, self.create_fixture, request)
 
     async def CreateTournament(
         self, request: arena_pb2.CreateTournamentRequest, context: Context
     ) -> arena_pb2.CreateTournamentResponse:
-        try:
-            return self.create_tournament(request)
-        except Failure as failure:
-            await context.abort(failure.code, failure.message)
+        return await _answer(context, self.create_tournament, request)
 
     async def CancelMatch(
         self, request: arena_pb2.CancelMatchRequest, context: Context
@@ -301,15 +298,17 @@ class AdminService(arena_pb2_grpc.AdminServicer):
     async def ListMatches(
         self, request: arena_pb2.ListMatchesRequest, context: Context
     ) -> arena_pb2.ListMatchesResponse:
-        try:
-            return self.list_all(request)
-        except Failure as failure:
-            await context.abort(failure.code, failure.message)
+        return await _answer(context, self.list_all, request)
 
     async def RevokeToken(
         self, request: arena_pb2.RevokeTokenRequest, context: Context
     ) -> arena_pb2.RevokeTokenResponse:
-        try:
-            return revoke(self._s, request, None)
-        except Failure as failure:
-            await context.abort(failure.code, failure.message)
+        return await _answer(context, lambda r: revoke(self._s, r, None), request)
+
+
+async def _answer(context: Context, handle: Callable[[Request], Reply], request: Request) -> Reply:
+    """``handle(request)``, a :class:`Failure` turned into the call's status."""
+    try:
+        return handle(request)
+    except Failure as failure:
+        await context.abort(failure.code, failure.message)
