@@ -222,6 +222,11 @@ def _decide(
             rejected(action, str(err))
 
 
+def deal_seed(match_seed: int, number: int) -> int:
+    """The shuffle seed of deal ``number`` (from 0) of the match seeded ``match_seed``."""
+    return derive_seed(match_seed, "deal", number)
+
+
 def play_match(
     game: Game,
     policies: Sequence[Policy],
@@ -247,9 +252,9 @@ def play_match(
     banks = [clock.bank if clock else 0.0] * NUM_SEATS
     setup = game.first_setup()
     while setup is not None and (max_deals is None or len(result.outcomes) < max_deals):
-        deal_seed = derive_seed(seed, "deal", len(result.outcomes))
-        state = game.new_deal(setup, seed=deal_seed)
-        deal = DealRecord(setup=game.setup_to_dict(setup), seed=deal_seed)
+        seed_of_deal = deal_seed(seed, len(result.outcomes))
+        state = game.new_deal(setup, seed=seed_of_deal)
+        deal = DealRecord(setup=game.setup_to_dict(setup), seed=seed_of_deal)
         try:
             play_deal(state, policies, on_event, clock, banks, deal.actions)
         except MatchAborted as err:  # the unfinished deal is not part of the record

@@ -9,9 +9,10 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from arena.cli import main
+from arena.games import make
 from arena.rating import SprtConfig
 from arena.sim import Runner
-from arena.sim.compare import compare, pair_jobs, pairs_per_batch
+from arena.sim.compare import compare, first_partners, pair_jobs, pairs_per_batch
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.worker import play_jobs
 
@@ -47,6 +48,31 @@ def test_pairs_swap_the_partnerships_on_the_same_seed() -> None:
     assert first.seed == second.seed and first.pair == second.pair
     assert first.players == ("random", "first", "random", "first")
     assert second.players == ("first", "random", "first", "random")
+
+
+def test_sanfu_pairs_seat_each_bot_on_the_partners_the_turned_cards_make() -> None:
+    """SF-3: the seed's deal decides the partnerships, so a one-deal match seats the copies
+    of a bot on those partners; every deal then pits A and A against B and B."""
+    jobs = pair_jobs("heuristic", "random", "sanfu", {}, 1, seed=5, start=0, count=12)
+    sides = {job.side for job in jobs}
+    assert (0, 2) in sides and len(sides) > 1  # some deals partner players other than 0 and 2
+    game = make("sanfu")
+    for first, second in zip(jobs[::2], jobs[1::2], strict=True):
+        assert first.side == second.side == first_partners(game, first.seed)
+        assert [first.players[p] for p in first.side] == ["heuristic", "heuristic"]
+        assert [second.players[p] for p in second.side] == ["random", "random"]
+        assert sorted(first.players) == sorted(second.players)
+    for report in play_jobs(jobs[:4]):
+        state = make("sanfu").new_deal(seed=report.record["deals"][0]["seed"])
+        partners = sorted((state.player_at(0), state.player_at(2)))
+        assert tuple(partners) == report.job.side
+        ours = sum(report.totals[p] for p in report.job.side)
+        expected = (
+            1.0 if 2 * ours > sum(report.totals) else 0.0 if 2 * ours < sum(report.totals) else 0.5
+        )
+        assert report.team_score() == expected
+    several = pair_jobs("heuristic", "random", "sanfu", {}, 8, seed=5, start=0, count=12)
+    assert {job.side for job in several} == {(0, 2)}  # partnerships change from deal to deal
 
 
 @pytest.mark.usefixtures("ray_session")

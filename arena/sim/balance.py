@@ -41,7 +41,7 @@ from arena.games.sanfu.state import SanfuState
 from arena.games.shengji.scoring import kitty_multiplier, points_in
 from arena.games.shengji.state import ShengjiState
 from arena.games.shengji.trick import largest_unit_cards, widest_set
-from arena.match import play_deal
+from arena.match import deal_seed, play_deal
 from arena.rating import wilson_interval
 from arena.sim.runner import Runner
 
@@ -387,7 +387,7 @@ def play_balance_batch(job: BalanceJob, on_deal: Callable[[], None] | None = Non
     summary = Summary(job.game)
     setup = game.first_setup()
     for number in range(job.deals):
-        state = game.new_deal(setup, seed=derive_seed(job.seed, "deal", number))
+        state = game.new_deal(setup, seed=deal_seed(job.seed, number))
         decisions = len(play_deal(state, policies))
         outcome = state.outcome()
         summary.add_facts(deal_facts(job.game, state, outcome, decisions))

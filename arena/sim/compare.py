@@ -3,6 +3,10 @@
 Team A is two copies of bot A, team B two of bot B. Each seed is played twice
 with the partnerships swapped (duplicate deals), and the pair's score — the mean
 of its two matches from A's side — feeds a sequential probability ratio test.
+Partners sit at seats 0 and 2 (C-2), except in sanfu, where the deal's turned cards
+make the partnerships (SF-3): in one-deal matches the copies of a bot are seated on
+the players the seed's deal makes partners, so that every deal pits A and A against
+B and B (seated at 0 and 2 regardless, half the deals would partner A with B).
 
 Batches are sized for the bots at hand (:func:`pairs_per_batch`): the first round
 plays one pair per batch on every worker and times the bots; later batches hold as
@@ -20,8 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from arena.chance import derive_seed
+from arena.games import make
+from arena.games.base import NUM_SEATS, Game
+from arena.match import deal_seed
 from arena.rating import Sprt, SprtConfig, elo_interval, likelihood_of_superiority
-from arena.sim.jobs import MatchJob, MatchReport, team_players
+from arena.sim.jobs import MatchJob, MatchReport
 
 BATCH_SECONDS = 2.0
 """About how long a batch of pairs should take on a worker, once the bots are timed."""
@@ -103,7 +110,15 @@ def _stdev(values: list[float]) -> float:
 
 def _score_for_a(report: MatchReport, bot_a: str) -> float:
     score = report.team_score()
-    return score if report.job.players[0] == bot_a else 1.0 - score
+    return score if report.job.players[report.job.side[0]] == bot_a else 1.0 - score
+
+
+def first_partners(game: Game, match_seed: int) -> tuple[int, int]:
+    """The two players (as numbered in a match, 0 … 3) that the first deal of the match
+    seeded ``match_seed`` seats as partners: 0 and 2, or as sanfu's turned cards say."""
+    state = game.new_deal(game.first_setup(), seed=deal_seed(match_seed, 0))
+    first, second = sorted((state.player_at(0), state.player_at(2)))
+    return first, second
 
 
 def pair_jobs(
@@ -116,21 +131,26 @@ def pair_jobs(
     start: int,
     count: int,
 ) -> list[MatchJob]:
-    """Pairs ``start`` … ``start + count - 1``: each seed with A, then B, at seats 0 and 2."""
+    """Pairs ``start`` … ``start + count - 1``: each seed with A, then B, as partners
+    (seats 0 and 2, or in a one-deal match the first deal's partners)."""
+    game = make(variant, **options)
     jobs = []
     for n in range(start, start + count):
         match_seed = derive_seed(seed, "compare", variant, n)
+        side = first_partners(game, match_seed) if deals == 1 else (0, 2)
         pair = f"compare:{bot_a}:{bot_b}:{n}"
-        for side, (x, y) in (("a", (bot_a, bot_b)), ("b", (bot_b, bot_a))):
+        for name, (x, y) in (("a", (bot_a, bot_b)), ("b", (bot_b, bot_a))):
+            players = tuple(x if p in side else y for p in range(NUM_SEATS))
             jobs.append(
                 MatchJob(
-                    id=f"{pair}:{side}",
+                    id=f"{pair}:{name}",
                     variant=variant,
                     options=dict(options),
                     seed=match_seed,
-                    players=team_players([x, x], [y, y]),
+                    players=(players[0], players[1], players[2], players[3]),
                     max_deals=deals,
                     pair=pair,
+                    side=side,
                 )
             )
     return jobs

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.games.base import NUM_SEATS
+from arena.games.base import NUM_SEATS, team_of
 from arena.match import MatchResult
 from arena.store import StoredMatch
 
@@ -17,6 +17,8 @@ class MatchJob:
 
     ``pair`` names the pair of a duplicate (paired) run: both matches of a pair use
     the same seed with the partnerships swapped, so the same cards go to the other team.
+    ``side`` is the two players :meth:`MatchReport.team_score` scores together: seats 0
+    and 2 (C-2), or the partners a sanfu deal's turned cards make (SF-3).
     """
 
     id: str
@@ -26,6 +28,7 @@ class MatchJob:
     players: tuple[str, str, str, str]
     max_deals: int | None = None
     pair: str | None = None
+    side: tuple[int, int] = (0, 2)
 
 
 @dataclass(frozen=True)
@@ -75,15 +78,17 @@ class MatchReport:
         )
 
     def team_score(self) -> float:
-        """The match from team 0's side (seats 0 and 2): 1 win, 0 loss, 0.5 even.
+        """The match from the side of the job's :attr:`~MatchJob.side` (team 0 unless
+        set otherwise): 1 win, 0 loss, 0.5 even.
 
-        A match without a winner (stopped after ``max_deals``) is decided by the
-        teams' totals.
+        A match without a winner (stopped after ``max_deals``, or a game like sanfu
+        that only adds up results) is decided by the two sides' totals.
         """
+        side = self.job.side
         if self.winner is not None:
-            return 1.0 if self.winner == 0 else 0.0
-        ours = self.totals[0] + self.totals[2]
-        theirs = self.totals[1] + self.totals[3]
+            return 1.0 if self.winner == team_of(side[0]) else 0.0
+        ours = sum(self.totals[p] for p in side)
+        theirs = sum(self.totals) - ours
         return 1.0 if ours > theirs else 0.0 if ours < theirs else 0.5
 
 
