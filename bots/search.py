@@ -214,6 +214,7 @@ class SearchBot:
             except SampleError:
                 yield None
                 continue
+            world.list_briefly()  # the rollout policy needs no complete lists
             yield world, derive_seed(seed, sample)
 
     def _round(

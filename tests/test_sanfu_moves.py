@@ -240,3 +240,26 @@ def test_sf01_a_hand_holds_at_most_three_identical_cards() -> None:
         HandPlays(to_counts(parse_cards("5s 5s 5s 5s")))
     with pytest.raises(ValueError, match="54 counts"):
         HandPlays([1, 2, 3])
+
+
+def test_sf10_a_briefly_listing_deal_lists_one_play_per_pattern_and_accepts_the_others() -> None:
+    """``list_briefly`` (for simulations): the state lists one play per rank pattern from
+    then on, and every other play of the hand stays as legal as before."""
+    from arena.games import make
+
+    state = make("sanfu").new_deal(seed=11)
+    while not (state.observe(state.to_act).legal_complete and len(state.legal_actions()) > 50):
+        state.apply(state.legal_actions()[-1])  # the highest play: tricks end, hands shrink
+    full = state.legal_actions()
+    twin = state.clone()
+    twin.list_briefly()
+    brief = twin.legal_actions()
+    assert set(brief) <= set(full) and len(brief) < len(full)
+    assert not twin.observe(twin.to_act).legal_complete
+    patterns = [rank_pattern((a.cards, reading(a.cards))) for a in brief]
+    assert len(patterns) == len(set(patterns))
+    unlisted = next(a for a in full if a not in brief)
+    twin.apply(unlisted)
+    state.apply(unlisted)
+    assert twin.observe(0).hand == state.observe(0).hand
+    assert twin.observe(0).events == state.observe(0).events

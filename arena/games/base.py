@@ -306,6 +306,11 @@ class State(abc.ABC):
         if action not in self.legal_actions():
             self.clone().apply(action)
 
+    def list_briefly(self) -> None:
+        """From now on list as few legal actions as the game's incomplete listing allows
+        (for simulations whose policies need no complete list); by default a no-op."""
+        return None
+
     def seat_cards(self) -> list[tuple[Card, ...]]:
         """Every seat's hand (full information)."""
         return [self.hand(s) for s in range(NUM_SEATS)]

@@ -92,6 +92,8 @@ class SanfuState(ClimbingState):
     _table: _Table
 
     game_name = GAME_NAME
+    list_limit = LIST_LIMIT
+    """Most distinct plays listed before one per rank pattern is listed instead."""
 
     def __init__(
         self,
@@ -212,11 +214,16 @@ class SanfuState(ClimbingState):
         if plays is None:
             plays = self._plays[seat] = HandPlays(self._counts[seat])
         table = self._table.reading
-        listed, complete = plays.legal(table, LIST_LIMIT)
+        listed, complete = plays.legal(table, self.list_limit)
         self._legal_readings = {Action("play", cards): combo for cards, combo in listed}
         actions = list(self._legal_readings)
         self._legal = [PASS, *actions] if table is not None else actions
         self._legal_complete = complete
+
+    def list_briefly(self) -> None:
+        """One play per rank pattern from now on (the incomplete listing of SF moves)."""
+        self.list_limit = 0
+        self._legal = None
 
     def apply(self, action: Action) -> None:
         seat = self._to_act
