@@ -24,7 +24,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ from arena.games.base import PASS, Action, Game, Observation, Outcome, State, te
 from arena.match import Policy
 from bots.determinize import SampleError, game_for, sample_state
 from bots.heuristic import HeuristicBot, family_of
+from bots.sanfu.actions import pattern_of
 
 __all__ = [
     "DEFAULT_CANDIDATES",
@@ -57,6 +58,14 @@ DRAW_ATTEMPTS = 60
 """Draws tried for one consistent deal before that sample is given up."""
 
 RolloutFactory = Callable[[int], Policy]
+
+
+def _itself(action: Action) -> Hashable:
+    return action
+
+
+_ALIKE: dict[str, Callable[[Action], Hashable]] = {"sanfu": pattern_of}
+"""Per family, what tells two actions apart as candidates (default: the action)."""
 
 
 @dataclass
@@ -244,21 +253,32 @@ class SearchBot:
     def _candidates(self, observation: Observation, guide: Action, seed: int) -> list[Action]:
         """The rollout policy's choice, then passing (the main alternative in the
         climbing games), then the policy's next choices (its pick once the actions
-        chosen so far are taken from the legal ones), then a reproducible sample."""
+        chosen so far are taken from the legal ones), then a reproducible sample —
+        never two plays that differ only where the game does not tell them apart
+        (sanfu's suits outside same-suit triples)."""
         legal = observation.legal_actions
+        alike = _ALIKE.get(family_of(observation.game), _itself)
         chosen = [guide]
         if guide != PASS and PASS in legal:
             chosen.append(PASS)
-        left = [a for a in legal if a not in chosen]
+        taken = {alike(a) for a in chosen}
+        left = [a for a in legal if alike(a) not in taken]
         while len(chosen) < self.candidates and len(left) > 1:
             fewer = observation._replace(legal_actions=tuple(left))
             answer = _as_action(self._rollout(seed).act(fewer))
             if answer not in left:
                 break  # the policy keeps to a choice of its own, whatever is legal
             chosen.append(answer)
-            left.remove(answer)
+            taken.add(alike(answer))
+            left = [a for a in left if alike(a) not in taken]
         random.Random(seed).shuffle(left)
-        return [*chosen, *left][: self.candidates]
+        for action in left:
+            if len(chosen) >= self.candidates:
+                break
+            if alike(action) not in taken:
+                chosen.append(action)
+                taken.add(alike(action))
+        return chosen
 
     def _evaluate(
         self,

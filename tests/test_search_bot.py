@@ -14,6 +14,7 @@ from arena.chance import derive_seed
 from arena.games.base import NUM_SEATS, PASS, Action, Observation, State
 from arena.match import Policy, play_match
 from bots.determinize import sample_state
+from bots.sanfu.actions import pattern_of
 from bots.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, EXTEND, SearchBot
 from bots.simple import FirstBot, RandomBot
 
@@ -148,8 +149,9 @@ class Scripted(SearchBot):
         samples: int = 4,
         max_samples: int = 16,
         rollout: Callable[[int], Policy] = lambda seed: FirstBot(),
+        candidates: int = 3,
     ) -> None:
-        super().__init__(1, samples, 3, rollout=rollout, max_samples=max_samples)
+        super().__init__(1, samples, candidates, rollout=rollout, max_samples=max_samples)
         self._scores = scores
         self.compared: list[Action] = []
 
@@ -212,6 +214,25 @@ def test_candidates_are_the_rollout_policys_next_choices() -> None:
     )
     last.act(guandan)
     assert last.compared == [guandan.legal_actions[-1], PASS, guandan.legal_actions[-2]]
+
+
+def test_sanfu_candidates_differ_in_more_than_suits() -> None:
+    """In sanfu suits count only in same-suit triples, so two plays of one rank pattern
+    (the same ranks and reading) are one candidate, not two."""
+    checked = 0
+    for _, observation in decisions("sanfu", 8, every=2):
+        legal = observation.legal_actions
+        if len({pattern_of(a) for a in legal}) < 4 or len(legal) == len(
+            set(map(pattern_of, legal))
+        ):
+            continue  # too few patterns, or none listed twice
+        bot = Scripted(lambda i, seed: 0.0, candidates=4, rollout=lambda seed: LastBot())
+        bot.act(observation)
+        assert len(bot.compared) == 4
+        assert len({pattern_of(a) for a in bot.compared}) == 4
+        assert bot.compared[0] == legal[-1]
+        checked += 1
+    assert checked >= 3
 
 
 class LastBot:

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from arena.cards import Card
 from arena.games.base import PASS, Action, Observation
-from arena.games.sanfu.combos import Reading, reading
+from arena.games.sanfu.combos import Reading, card_value, reading
 from bots.sanfu.choice import Choice
 
 FALLBACK_RULE = "no listed play matches: the lowest legal action"
@@ -22,6 +22,13 @@ FALLBACK_RULE = "no listed play matches: the lowest legal action"
 def reading_of(cards: tuple[Card, ...]) -> Reading | None:
     """The SF-8 reading of some cards (remembered: the same plays recur all deal long)."""
     return reading(cards)
+
+
+def pattern_of(action: Action) -> tuple[str, tuple[int, ...], Reading | None]:
+    """The action's rank pattern: the ranks it takes and its reading. Plays of one
+    pattern differ only in suits, which sanfu compares only within same-suit triples
+    (a reading of its own)."""
+    return action.verb, tuple(sorted(card_value(c) for c in action.cards)), reading_of(action.cards)
 
 
 def going_out(observation: Observation) -> Action | None:
