@@ -245,7 +245,9 @@ def test_sf01_a_hand_holds_at_most_three_identical_cards() -> None:
 def test_sf10_a_briefly_listing_deal_lists_one_play_per_pattern_and_accepts_the_others() -> None:
     """``list_briefly`` (for simulations): the state lists one play per rank pattern from
     then on, and every other play of the hand stays as legal as before."""
+    from arena.errors import IllegalActionError
     from arena.games import make
+    from arena.games.base import Action
 
     state = make("sanfu").new_deal(seed=11)
     while not (state.observe(state.to_act).legal_complete and len(state.legal_actions()) > 50):
@@ -263,3 +265,11 @@ def test_sf10_a_briefly_listing_deal_lists_one_play_per_pattern_and_accepts_the_
     state.apply(unlisted)
     assert twin.observe(0).hand == state.observe(0).hand
     assert twin.observe(0).events == state.observe(0).events
+    for bad in (Action("play", (twin.hand((twin.to_act + 1) % 4)[0],) * 4), Action("bid")):
+        with pytest.raises(IllegalActionError) as brief_error:
+            twin.clone().apply(bad)
+        with pytest.raises(IllegalActionError) as full_error:
+            state.clone().apply(bad)
+        assert str(brief_error.value) == str(full_error.value)  # the same refusal
+    twin.list_briefly(False)
+    assert twin.legal_actions() == state.legal_actions()

@@ -306,9 +306,10 @@ class State(abc.ABC):
         if action not in self.legal_actions():
             self.clone().apply(action)
 
-    def list_briefly(self) -> None:
+    def list_briefly(self, brief: bool = True) -> None:
         """From now on list as few legal actions as the game's incomplete listing allows
-        (for simulations whose policies need no complete list); by default a no-op."""
+        (for simulations whose policies need no complete list), or again all of them
+        (``brief`` false); by default a no-op."""
         return None
 
     def seat_cards(self) -> list[tuple[Card, ...]]:

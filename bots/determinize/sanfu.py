@@ -84,7 +84,9 @@ def sample(observation: Observation, rng: random.Random, game: Game) -> SanfuSta
         turned.append(NUM_SEATS * position + turn.seat)
     setup = _setup(observation, before, len(turns), game)
     state = game.new_deal(setup, hands=hands, turned=turned)
+    state.list_briefly()  # re-applied plays are checked one by one, no list needed
     replay(state, observation)
+    state.list_briefly(False)
     return state
 
 

@@ -220,9 +220,10 @@ class SanfuState(ClimbingState):
         self._legal = [PASS, *actions] if table is not None else actions
         self._legal_complete = complete
 
-    def list_briefly(self) -> None:
-        """One play per rank pattern from now on (the incomplete listing of SF moves)."""
-        self.list_limit = 0
+    def list_briefly(self, brief: bool = True) -> None:
+        """One play per rank pattern from now on (the incomplete listing of SF moves),
+        or again every play up to :data:`LIST_LIMIT`."""
+        self.list_limit = 0 if brief else LIST_LIMIT
         self._legal = None
 
     def apply(self, action: Action) -> None:
@@ -240,9 +241,9 @@ class SanfuState(ClimbingState):
         self._legal = None
 
     def _check_play(self, seat: Seat, action: Action) -> Reading:
-        if self._legal is None:
-            self._compute_legal()
-        known = self._legal_readings.get(action)
+        if self._legal is None and self.list_limit:
+            self._compute_legal()  # a listed play's reading is known (a brief list: rarely)
+        known = self._legal_readings.get(action) if self._legal is not None else None
         if known is not None:
             return known
         text = quote_action(action)
