@@ -242,7 +242,7 @@ class SanfuState(ClimbingState):
 
     def _check_play(self, seat: Seat, action: Action) -> Reading:
         if self._legal is None and self.list_limit:
-            self._compute_legal()  # a listed play's reading is known (a brief list: rarely)
+            self._compute_legal()  # a listed play's reading is known; a brief list seldom helps
         known = self._legal_readings.get(action) if self._legal is not None else None
         if known is not None:
             return known
