@@ -116,6 +116,16 @@ def fillers(arena: Arena, tokens: list[str], variant: str = "guandan") -> asynci
     )
 
 
+async def joined_with_fillers(
+    arena: Arena, token: str, others: list[str]
+) -> tuple[Raw, asyncio.Future[Any]]:
+    """A raw casual Guandan bot that has joined, and three fillers to make up its match."""
+    bot = Raw(arena.address, token)
+    await bot.hello()
+    await bot.join(rated=False)
+    return bot, fillers(arena, others)
+
+
 def assert_fled(store: Store, summaries: list[Any]) -> None:
     """The fillers' match ended because a seat fled, and the record says so."""
     result = summaries[0].results[0].result
@@ -136,10 +146,7 @@ def test_sf12_the_time_bank_lets_a_late_answer_through_then_shrinks(store: Store
         slow, *others = server.tokens("bank-slow", "bank-1", "bank-2", "bank-3")
 
         async def main() -> None:
-            bot = Raw(server.address, slow)
-            await bot.hello()
-            await bot.join(rated=False)
-            fill = fillers(server, others)
+            bot, fill = await joined_with_fillers(server, slow, others)
             first = (await bot.until("decision")).decision
             assert first.decision_ms <= 500 and first.time_bank_ms == 3000
             left = first.deadline.ToNanoseconds() / 1e9 - time.time()
@@ -163,10 +170,7 @@ def test_sf12_an_unanswered_decision_is_played_automatically_and_announced(store
         idle, *others = server.tokens("auto-idle", "auto-1", "auto-2", "auto-3")
 
         async def main() -> None:
-            bot = Raw(server.address, idle)
-            await bot.hello()
-            await bot.join(rated=False)
-            fill = fillers(server, others)
+            bot, fill = await joined_with_fillers(server, idle, others)
             request = (await bot.until("decision")).decision
             seat = request.observation.seat
             result = (await bot.until("action_result")).action_result
@@ -195,10 +199,7 @@ def test_a_lost_connection_resumes_its_seat_with_the_whole_state(store: Store) -
         mine, *others = server.tokens("res-me", "res-1", "res-2", "res-3")
 
         async def main() -> None:
-            bot = Raw(server.address, mine)
-            await bot.hello()
-            await bot.join(rated=False)
-            fill = fillers(server, others)
+            bot, fill = await joined_with_fillers(server, mine, others)
             assigned = (await bot.until("seat_assigned")).seat_assigned
             match_id = assigned.match.match_id
             assert assigned.match.clock.grace_ms == 20000
@@ -243,10 +244,7 @@ def test_a_seat_not_taken_back_within_its_grace_period_flees(store: Store) -> No
         mine, *others = server.tokens("gone-me", "gone-1", "gone-2", "gone-3")
 
         async def main() -> list[Any]:
-            bot = Raw(server.address, mine)
-            await bot.hello()
-            await bot.join(rated=False)
-            fill = fillers(server, others)
+            bot, fill = await joined_with_fillers(server, mine, others)
             await bot.until("decision")
             await bot.close()
             return list(await fill)
@@ -259,10 +257,7 @@ def test_leave_after_the_match_ends_the_stream_with_ok(store: Store) -> None:
         mine, *others = server.tokens("leave-me", "leave-1", "leave-2", "leave-3")
 
         async def main() -> None:
-            bot = Raw(server.address, mine)
-            await bot.hello()
-            await bot.join(rated=False)
-            fill = fillers(server, others)
+            bot, fill = await joined_with_fillers(server, mine, others)
             await bot.until("seat_assigned")
             await bot.send(leave=arena_pb2.Leave(now=False))
             await bot.play_out()
@@ -497,10 +492,7 @@ def test_timeouts_illegal_answers_and_forfeits_are_counted_and_logged(store: Sto
         tokens = server.tokens("obs-idle", "obs-1", "obs-2", "obs-3")
 
         async def main() -> None:
-            bot = Raw(server.address, tokens[0])
-            await bot.hello()
-            await bot.join(rated=False)
-            fill = fillers(server, tokens[1:])
+            bot, fill = await joined_with_fillers(server, tokens[0], tokens[1:])
             request = (await bot.until("decision")).decision
             bad = arena_pb2.Action(text="play BJ BJ BJ BJ BJ BJ BJ")
             await bot.send(action=arena_pb2.ActionReply(request_id=request.request_id, action=bad))
@@ -531,10 +523,7 @@ def test_leave_now_flees_the_seat_at_once(store: Store) -> None:
         mine, *others = server.tokens("flee-me", "flee-1", "flee-2", "flee-3")
 
         async def main() -> list[Any]:
-            bot = Raw(server.address, mine)
-            await bot.hello()
-            await bot.join(rated=False)
-            fill = fillers(server, others)
+            bot, fill = await joined_with_fillers(server, mine, others)
             await bot.until("decision")
             await bot.send(leave=arena_pb2.Leave(now=True))
             while await asyncio.wait_for(bot.call.read(), WAIT) is not grpc.aio.EOF:
