@@ -258,26 +258,27 @@ class SearchBot:
         (sanfu's suits outside same-suit triples)."""
         legal = observation.legal_actions
         alike = _ALIKE.get(family_of(observation.game), _itself)
+        key = {action: alike(action) for action in (*legal, guide)}  # guide: maybe unlisted
         chosen = [guide]
         if guide != PASS and PASS in legal:
             chosen.append(PASS)
-        taken = {alike(a) for a in chosen}
-        left = [a for a in legal if alike(a) not in taken]
+        taken = {key[a] for a in chosen}
+        left = [a for a in legal if key[a] not in taken]
         while len(chosen) < self.candidates and len(left) > 1:
             fewer = observation._replace(legal_actions=tuple(left))
             answer = _as_action(self._rollout(seed).act(fewer))
             if answer not in left:
                 break  # the policy keeps to a choice of its own, whatever is legal
             chosen.append(answer)
-            taken.add(alike(answer))
-            left = [a for a in left if alike(a) not in taken]
+            taken.add(key[answer])
+            left = [a for a in left if key[a] not in taken]
         random.Random(seed).shuffle(left)
         for action in left:
             if len(chosen) >= self.candidates:
                 break
-            if alike(action) not in taken:
+            if key[action] not in taken:
                 chosen.append(action)
-                taken.add(alike(action))
+                taken.add(key[action])
         return chosen
 
     def _evaluate(
