@@ -1,12 +1,26 @@
-"""One module per ``arena`` subcommand; each turns parsed arguments into output."""
+"""One module per ``arena`` subcommand: its ``add_parser`` declares the arguments and
+sets ``run``, the function that turns the parsed arguments into output."""
 
 from __future__ import annotations
 
+import argparse
 import json
+from typing import TypeAlias
 
 EXIT_USAGE = 2
 """Exit status for bad input (a one-line message on stderr says what was wrong)."""
 
+DEFAULT_DB = "arena.sqlite"
+"""The store of the commands that take ``--db``."""
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``add_subparsers`` returns: each command module's ``add_parser`` adds itself to it."""
+
 
 def print_json(data: object) -> None:
     print(json.dumps(data, ensure_ascii=False))
+
+
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    """``--db FILE``, the store (default ``arena.sqlite``)."""
+    parser.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")

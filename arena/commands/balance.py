@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.commands import EXIT_USAGE
+from arena.commands import EXIT_USAGE, Subcommands
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.play import parse_options
 from arena.errors import ArenaError, ConfigError
@@ -60,7 +60,7 @@ def _option_item(text: str) -> tuple[str, str]:
     return ("option", text)
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Add ``arena balance`` to the command line's subcommands."""
     parser = sub.add_parser(
         "balance",
@@ -111,6 +111,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     where.add_argument("--local", action="store_true", help="no Ray: play in this process")
     add_metrics_arguments(parser)
+    parser.set_defaults(handler=run_balance)
 
 
 def variant_specs(items: Sequence[tuple[str, str]] | None) -> list[VariantSpec]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.chance import derive_seed
+from arena.commands import Subcommands
 from arena.errors import ConfigError
 from arena.games import make
 from arena.games.base import Game
@@ -126,6 +127,68 @@ def time_metrics(variant: str, records: list[dict[str, Any]]) -> Timing:
         counts.add_match(record, record["decisions"])
         publish_batch(counts)
     return Timing(time.perf_counter() - start, len(records))
+
+
+def add_parser(sub: Subcommands) -> None:
+    """``arena bench GAME`` and its kinds ``scale``, ``grpc`` and ``bots``."""
+    parser = sub.add_parser(
+        "bench",
+        help="measure engine speed with random bots ('bench scale': Ray, 'bench grpc': remote, "
+        "'bench bots': the built-in bots' cost)",
+        description="arena bench GAME: engine speed in one process. "
+        "arena bench scale --variant V: deals/s on Ray with 1 and N workers. "
+        "arena bench grpc --variant V: remote SDK bots against the same matches in process. "
+        "arena bench bots --variant V --bots heuristic: deals by built-in bots against "
+        "random bots.",
+    )
+    parser.add_argument("game", help="game name, e.g. guandan, or 'scale', 'grpc' or 'bots'")
+    parser.add_argument(
+        "--variant", default="guandan", help="with 'scale'/'grpc'/'bots': the variant"
+    )
+    parser.add_argument(
+        "--bots", default="heuristic", help="with 'bots': bots to time, comma-separated"
+    )
+    parser.add_argument(
+        "--matches", type=int, default=None, help="with 'scale': matches (96); 'grpc': at once (32)"
+    )
+    parser.add_argument("--workers", type=int, default=None, help="with 'scale': N (cores)")
+    parser.add_argument(
+        "--deals", type=int, default=None, help="deals (300); per match: 'scale' 5, 'grpc' 2"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="first deal seed (default 1)")
+    parser.add_argument(
+        "--one-process", action="store_true", help="with 'grpc': the bots in the server's process"
+    )
+    parser.add_argument(
+        "--threads", action="store_true", help="with 'grpc': the bots' act in worker threads"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="with 'grpc'/'bots': the report as JSON"
+    )
+    parser.set_defaults(handler=run_bench_command)
+
+
+def run_bench_command(args: argparse.Namespace) -> int:
+    """The bench of ``args.game``: ``scale``, ``grpc``, ``bots`` or a game's engine."""
+    if args.game == "scale":
+        from arena.commands.bench_scale import run_scale
+
+        args.deals = 5 if args.deals is None else args.deals  # deals per match here
+        args.matches = 96 if args.matches is None else args.matches
+        return run_scale(args)
+    if args.game == "grpc":
+        from arena.commands.bench_grpc import run_grpc_bench  # loads gRPC: only for this one
+
+        args.deals = 2 if args.deals is None else args.deals  # deals per match here
+        args.matches = 32 if args.matches is None else args.matches
+        return run_grpc_bench(args)
+    if args.game == "bots":
+        from arena.commands.bench_bots import run_bench_bots
+
+        args.deals = 50 if args.deals is None else args.deals
+        return run_bench_bots(args)
+    args.deals = 300 if args.deals is None else args.deals
+    return run_bench(args)
 
 
 def run_bench(args: argparse.Namespace) -> int:

@@ -17,13 +17,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from arena.commands import Subcommands
 from arena.errors import ArenaError
 
 TOKEN_ENV = "ARENA_BOT_TOKEN"
 OWNER_KEY_ENV = "ARENA_OWNER_KEY"
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(sub: Subcommands) -> None:
     """The ``bot`` subcommand's arguments."""
     parser = sub.add_parser("bot", help="play your bot on an arena server (the bot SDK)")
     actions = parser.add_subparsers(dest="bot_command", required=True, metavar="ACTION")
@@ -69,6 +70,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     register.add_argument("--description", default="", help="one line about the bot")
     for command in (run, register):
         _add_tls_arguments(command)
+    parser.set_defaults(handler=run_bot_command)
 
 
 def _add_tls_arguments(parser: argparse.ArgumentParser) -> None:

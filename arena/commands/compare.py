@@ -8,11 +8,35 @@ import json
 from rich.console import Console
 from rich.progress import Progress, TextColumn
 
+from arena.commands import Subcommands
 from arena.commands.play import parse_options
 from arena.rating import SprtConfig
 from arena.sim import RayOptions, Runner
 from arena.sim.compare import Comparison, compare
 from arena.sim.tournament import TournamentConfig
+
+
+def add_parser(sub: Subcommands) -> None:
+    """``arena compare BOT_A BOT_B``: the candidate, the reference and the SPRT's terms."""
+    parser = sub.add_parser("compare", help="paired matches between two bots until an SPRT decides")
+    parser.add_argument(
+        "bot_a", help="the candidate bot, e.g. search or search:samples=16,candidates=4"
+    )
+    parser.add_argument("bot_b", help="the reference bot (NAME or NAME:key=value,...)")
+    parser.add_argument("--variant", required=True, help="game variant, e.g. guandan")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="game option"
+    )
+    parser.add_argument("--deals", type=int, default=1, help="deals per match (default 1)")
+    parser.add_argument("--elo0", type=float, default=0.0, help="H0: at most this Elo (0)")
+    parser.add_argument("--elo1", type=float, default=50.0, help="H1: at least this Elo (50)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="false positive rate")
+    parser.add_argument("--beta", type=float, default=0.05, help="false negative rate")
+    parser.add_argument("--max-pairs", type=int, default=20_000, help="stop undecided after")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals")
+    parser.add_argument("--address", default=None, help="Ray cluster (default: local)")
+    parser.add_argument("--json", action="store_true", help="JSON for machines")
+    parser.set_defaults(handler=run_compare)
 
 
 def run_compare(args: argparse.Namespace) -> int:

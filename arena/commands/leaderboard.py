@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from arena.commands import Subcommands, add_db_argument
 from arena.rating import wilson_interval
 from arena.sim.league import ELO, OPENSKILL, ROOM
 from arena.store import Store
@@ -91,6 +92,15 @@ def print_leaderboard(db: str, variant: str, as_json: bool) -> None:
         cells += [str(row["matches"]), "—" if win is None else f"{win:.1%} [{low:.1%}, {high:.1%}]"]
         table.add_row(*cells)
     Console().print(table)
+
+
+def add_parser(sub: Subcommands) -> None:
+    """``arena leaderboard --variant V``: the ratings table."""
+    parser = sub.add_parser("leaderboard", help="ratings of a variant")
+    parser.add_argument("--variant", required=True, help="game variant, e.g. guandan")
+    add_db_argument(parser)
+    parser.add_argument("--json", action="store_true", help="JSON for machines")
+    parser.set_defaults(handler=run_leaderboard)
 
 
 def run_leaderboard(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from typing import Any
 import bots
 from arena.cards import pretty_cards
 from arena.chance import derive_seed
+from arena.commands import Subcommands
 from arena.errors import ConfigError
 from arena.games import make
 from arena.games.base import Event, Game, State
@@ -96,6 +97,37 @@ class Narrator:
             head, *rest = self.line
             print(f"  {head} " + " · ".join(rest))
             self.line = []
+
+
+def add_parser(sub: Subcommands) -> None:
+    """``arena play GAME``: one match between built-in bots, narrated."""
+    parser = sub.add_parser("play", help="play one match between built-in bots and print its log")
+    parser.add_argument("game", help="game name, e.g. guandan")
+    parser.add_argument(
+        "--bots",
+        default="random,random,random,random",
+        help="four comma-separated bot names for seats 0-3 (default: four random bots)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    parser.add_argument("--deals", type=int, default=None, help="stop after this many deals")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="game option, e.g. a_fail_limit=3 (repeatable)",
+    )
+    parser.add_argument("--record", metavar="FILE", help="write the match record (JSON) here")
+    parser.add_argument("--quiet", action="store_true", help="print only each deal's result")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="decision time limit; late decisions are played automatically, five in a row "
+        "is fleeing (default: the game's time_limit option, if it has one)",
+    )
+    parser.set_defaults(handler=run_play)
 
 
 def run_play(args: argparse.Namespace) -> int:

@@ -5,8 +5,19 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from arena.commands import Subcommands, add_db_argument
 from arena.replay import MatchRecord, verify
 from arena.store import Store
+
+
+def add_parser(sub: Subcommands) -> None:
+    """``arena replay FILE|ID``: re-play a record and check it."""
+    parser = sub.add_parser("replay", help="re-play a match record and check it")
+    parser.add_argument(
+        "file", help="a record written by 'arena play --record', or the id of a stored match"
+    )
+    add_db_argument(parser)
+    parser.set_defaults(handler=run_replay)
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -7,8 +7,9 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 
-from arena.cards import SUITS, Card, format_card, format_cards, parse_cards
-from arena.commands import EXIT_USAGE, print_json
+from arena.cards import RANKS, SUITS, Card, format_card, format_cards, parse_cards
+from arena.commands import EXIT_USAGE, Subcommands, print_json
+from arena.commands.rules_sanfu import add_sanfu_parser, run_sanfu
 from arena.errors import ConfigError, ParseError
 from arena.games.guandan import combos
 from arena.games.shengji import scoring, trick
@@ -17,12 +18,91 @@ from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Unit, decompose
 
 
+def parse_level(text: str) -> int:
+    """A level given as a rank: ``2`` … ``10`` (or ``T``) … ``A``."""
+    token = "T" if text == "10" else text.upper()
+    if len(token) != 1 or token not in RANKS:
+        raise argparse.ArgumentTypeError(f"level must be a rank 2..10, J, Q, K or A, got {text!r}")
+    return RANKS.index(token)
+
+
+def add_parser(sub: Subcommands) -> None:
+    """``arena rules GAME QUESTION …``: one parser per game, one per question."""
+    rules = sub.add_parser("rules", help="rules oracle: how cards read and what beats what")
+    rules.set_defaults(handler=run_rules)
+    games = rules.add_subparsers(dest="rules_game", required=True, metavar="GAME")
+    guandan = games.add_parser("guandan", help="Guandan combinations (GD-5 … GD-9)")
+    questions = guandan.add_subparsers(dest="rules_command", required=True, metavar="QUESTION")
+    classify = questions.add_parser("classify", help="every reading of CARDS as a combination")
+    classify.add_argument("--level", type=parse_level, default=0, help="level rank (default 2)")
+    classify.add_argument("cards", help='cards, e.g. "3s 3d 4s 4h 2h 2h"')
+    beats = questions.add_parser("beats", help="whether PLAY beats ON_TABLE")
+    beats.add_argument("--level", type=parse_level, default=0, help="level rank (default 2)")
+    beats.add_argument("play", help="the cards played")
+    beats.add_argument("on_table", help="the cards on the table")
+    _add_shengji_parser(games)
+    add_sanfu_parser(games)
+
+
+def _shengji_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    """The deal's facts; given before or after the question (after wins)."""
+
+    def default(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
+    parser.add_argument(
+        "--decks", type=int, default=default(2), help="number of decks, 1 to 4 (default 2)"
+    )
+    parser.add_argument(
+        "--level", type=parse_level, default=default(0), help="level rank (default 2)"
+    )
+    parser.add_argument(
+        "--trump",
+        default=default(None),
+        help="trump suit: s, h, d, c or none (notrump); with --two-colour: black, red or none",
+    )
+    parser.add_argument(
+        "--constant-twos",
+        action="store_true",
+        default=default(False),
+        help="2s are permanent trumps (always on with 4 decks)",
+    )
+    parser.add_argument(
+        "--two-colour",
+        action="store_true",
+        default=default(False),
+        help="1 deck: hearts+diamonds are one suit 'red', spades+clubs 'black' (SJ-31)",
+    )
+
+
+def _add_shengji_parser(games: Subcommands) -> None:
+    shengji = games.add_parser(
+        "shengji", help="Shengji shapes, trick winner, follow check, kitty (SJ-14 … SJ-25)"
+    )
+    _shengji_options(shengji, defaults=True)
+    questions = shengji.add_subparsers(dest="rules_command", required=True, metavar="QUESTION")
+    classify = questions.add_parser("classify", help="CARDS as sets and tractors (SJ-14 … SJ-16)")
+    classify.add_argument("cards", help='cards of one suit, e.g. "Ks Ks Qs Qs 5s"')
+    beats = questions.add_parser("beats", help="whether PLAY beats the best play so far (SJ-20)")
+    beats.add_argument("--lead", required=True, help="the lead of the trick")
+    beats.add_argument("--best", help="the best play so far (default: the lead)")
+    beats.add_argument("--play", required=True, help="the play, assumed a legal follow")
+    follow = questions.add_parser("follow", help="whether PLAY from HAND is a legal follow (SJ-19)")
+    follow.add_argument("--hand", required=True, help="the follower's hand, holding PLAY")
+    follow.add_argument("--lead", required=True, help="the lead of the trick")
+    follow.add_argument("--play", required=True, help="the cards played")
+    multiplier = questions.add_parser(
+        "multiplier", help="kitty multiplier when CARDS win the last trick (SJ-25)"
+    )
+    multiplier.add_argument("cards", help="the winning play of the last trick")
+    for question in (classify, beats, follow, multiplier):
+        _shengji_options(question, defaults=False)
+
+
 def run_rules(args: argparse.Namespace) -> int:
     if args.rules_game == "shengji":
         return run_shengji(args)
     if args.rules_game == "sanfu":
-        from arena.commands.rules_sanfu import run_sanfu
-
         return run_sanfu(args)
     if args.rules_command == "classify":
         cards = parse_cards(args.cards)

@@ -7,11 +7,22 @@ import sys
 from collections import Counter
 
 from arena.cards import Card, format_cards, parse_cards
-from arena.commands import EXIT_USAGE, print_json
+from arena.commands import EXIT_USAGE, Subcommands, print_json
 from arena.errors import ParseError
 from arena.games.sanfu import combos
 
 DECKS = 3
+
+
+def add_sanfu_parser(games: Subcommands) -> None:
+    """``arena rules sanfu classify|beats``."""
+    sanfu = games.add_parser("sanfu", help="sanfu combinations (SF-7 … SF-9)")
+    questions = sanfu.add_subparsers(dest="rules_command", required=True, metavar="QUESTION")
+    classify = questions.add_parser("classify", help="what CARDS are as one combination")
+    classify.add_argument("cards", help='cards, e.g. "8s 8h 8d Js Jc"')
+    beats = questions.add_parser("beats", help="whether PLAY beats ON_TABLE")
+    beats.add_argument("play", help="the cards played")
+    beats.add_argument("on_table", help="the cards on the table")
 
 
 def run_sanfu(args: argparse.Namespace) -> int:

@@ -13,15 +13,14 @@ import os
 import sys
 from pathlib import Path
 
+from arena.commands import Subcommands, add_db_argument
 from arena.commands.metrics_endpoint import add_metrics_arguments
 from arena.errors import ArenaError
 from arena.server.auth import ADMIN_TOKEN_ENV, OWNER_KEYS_ENV, parse_owner_keys
 from arena.store import Store
 
-DEFAULT_DB = "arena.sqlite"
 
-
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(sub: Subcommands) -> None:
     """The ``serve`` subcommand's arguments."""
     parser = sub.add_parser(
         "serve",
@@ -32,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     parser.add_argument("--port", type=int, default=50051, help="port; 0 for any free (50051)")
-    parser.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
+    add_db_argument(parser)
     parser.add_argument("--owner-keys", metavar="FILE", help="owner keys, one owner a line")
     parser.add_argument("--admin-token", metavar="TOKEN", help="the admin token")
     parser.add_argument("--tls-cert", metavar="FILE", help="TLS certificate chain (PEM)")
@@ -48,6 +47,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--drain", type=float, default=60.0, help="seconds matches get to finish on shutdown (60)"
     )
     add_metrics_arguments(parser)
+    parser.set_defaults(handler=run_serve)
 
 
 def load_owner_keys(path: str | None) -> dict[str, str]:

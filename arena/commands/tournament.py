@@ -7,7 +7,8 @@ import sys
 import time
 from collections.abc import Iterator
 
-from arena.commands.metrics_endpoint import metrics_endpoint
+from arena.commands import Subcommands, add_db_argument
+from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.play import parse_options
 from arena.commands.progress import progress_bar
 from arena.errors import ConfigError
@@ -19,6 +20,49 @@ from arena.sim.tournament import EXAMPLE, plan_round
 from arena.store import Store
 
 EXIT_INTERRUPTED = 130
+
+
+def add_parser(sub: Subcommands) -> None:
+    """``arena tournament``: its arguments, or a definition file."""
+    parser = sub.add_parser(
+        "tournament",
+        help="a league between bots, played on Ray, stored and rated",
+        description="Play a tournament on Ray (a local instance unless --address), store "
+        "every match once, rate the bots (Elo, OpenSkill), and print the leaderboard. "
+        "Rerun the same command to resume an interrupted tournament. "
+        "A definition file looks like this:\n\n" + EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", nargs="?", help="a tournament definition (TOML)")
+    parser.add_argument("--example", action="store_true", help="print an example file")
+    parser.add_argument("--name", default="tournament", help="tournament name")
+    parser.add_argument("--variant", default="guandan", help="game variant (default guandan)")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="game option"
+    )
+    parser.add_argument("--bots", help="bots, each partnered with itself: random,first")
+    parser.add_argument(
+        "--team", action="append", default=[], metavar="A,B", help="a team of two bots"
+    )
+    parser.add_argument(
+        "--format", default="round_robin", choices=["round_robin", "gauntlet", "rated"]
+    )
+    parser.add_argument("--reference", metavar="A,B", help="the gauntlet's reference team")
+    parser.add_argument(
+        "--matches", type=int, default=10, help="matches per pairing ('rated': rounds)"
+    )
+    parser.add_argument("--deals", type=int, default=None, help="deals per match")
+    parser.add_argument("--seed", type=int, default=0, help="tournament seed")
+    parser.add_argument(
+        "--paired", action="store_true", help="each seed twice, partnerships swapped"
+    )
+    add_db_argument(parser)
+    parser.add_argument(
+        "--address", default=None, help="Ray cluster: 'auto' or ray://HOST:PORT (default: local)"
+    )
+    parser.add_argument("--batch", type=int, default=None, help="matches per Ray task")
+    add_metrics_arguments(parser)
+    parser.set_defaults(handler=run_tournament)
 
 
 def config_from_args(args: argparse.Namespace) -> TournamentConfig:
