@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
@@ -22,11 +21,15 @@ from typing import Any
 
 import bots
 from arena.chance import derive_seed
+from arena.definitions import (
+    TournamentDefinition,
+    definition_from_toml,
+    load_definition,
+    parse_definition,
+)
 from arena.errors import ConfigError
 from arena.games import make
 from arena.sim.jobs import MatchJob, team_players
-
-FORMATS = ("round_robin", "gauntlet", "rated")
 
 EXAMPLE = """\
 # arena tournament definition
@@ -66,15 +69,14 @@ class TournamentConfig:
 
     @classmethod
     def load(cls, path: str | Path) -> TournamentConfig:
-        try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as err:
-            raise ConfigError(
-                f"cannot read tournament file {str(path)!r}: {err.strerror}"
-            ) from None
-        except tomllib.TOMLDecodeError as err:
-            raise ConfigError(f"{path}: not valid TOML: {err}") from None
-        return cls.from_mapping(data)
+        return cls.from_definition(load_definition(path))
+
+    @classmethod
+    def from_toml(
+        cls, text: str, known_bot: Callable[[str], bool] | None = None
+    ) -> TournamentConfig:
+        """A checked definition from a TOML text (what the Admin RPCs accept)."""
+        return cls.from_definition(definition_from_toml(text), known_bot)
 
     @classmethod
     def from_mapping(
@@ -82,41 +84,32 @@ class TournamentConfig:
     ) -> TournamentConfig:
         """A checked definition; ``known_bot`` says which bot names exist (default: the
         built-in bots)."""
-        known = {
-            "name",
-            "variant",
-            "options",
-            "teams",
-            "bots",
-            "format",
-            "reference",
-            "matches",
-            "deals",
-            "seed",
-            "paired",
-        }
-        unknown = set(data) - known
-        if unknown:
-            raise ConfigError(f"unknown tournament field(s): {', '.join(sorted(unknown))}")
-        teams = [tuple(t) for t in data.get("teams", [])]
-        teams += [(b, b) for b in data.get("bots", [])]
-        reference = data.get("reference")
+        return cls.from_definition(parse_definition(data), known_bot)
+
+    @classmethod
+    def from_definition(
+        cls, definition: TournamentDefinition, known_bot: Callable[[str], bool] | None = None
+    ) -> TournamentConfig:
+        """The tournament a checked definition means, once its variant, options and bots
+        are known to exist."""
         config = cls(
-            name=str(data.get("name", "tournament")),
-            variant=str(data.get("variant", "guandan")),
-            teams=tuple((str(a), str(b)) for a, b in teams),
-            options=dict(data.get("options", {})),
-            format=str(data.get("format", "round_robin")),
-            reference=None if reference is None else (str(reference[0]), str(reference[1])),
-            matches=int(data.get("matches", 10)),
-            deals=None if data.get("deals") is None else int(data["deals"]),
-            seed=int(data.get("seed", 0)),
-            paired=bool(data.get("paired", False)),
+            name=definition.name,
+            variant=definition.variant,
+            teams=definition.all_teams,
+            options=dict(definition.options),
+            format=definition.format,
+            reference=definition.reference,
+            matches=definition.matches,
+            deals=definition.deals,
+            seed=definition.seed,
+            paired=definition.paired,
         )
         config.check(known_bot)
         return config
 
     def check(self, known_bot: Callable[[str], bool] | None = None) -> None:
+        """The variant and its options exist, and so do the bots (the shape was checked by
+        :class:`~arena.definitions.TournamentDefinition`)."""
         make(self.variant, **self.options)  # unknown game or option: ConfigError
         names = {b for team in self.teams for b in team} | set(self.reference or ())
         for name in sorted(names):
@@ -124,15 +117,6 @@ class TournamentConfig:
                 bots.make(name)  # unknown bot: ConfigError
             elif not known_bot(name):
                 raise ConfigError(f"unknown bot {name!r}")
-        if self.format not in FORMATS:
-            raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {self.format!r}")
-        if self.format == "gauntlet" and self.reference is None:
-            raise ConfigError("a gauntlet needs a reference team")
-        needed = 1 if self.format == "gauntlet" else 2
-        if len(self.teams) < needed:
-            raise ConfigError(f"a {self.format} needs at least {needed} team(s)")
-        if self.matches < 1 or (self.deals is not None and self.deals < 1):
-            raise ConfigError("matches and deals must be at least 1")
 
     def pairings(self) -> list[tuple[tuple[str, str], tuple[str, str]]]:
         if self.format == "gauntlet":
