@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from threading import Thread
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from prometheus_client import (
     CollectorRegistry,
@@ -35,8 +35,6 @@ from prometheus_client import (
 
 if TYPE_CHECKING:
     from wsgiref.simple_server import WSGIServer
-
-    from arena.store import Store
 
 __all__ = [
     "AUTOMATIC_PLAYS",
@@ -347,7 +345,27 @@ def set_queue_length(variant: str, length: int) -> None:
     QUEUE_LENGTH.labels(variant).set(length)
 
 
-def publish_ratings(store: Store, variant: str) -> None:
+class RatingRow(Protocol):
+    """A bot's current rating in one system (what the store keeps)."""
+
+    @property
+    def bot(self) -> str: ...
+    @property
+    def system(self) -> str: ...
+    @property
+    def value(self) -> float: ...
+    @property
+    def sigma(self) -> float | None: ...
+
+
+class RatingSource(Protocol):
+    """Where the current ratings are read (the store): the metrics sit below the store
+    and name only what they read from it."""
+
+    def ratings(self, variant: str) -> Sequence[RatingRow]: ...
+
+
+def publish_ratings(store: RatingSource, variant: str) -> None:
     """Set the Elo and OpenSkill μ−3σ gauges of every rated bot of ``variant`` from the
     store (call after matches are stored, or at start-up)."""
     for rating in store.ratings(variant):
