@@ -14,7 +14,8 @@ from arena.client.wire import facts_from_struct, observation_from_proto
 from arena.commands.bench_grpc import percentile
 from arena.errors import ParseError
 from arena.games import make
-from arena.server.remote import action_from_proto, observation_to_proto, struct
+from arena.protocol import action_from_proto
+from arena.server.remote import observation_to_proto, struct
 
 
 def test_percentile_is_nearest_rank() -> None:

@@ -17,7 +17,7 @@ from arena.chance import derive_seed
 from arena.client.bot import is_async, notify_illegal
 from arena.games.base import Action, Observation
 from arena.match import MatchResult, PolicyError, play_match
-from arena.server.remote import MAX_ATTEMPTS
+from arena.protocol import MAX_ATTEMPTS
 
 __all__ = ["FakeArena"]
 

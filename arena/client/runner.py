@@ -26,7 +26,7 @@ from arena.client.bot import decide, is_async, notify_illegal
 from arena.client.wire import event_from_proto, observation_from_proto, reply_action
 from arena.errors import ArenaError, IllegalActionError
 from arena.games.base import Action, Event, Observation
-from arena.server.remote import MAX_ATTEMPTS
+from arena.protocol import MAX_ATTEMPTS
 
 __all__ = ["ClientError", "PlayedMatch", "RunSummary", "run_bot", "run_bot_async"]
 

@@ -1,8 +1,9 @@
-"""Wire → engine: the inverse of the server's converters (:mod:`arena.server.remote`).
+"""Wire → engine: the inverse of the server's converters.
 
 The server turns engine values into ``arena.v1`` messages; a bot turns them back, so a
 bot sees over the wire the same :class:`~arena.games.base.Observation` an in-process
-policy gets. Engine → wire converters are the server's own, imported from there.
+policy gets. An action's wire form, both ways, is the protocol's own
+(:mod:`arena.protocol`), shared with the server.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from arena._proto.arena.v1 import arena_pb2
 from arena.cards import Card, parse_cards
 from arena.errors import ParseError
 from arena.games.base import NOBODY, Action, Event, Observation, well_formed
-from arena.server.remote import action_from_proto, action_to_proto
+from arena.protocol import action_from_proto, action_to_proto
 
 _MEMO: Final = 8192
 """Conversions remembered (by their wire bytes or text): the same actions and card lists

@@ -28,10 +28,10 @@ from google.protobuf import timestamp_pb2
 from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.log import get_logger
+from arena.protocol import DEFAULT_FILL_BOT, MAX_ATTEMPTS, PROTOCOL
 from arena.server.connection import Connection
 from arena.server.interceptor import current_principal
 from arena.server.matchmaker import Matchmaker, Waiting
-from arena.server.remote import MAX_ATTEMPTS
 from arena.server.session import (
     DEFAULT_DECISION_SECONDS,
     ClockConfig,
@@ -57,9 +57,7 @@ if TYPE_CHECKING:
 
 log = get_logger(__name__)
 
-PROTOCOL: Final = 1
 SERVER_VERSION: Final = "0.1"
-DEFAULT_FILL_BOT: Final = "random"
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ for the bot to reconnect, then flees.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import queue
 import threading
@@ -25,24 +24,19 @@ from google.protobuf import struct_pb2
 
 from arena import metrics
 from arena._proto.arena.v1 import arena_pb2
-from arena.cards import card_names, parse_cards
+from arena.cards import card_names
 from arena.errors import ParseError
 from arena.games.base import NOBODY, Action, Event, Observation
 from arena.log import get_logger
 from arena.match import Deadline, MatchAborted, SeatGone
+from arena.protocol import MAX_ATTEMPTS, action_from_proto, action_to_proto
 
 __all__ = [
-    "MAX_ATTEMPTS",
     "RemotePolicy",
-    "action_from_proto",
-    "action_to_proto",
     "event_to_proto",
     "observation_to_proto",
     "struct",
 ]
-
-MAX_ATTEMPTS: Final = 10
-"""Limits.max_attempts_per_request."""
 
 Send = Callable[[arena_pb2.ServerMessage], None]
 
@@ -86,44 +80,6 @@ def struct(value: Mapping[str, Any]) -> struct_pb2.Struct:
 
 def _seat(seat: int) -> int | None:
     return None if seat == NOBODY else seat
-
-
-@functools.lru_cache(maxsize=16384)
-def action_to_proto(action: Action) -> arena_pb2.Action:
-    """The wire form of an action (remembered: the same plays come up again and again).
-    Never change the message returned: messages that take it copy it."""
-    return arena_pb2.Action(
-        verb=action.verb,
-        cards=card_names(action.cards),
-        tag=action.tag,
-        text=str(action),
-    )
-
-
-def action_from_proto(message: arena_pb2.Action) -> Action:
-    """The engine action a reply names; ParseError if malformed or the two forms disagree."""
-    structured: Action | None = None
-    if message.verb or message.cards or message.tag:
-        if not message.verb:
-            raise ParseError("bad action: cards or tag without a verb")
-        try:
-            cards = parse_cards(" ".join(message.cards))
-        except ParseError as err:
-            raise ParseError(f"bad action cards {list(message.cards)!r}: {err}") from None
-        structured = Action.make(message.verb, cards, message.tag)
-        if not message.verb.isalpha() or not message.verb.islower():
-            raise ParseError(f"bad action: {message.verb!r} is not a verb")
-    if message.text:
-        action = Action.from_str(message.text)
-        if structured is not None and structured != action:
-            raise ParseError(
-                f"bad action: text {message.text!r} and structured form "
-                f"{str(structured)!r} disagree"
-            )
-        return action
-    if structured is None:
-        raise ParseError("empty action: expected a verb such as 'pass' or 'play 3s 3d'")
-    return structured
 
 
 def event_to_proto(event: Event, seq: int, deal: int, description: str) -> arena_pb2.Event:

@@ -1,0 +1,71 @@
+"""What both ends of the ``arena.v1`` protocol agree on: its version, its limits, its
+defaults, and an action's wire form (docs/protocol.md).
+
+The server (:mod:`arena.server`) and the bot SDK (:mod:`arena.client`) both import this
+module; it imports neither, so the SDK never depends on the server.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Final
+
+from arena._proto.arena.v1 import arena_pb2
+from arena.cards import card_names, parse_cards
+from arena.errors import ParseError
+from arena.games.base import Action
+
+__all__ = [
+    "DEFAULT_FILL_BOT",
+    "MAX_ATTEMPTS",
+    "PROTOCOL",
+    "action_from_proto",
+    "action_to_proto",
+]
+
+PROTOCOL: Final = 1
+"""The protocol version: ``Hello.protocol`` and ``Welcome.protocol``."""
+
+MAX_ATTEMPTS: Final = 10
+"""Replies allowed per decision request (``Limits.max_attempts_per_request``)."""
+
+DEFAULT_FILL_BOT: Final = "random"
+"""The built-in bot that fills empty seats when ``Join.fill_bot`` is empty."""
+
+
+@functools.lru_cache(maxsize=16384)
+def action_to_proto(action: Action) -> arena_pb2.Action:
+    """The wire form of an action (remembered: the same plays come up again and again).
+    Never change the message returned: messages that take it copy it."""
+    return arena_pb2.Action(
+        verb=action.verb,
+        cards=card_names(action.cards),
+        tag=action.tag,
+        text=str(action),
+    )
+
+
+def action_from_proto(message: arena_pb2.Action) -> Action:
+    """The engine action a message names; ParseError if malformed or the two forms disagree."""
+    structured: Action | None = None
+    if message.verb or message.cards or message.tag:
+        if not message.verb:
+            raise ParseError("bad action: cards or tag without a verb")
+        try:
+            cards = parse_cards(" ".join(message.cards))
+        except ParseError as err:
+            raise ParseError(f"bad action cards {list(message.cards)!r}: {err}") from None
+        structured = Action.make(message.verb, cards, message.tag)
+        if not message.verb.isalpha() or not message.verb.islower():
+            raise ParseError(f"bad action: {message.verb!r} is not a verb")
+    if message.text:
+        action = Action.from_str(message.text)
+        if structured is not None and structured != action:
+            raise ParseError(
+                f"bad action: text {message.text!r} and structured form "
+                f"{str(structured)!r} disagree"
+            )
+        return action
+    if structured is None:
+        raise ParseError("empty action: expected a verb such as 'pass' or 'play 3s 3d'")
+    return structured
