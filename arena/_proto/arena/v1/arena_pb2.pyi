@@ -29,6 +29,7 @@ class EndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     END_REASON_FORFEIT: _ClassVar[EndReason]
     END_REASON_CANCELLED: _ClassVar[EndReason]
     END_REASON_SHUTDOWN: _ClassVar[EndReason]
+    END_REASON_ERROR: _ClassVar[EndReason]
 
 class ActionStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -50,6 +51,7 @@ END_REASON_DEAL_LIMIT: EndReason
 END_REASON_FORFEIT: EndReason
 END_REASON_CANCELLED: EndReason
 END_REASON_SHUTDOWN: EndReason
+END_REASON_ERROR: EndReason
 ACTION_STATUS_UNSPECIFIED: ActionStatus
 ACTION_STATUS_ACCEPTED: ActionStatus
 ACTION_STATUS_MALFORMED: ActionStatus
