@@ -19,6 +19,7 @@ from arena.log import get_logger
 from arena.metrics import MetricsServer
 from arena.server.admin import AdminService
 from arena.server.auth import Authenticator
+from arena.server.decoding import DecodingInterceptor
 from arena.server.interceptor import AuthInterceptor
 from arena.server.play import PlayConfig, PlayService
 from arena.server.services import (
@@ -130,7 +131,7 @@ async def start_server(
         registrations_per_minute=registrations_per_minute,
     )
     server = grpc.aio.server(
-        interceptors=[AuthInterceptor(auth)],
+        interceptors=[AuthInterceptor(auth), DecodingInterceptor()],
         options=[
             ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
             ("grpc.max_send_message_length", MAX_SEND_BYTES),

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
 import grpc
 
+from arena.log import get_logger
 from arena.server.auth import Authenticator, AuthError, Kind, Principal
 
 __all__ = ["SERVICE_KINDS", "AuthInterceptor", "current_principal"]
+
+log = get_logger(__name__)
 
 SERVICE_KINDS: Final[dict[str, Kind]] = {
     "arena.v1.Registry": "owner",
@@ -87,8 +89,7 @@ def _aborting(handler: Handler, code: grpc.StatusCode, message: str) -> Handler:
         # Ending a bidirectional call while the client's first message is still in flight
         # can reach the client as INTERNAL ("Internal error from Core") instead of
         # ``code``: take that message first (briefly), then end the call.
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(anext(aiter(request)), STREAM_ABORT_WAIT)
+        await _first_message(request, context.peer())
         await context.abort(code, message)
         yield  # never reached: makes this a response stream
 
@@ -103,6 +104,19 @@ def _aborting(handler: Handler, code: grpc.StatusCode, message: str) -> Handler:
         request_deserializer=handler.request_deserializer,
         response_serializer=handler.response_serializer,
     )
+
+
+async def _first_message(requests: AsyncIterator[Any], peer: str) -> None:
+    """Wait up to :data:`STREAM_ABORT_WAIT` seconds for a refused stream's first message.
+
+    A client that sends nothing in time, or closes its side, is expected; a broken
+    stream is logged (the call is refused either way)."""
+    try:
+        await asyncio.wait_for(anext(aiter(requests)), STREAM_ABORT_WAIT)
+    except (TimeoutError, StopAsyncIteration):
+        return
+    except grpc.RpcError as err:
+        log.info("refused_stream_broken", peer=peer, error=str(err))
 
 
 def _with_principal(handler: Handler, principal: Principal) -> Handler:
