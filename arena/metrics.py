@@ -33,6 +33,8 @@ from prometheus_client import (
     start_http_server,
 )
 
+from arena import games
+
 if TYPE_CHECKING:
     from wsgiref.simple_server import WSGIServer
 
@@ -54,14 +56,17 @@ __all__ = [
     "QUEUE_LENGTH",
     "RATING_ELO",
     "RATING_OPENSKILL",
+    "RAY_TASKS",
     "RAY_TASKS_RETRIED",
     "REGISTRY",
     "SIM_BATCHES",
     "SIM_WORKERS",
+    "STORE_OPERATIONS",
     "STORE_WRITE_ERRORS",
     "STORE_WRITE_SECONDS",
     "BatchCounts",
     "MetricsServer",
+    "bot_seated",
     "match_in_flight",
     "match_outcome",
     "metric_names",
@@ -92,6 +97,19 @@ MATCH_OUTCOMES: Final = ("complete", "deal_limit", "forfeit", "failed")
 """``outcome`` of a match: played to its end, stopped after its deals, forfeited, failed."""
 DEAL_OUTCOMES: Final = ("played", "forfeit")
 """``outcome`` of a deal: played to its end, or ended by a seat that fled."""
+STORE_OPERATIONS: Final = (
+    "schema",
+    "add_bot",
+    "set_bot_version",
+    "add_token",
+    "revoke_tokens",
+    "add_tournament",
+    "set_tournament_status",
+    "add_match",
+)
+"""``operation`` of a store write: one per kind of write transaction of the store."""
+RAY_TASKS: Final = ("match_batch", "balance_batch")
+"""``task`` of a Ray task submitted again: a batch of matches, or of balance deals."""
 
 DECISION_BUCKETS: Final = (
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
@@ -219,6 +237,27 @@ STORE_WRITE_ERRORS: Final = _counter(
 )
 
 
+def _start_known_series_at_zero() -> None:
+    """Create, at 0, every series whose labels are known in advance (each variant with
+    each outcome, each store operation, each Ray task): a panel shows 0 rather than
+    "No data" before the first event, and ``increase()`` sees the first one."""
+    for variant in games.names():
+        for outcome in MATCH_OUTCOMES:
+            MATCHES_FINISHED.labels(variant, outcome)
+        for outcome in DEAL_OUTCOMES:
+            DEALS_FINISHED.labels(variant, outcome)
+        for metric in (MATCHES_IN_FLIGHT, DECISIONS, QUEUE_LENGTH, SIM_BATCHES, BATCH_SECONDS):
+            metric.labels(variant)
+    for operation in STORE_OPERATIONS:
+        STORE_WRITE_SECONDS.labels(operation)
+        STORE_WRITE_ERRORS.labels(operation)
+    for task in RAY_TASKS:
+        RAY_TASKS_RETRIED.labels(task)
+
+
+_start_known_series_at_zero()
+
+
 # -- per-batch counts (what a worker returns) -----------------------------------
 
 
@@ -283,6 +322,14 @@ def publish_batch(counts: BatchCounts) -> None:
 
 
 # -- server-side helpers ------------------------------------------------------------
+
+
+def bot_seated(variant: str, bot: str) -> None:
+    """A bot took a seat: its per-bot series exist from now on, at 0 until it answers,
+    times out, plays illegally, is played for or flees (a panel shows 0, not "No data")."""
+    DECISION_SECONDS.labels(variant, bot)
+    for counter in (DECISION_TIMEOUTS, AUTOMATIC_PLAYS, ILLEGAL_ACTIONS, FORFEITS):
+        counter.labels(variant, bot)
 
 
 def record_decision(variant: str, bot: str, seconds: float) -> None:

@@ -3,7 +3,10 @@ rating gauges, the /metrics endpoint, retries counted, the bench's overhead figu
 
 from __future__ import annotations
 
+import ast
 import os
+import subprocess
+import sys
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -11,7 +14,7 @@ from typing import Any
 import pytest
 from prometheus_client import Counter, Gauge, Histogram
 
-from arena import metrics
+from arena import games, metrics
 from arena.cli import main
 from arena.metrics import REGISTRY, BatchCounts
 from arena.sim import MatchJob, Runner, TournamentConfig, plan, team_players
@@ -214,3 +217,95 @@ def test_a_bad_metrics_port_is_a_one_line_error(capsys: pytest.CaptureFixture[st
     )
     assert code == 2
     assert "--metrics-port must be 0..65535" in capsys.readouterr().err
+
+
+# -- series whose labels are known in advance start at 0 ----------------------------
+
+FRESH_EXPOSITION = (
+    "from prometheus_client import generate_latest\n"
+    "from arena.metrics import REGISTRY\n"
+    "print(generate_latest(REGISTRY).decode())\n"
+)
+
+
+def fresh_samples() -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    """Every arena sample of a process that only imported the metrics (a fresh registry)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    exposition = subprocess.run(
+        [sys.executable, "-c", FRESH_EXPOSITION], capture_output=True, text=True, check=True
+    ).stdout
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(exposition)
+        for sample in family.samples
+        if sample.name.startswith("arena_")
+    }
+
+
+def test_series_with_known_labels_are_exposed_at_zero_by_a_fresh_registry() -> None:
+    samples = fresh_samples()
+    expected: set[tuple[str, frozenset[tuple[str, str]]]] = set()
+
+    def expect(name: str, **labels: str) -> None:
+        expected.add((name, frozenset(labels.items())))
+
+    for variant in games.names():
+        for outcome in metrics.MATCH_OUTCOMES:
+            expect("arena_matches_finished_total", variant=variant, outcome=outcome)
+        for outcome in metrics.DEAL_OUTCOMES:
+            expect("arena_deals_finished_total", variant=variant, outcome=outcome)
+        for name in ("arena_matches_in_flight", "arena_decisions_total", "arena_queue_length"):
+            expect(name, variant=variant)
+        expect("arena_sim_batches_total", variant=variant)
+        expect("arena_sim_batch_seconds_count", variant=variant)
+    for operation in metrics.STORE_OPERATIONS:
+        expect("arena_store_write_seconds_count", operation=operation)
+        expect("arena_store_write_errors_total", operation=operation)
+    for task in metrics.RAY_TASKS:
+        expect("arena_ray_tasks_retried_total", task=task)
+    assert expected <= set(samples), sorted(expected - set(samples))
+    assert {key: samples[key] for key in expected} == dict.fromkeys(expected, 0.0)
+    assert all(v == 0.0 for v in samples.values()), "a fresh registry counted something"
+
+
+def literal_arguments(path: Path, method: str, position: int, keyword: str) -> set[str]:
+    """The string literals passed to every ``….method(…)`` call of a source file, at
+    ``position`` or as ``keyword`` (anything else is returned as its source text)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr != method:
+            continue
+        args = [k.value for k in node.keywords if k.arg == keyword] or node.args[position:][:1]
+        assert args, f"{path.name}: a {method}() call without its {keyword}"
+        [arg] = args
+        found.add(arg.value if isinstance(arg, ast.Constant) else ast.unparse(arg))
+    return found
+
+
+def test_the_known_labels_are_every_store_operation_and_ray_task_of_the_code() -> None:
+    root = Path(metrics.__file__).parent
+    operations = literal_arguments(root / "store.py", "_write", 1, "operation")
+    assert operations == set(metrics.STORE_OPERATIONS)
+    tasks = set().union(
+        *(literal_arguments(path, "stream", 3, "name") for path in (root / "sim").glob("*.py"))
+    )
+    assert tasks == set(metrics.RAY_TASKS)
+
+
+def test_a_seated_bot_has_its_per_bot_series_at_zero() -> None:
+    from arena.server.remote import RemotePolicy
+
+    labels = {"variant": "guandan", "bot": "seated-only"}
+    per_bot = (
+        "arena_decision_seconds_count",
+        "arena_decision_timeouts_total",
+        "arena_automatic_plays_total",
+        "arena_illegal_actions_total",
+        "arena_forfeits_total",
+    )
+    assert all(REGISTRY.get_sample_value(name, labels) is None for name in per_bot)
+    RemotePolicy("m-1", variant="guandan", bot="seated-only", seq=int, deal=int, grace=1.0)
+    assert [REGISTRY.get_sample_value(name, labels) for name in per_bot] == [0.0] * 5

@@ -185,6 +185,8 @@ class RemotePolicy:
         self._unconfirmed: tuple[str, Action] | None = None
         self._abort: str | None = None
         self.gone = False
+        if variant and bot:
+            metrics.bot_seated(variant, bot)
 
     # -- the seat's connection (any thread) -----------------------------------------
 
