@@ -9,7 +9,7 @@ at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,21 +28,27 @@ class League:
 
     store: Store
     variant: str
-    elo_config: EloConfig = field(default_factory=EloConfig)
-    elo: dict[str, float] = field(default_factory=dict)
-    skill: dict[str, SkillRating] = field(default_factory=dict)
-    room: dict[str, float] = field(default_factory=dict)
+    ratings: Ratings = field(init=False)
     pending: dict[str, MatchReport] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for rating in self.store.ratings(self.variant):
-            if rating.system == ELO:
-                self.elo[rating.bot] = rating.value
-            elif rating.system == OPENSKILL and rating.sigma is not None:
-                self.skill[rating.bot] = SkillRating(rating.value, rating.sigma)
-            elif rating.system == ROOM:
-                self.room[rating.bot] = rating.value
+        self.ratings = Ratings(self.variant)
+        stored = self.store.ratings(self.variant)
+        self.ratings.apply(
+            RatingUpdate(r.bot, r.variant, r.system, r.value, r.sigma) for r in stored
+        )
+        for rating in stored:
             metrics.set_rating(self.variant, rating.bot, rating.system, rating.value, rating.sigma)
+
+    @property
+    def elo(self) -> dict[str, float]:
+        """Each bot's Elo in the variant."""
+        return self.ratings.elo
+
+    @property
+    def skill(self) -> dict[str, SkillRating]:
+        """Each bot's OpenSkill rating in the variant."""
+        return self.ratings.skill
 
     def add(self, report: MatchReport, tournament_id: str | None) -> int:
         """Store and rate a result (a paired one once its twin is in); returns matches stored."""
@@ -60,31 +66,56 @@ class League:
             yield self.add(report, tournament_id)
 
     def _store(self, report: MatchReport, tournament_id: str | None) -> bool:
-        job = report.job
-        team_a, team_b = [job.players[0], job.players[2]], [job.players[1], job.players[3]]
-        score = report.team_score()
-        elo = update_teams(self.elo, team_a, team_b, score, self.elo_config)
-        ranks = [0, 0] if score == 0.5 else [0, 1] if score == 1.0 else [1, 0]
-        skill = update_skill(self.skill, [team_a, team_b], ranks)
-        updates = [RatingUpdate(bot, self.variant, ELO, value) for bot, value in elo.items()]
-        updates += [
-            RatingUpdate(bot, self.variant, OPENSKILL, r.mu, r.sigma) for bot, r in skill.items()
-        ]
-        room = room_points(self.room, job.players, report.record) if self._uses_room() else {}
-        updates += [RatingUpdate(bot, self.variant, ROOM, value) for bot, value in room.items()]
-        stored = self.store.add_match(report.stored(tournament_id), updates)
+        changed = self.ratings.rate(report.job.players, report.team_score(), report.record)
+        stored = self.store.add_match(report.stored(tournament_id), changed)
         if stored:  # a duplicate (a retried batch, a rerun) changes no rating
-            self.elo.update(elo)
-            self.skill.update(skill)
-            self.room.update(room)
-            for update in updates:
+            self.ratings.apply(changed)
+            for update in changed:
                 metrics.set_rating(
                     self.variant, update.bot, update.system, update.after, update.sigma
                 )
         return stored
 
-    def _uses_room(self) -> bool:
-        return self.variant.startswith("shengji-")
+
+@dataclass
+class Ratings:
+    """Every bot's ratings in one variant (Elo, OpenSkill, Shengji room points), and what
+    a match does to them; no store: :class:`League` keeps it in step with one."""
+
+    variant: str
+    elo_config: EloConfig = field(default_factory=EloConfig)
+    elo: dict[str, float] = field(default_factory=dict)
+    skill: dict[str, SkillRating] = field(default_factory=dict)
+    room: dict[str, float] = field(default_factory=dict)
+
+    def rate(
+        self, players: Sequence[str], team_score: float, record: dict[str, Any]
+    ) -> list[RatingUpdate]:
+        """The new ratings of the match's bots (players 0 and 2 against 1 and 3), not applied.
+
+        ``team_score`` is team 0's result: 1 win, 0 loss, 0.5 even.
+        """
+        team_a, team_b = [players[0], players[2]], [players[1], players[3]]
+        elo = update_teams(self.elo, team_a, team_b, team_score, self.elo_config)
+        ranks = [0, 0] if team_score == 0.5 else [0, 1] if team_score == 1.0 else [1, 0]
+        skill = update_skill(self.skill, [team_a, team_b], ranks)
+        updates = [RatingUpdate(bot, self.variant, ELO, value) for bot, value in elo.items()]
+        updates += [
+            RatingUpdate(bot, self.variant, OPENSKILL, r.mu, r.sigma) for bot, r in skill.items()
+        ]
+        if self.variant.startswith("shengji-"):
+            room = room_points(self.room, tuple(players), record)
+            updates += [RatingUpdate(bot, self.variant, ROOM, value) for bot, value in room.items()]
+        return updates
+
+    def apply(self, updates: Iterable[RatingUpdate]) -> None:
+        for update in updates:
+            if update.system == ELO:
+                self.elo[update.bot] = update.after
+            elif update.system == OPENSKILL and update.sigma is not None:
+                self.skill[update.bot] = SkillRating(update.after, update.sigma)
+            elif update.system == ROOM:
+                self.room[update.bot] = update.after
 
 
 def room_points(
