@@ -100,7 +100,9 @@ DEAL_OUTCOMES: Final = ("played", "forfeit")
 STORE_OPERATIONS: Final = (
     "schema",
     "add_bot",
+    "add_builtin_bots",
     "set_bot_version",
+    "set_bot_games",
     "add_token",
     "revoke_tokens",
     "add_tournament",

@@ -76,6 +76,16 @@ Schema version 2 adds
         hex: the secret itself is never stored), ``kind`` (``bot`` or ``admin``),
         ``created_at``, ``revoked_at`` NULL (set once, when revoked).
         Indexed by ``bot``.
+
+Schema version 3 adds
+    ``bots.games_json`` TEXT NULL — the variants a bot registered for (a JSON array
+    of variant names); NULL: every variant.
+
+Built-in bots (kind ``builtin``, :data:`BUILTIN_KIND`) are rows of ``bots`` like any
+other: :meth:`Store.add_builtin_bots` adds them on demand (idempotently), before a
+match that seats them is stored or rated. Each name is one bot, parameters included:
+``search:samples=16`` is rated apart from ``search``. A built-in bot has no owner and
+never holds a token.
 """
 
 from __future__ import annotations
@@ -84,7 +94,7 @@ import json
 import math
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -96,6 +106,7 @@ from arena.errors import ArenaError
 from arena.metrics import observe_store_write
 
 __all__ = [
+    "BUILTIN_KIND",
     "RATING_SYSTEMS",
     "SCHEMA_VERSION",
     "TOKEN_KINDS",
@@ -111,7 +122,7 @@ __all__ = [
     "Tournament",
 ]
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 """The schema this code writes and understands (``PRAGMA user_version``)."""
 
 APPLICATION_ID: Final = 0x41524E41
@@ -120,6 +131,8 @@ APPLICATION_ID: Final = 0x41524E41
 RATING_SYSTEMS: Final = ("elo", "openskill", "room")
 TOURNAMENT_STATUSES: Final = ("pending", "running", "finished", "aborted")
 TOKEN_KINDS: Final = ("bot", "admin")
+BUILTIN_KIND: Final = "builtin"
+"""``bots.kind`` of the built-in bots (the ``bots`` package)."""
 
 _MIN_SQLITE: Final = (3, 24, 0)  # UPSERT
 _PAGE: Final = 256  # matches read per query while iterating
@@ -240,6 +253,8 @@ class Bot:
     owner: str | None = None
     version: str | None = None
     created_at: str | None = field(default=None, compare=False)
+    games: tuple[str, ...] | None = None
+    """The variants it registered for; None: every variant."""
 
 
 @dataclass(frozen=True)
@@ -346,7 +361,9 @@ _SCHEMA_V2: Final = (
     "CREATE INDEX tokens_bot ON tokens (bot)",
 )
 
-_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA_V1, 2: _SCHEMA_V2}
+_SCHEMA_V3: Final = ("ALTER TABLE bots ADD COLUMN games_json TEXT",)
+
+_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA_V1, 2: _SCHEMA_V2, 3: _SCHEMA_V3}
 """Statements taking the schema from version ``n - 1`` to version ``n``."""
 
 _MATCH_COLUMNS: Final = (
@@ -368,6 +385,21 @@ def _dumps(value: object, what: str) -> str:
 
 def _loads(text: str) -> Any:
     return json.loads(text)
+
+
+_BOT_COLUMNS: Final = "name, kind, owner, version, created_at, games_json"
+
+
+def _bot_from_row(row: sqlite3.Row) -> Bot:
+    games = row["games_json"]
+    return Bot(
+        name=row["name"],
+        kind=row["kind"],
+        owner=row["owner"],
+        version=row["version"],
+        created_at=row["created_at"],
+        games=None if games is None else tuple(_loads(games)),
+    )
 
 
 def _match_from_row(row: sqlite3.Row) -> StoredMatch:
@@ -401,10 +433,12 @@ class Store:
     # -- opening and closing ------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | Path, *, timeout: float = 30.0) -> Store:
+    def open(cls, path: str | Path, *, timeout: float = 30.0, read_only: bool = False) -> Store:
         """Open (creating if needed) the store at ``path``; ``":memory:"`` for a private one.
 
-        ``timeout`` is how long, in seconds, a write waits for another writer.
+        ``timeout`` is how long, in seconds, a write waits for another writer. With
+        ``read_only`` the store must already exist, and nothing is ever written to it
+        (no schema is created or upgraded): what commands that only read use.
         """
         name = str(path)
         if sqlite3.sqlite_version_info < _MIN_SQLITE:
@@ -412,22 +446,29 @@ class Store:
                 f"store {name}: SQLite {sqlite3.sqlite_version} is too old "
                 f"(need {'.'.join(map(str, _MIN_SQLITE))} or newer)"
             )
+        if read_only and not Path(name).exists():
+            raise StoreError(f"no store at {name}: the file does not exist")
+        target = Path(name).resolve().as_uri() + "?mode=ro" if read_only else name
         try:
             conn = sqlite3.connect(
-                name, timeout=timeout, isolation_level=None, check_same_thread=False
+                target,
+                timeout=timeout,
+                isolation_level=None,
+                check_same_thread=False,
+                uri=read_only,
             )
         except sqlite3.Error as err:
             raise StoreError(f"cannot open store {name}: {err}") from None
         conn.row_factory = sqlite3.Row
         store = cls(conn, name)
         try:
-            store._prepare(timeout)
+            store._prepare(timeout, read_only)
         except BaseException:
             conn.close()
             raise
         return store
 
-    def _prepare(self, timeout: float) -> None:
+    def _prepare(self, timeout: float, read_only: bool) -> None:
         conn = self._connection()
         with self._errors("cannot open store"):
             conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
@@ -437,6 +478,10 @@ class Store:
         if (tables or version) and app_id != APPLICATION_ID:
             raise StoreError(f"store {self.path}: an SQLite file, but not an arena store")
         self._check_version(version)
+        if read_only:
+            if not version:
+                raise StoreError(f"store {self.path} is empty: not an arena store yet")
+            return
         with self._errors("cannot open store"):
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if mode.lower() not in ("wal", "memory"):
@@ -547,17 +592,49 @@ class Store:
             )
             return True
 
+    def add_builtin_bots(self, names: Iterable[str]) -> list[str]:
+        """Make built-in bots known (kind :data:`BUILTIN_KIND`, no owner), in one
+        transaction; those already known are left as they are. The names added.
+
+        A name held by a bot of another kind is an error (nothing is added)."""
+        wanted = sorted(set(names))
+        _check(all(wanted), "a bot needs a non-empty name")
+        added: list[str] = []
+        with self._write("cannot add built-in bots to store", "add_builtin_bots") as conn:
+            for name in wanted:
+                row = conn.execute("SELECT kind FROM bots WHERE name = ?", (name,)).fetchone()
+                if row is None:
+                    conn.execute(
+                        "INSERT INTO bots (name, kind, created_at) VALUES (?, ?, ?)",
+                        (name, BUILTIN_KIND, _now()),
+                    )
+                    added.append(name)
+                elif row["kind"] != BUILTIN_KIND:
+                    raise StoreError(
+                        f"store {self.path}: {name!r} is a built-in bot's name, but a bot "
+                        f"of kind {row['kind']!r} holds it"
+                    )
+        return added
+
     def bots(self) -> list[Bot]:
         """Every registered bot, by name."""
-        rows = self._read("SELECT name, kind, owner, version, created_at FROM bots ORDER BY name")
-        return [Bot(*row) for row in rows]
+        rows = self._read(f"SELECT {_BOT_COLUMNS} FROM bots ORDER BY name")
+        return [_bot_from_row(row) for row in rows]
 
     def bot(self, name: str) -> Bot | None:
         """The bot ``name``, or None."""
-        rows = self._read(
-            "SELECT name, kind, owner, version, created_at FROM bots WHERE name = ?", (name,)
-        )
-        return Bot(*rows[0]) if rows else None
+        rows = self._read(f"SELECT {_BOT_COLUMNS} FROM bots WHERE name = ?", (name,))
+        return _bot_from_row(rows[0]) if rows else None
+
+    def set_bot_games(self, name: str, games: Sequence[str] | None) -> None:
+        """The variants a registered bot plays (None: every variant)."""
+        games_json = None if games is None else _dumps(list(games), f"bot {name!r}: games")
+        with self._write("cannot update store", "set_bot_games") as conn:
+            cursor = conn.execute(
+                "UPDATE bots SET games_json = ? WHERE name = ?", (games_json, name)
+            )
+            if cursor.rowcount == 0:
+                raise StoreError(f"store {self.path}: no bot {name!r}")
 
     def set_bot_version(self, name: str, version: str | None) -> None:
         """Change the version of a registered remote bot (its owner re-registered it)."""
@@ -579,11 +656,14 @@ class Store:
         )
         created_at = _now()
         with self._write("cannot add a token to store", "add_token") as conn:
-            if (
-                bot is not None
-                and not conn.execute("SELECT 1 FROM bots WHERE name = ?", (bot,)).fetchone()
-            ):
-                raise StoreError(f"store {self.path}: no bot {bot!r}")
+            if bot is not None:
+                row = conn.execute("SELECT kind FROM bots WHERE name = ?", (bot,)).fetchone()
+                if row is None:
+                    raise StoreError(f"store {self.path}: no bot {bot!r}")
+                if row["kind"] == BUILTIN_KIND:
+                    raise StoreError(
+                        f"store {self.path}: {bot!r} is a built-in bot: it holds no token"
+                    )
             conn.execute(
                 f"INSERT INTO tokens ({self._TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, NULL)",
                 (token_id, bot, hash, kind, created_at),

@@ -17,7 +17,9 @@ import pytest
 
 from arena.errors import ArenaError
 from arena.store import (
+    _MIGRATIONS,
     APPLICATION_ID,
+    BUILTIN_KIND,
     SCHEMA_VERSION,
     Bot,
     RatingUpdate,
@@ -94,7 +96,9 @@ def test_schema_is_the_contract(tmp_path: Path) -> None:
         def columns(table: str) -> list[str]:
             return [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
 
-        assert columns("bots") == ["name", "kind", "owner", "version", "created_at"]
+        assert columns("bots") == [
+            "name", "kind", "owner", "version", "created_at", "games_json",
+        ]  # fmt: skip
         assert columns("tournaments") == [
             "id", "name", "variant", "options_json", "config_json", "created_at", "status",
         ]  # fmt: skip
@@ -108,6 +112,47 @@ def test_schema_is_the_contract(tmp_path: Path) -> None:
         assert columns("rating_history") == [
             "id", "match_id", "bot", "variant", "system", "before", "after", "sigma", "at",
         ]  # fmt: skip
+
+
+def old_store(path: Path, version: int) -> None:
+    """A store file as an older arena left it: the schema up to ``version``."""
+    conn = sqlite3.connect(path)
+    for target in range(1, version + 1):
+        for statement in _MIGRATIONS[target]:
+            conn.execute(statement)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute(f"PRAGMA user_version = {version}")
+    conn.execute("INSERT INTO bots VALUES ('old', 'remote', 'ann', NULL, '2024-01-01')")
+    conn.commit()
+    conn.close()
+
+
+@pytest.mark.parametrize("version", range(1, SCHEMA_VERSION))
+def test_an_older_store_is_brought_up_to_date(tmp_path: Path, version: int) -> None:
+    path = tmp_path / "old.db"
+    old_store(path, version)
+    with Store.open(path) as s:
+        assert s.bots() == [Bot("old", "remote", "ann")]
+        assert s.add_builtin_bots(["random"]) == ["random"]
+        s.set_bot_games("old", ["guandan"])
+        assert s.bot("old") == Bot("old", "remote", "ann", games=("guandan",))
+    with Store.open(path) as s:
+        assert s._connection().execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_builtin_bots_are_added_on_demand_once_and_hold_no_token(store: Store) -> None:
+    assert store.add_builtin_bots(["random", "search:samples=16", "random"]) == [
+        "random",
+        "search:samples=16",
+    ]
+    assert store.add_builtin_bots(["random", "first"]) == ["first"]
+    assert store.bot("search:samples=16") == Bot("search:samples=16", BUILTIN_KIND)
+    with pytest.raises(StoreError, match="'bob' is a built-in bot's name, but a bot of kind"):
+        store.add_builtin_bots(["heuristic", "bob"])
+    assert store.bot("heuristic") is None  # one transaction: nothing added
+    with pytest.raises(StoreError, match="'random' is a built-in bot: it holds no token"):
+        store.add_token("tok-1", "random", "0" * 64)
+    assert store.tokens("random") == []
 
 
 def test_memory_store_and_context_manager() -> None:
