@@ -23,6 +23,7 @@ from pydantic_core import PydanticCustomError
 
 from arena.errors import ConfigError
 from arena.inputs import (
+    WHOLE,
     Bot,
     Count,
     Flag,
@@ -79,19 +80,22 @@ class TournamentDefinition(BaseModel):
     def _whole(self) -> TournamentDefinition:
         teams = len(self.all_teams)
         if teams > MAX_TEAMS:
-            raise ValueError(f"teams: at most {MAX_TEAMS} teams and bots in all, got {teams}")
+            raise PydanticCustomError(
+                WHOLE, f"teams: at most {MAX_TEAMS} teams and bots in all, got {teams}"
+            )
         if self.format == "gauntlet" and self.reference is None:
-            raise ValueError("reference: a gauntlet needs a reference team")
+            raise PydanticCustomError(WHOLE, "reference: a gauntlet needs a reference team")
         needed = 1 if self.format == "gauntlet" else 2
         if teams < needed:
-            raise ValueError(
+            raise PydanticCustomError(
+                WHOLE,
                 f"teams: a {self.format} needs at least {needed} team(s) "
-                f"(teams of two bots or bots), got {teams}"
+                f"(teams of two bots or bots), got {teams}",
             )
         total = self.planned_matches
         if total > MAX_MATCHES:
-            raise ValueError(
-                f"matches: the definition plans {total:,} matches, at most {MAX_MATCHES:,}"
+            raise PydanticCustomError(
+                WHOLE, f"matches: the definition plans {total:,} matches, at most {MAX_MATCHES:,}"
             )
         return self
 

@@ -11,13 +11,12 @@ turns a pydantic error into one line that names the field and quotes what was gi
 
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, Final, TypeAlias, TypeVar
+from typing import Annotated, Any, Final, TypeAlias
 
 from pydantic import BeforeValidator, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails, PydanticCustomError
@@ -41,7 +40,8 @@ BOT_SPEC: Final = re.compile(r"[A-Za-z0-9._-]{1,40}(:[A-Za-z0-9._=,+-]{1,80})?")
 """A bot name (letters, digits, '-', '_', '.') with maybe parameters: ``search:samples=16``."""
 OPTION_KEY: Final = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
-T = TypeVar("T")
+WHOLE: Final = "whole"
+"""The kind of error about a definition as a whole (no single value to quote)."""
 
 
 def shown(value: object) -> str:
@@ -69,19 +69,15 @@ def check_integer(value: object, low: int, high: int) -> int:
 
 def check_number(value: object, low: float, high: float, *, open_low: bool = False) -> float:
     """A finite int or float from ``low`` (excluded when ``open_low``) to ``high``."""
-    bounded = (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and (low < value if open_low else low <= value)
-        and value <= high
-    )
-    if not bounded:
-        above = "above" if open_low else "from"
-        raise _fail(
-            "number_range", f"must be a finite number {above} {_number(low)} to {_number(high)}"
-        )
-    return float(value)  # type: ignore[arg-type]  # checked just above
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        inside = low < value if open_low else low <= value
+        if inside and value <= high:  # False for nan; huge ints compare exactly
+            return float(value)
+    if open_low:
+        wanted = f"above {_number(low)} and at most {_number(high)}"
+    else:
+        wanted = f"from {_number(low)} to {_number(high)}"
+    raise _fail("number_range", f"must be a finite number {wanted}")
 
 
 def check_name(value: object) -> str:
@@ -120,7 +116,7 @@ def check_team(value: object) -> tuple[str, str]:
 
 def check_option_key(value: object) -> str:
     if not isinstance(value, str) or not OPTION_KEY.fullmatch(value):
-        raise _fail("option_key", "an option name is 1 to 40 lower-case letters, digits or '_'")
+        raise _fail("option_key", "must be 1 to 40 lower-case letters, digits or '_'")
     return value
 
 
@@ -197,7 +193,7 @@ def describe(error: ValidationError, field: str = "") -> str:
     first = problems[0]
     where = _location(first["loc"], field)
     message = _message(first)
-    if first["loc"] and first["type"] not in ("missing", "extra_forbidden"):
+    if first["type"] not in ("missing", "extra_forbidden", WHOLE):
         message += f", got {shown(first['input'])}"
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     return f"{where}: {message}{more}" if where else message + more

@@ -1,0 +1,192 @@
+"""Argument types shared by every ``arena`` command: each turns one command-line text into
+a checked value, or tells argparse what was wrong (usage, then one line, exit status 2).
+
+They apply the rules of :mod:`arena.inputs`, so ``--matches x`` on the command line and
+``matches = "x"`` in a definition file are refused in the same words.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ConfigError
+from arena.inputs import (
+    MAX_COUNT,
+    Bot,
+    Count,
+    Elo,
+    Name,
+    OptionKey,
+    OptionValue,
+    Port,
+    Probability,
+    Seconds,
+    SecondsOrZero,
+    Seed,
+    shown,
+    validate,
+)
+
+
+def _typed(kind: object, parse: Callable[[str], object], label: str) -> Callable[[str], Any]:
+    """An argparse type: ``parse`` the text, then check it as ``kind``."""
+
+    def convert(text: str) -> Any:
+        try:
+            return validate(kind, parse(text))
+        except ConfigError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    convert.__name__ = label  # argparse names the type in some messages
+    return convert
+
+
+def _integer(text: str) -> object:
+    try:
+        return int(text.strip().replace("_", ""), 10) if len(text) <= 40 else text
+    except ValueError:
+        return text  # not an integer: the check says what is wanted
+
+
+def _number(text: str) -> object:
+    try:
+        return float(text) if len(text) <= 40 else text
+    except ValueError:
+        return text
+
+
+def _text(text: str) -> object:
+    return text
+
+
+count = _typed(Count, _integer, "count")
+"""Matches, rounds or deals: an integer from 1 to a million."""
+seed = _typed(Seed, _integer, "seed")
+port = _typed(Port, _integer, "port")
+seconds = _typed(Seconds, _number, "seconds")
+"""A positive, finite number of seconds (at most a week)."""
+seconds_or_zero = _typed(SecondsOrZero, _number, "seconds")
+probability = _typed(Probability, _number, "probability")
+elo = _typed(Elo, _number, "elo")
+name = _typed(Name, _text, "name")
+"""A name: printable text of sane length (a variant, a tournament, a host …)."""
+bot = _typed(Bot, _text, "bot")
+"""A bot name, maybe with parameters: ``search:samples=16``."""
+
+
+def bot_list(text: str) -> list[str]:
+    """Comma-separated bot names: ``random,first``."""
+    names = [part.strip() for part in text.split(",")]
+    if not text.strip() or not all(names):
+        raise argparse.ArgumentTypeError(f"must be comma-separated bot names, got {shown(text)}")
+    return [bot(part) for part in names]
+
+
+def team(text: str) -> tuple[str, str]:
+    """Two bots: ``A,B``."""
+    names = bot_list(text)
+    if len(names) != 2:
+        raise argparse.ArgumentTypeError(
+            f"a team is exactly two bots A,B, got {len(names)}: {shown(text)}"
+        )
+    return (names[0], names[1])
+
+
+def option_value(text: str) -> bool | int | float | str:
+    """A game option's value from text: true/false, an integer, a number, else the text."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for parse in (_integer, _number):
+        value = parse(text)
+        if not isinstance(value, str):
+            return validate(OptionValue, value)  # type: ignore[no-any-return]
+    return validate(OptionValue, text)  # type: ignore[no-any-return]
+
+
+def parse_option(text: str) -> tuple[str, bool | int | float | str]:
+    """``KEY=VALUE`` → the key and its value, or a :class:`ConfigError`."""
+    key, sep, value = text.partition("=")
+    if not sep:
+        raise ConfigError(f"option {shown(text)} is not KEY=VALUE")
+    checked_key: str = validate(OptionKey, key.strip(), "option name")
+    try:
+        return checked_key, option_value(value)
+    except ConfigError as err:
+        raise ConfigError(f"option {checked_key}: {err}") from None
+
+
+def game_option(text: str) -> str:
+    """An argparse type for ``--option KEY=VALUE``: checked now, parsed again later by
+    :func:`game_options` (so the command keeps the text it was given)."""
+    try:
+        parse_option(text)
+    except ConfigError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
+
+
+def game_options(pairs: Iterable[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` texts → game options (each key once)."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, value = parse_option(pair)
+        if key in options:
+            raise ConfigError(f"option {key} given twice")
+        options[key] = value
+    return options
+
+
+def readable_file(text: str) -> str:
+    """The path of an existing, readable regular file."""
+    path = _path(text)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"no such file: {shown(text)}")
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"not a regular file: {shown(text)}")
+    if not os.access(path, os.R_OK):
+        raise argparse.ArgumentTypeError(f"cannot read {shown(text)}: permission denied")
+    return text
+
+
+def output_file(text: str) -> str:
+    """A path a file can be written to: not a directory, in a directory that exists."""
+    path = _path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"is a directory, not a file: {shown(text)}")
+    parent = path.resolve().parent
+    if not parent.is_dir():
+        raise argparse.ArgumentTypeError(f"no such directory: {shown(str(parent))}")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise argparse.ArgumentTypeError(f"cannot write {shown(text)}: permission denied")
+    return text
+
+
+def _path(text: str) -> Path:
+    if not text or "\0" in text or len(text) > 4096:
+        raise argparse.ArgumentTypeError(f"not a file path: {shown(text)}")
+    return Path(text)
+
+
+__all__ = [
+    "MAX_COUNT",
+    "bot",
+    "bot_list",
+    "count",
+    "elo",
+    "game_option",
+    "game_options",
+    "name",
+    "output_file",
+    "parse_option",
+    "port",
+    "probability",
+    "readable_file",
+    "seconds",
+    "seconds_or_zero",
+    "seed",
+]
