@@ -1,5 +1,6 @@
 """Every PromQL expression of every dashboard (panels and template variables) uses
-only metrics the code exports, with labels those metrics carry."""
+only metrics the code exports, with labels those metrics carry; every data source is
+the board's data source variable, so a board imports into any Grafana."""
 
 from __future__ import annotations
 
@@ -109,10 +110,39 @@ def test_there_are_the_four_dashboards_and_their_provisioning() -> None:
     sources = yaml.safe_load((DASHBOARDS / "provisioning/datasources/prometheus.yml").read_text())
     [source] = sources["datasources"]
     assert source["type"] == "prometheus"
-    for board in BOARDS:
-        text = board.read_text()
-        assert '"uid": "arena-prometheus"' in text  # every panel uses the provisioned source
-        assert all(p["datasource"]["uid"] == source["uid"] for p in json.loads(text)["panels"])
+    assert source["isDefault"] is True  # what each board's data source variable picks
+
+
+def datasource_fields(node: Any, where: str = "") -> Iterator[tuple[str, Any]]:
+    """Every ``datasource`` field of a dashboard, wherever it is (panels, targets,
+    variables, annotations), with its path."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "datasource":
+                yield where, value
+            else:
+                yield from datasource_fields(value, f"{where}.{key}")
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from datasource_fields(item, f"{where}[{i}]")
+
+
+@pytest.mark.parametrize("path", BOARDS, ids=lambda p: p.stem)
+def test_the_data_source_is_a_variable_so_the_board_imports_into_any_grafana(path: Path) -> None:
+    board = json.loads(path.read_text())
+    [variable] = [v for v in board["templating"]["list"] if v["type"] == "datasource"]
+    assert variable["query"] == "prometheus"
+    assert not variable.get("current")  # the Grafana's default Prometheus, whatever its uid
+    reference = {"type": "prometheus", "uid": f"${{{variable['name']}}}"}
+    queries = [v for v in board["templating"]["list"] if v["type"] == "query"]
+    for panel in board["panels"]:
+        assert panel["datasource"] == reference, f"{path.name} panel {panel['title']!r}"
+        for target in panel["targets"]:
+            assert target["datasource"] == reference, f"{path.name} {panel['title']!r} target"
+    for query in queries:
+        assert query["datasource"] == reference, f"{path.name} variable {query['name']}"
+    for where, source in datasource_fields(board):
+        assert source == reference, f"{path.name}{where}: a data source not the variable"
 
 
 @pytest.mark.parametrize("path", BOARDS, ids=lambda p: p.stem)
