@@ -16,7 +16,7 @@ from typing import NamedTuple, Protocol
 from arena.chance import derive_seed
 from arena.errors import IllegalActionError, ParseError
 from arena.games.base import NUM_SEATS, Action, Event, Game, Observation, Outcome, State
-from arena.replay import DealRecord, MatchRecord, match_summary, outcome_to_dict
+from arena.record import ClockLimits, DealRecord, MatchRecord, match_summary, outcome_to_dict
 
 
 class Policy(Protocol):
@@ -188,8 +188,10 @@ def _decide(
     """Ask ``policy`` for the seat's action and apply it; the action's text, or ``None``
     if the answer came too late (after the decision's time and the player's bank).
 
-    An illegal answer raises :class:`PolicyError`, unless the policy has a
-    ``rejected(action, reason)`` method (remote bots): then it is told why and asked
+    An answer that is no action of the game (:class:`ParseError`) or one the rules refuse
+    here (:class:`IllegalActionError`) raises :class:`PolicyError`, unless the policy can
+    be told (remote bots): then it is told why — ``malformed(action, reason)`` for the
+    first kind when it has that method, else ``rejected(action, reason)`` — and asked
     again, until its time is up.
     """
     started = clock.now()
@@ -213,13 +215,24 @@ def _decide(
                 action = Action.from_str(action)
             if action is None:
                 raise ParseError("no action: the policy answered None")
+            if isinstance(action, Action):  # anything else: apply says what is wrong
+                state.syntax.check(action)
             state.apply(action)
             return str(action)
         except (IllegalActionError, ParseError) as err:
-            rejected = getattr(policy, "rejected", None)
-            if rejected is None:
-                raise PolicyError(f"seat {seat}: {err}") from None
-            rejected(action, str(err))
+            _refuse(policy, seat, action, err)
+
+
+def _refuse(
+    policy: Policy, seat: int, action: Action | str | None, err: IllegalActionError | ParseError
+) -> None:
+    """Tell ``policy`` why its answer was refused, or raise :class:`PolicyError`."""
+    tell = getattr(policy, "malformed", None) if isinstance(err, ParseError) else None
+    if tell is None:
+        tell = getattr(policy, "rejected", None)
+    if tell is None:
+        raise PolicyError(f"seat {seat}: {err}") from None
+    tell(action, str(err))
 
 
 def deal_seed(match_seed: int, number: int) -> int:
@@ -247,7 +260,8 @@ def play_match(
     if len(policies) != NUM_SEATS:
         raise ValueError(f"a match needs {NUM_SEATS} policies, got {len(policies)}")
     names = list(players) if players is not None else [type(p).__name__ for p in policies]
-    record = MatchRecord(game.name, dict(game.options), seed, names)
+    limits = None if clock is None or clock.limit is None else ClockLimits(clock.limit, clock.bank)
+    record = MatchRecord(game.name, dict(game.options), seed, names, clock=limits)
     result = MatchResult([], record)
     banks = [clock.bank if clock else 0.0] * NUM_SEATS
     setup = game.first_setup()
@@ -258,7 +272,7 @@ def play_match(
         try:
             play_deal(state, policies, on_event, clock, banks, deal.actions)
         except MatchAborted as err:  # the unfinished deal is not part of the record
-            result.aborted = str(err) or "aborted"
+            result.aborted = record.aborted = str(err) or "aborted"
             break
         outcome = state.outcome()
         deal.result = outcome_to_dict(outcome)

@@ -13,7 +13,7 @@ from typing import Final
 from arena._proto.arena.v1 import arena_pb2
 from arena.cards import card_names, parse_cards
 from arena.errors import ParseError
-from arena.games.base import Action
+from arena.games.base import MAX_DEAL_CARDS, Action
 
 __all__ = [
     "DEFAULT_FILL_BOT",
@@ -45,8 +45,36 @@ def action_to_proto(action: Action) -> arena_pb2.Action:
     )
 
 
+MAX_ACTION_TEXT: Final = 1024
+"""The longest ``Action.text`` read: the text of any action of any game is shorter."""
+MAX_ACTION_WORD: Final = 40
+"""The longest ``Action.verb``, ``Action.tag`` or card string read."""
+
+
+def _check_size(message: arena_pb2.Action) -> None:
+    """ParseError for an action larger than any action is (its fields are then not
+    quoted in full)."""
+    if len(message.text) > MAX_ACTION_TEXT:
+        raise ParseError(
+            f"bad action: its text is {len(message.text)} characters long, longer than "
+            f"any action ({MAX_ACTION_TEXT} at most)"
+        )
+    if len(message.cards) > MAX_DEAL_CARDS:
+        raise ParseError(
+            f"bad action: {len(message.cards)} cards, more than any deal holds ({MAX_DEAL_CARDS})"
+        )
+    words = [("verb", message.verb), ("tag", message.tag)]
+    for field, word in words + [("card", card) for card in message.cards]:
+        if len(word) > MAX_ACTION_WORD:
+            raise ParseError(
+                f"bad action: its {field} {word[:20]!r}… is {len(word)} characters long "
+                f"({MAX_ACTION_WORD} at most)"
+            )
+
+
 def action_from_proto(message: arena_pb2.Action) -> Action:
     """The engine action a message names; ParseError if malformed or the two forms disagree."""
+    _check_size(message)
     structured: Action | None = None
     if message.verb or message.cards or message.tag:
         if not message.verb:

@@ -29,7 +29,7 @@ import bots
 from arena.cards import Card, format_card, parse_cards
 from arena.chance import derive_seed
 from arena.errors import ArenaError, IllegalActionError, ParseError
-from arena.games.base import NOBODY, NUM_SEATS, Action, Game, State, partner_of
+from arena.games.base import MAX_DEAL_CARDS, NOBODY, NUM_SEATS, Action, Game, State, partner_of
 from arena.match import play_match
 from arena.replay import MatchRecord, outcome_to_dict, verify
 
@@ -266,6 +266,7 @@ def check_legal_actions(game: Game, seed: int) -> None:
             hand = multiset(state.hand(seat))
             for candidate in legal:
                 assert isinstance(candidate, Action)
+                state.syntax.check(candidate)  # a legal action is never malformed
                 assert list(candidate.cards) == sorted(candidate.cards), str(candidate)
                 assert multiset(candidate.cards) <= hand, (
                     f"{candidate} uses cards seat {seat} does not hold"
@@ -287,8 +288,10 @@ def check_every_legal_action_applies(game: Game, seed: int, per_state: int = 12)
         for candidate in rng.sample(legal, min(per_state, len(legal))):
             copy = state.clone()
             copy.apply(candidate)
-            assert copy.events != state.events or copy.to_act != state.to_act or (
-                copy.seat_cards() != state.seat_cards()
+            assert (
+                copy.events != state.events
+                or copy.to_act != state.to_act
+                or (copy.seat_cards() != state.seat_cards())
             ), f"applying {candidate} changed nothing"
 
     for state in start_states(game, seed):
@@ -368,6 +371,41 @@ def malformed_actions(state: State) -> list[Action]:
     """Actions that name no real card: numbers outside ``0..53``."""
     verbs = sorted({a.verb for a in state.legal_actions()} | {"play", "pass"})
     return [Action(verb, (card,)) for verb in verbs for card in (54, 99, 10**6)]
+
+
+def outside_syntax(state: State) -> list[Action]:
+    """Actions that are no action of the game: an unknown verb, a wrong number of cards
+    for the verb, a kind (tag) the verb cannot name."""
+    syntax = state.syntax
+    card = state.hand(state.to_act)[0] if state.hand(state.to_act) else 0
+    bad = [Action("fold"), Action("fold", (card,)), Action.make("play", (card,), "nonsense")]
+    for name, verb in syntax.verbs.items():
+        if verb.min_cards > 0:
+            bad.append(Action(name))
+        if verb.max_cards < MAX_DEAL_CARDS:
+            bad.append(Action(name, (card,) * (verb.max_cards + 1)))
+        if not verb.tags:
+            bad.append(Action.make(name, (card,) * max(verb.min_cards, 1), "bomb"))
+    return bad
+
+
+def check_action_syntax(game: Game, seed: int) -> None:
+    """Every action outside the game's syntax is a ParseError of ``syntax.check`` (it is
+    malformed, not illegal), naming the verb, count or kind that is wrong."""
+    rng = random.Random(seed)
+    for state in start_states(game, seed):
+        steps = 0
+        while not state.is_terminal():
+            if steps % 23 == 0:
+                for bad in outside_syntax(state):
+                    try:
+                        state.syntax.check(bad)
+                    except ParseError as err:
+                        assert str(bad)[:20] in str(err) or bad.tag in str(err), str(err)
+                    else:
+                        raise AssertionError(f"{str(bad)!r} fits the {game.name} syntax")
+            state.apply(random_action(state, rng))
+            steps += 1
 
 
 def check_malformed_actions_rejected(game: Game, seed: int) -> None:

@@ -66,6 +66,13 @@ def test_illegal_actions_rejected(name: str, seed: int) -> None:
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=5, deadline=None)
 @given(seed=SEEDS)
+def test_action_syntax(name: str, seed: int) -> None:
+    suite.check_action_syntax(make(name), seed)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=5, deadline=None)
+@given(seed=SEEDS)
 def test_malformed_actions_rejected(name: str, seed: int) -> None:
     suite.check_malformed_actions_rejected(make(name), seed)
 
@@ -129,8 +136,13 @@ class _BrokenGuandan(GuandanGame):
         super().__init__()
         self.state_class = state_class
 
-    def new_deal(self, setup: Any = None, *, seed: int | None = None,
-                 hands: Sequence[Sequence[int]] | None = None) -> GuandanState:
+    def new_deal(
+        self,
+        setup: Any = None,
+        *,
+        seed: int | None = None,
+        hands: Sequence[Sequence[int]] | None = None,
+    ) -> GuandanState:
         state = super().new_deal(setup, seed=seed, hands=hands)
         state.__class__ = self.state_class
         return state

@@ -92,6 +92,66 @@ class Action(NamedTuple):
 
 PASS = Action("pass")
 
+MAX_DEAL_CARDS = 4 * NUM_CARD_KINDS
+"""The most cards any deal holds (four decks): no action names more."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """What one verb of a game's actions takes: a number of cards, and the kinds its
+    ``as …`` tag may name (none: it takes no tag)."""
+
+    min_cards: int
+    max_cards: int = MAX_DEAL_CARDS
+    tags: frozenset[str] = frozenset()
+
+    def takes(self) -> str:
+        """How many cards, in words."""
+        if self.max_cards == 0:
+            return "no cards"
+        if self.min_cards == self.max_cards:
+            return f"exactly {self.min_cards} card" + ("s" if self.min_cards > 1 else "")
+        return f"at least {self.min_cards} card" + ("s" if self.min_cards > 1 else "")
+
+
+class ActionSyntax:
+    """The shape of a game's actions: its verbs, their card counts and tags.
+
+    An action outside it is *malformed* (:class:`ParseError`: it cannot be read as an
+    action of the game at all), as opposed to *illegal* (a well-formed action the rules
+    refuse in the position, :class:`IllegalActionError`).
+    """
+
+    def __init__(self, game: str, verbs: Mapping[str, Verb]) -> None:
+        self.game = game
+        self.verbs: Mapping[str, Verb] = MappingProxyType(dict(verbs))
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`ParseError`, quoting the action, unless it has the game's shape."""
+        verb = self.verbs.get(action.verb)
+        if verb is None:
+            raise ParseError(
+                f"bad action {_quoted(action)}: {action.verb[:40]!r} is not a {self.game} verb "
+                f"(verbs: {', '.join(self.verbs)})"
+            )
+        count = len(action.cards)
+        if not verb.min_cards <= count <= verb.max_cards:
+            raise ParseError(
+                f"bad action {_quoted(action)}: {action.verb!r} takes {verb.takes()}, not {count}"
+            )
+        if action.tag and action.tag not in verb.tags:
+            known = f"one of {', '.join(sorted(verb.tags))}" if verb.tags else "none"
+            raise ParseError(
+                f"bad action {_quoted(action)}: {action.tag[:40]!r} is not a kind "
+                f"{action.verb!r} may name in {self.game} (kinds: {known})"
+            )
+
+
+def _quoted(action: Action) -> str:
+    """An action's text form quoted for a message, cut short when long."""
+    text = str(action)
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
 
 def quote_action(action: object) -> str:
     """An action quoted for an error message: its text form, or its repr if malformed."""
@@ -228,6 +288,8 @@ class State(abc.ABC):
     """The state of one deal. Mutable, changed only by :meth:`apply`."""
 
     game_name: ClassVar[str]
+    syntax: ClassVar[ActionSyntax]
+    """The shape of the game's actions (verbs, card counts, tags)."""
 
     @property
     @abc.abstractmethod
@@ -292,8 +354,10 @@ class State(abc.ABC):
         return ()
 
     def parse_action(self, text: str) -> Action:
-        """Read an action's text form and check that it is legal here."""
+        """Read an action's text form (:class:`ParseError` if it is no action of this
+        game) and check that it is legal here (:class:`IllegalActionError`)."""
         action = Action.from_str(text)
+        self.syntax.check(action)
         self.check_legal(action)
         return action
 

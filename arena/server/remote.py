@@ -356,12 +356,21 @@ class RemotePolicy:
 
     def rejected(self, action: Action | str, reason: str) -> None:
         """The engine refused the last answer: tell the bot why; the request stays open."""
-        self._unconfirmed = None
-        shown = action_to_proto(action) if isinstance(action, Action) else None
         metrics.record_illegal_action(self.variant, self.bot)
         self._log.info("illegal_action", request_id=self._open, action=str(action), reason=reason)
+        self._refused(action, reason, arena_pb2.ACTION_STATUS_ILLEGAL)
+
+    def malformed(self, action: Action | str, reason: str) -> None:
+        """The last answer is no action of the game (an unknown verb or kind, a wrong
+        number of cards): MALFORMED; the request stays open."""
+        self._log.info("malformed_action", request_id=self._open, action=str(action), reason=reason)
+        self._refused(action, reason, arena_pb2.ACTION_STATUS_MALFORMED)
+
+    def _refused(self, action: Action | str, reason: str, status: int) -> None:
+        self._unconfirmed = None
+        shown = action_to_proto(action) if isinstance(action, Action) else None
         if self._open is not None:
-            self._retry(self._open, arena_pb2.ACTION_STATUS_ILLEGAL, reason, shown)
+            self._retry(self._open, status, reason, shown)
 
     def confirm(self) -> None:
         """The last answer was applied (the driver moved on): ACCEPTED closes its request."""

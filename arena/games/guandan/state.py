@@ -27,10 +27,12 @@ from arena.games.base import (
     NUM_SEATS,
     PASS,
     Action,
+    ActionSyntax,
     Event,
     Observation,
     Outcome,
     Seat,
+    Verb,
     next_seat,
     partner_of,
     quote_action,
@@ -50,6 +52,15 @@ from arena.games.guandan.combos import (
 from arena.games.guandan.moves import HandPlays, Play
 
 GAME_NAME = "guandan"
+SYNTAX = ActionSyntax(
+    GAME_NAME,
+    {
+        "pass": Verb(0, 0),
+        "play": Verb(1, tags=frozenset(KIND_BY_LABEL)),  # GD-8: "as KIND" when ambiguous
+        "tribute": Verb(1, 1),  # GD-13
+        "return": Verb(1, 1),
+    },
+)
 ANNOUNCE_AT = 10
 """GD-12: a hand of this many cards or fewer is announced."""
 
@@ -108,6 +119,7 @@ class GuandanState(ClimbingState):
     _table: _Table
 
     game_name = GAME_NAME
+    syntax = SYNTAX
 
     def __init__(
         self,

@@ -22,10 +22,12 @@ from arena.games.base import (
     NUM_SEATS,
     PASS,
     Action,
+    ActionSyntax,
     Event,
     Observation,
     Outcome,
     Seat,
+    Verb,
     partner_of,
     quote_action,
     team_of,
@@ -38,6 +40,7 @@ from arena.games.sanfu.moves import INCOMPLETE_DESCRIPTION, HandPlays
 from arena.games.shengji.order import card_points
 
 GAME_NAME = "sanfu"
+SYNTAX = ActionSyntax(GAME_NAME, {"pass": Verb(0, 0), "play": Verb(1)})
 LIST_LIMIT = 1000
 
 
@@ -92,6 +95,7 @@ class SanfuState(ClimbingState):
     _table: _Table
 
     game_name = GAME_NAME
+    syntax = SYNTAX
     list_limit = LIST_LIMIT
     """Most distinct plays listed before one per rank pattern is listed instead."""
 

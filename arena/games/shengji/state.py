@@ -20,11 +20,13 @@ from arena.games.base import (
     NUM_SEATS,
     PASS,
     Action,
+    ActionSyntax,
     CardState,
     Event,
     Observation,
     Outcome,
     Seat,
+    Verb,
     next_seat,
     quote_action,
     team_of,
@@ -93,10 +95,22 @@ class _Trick:
     best: Contender | None = None
 
 
+SYNTAX = ActionSyntax(
+    "shengji",
+    {
+        "pass": Verb(0, 0),
+        "declare": Verb(1),  # SJ-7 … SJ-9
+        "bury": Verb(1, 1),  # SJ-13: one card at a time
+        "play": Verb(1),
+    },
+)
+
+
 class ShengjiState(CardState):
     """One Shengji deal."""
 
     game_name = "shengji"
+    syntax = SYNTAX
 
     def __init__(
         self, deal_order: Sequence[Card], setup: ShengjiSetup, rules: ShengjiRules
