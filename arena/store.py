@@ -890,6 +890,33 @@ class Store:
                 return
             last = rows[-1]["rowid"]
 
+    def latest_matches(
+        self,
+        *,
+        variant: str | None = None,
+        tournament_id: str | None = None,
+        bot: str | None = None,
+        limit: int = 50,
+    ) -> list[StoredMatch]:
+        """The last ``limit`` matches stored that pass the filters, newest first
+        (``bot``: a bot that played in them)."""
+        where = ["1"]
+        params: list[object] = []
+        for column, value in (("variant", variant), ("tournament_id", tournament_id)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        if bot is not None:  # the name, quoted as in the seating's JSON
+            where.append("instr(seating_json, ?) > 0")
+            params.append(json.dumps(bot, ensure_ascii=False))
+        rows = self._read(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {' AND '.join(where)} "
+            "ORDER BY rowid DESC LIMIT ?",
+            (*params, limit),
+        )
+        found = [_match_from_row(row) for row in rows]
+        return [m for m in found if bot is None or bot in m.seating]
+
     # -- ratings -----------------------------------------------------------------
 
     def ratings(self, variant: str, system: str | None = None) -> list[Rating]:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from arena import games
 from arena.errors import ConfigError
 from arena.inputs import (
     MAX_COUNT,
@@ -76,6 +77,16 @@ name = _typed(Name, _text, "name")
 """A name: printable text of sane length (a variant, a tournament, a host …)."""
 bot = _typed(Bot, _text, "bot")
 """A bot name, maybe with parameters: ``search:samples=16``."""
+
+
+def variant(text: str) -> str:
+    """A variant this arena plays: ``guandan``, ``shengji-1`` … ``shengji-4``, ``sanfu``."""
+    known = games.names()
+    if text not in known:
+        raise argparse.ArgumentTypeError(
+            f"unknown variant {shown(text)}; known: {', '.join(known)}"
+        )
+    return text
 
 
 def bot_list(text: str) -> list[str]:
@@ -189,4 +200,5 @@ __all__ = [
     "seconds",
     "seconds_or_zero",
     "seed",
+    "variant",
 ]

@@ -1,65 +1,111 @@
-"""``arena leaderboard``: ratings of a variant, as a table or JSON."""
+"""``arena leaderboard``: ratings of a variant, or of one tournament's matches, as a table
+or JSON.
+
+A variant's leaderboard shows the ratings the store keeps (every rated match of the
+variant). A tournament's is rated afresh from that tournament's matches alone, in the
+order they were stored, so it does not depend on what the bots did elsewhere. Matches
+cut short (cancelled, server shut down) count in neither.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from arena.commands import Subcommands, add_db_argument
+from arena.commands import Subcommands, add_db_argument, arguments
+from arena.errors import ConfigError
 from arena.rating import wilson_interval
-from arena.sim.league import ELO, OPENSKILL, ROOM
-from arena.store import Store
+from arena.sim.league import Ratings
+from arena.store import Store, StoredMatch
+
+
+def add_parser(sub: Subcommands) -> None:
+    """``arena leaderboard --variant V | --tournament ID``."""
+    parser = sub.add_parser(
+        "leaderboard",
+        help="ratings of a variant, or of one tournament's matches",
+        description="The bots' ratings in a variant (as stored), or rated afresh from one "
+        "tournament's matches only (--tournament; 'arena matches' shows the ids).",
+    )
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--variant", type=arguments.variant, help="game variant, e.g. guandan")
+    which.add_argument("--tournament", metavar="ID", help="a tournament's id")
+    add_db_argument(parser)
+    parser.add_argument("--json", action="store_true", help="JSON for machines")
+    parser.set_defaults(handler=run_leaderboard)
+
+
+def counted(matches: Iterable[StoredMatch]) -> Iterable[StoredMatch]:
+    """The matches played out (not cut short by an operator or a shutdown)."""
+    return (match for match in matches if "aborted" not in match.outcome)
 
 
 def leaderboard(store: Store, variant: str) -> list[dict[str, Any]]:
     """One row per bot, best Elo first: Elo, OpenSkill μ−3σ, matches, win rate (95% CI)."""
+    matches = list(counted(store.matches(variant=variant)))
+    return rows(matches, Ratings.stored(store, variant))
+
+
+def tournament_leaderboard(store: Store, tournament_id: str) -> tuple[str, list[dict[str, Any]]]:
+    """The variant of a tournament and its rows, rated from its own matches only."""
+    tournament = store.tournament(tournament_id)
+    if tournament is None:
+        raise ConfigError(
+            f"no tournament {tournament_id!r} in {store.path} "
+            "('arena matches' lists the stored matches with their tournaments)"
+        )
+    matches = list(counted(store.matches(tournament_id=tournament_id)))
+    ratings = Ratings(tournament.variant)
+    for match in matches:
+        ratings.apply(ratings.rate(match.seating, team_score(match), match.record))
+    return tournament.variant, rows(matches, ratings)
+
+
+def team_score(match: StoredMatch) -> float:
+    """Team 0's result (players 0 and 2): 1 win, 0 loss, 0.5 even."""
+    return float(match.outcome["team_score"])
+
+
+def rows(matches: list[StoredMatch], ratings: Ratings) -> list[dict[str, Any]]:
+    """The leaderboard's rows: ``ratings`` and each bot's results in ``matches``."""
     scores: dict[str, list[float]] = defaultdict(list)
-    for match in store.matches(variant=variant):
-        score = float(match.outcome["team_score"])
+    for match in matches:
+        score = team_score(match)
         team_a = {match.seating[0], match.seating[2]}
         team_b = {match.seating[1], match.seating[3]}
         for bot in team_a - team_b:  # a bot on both sides learns nothing from the result
             scores[bot].append(score)
         for bot in team_b - team_a:
             scores[bot].append(1.0 - score)
-    ratings: dict[str, dict[str, Any]] = defaultdict(dict)
-    for rating in store.ratings(variant):
-        if rating.system == ELO:
-            ratings[rating.bot]["elo"] = rating.value
-        elif rating.system == OPENSKILL and rating.sigma is not None:
-            ratings[rating.bot]["mu"] = rating.value
-            ratings[rating.bot]["sigma"] = rating.sigma
-        elif rating.system == ROOM:
-            ratings[rating.bot]["room"] = rating.value
-    rows = []
-    for bot in sorted(set(scores) | set(ratings)):
+    table = []
+    for bot in sorted(set(scores) | set(ratings.elo) | set(ratings.skill) | set(ratings.room)):
         results = scores.get(bot, [])
         wins = sum(results)
         low, high = wilson_interval(wins, len(results)) if results else (0.0, 1.0)
-        r = ratings.get(bot, {})
-        mu, sigma = r.get("mu"), r.get("sigma")
-        rows.append(
+        skill = ratings.skill.get(bot)
+        table.append(
             {
                 "bot": bot,
-                "elo": r.get("elo"),
-                "openskill": None if mu is None or sigma is None else mu - 3 * sigma,
-                "room": r.get("room"),
-                "mu": mu,
-                "sigma": sigma,
+                "elo": ratings.elo.get(bot),
+                "openskill": None if skill is None else skill.conservative,
+                "room": ratings.room.get(bot),
+                "mu": None if skill is None else skill.mu,
+                "sigma": None if skill is None else skill.sigma,
                 "matches": len(results),
                 "win_rate": wins / len(results) if results else None,
                 "win_rate_95": [low, high],
             }
         )
-    rows.sort(key=_by_elo)
-    for rank, row in enumerate(rows, start=1):
+    table.sort(key=_by_elo)
+    for rank, row in enumerate(table, start=1):
         row["rank"] = rank
-    return rows
+    return table
 
 
 def _by_elo(row: dict[str, Any]) -> float:
@@ -67,18 +113,36 @@ def _by_elo(row: dict[str, Any]) -> float:
     return -float(elo) if elo is not None else float("inf")
 
 
-def print_leaderboard(db: str, variant: str, as_json: bool) -> None:
-    with Store.open(db) as store:
-        rows = leaderboard(store, variant)
+def print_leaderboard(
+    db: str, variant: str | None, as_json: bool, tournament: str | None = None
+) -> None:
+    """The leaderboard of ``variant``, or of ``tournament`` when given, read from ``db``."""
+    with Store.open(db, read_only=True) as store:
+        if tournament is not None:
+            variant, table = tournament_leaderboard(store, tournament)
+        elif variant is not None:
+            table = leaderboard(store, variant)
+        else:
+            raise ConfigError("name a variant (--variant) or a tournament (--tournament)")
     if as_json:
-        print(json.dumps({"variant": variant, "bots": rows}, ensure_ascii=False))
+        data = {"variant": variant, "tournament": tournament, "bots": table}
+        print(json.dumps(data, ensure_ascii=False))
         return
-    table = Table(title=f"{variant} leaderboard")
-    room = any(row["room"] is not None for row in rows)  # Shengji leagues (SJ-32)
+    title = f"{variant} leaderboard" + (f" of tournament {tournament}" if tournament else "")
+    if not table:
+        print(f"{title}: no matches stored yet")
+        return
+    Console().print(render(title, table))
+
+
+def render(title: str, table: list[dict[str, Any]]) -> Table:
+    """The rows as a rich table."""
+    shown = Table(title=title)
+    room = any(row["room"] is not None for row in table)  # Shengji leagues (SJ-32)
     columns = ["rank", "bot", "Elo", "OpenSkill μ−3σ", *(["room points"] if room else [])]
     for column in (*columns, "matches", "win rate (95%)"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for row in rows:
+        shown.add_column(column, justify="left" if column == "bot" else "right")
+    for row in table:
         win = row["win_rate"]
         low, high = row["win_rate_95"]
         cells = [
@@ -90,19 +154,10 @@ def print_leaderboard(db: str, variant: str, as_json: bool) -> None:
         if room:
             cells.append("—" if row["room"] is None else f"{row['room']:+.0f}")
         cells += [str(row["matches"]), "—" if win is None else f"{win:.1%} [{low:.1%}, {high:.1%}]"]
-        table.add_row(*cells)
-    Console().print(table)
-
-
-def add_parser(sub: Subcommands) -> None:
-    """``arena leaderboard --variant V``: the ratings table."""
-    parser = sub.add_parser("leaderboard", help="ratings of a variant")
-    parser.add_argument("--variant", required=True, help="game variant, e.g. guandan")
-    add_db_argument(parser)
-    parser.add_argument("--json", action="store_true", help="JSON for machines")
-    parser.set_defaults(handler=run_leaderboard)
+        shown.add_row(*cells)
+    return shown
 
 
 def run_leaderboard(args: argparse.Namespace) -> int:
-    print_leaderboard(args.db, args.variant, args.json)
+    print_leaderboard(args.db, args.variant, args.json, tournament=args.tournament)
     return 0

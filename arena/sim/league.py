@@ -32,13 +32,9 @@ class League:
     pending: dict[str, MatchReport] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.ratings = Ratings(self.variant)
-        stored = self.store.ratings(self.variant)
-        self.ratings.apply(
-            RatingUpdate(r.bot, r.variant, r.system, r.value, r.sigma) for r in stored
-        )
-        for rating in stored:
-            metrics.set_rating(self.variant, rating.bot, rating.system, rating.value, rating.sigma)
+        self.ratings = Ratings.stored(self.store, self.variant)
+        for update in self.ratings.updates():
+            metrics.set_rating(self.variant, update.bot, update.system, update.after, update.sigma)
 
     @property
     def elo(self) -> dict[str, float]:
@@ -99,14 +95,35 @@ class Ratings:
         elo = update_teams(self.elo, team_a, team_b, team_score, self.elo_config)
         ranks = [0, 0] if team_score == 0.5 else [0, 1] if team_score == 1.0 else [1, 0]
         skill = update_skill(self.skill, [team_a, team_b], ranks)
-        updates = [RatingUpdate(bot, self.variant, ELO, value) for bot, value in elo.items()]
-        updates += [
-            RatingUpdate(bot, self.variant, OPENSKILL, r.mu, r.sigma) for bot, r in skill.items()
+        shengji = self.variant.startswith("shengji-")
+        room = room_points(self.room, tuple(players), record) if shengji else {}
+        return self._as_updates(elo, skill, room)
+
+    @classmethod
+    def stored(cls, store: Store, variant: str) -> Ratings:
+        """The ratings ``store`` keeps for ``variant``."""
+        ratings = cls(variant)
+        ratings.apply(
+            RatingUpdate(r.bot, r.variant, r.system, r.value, r.sigma)
+            for r in store.ratings(variant)
+        )
+        return ratings
+
+    def updates(self) -> list[RatingUpdate]:
+        """Every bot's every rating, as updates to it."""
+        return self._as_updates(self.elo, self.skill, self.room)
+
+    def _as_updates(
+        self, elo: dict[str, float], skill: dict[str, SkillRating], room: dict[str, float]
+    ) -> list[RatingUpdate]:
+        return [
+            *(RatingUpdate(bot, self.variant, ELO, value) for bot, value in elo.items()),
+            *(
+                RatingUpdate(bot, self.variant, OPENSKILL, r.mu, r.sigma)
+                for bot, r in skill.items()
+            ),
+            *(RatingUpdate(bot, self.variant, ROOM, value) for bot, value in room.items()),
         ]
-        if self.variant.startswith("shengji-"):
-            room = room_points(self.room, tuple(players), record)
-            updates += [RatingUpdate(bot, self.variant, ROOM, value) for bot, value in room.items()]
-        return updates
 
     def apply(self, updates: Iterable[RatingUpdate]) -> None:
         for update in updates:

@@ -1,0 +1,144 @@
+"""``arena matches``: the stored matches, newest first, as a table or JSON.
+
+Each row names the match (its id is what ``arena replay ID`` and the Admin and
+Leaderboard services take; a tournament's match ids start with the tournament's),
+when it ended, its variant, the players by index (players 0 and 2 are a team, 1 and 3
+the other; in sanfu each deal makes its own partnerships), its result, its deals and
+why it ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import datetime
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from arena.commands import Subcommands, add_db_argument, arguments, print_json
+from arena.store import Store, StoredMatch
+
+DEFAULT_LIMIT = 50
+WIDTH_NOT_A_TERMINAL = 160
+
+
+def add_parser(sub: Subcommands) -> None:
+    """``arena matches [--tournament ID] [--variant V] [--bot NAME] [--limit N]``."""
+    parser = sub.add_parser(
+        "matches",
+        help="the stored matches, newest first: ids, players, results",
+        description="List the stored matches, newest first. Filters combine.",
+    )
+    parser.add_argument("--tournament", metavar="ID", help="only this tournament's matches")
+    parser.add_argument("--variant", type=arguments.variant, help="only this variant's")
+    parser.add_argument("--bot", type=arguments.bot, help="only those this bot played in")
+    parser.add_argument(
+        "--limit",
+        type=arguments.count,
+        default=DEFAULT_LIMIT,
+        help=f"at most this many (default {DEFAULT_LIMIT})",
+    )
+    add_db_argument(parser)
+    parser.add_argument("--json", action="store_true", help="JSON for machines")
+    parser.set_defaults(handler=run_matches)
+
+
+def end_reason(match: StoredMatch) -> str:
+    """Why a stored match ended: complete, deal limit, forfeit, cancelled, shutdown …"""
+    aborted = match.outcome.get("aborted")
+    if isinstance(aborted, str):
+        return aborted
+    deals = match.record.get("deals")
+    if isinstance(deals, list) and any(_forfeited(deal) for deal in deals):
+        return "forfeit"
+    result = match.record.get("result")
+    complete = isinstance(result, dict) and result.get("complete") is True
+    return "complete" if complete else "deal limit"
+
+
+def _forfeited(deal: object) -> bool:
+    result = deal.get("result") if isinstance(deal, dict) else None
+    details = result.get("details") if isinstance(result, dict) else None
+    return isinstance(details, dict) and "forfeit" in details
+
+
+def winner_team(match: StoredMatch) -> int | None:
+    winner = match.outcome.get("winner")
+    return winner if isinstance(winner, int) and winner in (0, 1) else None
+
+
+def row(match: StoredMatch) -> dict[str, Any]:
+    """A match as JSON-ready data."""
+    totals = match.outcome.get("totals")
+    return {
+        "id": match.id,
+        "finished_at": match.finished_at,
+        "variant": match.variant,
+        "tournament": match.tournament_id,
+        "players": list(match.seating),
+        "winner_team": winner_team(match),
+        "totals": totals if isinstance(totals, list) else [],
+        "deals": match.deals,
+        "end": end_reason(match),
+    }
+
+
+def result_text(data: dict[str, Any]) -> str:
+    """The result for people: the winning team, else each player's total."""
+    team = data["winner_team"]
+    players = data["players"]
+    if team is not None:
+        return f"team {team} ({players[team]} & {players[team + 2]}) won"
+    totals = data["totals"]
+    if not totals:
+        return "—"
+    return "no winner; totals " + " ".join(f"{total:+d}" for total in totals)
+
+
+def _when(text: str | None) -> str:
+    if not text:
+        return "—"
+    return datetime.fromisoformat(text).strftime("%Y-%m-%d %H:%M")
+
+
+def render(rows: list[dict[str, Any]]) -> Table:
+    table = Table(title="stored matches, newest first (times UTC)")
+    table.add_column("id", no_wrap=True)  # whole, to be copied into other commands
+    table.add_column("ended", no_wrap=True)
+    table.add_column("variant", no_wrap=True)
+    for column in ("players 0 1 2 3", "result"):
+        table.add_column(column, overflow="fold")
+    table.add_column("deals", justify="right")
+    table.add_column("end")
+    for data in rows:
+        table.add_row(
+            data["id"],
+            _when(data["finished_at"]),
+            data["variant"],
+            " · ".join(data["players"]),
+            result_text(data),
+            str(data["deals"]),
+            data["end"],
+        )
+    return table
+
+
+def run_matches(args: argparse.Namespace) -> int:
+    with Store.open(args.db, read_only=True) as store:
+        found = store.latest_matches(
+            variant=args.variant, tournament_id=args.tournament, bot=args.bot, limit=args.limit
+        )
+    rows = [row(match) for match in found]
+    if args.json:
+        print_json({"matches": rows})
+        return 0
+    if not rows:
+        print(f"no stored match in {args.db} passes the filters")
+        return 0
+    wide = None if sys.stdout.isatty() else WIDTH_NOT_A_TERMINAL  # whole lines for a pager
+    Console(width=wide).print(render(rows))
+    if len(rows) == args.limit:
+        print(f"the latest {args.limit} shown; --limit N for more")
+    return 0
