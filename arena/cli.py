@@ -23,6 +23,7 @@ from arena.commands import (
     serve,
     tournament,
 )
+from arena.commands.arguments import ArenaParser
 from arena.errors import ArenaError
 
 __all__ = ["DEFAULT_DB", "build_parser", "main"]
@@ -44,7 +45,7 @@ COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArenaParser(
         prog="arena",
         description="Bots play Chinese partnership card games: rules engines, matches, replays.",
     )

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Iterable
+import sys
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +186,7 @@ def _path(text: str) -> Path:
 
 __all__ = [
     "MAX_COUNT",
+    "ArenaParser",
     "bot",
     "bot_list",
     "count",
@@ -202,3 +204,21 @@ __all__ = [
     "seed",
     "variant",
 ]
+
+
+class ArenaParser(argparse.ArgumentParser):
+    """The command line's parser (its subcommands' parsers are of the same class).
+
+    It refuses ``--flag=--``: argparse (before Python 3.12) turns that value into an empty
+    list without calling the option's type, and the command would then fail on it.
+    """
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        given = list(sys.argv[1:] if args is None else args)
+        for token in given:
+            flag, equals, value = token.partition("=")
+            if flag.startswith("-") and equals and value == "--":
+                self.error(f"argument {flag}: expected one value, got '--'")
+        return super().parse_known_args(given, namespace)
