@@ -8,7 +8,7 @@ from typing import Any
 import bots
 from arena.cards import pretty_cards
 from arena.chance import derive_seed
-from arena.commands import Subcommands
+from arena.commands import Subcommands, arguments
 from arena.errors import ConfigError
 from arena.games import make
 from arena.games.base import Event, Game, State
@@ -16,19 +16,13 @@ from arena.match import Clock, play_match
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"option {pair!r} is not KEY=VALUE")
-        options[key] = int(value) if value.lstrip("-").isdigit() else value
-    return options
+    """``--option KEY=VALUE`` texts → game options."""
+    return arguments.game_options(pairs)
 
 
-def parse_bots(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",")]
-    if len(names) != 4 or not all(names):
-        raise ConfigError(f"--bots needs four comma-separated names, got {text!r}")
+def parse_bots(names: list[str]) -> list[str]:
+    if len(names) != 4:
+        raise ConfigError(f"--bots needs four comma-separated names, got {len(names)}")
     return names
 
 
@@ -102,26 +96,35 @@ class Narrator:
 def add_parser(sub: Subcommands) -> None:
     """``arena play GAME``: one match between built-in bots, narrated."""
     parser = sub.add_parser("play", help="play one match between built-in bots and print its log")
-    parser.add_argument("game", help="game name, e.g. guandan")
+    parser.add_argument("game", type=arguments.name, help="game name, e.g. guandan")
     parser.add_argument(
         "--bots",
+        type=arguments.bot_list,
         default="random,random,random,random",
         help="four comma-separated bot names for seats 0-3 (default: four random bots)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
-    parser.add_argument("--deals", type=int, default=None, help="stop after this many deals")
+    parser.add_argument("--seed", type=arguments.seed, default=0, help="match seed (default 0)")
+    parser.add_argument(
+        "--deals", type=arguments.count, default=None, help="stop after this many deals"
+    )
     parser.add_argument(
         "--option",
+        type=arguments.game_option,
         action="append",
         default=[],
         metavar="KEY=VALUE",
         help="game option, e.g. a_fail_limit=3 (repeatable)",
     )
-    parser.add_argument("--record", metavar="FILE", help="write the match record (JSON) here")
+    parser.add_argument(
+        "--record",
+        type=arguments.output_file,
+        metavar="FILE",
+        help="write the match record (JSON) here",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only each deal's result")
     parser.add_argument(
         "--time-limit",
-        type=float,
+        type=arguments.seconds,
         default=None,
         metavar="SECONDS",
         help="decision time limit; late decisions are played automatically, five in a row "
@@ -138,10 +141,6 @@ def run_play(args: argparse.Namespace) -> int:
     ]
     narrator = Narrator(game, names, args.quiet)
     limit = args.time_limit if args.time_limit is not None else game.options.get("time_limit")
-    if limit is not None and limit <= 0:
-        raise ConfigError(f"--time-limit must be a number of seconds > 0, got {limit}")
-    if args.deals is not None and args.deals < 1:
-        raise ConfigError(f"--deals must be at least 1, got {args.deals}")
     print(
         f"{game.describe()} match, seed {args.seed}: "
         + ", ".join(f"S{i} {n}" for i, n in enumerate(names))
