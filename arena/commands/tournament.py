@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Iterator
 
-from arena.commands import Subcommands, add_db_argument
+from arena.commands import Subcommands, add_db_argument, arguments
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.play import parse_options
 from arena.commands.progress import progress_bar
@@ -35,32 +35,51 @@ def add_parser(sub: Subcommands) -> None:
     )
     parser.add_argument("file", nargs="?", help="a tournament definition (TOML)")
     parser.add_argument("--example", action="store_true", help="print an example file")
-    parser.add_argument("--name", default="tournament", help="tournament name")
-    parser.add_argument("--variant", default="guandan", help="game variant (default guandan)")
+    parser.add_argument("--name", type=arguments.name, default="tournament", help="tournament name")
     parser.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="game option"
+        "--variant", type=arguments.name, default="guandan", help="game variant (default guandan)"
     )
-    parser.add_argument("--bots", help="bots, each partnered with itself: random,first")
     parser.add_argument(
-        "--team", action="append", default=[], metavar="A,B", help="a team of two bots"
+        "--option",
+        type=arguments.game_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="game option",
+    )
+    parser.add_argument(
+        "--bots", type=arguments.bot_list, help="bots, each partnered with itself: random,first"
+    )
+    parser.add_argument(
+        "--team",
+        type=arguments.team,
+        action="append",
+        default=[],
+        metavar="A,B",
+        help="a team of two bots",
     )
     parser.add_argument(
         "--format", default="round_robin", choices=["round_robin", "gauntlet", "rated"]
     )
-    parser.add_argument("--reference", metavar="A,B", help="the gauntlet's reference team")
     parser.add_argument(
-        "--matches", type=int, default=10, help="matches per pairing ('rated': rounds)"
+        "--reference", type=arguments.team, metavar="A,B", help="the gauntlet's reference team"
     )
-    parser.add_argument("--deals", type=int, default=None, help="deals per match")
-    parser.add_argument("--seed", type=int, default=0, help="tournament seed")
+    parser.add_argument(
+        "--matches", type=arguments.count, default=10, help="matches per pairing ('rated': rounds)"
+    )
+    parser.add_argument("--deals", type=arguments.count, default=None, help="deals per match")
+    parser.add_argument("--seed", type=arguments.seed, default=0, help="tournament seed")
     parser.add_argument(
         "--paired", action="store_true", help="each seed twice, partnerships swapped"
     )
     add_db_argument(parser)
     parser.add_argument(
-        "--address", default=None, help="Ray cluster: 'auto' or ray://HOST:PORT (default: local)"
+        "--address",
+        type=arguments.name,
+        default=None,
+        help="Ray cluster: 'auto' or ray://HOST:PORT (default: local)",
     )
-    parser.add_argument("--batch", type=int, default=None, help="matches per Ray task")
+    parser.add_argument("--batch", type=arguments.count, default=None, help="matches per Ray task")
     add_metrics_arguments(parser)
     parser.set_defaults(handler=run_tournament)
 
@@ -75,8 +94,8 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         "name": args.name,
         "variant": args.variant,
         "options": parse_options(args.option),
-        "bots": [b for b in (args.bots or "").split(",") if b],
-        "teams": [t.split(",") for t in args.team],
+        "bots": list(args.bots or ()),
+        "teams": [list(team) for team in args.team],
         "format": args.format,
         "matches": args.matches,
         "seed": args.seed,
@@ -85,7 +104,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     if args.deals is not None:
         data["deals"] = args.deals
     if args.reference:
-        data["reference"] = args.reference.split(",")
+        data["reference"] = list(args.reference)
     return TournamentConfig.from_mapping(data)
 
 
