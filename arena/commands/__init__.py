@@ -7,6 +7,8 @@ import argparse
 import json
 from typing import TypeAlias
 
+from arena.commands.arguments import database
+
 EXIT_USAGE = 2
 """Exit status for bad input (a one-line message on stderr says what was wrong)."""
 
@@ -23,4 +25,6 @@ def print_json(data: object) -> None:
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
     """``--db FILE``, the store (default ``arena.sqlite``)."""
-    parser.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
+    parser.add_argument(
+        "--db", type=database, default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})"
+    )
