@@ -371,6 +371,11 @@ def record_match(variant: str, record: Mapping[str, Any]) -> None:
         DEALS_FINISHED.labels(variant, outcome).inc(n)
 
 
+def record_failed_match(variant: str) -> None:
+    """A match failed on the server before it could be played (counted once)."""
+    MATCHES_FINISHED.labels(variant, "failed").inc()
+
+
 @contextmanager
 def match_in_flight(variant: str) -> Iterator[None]:
     """Count a match as in flight for the duration of the block; a failure counts as

@@ -22,6 +22,7 @@ from typing import Any
 
 from arena.chance import derive_seed
 from arena.commands import Subcommands
+from arena.commands.bench_deals import match_setups
 from arena.errors import ConfigError
 from arena.games import make
 from arena.games.base import Game
@@ -49,26 +50,6 @@ class Timing:
     seconds: float
     decisions: int = 0
     legal: int = 0
-
-
-def match_setups(game: Game, seeds: list[int]) -> list[Any]:
-    """The setups of consecutive match deals (levels, tribute) that the seeds lead to.
-
-    Benchmarked deals then cover the whole rules — e.g. Guandan's tribute and
-    every level (so every wild card), Shengji's every dealer — not only first deals.
-    """
-    setups, setup = [], game.first_setup()
-    for seed in seeds:
-        setups.append(setup)
-        state = game.new_deal(setup, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            actions = state.legal_actions()
-            state.apply(actions[rng.randrange(len(actions))])
-        setup = state.outcome().next_setup
-        if setup is None:
-            setup = game.first_setup()
-    return setups
 
 
 def time_setup(game: Game, deals: list[tuple[int, Any]]) -> Timing:

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import bots
 from arena.chance import derive_seed
-from arena.commands.bench import match_setups
+from arena.commands.bench_deals import match_setups
 from arena.errors import ConfigError
 from arena.games import make
 from arena.games.base import Action, Game, Observation

@@ -14,7 +14,7 @@ import hashlib
 import json
 import secrets
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import grpc
@@ -25,11 +25,12 @@ from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.chance import derive_seed
 from arena.errors import ConfigError
 from arena.games.base import NUM_SEATS
+from arena.server.builtin import builtin_names, builtin_problem, is_builtin
 from arena.server.play import ClockConfig, MatchPlan, PlayService
 from arena.server.services import Failure, Services, list_matches, match_summary, revoke
 from arena.server.session import plan_summary
 from arena.sim.tournament import TournamentConfig, plan
-from arena.store import StoreError
+from arena.store import BUILTIN_KIND, StoreError
 
 __all__ = ["AdminService"]
 
@@ -66,7 +67,7 @@ class AdminService(arena_pb2_grpc.AdminServicer):
         self._play = play
 
     def _known_bot(self, name: str) -> bool:
-        return name in self._s.builtin_bots or self._s.store.bot(name) is not None
+        return self._s.store.bot(name) is not None or is_builtin(name)
 
     def _check_variant(self, variant: str, options: Mapping[str, Any]) -> None:
         try:
@@ -74,14 +75,29 @@ class AdminService(arena_pb2_grpc.AdminServicer):
         except (ConfigError, TypeError) as err:
             raise Failure(grpc.StatusCode.INVALID_ARGUMENT, str(err)) from None
 
-    def _check_bots(self, names: Sequence[str]) -> None:
-        unknown = [n for n in names if not self._known_bot(n)]
-        if unknown:
-            raise Failure(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                f"unknown bot {unknown[0]!r}: neither registered nor built-in "
-                f"({', '.join(sorted(self._s.builtin_bots))})",
-            )
+    def _check_bots(self, names: Iterable[str], variant: str) -> None:
+        """Every bot can play ``variant``: a registered bot that registered for it, or a
+        built-in bot (maybe with parameters); else INVALID_ARGUMENT naming it."""
+        for name in sorted(set(names)):
+            bot = self._s.store.bot(name)
+            if bot is not None and bot.kind != BUILTIN_KIND:
+                if bot.games is not None and variant not in bot.games:
+                    raise Failure(
+                        grpc.StatusCode.INVALID_ARGUMENT,
+                        f"bot {name!r} did not register for variant {variant!r}; "
+                        f"it registered for: {', '.join(bot.games)}",
+                    )
+                continue
+            problem = builtin_problem(name)
+            if problem is not None:
+                raise Failure(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    problem
+                    if ":" in name
+                    else f"unknown bot {name!r}: neither registered nor built-in "
+                    f"({', '.join(builtin_names())}, each maybe with parameters "
+                    "such as search:samples=16)",
+                )
 
     def _store_tournament(
         self, name: str, variant: str, options: Mapping[str, Any], config: dict[str, Any]
@@ -131,7 +147,7 @@ class AdminService(arena_pb2_grpc.AdminServicer):
             )
         options = _options(request.options)
         self._check_variant(request.variant, options)
-        self._check_bots(request.players)
+        self._check_bots(request.players, request.variant)
         seed = request.seed if request.HasField("seed") else secrets.randbits(62)
         config = {
             "fixture": True,
@@ -208,6 +224,10 @@ class AdminService(arena_pb2_grpc.AdminServicer):
                     "the server plays round_robin and gauntlet tournaments; "
                     "run a rated tournament with `arena tournament`"
                 )
+            self._check_bots(
+                [*(bot for team in config.teams for bot in team), *(config.reference or ())],
+                config.variant,
+            )
             jobs = plan(config)
         except tomllib.TOMLDecodeError as err:
             raise Failure(grpc.StatusCode.INVALID_ARGUMENT, f"not valid TOML: {err}") from None

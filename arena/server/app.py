@@ -56,12 +56,6 @@ ARENA_SERVICES: Final = tuple(
 )
 
 
-def _builtin_bots() -> frozenset[str]:
-    import bots
-
-    return frozenset(bots.names())
-
-
 @dataclass(frozen=True)
 class TlsFiles:
     """PEM files for TLS: the server's certificate chain and private key."""
@@ -127,7 +121,6 @@ async def start_server(
     services = Services(
         store=store,
         auth=auth,
-        builtin_bots=_builtin_bots(),
         registrations_per_minute=registrations_per_minute,
     )
     server = grpc.aio.server(
@@ -144,7 +137,6 @@ async def start_server(
         replace(
             play or PlayConfig(), max_receive_bytes=MAX_RECEIVE_BYTES, max_send_bytes=MAX_SEND_BYTES
         ),
-        services.builtin_bots,
     )
     services.on_revoke.append(play_service.revoked)
     arena_pb2_grpc.add_PlayServicer_to_server(play_service, server)

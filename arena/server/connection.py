@@ -6,42 +6,28 @@ import asyncio
 import itertools
 import secrets
 import threading
-import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import grpc
 
 from arena._proto.arena.v1 import arena_pb2
+from arena.server.limits import RateLimit
+from arena.server.matchmaker import Waiting
+from arena.server.remote import RemotePolicy
 
-if TYPE_CHECKING:
-    from arena.server.matchmaker import Waiting
-    from arena.server.session import MatchSession
-
-__all__ = ["Connection", "RateLimit"]
+__all__ = ["Connection", "Seating"]
 
 
-class RateLimit:
-    """A token bucket: ``rate`` events per second on average, bursts up to ``burst``."""
+class Seating(Protocol):
+    """The match a connection holds a seat in, as its stream sees it (a
+    :class:`~arena.server.session.MatchSession`, which sits above connections)."""
 
-    def __init__(
-        self, rate: float, burst: float, now: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._now = now
-        self._tokens = burst
-        self._at = now()
+    seats: list[RemotePolicy | None]
+    """Per player, the remote seat (None for a built-in bot)."""
 
-    def allow(self) -> bool:
-        """Take one token if there is one."""
-        now = self._now()
-        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        return False
+    def lost(self, player: int, why: str) -> None:
+        """The seat's connection broke."""
+        ...
 
 
 class Connection:
@@ -69,9 +55,16 @@ class Connection:
         self.outbox: asyncio.Queue[arena_pb2.ServerMessage | None] = asyncio.Queue()
         self.queue_limit = queue_limit
         self.rate = RateLimit(messages_per_second, burst=max(messages_per_second * 2, 10.0))
-        self.session: MatchSession | None = None
+        self.session: Seating | None = None
         self.player: int | None = None
         self.wish: Waiting | None = None
+        """What the current Join asks for (None: no more matches)."""
+        self.queued: Waiting | None = None
+        """The matchmaker's entry of the connection's latest wait."""
+        self.fill: tuple[float, str] | None = None
+        """The Join's wait before built-in bots fill the seats, and that bot."""
+        self.variants: list[str] = []
+        """The variants this connection may join (Welcome.variants)."""
         self.matches_left: int | None = None
         """Matches still to seat for the current Join (None: no limit)."""
         self.events_in_requests = False

@@ -18,8 +18,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
 import grpc
@@ -29,6 +29,7 @@ from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.log import get_logger
 from arena.protocol import DEFAULT_FILL_BOT, MAX_ATTEMPTS, PROTOCOL
+from arena.server.builtin import builtin_problem, is_builtin
 from arena.server.connection import Connection
 from arena.server.interceptor import current_principal
 from arena.server.matchmaker import Matchmaker, Waiting
@@ -39,7 +40,7 @@ from arena.server.session import (
     MatchSession,
     decision_seconds,
 )
-from arena.store import Store
+from arena.store import Bot, Store
 
 __all__ = [
     "DEFAULT_DECISION_SECONDS",
@@ -88,18 +89,20 @@ def _timestamp(seconds: float) -> timestamp_pb2.Timestamp:
     return stamp
 
 
+def playable_variants(bot: Bot | None) -> list[str]:
+    """The variants a bot may join: those it registered for that this server offers."""
+    offered = games.names()
+    if bot is None or bot.games is None:
+        return offered
+    return [variant for variant in offered if variant in bot.games]
+
+
 class PlayService(arena_pb2_grpc.PlayServicer):
     """Play.Connect, and the matches it starts."""
 
-    def __init__(
-        self,
-        store: Store,
-        config: PlayConfig | None = None,
-        builtin_bots: Iterable[str] = (),
-    ) -> None:
+    def __init__(self, store: Store, config: PlayConfig | None = None) -> None:
         self.store = store
         self.config = config or PlayConfig()
-        self.builtin_bots = frozenset(builtin_bots)
         self.matchmaker = Matchmaker(self._start_matchmade)
         self.sessions: dict[str, MatchSession] = {}
         self.connections: set[Connection] = set()
@@ -110,8 +113,17 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         """Connections ended because they stopped reading (their send queue filled)."""
         self._lock = threading.RLock()
         self._league_lock = threading.Lock()
+        self._builtin: dict[str, bool] = {}
+        """Player names known to be (or not to be) built-in bots."""
 
     # -- starting matches -------------------------------------------------------------
+
+    def _is_builtin(self, name: str) -> bool:
+        """Whether a scheduled player is a built-in bot (asked once per name)."""
+        known = self._builtin.get(name)
+        if known is None:
+            known = self._builtin[name] = is_builtin(name)
+        return known
 
     def _start_matchmade(self, variant: str, rated: bool, waiting: list[Waiting]) -> None:
         connections: list[Connection | None] = [
@@ -126,13 +138,17 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         self._launch(plan, connections)
 
     def _launch(self, plan: MatchPlan, connections: list[Connection | None]) -> None:
-        session = MatchSession(
-            self.store,
-            plan,
-            connections,
-            clock=self.config.clock,
-            league_lock=self._league_lock,
-        )
+        try:
+            session = MatchSession(
+                self.store,
+                plan,
+                connections,
+                clock=self.config.clock,
+                league_lock=self._league_lock,
+            )
+        except Exception as err:  # the seated connections are told, never left waiting
+            self._not_started(plan, connections, err)
+            return
         session.on_end = self._ended
         for connection in connections:
             if connection is not None and connection.matches_left is not None:
@@ -144,6 +160,30 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             self.threads = [t for t in self.threads if t.is_alive()]
             self.threads.append(session.start())
 
+    def _not_started(
+        self, plan: MatchPlan, connections: list[Connection | None], error: Exception
+    ) -> None:
+        """A match could not be set up: logged and counted once as ``failed``; each of its
+        connections gets an Error and waits for no more matches (it may Join again)."""
+        log.error(
+            "match_not_started",
+            variant=plan.variant,
+            players=list(plan.players),
+            match_id=plan.match_id,
+            error=str(error),
+            exc_info=error,
+        )
+        metrics.record_failed_match(plan.variant)
+        message = _error(
+            grpc.StatusCode.INTERNAL,
+            f"the server could not start a {plan.variant} match between "
+            f"{', '.join(plan.players)}: Join again to wait for another",
+        )
+        for connection in connections:
+            if connection is not None:
+                connection.wish = None
+                connection.send(message)
+
     def _ended(self, session: MatchSession) -> None:
         """A match is over: each connection still open waits for its next one (or ends)."""
         with self._lock:
@@ -154,7 +194,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             if connection.leaving:
                 connection.end()
             elif connection.wish is not None and not self.draining:
-                self.matchmaker.join(connection.wish, form=False)
+                self._queue(connection)
         self._run_scheduled()
         if not self.draining:
             self.matchmaker.form()
@@ -176,7 +216,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 )
                 chosen: tuple[MatchPlan, list[Connection | None]] | None = None
                 for plan in self.scheduled:
-                    remote = [p for p in plan.players if p not in self.builtin_bots]
+                    remote = [p for p in plan.players if not self._is_builtin(p)]
                     if not remote:
                         if running_builtin >= self.config.fixture_matches_at_once:
                             continue
@@ -189,7 +229,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                     chosen = (
                         plan,
                         [
-                            None if p in self.builtin_bots else next(by_bot).token  # type: ignore[misc]
+                            None if self._is_builtin(p) else next(by_bot).token  # type: ignore[misc]
                             for p in plan.players
                         ],
                     )
@@ -252,13 +292,19 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         for thread in threads:
             await asyncio.to_thread(thread.join, max(0.0, end - time.monotonic()))
 
-    def revoked(self, bot: str, token_id: str | None) -> None:
+    def revoked(self, bot: str, token_id: str | None) -> int:
         """Close the connections using a revoked token (every token of ``bot`` when
-        ``token_id`` is None); their seats wait for a reconnection as after any break."""
+        ``token_id`` is None); their seats wait for a reconnection as after any break.
+        How many were closed."""
+        closed = 0
         for connection in list(self.connections):
+            if connection.closed or connection.refusal is not None:
+                continue
             if connection.bot == bot and (token_id is None or connection.token_id == token_id):
                 connection.refusal = (grpc.StatusCode.UNAUTHENTICATED, "the token was revoked")
                 connection.end()
+                closed += 1
+        return closed
 
     # -- the stream ---------------------------------------------------------------------
 
@@ -311,6 +357,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             messages_per_second=self.config.max_messages_per_second,
         )
         connection.task = asyncio.current_task()
+        connection.variants = playable_variants(bot)
         connection.events_in_requests = first.hello.events_in_requests
         connection.token_id = principal.token_id
         self.connections.add(connection)
@@ -330,7 +377,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 connection_id=connection.id,
                 protocol=PROTOCOL,
                 server_version=SERVER_VERSION,
-                variants=games.names(),
+                variants=connection.variants,
                 limits=arena_pb2.Limits(
                     max_receive_bytes=self.config.max_receive_bytes,
                     max_send_bytes=self.config.max_send_bytes,
@@ -456,32 +503,16 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             connection.leaving = True
 
     def _join(self, connection: Connection, join: arena_pb2.Join) -> None:
-        offered = games.names()
-        wanted = list(join.variants) or offered
-        unknown = [v for v in wanted if v not in offered]
-        if unknown:
-            connection.send(
-                _error(
-                    grpc.StatusCode.INVALID_ARGUMENT,
-                    f"unknown variant {unknown[0]!r}; this server offers: {', '.join(offered)}",
-                )
-            )
-            return
-        fill_bot = join.fill_bot or DEFAULT_FILL_BOT
-        if join.fill_after_ms and fill_bot not in self.builtin_bots:
-            connection.send(
-                _error(
-                    grpc.StatusCode.INVALID_ARGUMENT,
-                    f"unknown built-in bot {fill_bot!r} to fill seats; built-in bots: "
-                    f"{', '.join(sorted(self.builtin_bots))}",
-                )
-            )
+        problem = self._join_problem(connection, join)
+        if problem is not None:
+            connection.send(_error(grpc.StatusCode.INVALID_ARGUMENT, problem))
             return
         if self.draining:
             connection.send(
                 _error(grpc.StatusCode.UNAVAILABLE, "the server is shutting down: no new matches")
             )
             return
+        wanted = list(join.variants) or connection.variants
         connection.send(
             arena_pb2.ServerMessage(
                 joined=arena_pb2.Joined(variants=wanted, rated=join.rated, matches=join.matches)
@@ -489,19 +520,58 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         )
         connection.leaving = False
         connection.matches_left = join.matches or None
-        wish = Waiting(connection.bot, connection.owner, tuple(wanted), join.rated, connection)
-        connection.wish = wish
+        connection.fill = (
+            (join.fill_after_ms / 1000, join.fill_bot or DEFAULT_FILL_BOT)
+            if join.fill_after_ms
+            else None
+        )
+        connection.wish = Waiting(
+            connection.bot, connection.owner, tuple(wanted), join.rated, connection
+        )
         if connection.session is not None:
             return  # seated: it waits once the match is over
-        self.matchmaker.join(wish, form=False)
+        self._queue(connection)
         self._run_scheduled()
         self.matchmaker.form()
         self._publish_queues()
+
+    @staticmethod
+    def _join_problem(connection: Connection, join: arena_pb2.Join) -> str | None:
+        """Why a Join can never be seated (then it is refused), or None."""
+        offered = games.names()
+        unknown = [v for v in join.variants if v not in offered]
+        if unknown:
+            return f"unknown variant {unknown[0]!r}; this server offers: {', '.join(offered)}"
+        unregistered = [v for v in join.variants if v not in connection.variants]
+        if unregistered:
+            return (
+                f"bot {connection.bot!r} did not register for variant {unregistered[0]!r}; "
+                f"it registered for: {', '.join(connection.variants) or 'none'}"
+            )
         if join.fill_after_ms:
+            problem = builtin_problem(join.fill_bot or DEFAULT_FILL_BOT)
+            if problem is not None:
+                return f"cannot fill seats: {problem}"
+        return None
 
-            def fill() -> None:
-                if connection.wish is wish and connection.session is None:
-                    self.matchmaker.fill(connection, fill_bot)
-                    self._publish_queues()
+    def _queue(self, connection: Connection) -> None:
+        """Put a connection that wants matches in the queue (from any thread); when its
+        Join asked for built-in bots, they fill its seats after the wait it gave."""
+        wish = connection.wish
+        assert wish is not None
+        waiting = replace(wish)  # this wait's own entry
+        connection.queued = waiting
+        self.matchmaker.join(waiting, form=False)
+        if connection.fill is None:
+            return
+        seconds, bot = connection.fill
 
-            connection.loop.call_later(join.fill_after_ms / 1000, fill)
+        def fill() -> None:
+            if connection.queued is waiting and connection.session is None:
+                self.matchmaker.fill(connection, bot)
+                self._publish_queues()
+
+        def arm() -> None:
+            connection.loop.call_later(seconds, fill)
+
+        connection.loop.call_soon_threadsafe(arm)  # from a match's thread as well

@@ -14,18 +14,19 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import grpc
-from google.protobuf import timestamp_pb2
 
+from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.server.auth import Authenticator, Principal, hash_secret
-from arena.server.connection import RateLimit
+from arena.server.builtin import builtin_names
 from arena.server.interceptor import current_principal
+from arena.server.limits import RateLimit
 from arena.server.remote import struct
-from arena.store import RATING_SYSTEMS, Rating, RatingChange, Store, StoredMatch
+from arena.server.results import rating_change, timestamp
+from arena.store import BUILTIN_KIND, RATING_SYSTEMS, Rating, Store, StoredMatch
 
 __all__ = ["LeaderboardService", "RegistryService", "Services"]
 
@@ -48,10 +49,10 @@ class Services:
 
     store: Store
     auth: Authenticator
-    builtin_bots: frozenset[str] = frozenset()
     registrations_per_minute: float = REGISTRATIONS_PER_MINUTE
-    on_revoke: list[Callable[[str, str | None], None]] = field(default_factory=list)
-    """Called with (bot, token id or None for every token of the bot) after a revocation."""
+    on_revoke: list[Callable[[str, str | None], int]] = field(default_factory=list)
+    """Called with (bot, token id or None for every token of the bot) after a revocation;
+    each returns how many connections it closed."""
     _registration_limits: dict[str, RateLimit] = field(default_factory=dict)
 
     def may_register(self, owner: str) -> bool:
@@ -81,15 +82,6 @@ async def _fail(context: Context, failure: Failure) -> NoReturn:
 # Conversions
 
 
-def timestamp(text: str | None) -> timestamp_pb2.Timestamp | None:
-    """A stored ISO 8601 time as a Timestamp (None stays None)."""
-    if not text:
-        return None
-    stamp = timestamp_pb2.Timestamp()
-    stamp.FromDatetime(datetime.fromisoformat(text))
-    return stamp
-
-
 def rating_entries(ratings: list[Rating], limit: int) -> list[arena_pb2.RatingEntry]:
     """Ratings (grouped by system, best first) with their rank in their system."""
     entries: list[arena_pb2.RatingEntry] = []
@@ -110,44 +102,6 @@ def rating_entries(ratings: list[Rating], limit: int) -> list[arena_pb2.RatingEn
             )
         )
     return entries
-
-
-def rating_change(change: RatingChange) -> arena_pb2.RatingChange:
-    return arena_pb2.RatingChange(
-        bot=change.bot,
-        variant=change.variant,
-        system=change.system,
-        before=change.before,
-        after=change.after,
-        sigma=change.sigma,
-        match_id=change.match_id,
-        at=timestamp(change.at),
-    )
-
-
-ABORT_REASONS: Final = {
-    "shutdown": arena_pb2.END_REASON_SHUTDOWN,
-    "cancelled": arena_pb2.END_REASON_CANCELLED,
-}
-
-
-def end_of_match(
-    *, aborted: str | None, forfeit: bool, complete: bool, winner: int | None, deals: int
-) -> tuple[arena_pb2.EndReason, str]:
-    """Why a match ended and its one line for people."""
-    if aborted is not None:
-        reason = ABORT_REASONS.get(aborted, arena_pb2.END_REASON_CANCELLED)
-        return reason, f"{aborted} after {deals} deals"
-    reason = (
-        arena_pb2.END_REASON_FORFEIT
-        if forfeit
-        else arena_pb2.END_REASON_COMPLETE
-        if complete
-        else arena_pb2.END_REASON_DEAL_LIMIT
-    )
-    if winner is not None:
-        return reason, f"team {winner} wins after {deals} deals"
-    return reason, f"no winner after {deals} deals"
 
 
 def match_summary(match: StoredMatch) -> arena_pb2.MatchSummary:
@@ -254,9 +208,21 @@ def revoke(
         assert token is not None
         revoked = store.revoke_tokens(token_id=token.token_id)
         token_id = token.token_id
-    for hook in services.on_revoke:
-        hook(bot_name, token_id)
-    return arena_pb2.RevokeTokenResponse(revoked=revoked)
+    closed = sum(hook(bot_name, token_id) for hook in services.on_revoke)
+    return arena_pb2.RevokeTokenResponse(revoked=revoked, connections_closed=closed)
+
+
+def registered_games(requested: Sequence[str]) -> tuple[str, ...] | None:
+    """The variants a registration names, each once (None: every variant); a variant
+    this server does not offer is INVALID_ARGUMENT."""
+    offered = games.names()
+    unknown = [variant for variant in requested if variant not in offered]
+    if unknown:
+        raise Failure(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"unknown variant {unknown[0]!r} in games; this server offers: {', '.join(offered)}",
+        )
+    return tuple(dict.fromkeys(requested)) or None
 
 
 def register(
@@ -269,8 +235,9 @@ def register(
             grpc.StatusCode.INVALID_ARGUMENT,
             f"bad bot name {name!r}: 1..40 letters, digits, '-', '_' or '.'",
         )
-    if name in services.builtin_bots:
+    if name in builtin_names():
         raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"{name!r} is a built-in bot's name")
+    games = registered_games(request.games)
     if not services.may_register(owner):
         raise Failure(
             grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -280,6 +247,8 @@ def register(
     store = services.store
     version = request.version or None
     existing = store.bot(name)
+    if existing is not None and existing.kind == BUILTIN_KIND:
+        raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"{name!r} is a built-in bot's name")
     if existing is not None and (existing.kind != REMOTE_KIND or existing.owner != owner):
         raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"bot {name!r} belongs to another owner")
     if existing is None:
@@ -288,6 +257,8 @@ def register(
         created = False
         if existing.version != version:
             store.set_bot_version(name, version)
+    if (None if existing is None else existing.games) != games:
+        store.set_bot_games(name, games)
     secret, token_id = services.auth.issue_bot_token(name)
     return arena_pb2.RegisterResponse(
         bot_id=name, name=name, token=secret, token_id=token_id, created=created

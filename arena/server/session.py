@@ -31,7 +31,7 @@ from arena.log import get_logger
 from arena.match import AUTO_PLAYS_TO_FLEE, Clock, MatchResult, Policy, play_match
 from arena.server.connection import Connection
 from arena.server.remote import RemotePolicy, event_to_proto, observation_to_proto, struct
-from arena.server.services import end_of_match, rating_change
+from arena.server.results import end_of_match, failed_match_result, rating_change
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import ELO, OPENSKILL, ROOM, League
 from arena.store import RatingChange, Store
@@ -139,6 +139,10 @@ class MatchSession:
         self._deal_events: list[arena_pb2.Event] = []
         self._deal_started: list[arena_pb2.DealStarted] = []
         self._totals = [0] * NUM_SEATS
+        self._finished = 0
+        """Deals finished so far."""
+        self._stage = "starting the match"
+        """What the match thread is doing (named when it fails)."""
         self._setup = self.game.first_setup()
         """The current (or next) deal's setup."""
         self._watchers: list[Watcher] = []
@@ -302,6 +306,7 @@ class MatchSession:
         self._setup = outcome.next_setup
         for seat, score in enumerate(outcome.scores):
             self._totals[seat] += score
+        self._finished += 1
         result = arena_pb2.DealResult(
             match_id=self.match_id,
             deal=self._deal,
@@ -388,27 +393,57 @@ class MatchSession:
         return thread
 
     def run(self) -> None:
+        """Play, store and rate the match; whatever happens, every seat and spectator
+        gets a MatchResult (END_REASON_ERROR when the server failed: logged, counted as a
+        ``failed`` match once, neither stored nor rated)."""
         self._log.info("match_started", players=self.players, rated=self.rated)
         try:
-            with metrics.match_in_flight(self.variant), self.busy:
-                self._play()
-        except Exception:  # never let a match thread die silently
-            self._log.exception("match_failed")
+            with metrics.match_in_flight(self.variant), self.busy:  # counts a failure
+                result, record, changes = self._play()
+        except Exception:  # never let a match end silently
+            self._log.exception("match_failed", stage=self._stage, deals=self._finished)
+            self.result = failed_match_result(
+                self.match_id, self._finished, self._totals, self._stage
+            )
+        else:
+            self.result = self._match_result(result, changes)
+            self._log.info(
+                "match_finished",
+                deals=len(result.outcomes),
+                winner=result.winner,
+                ended=result.aborted or "played",
+                rated=bool(changes),
+            )
+            metrics.record_match(self.variant, record)
+            if changes:
+                metrics.publish_ratings(self.store, self.variant)
         finally:
-            for connection in self.connections:
-                if connection is not None and connection.session is self:
-                    connection.session = connection.player = None
-            with self.busy:
-                for watcher in self._watchers:
-                    if self.result is not None:
-                        watcher(arena_pb2.WatchMessage(match_result=self.result, live=True))
-                    watcher(None)
-                self._watchers.clear()
-                self.over = True
-            if self.on_end is not None:
-                self.on_end(self)
+            self._end()
 
-    def _play(self) -> None:
+    def _end(self) -> None:
+        """The match is over: its seats are free, its MatchResult goes to every seat and
+        spectator, then ``on_end``."""
+        for connection in self.connections:
+            if connection is not None and connection.session is self:
+                connection.session = connection.player = None
+        with self.busy:
+            if self.result is not None:
+                message = arena_pb2.ServerMessage(match_result=self.result)
+                for player in range(NUM_SEATS):
+                    self._to(player, message)
+            for watcher in self._watchers:
+                if self.result is not None:
+                    watcher(arena_pb2.WatchMessage(match_result=self.result, live=True))
+                watcher(None)
+            self._watchers.clear()
+            self.over = True
+        if self.on_end is not None:
+            self.on_end(self)
+
+    def _play(self) -> tuple[MatchResult, dict[str, Any], list[RatingChange]]:
+        """Play the match, then store it (and rate it): the result, the record, the
+        rating changes. ``_stage`` says what is being done, for a failure's report."""
+        self._stage = "playing the match"
         result = play_match(
             self.game,
             self.policies,
@@ -429,20 +464,7 @@ class MatchSession:
             max_deals=self.max_deals,
         )
         report = MatchReport.of(job, result)
-        changes = self._store(report, result)
-        metrics.record_match(self.variant, report.record)
-        if changes:
-            metrics.publish_ratings(self.store, self.variant)
-        self.result = self._match_result(result, changes)
-        self._log.info(
-            "match_finished",
-            deals=len(result.outcomes),
-            winner=result.winner,
-            ended=result.aborted or "played",
-            rated=bool(changes),
-        )
-        for player in range(NUM_SEATS):
-            self._to(player, arena_pb2.ServerMessage(match_result=self.result))
+        return result, report.record, self._store(report, result)
 
     def _match_result(
         self, result: MatchResult, changes: list[RatingChange]
@@ -467,11 +489,17 @@ class MatchSession:
         )
 
     def _store(self, report: MatchReport, result: MatchResult) -> list[RatingChange]:
-        """Store the match; rate it when rated and played out. The rating changes."""
+        """Store the match; rate it when rated and played out. The rating changes.
+        The built-in bots seated are made known to the store first."""
+        self._stage = "storing the match"
+        builtin = [p for p, c in zip(self.players, self.connections, strict=True) if c is None]
+        if builtin:
+            self.store.add_builtin_bots(builtin)
         if not self.rated or result.aborted is not None:
             cut_short = {} if result.aborted is None else {"aborted": result.aborted}
             self.store.add_match(report.stored(self.plan.tournament_id, **cut_short))
             return []
+        self._stage = "rating and storing the match"
         with self._league_lock:  # ratings are read, updated and written as one step
             League(self.store, self.variant).add(report, self.plan.tournament_id)
         return [

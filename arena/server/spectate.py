@@ -22,13 +22,8 @@ from arena.errors import ArenaError
 from arena.games.base import NUM_SEATS, State
 from arena.replay import MatchRecord, replay_entry, start_deal
 from arena.server.remote import event_to_proto, struct
-from arena.server.services import (
-    Failure,
-    Services,
-    end_of_match,
-    list_matches,
-    rating_change,
-)
+from arena.server.results import end_of_match, rating_change
+from arena.server.services import Failure, Services, list_matches
 from arena.store import RATING_SYSTEMS, Store, StoredMatch
 
 __all__ = ["SpectateService", "stored_messages"]

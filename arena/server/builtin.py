@@ -1,0 +1,32 @@
+"""Built-in bots on the server: every name :func:`bots.make` accepts, parameters included.
+
+A built-in bot sits wherever a bot's name does: in the seats a Join asks to fill
+(``Join.fill_bot``), in fixtures and tournaments. ``search:samples=16`` is a bot of its
+own, stored and rated under that whole name (:meth:`arena.store.Store.add_builtin_bots`).
+"""
+
+from __future__ import annotations
+
+import bots
+from arena.errors import ConfigError
+
+__all__ = ["builtin_names", "builtin_problem", "is_builtin"]
+
+
+def builtin_names() -> list[str]:
+    """The built-in bots' base names (each may take parameters after a colon)."""
+    return bots.names()
+
+
+def builtin_problem(name: str) -> str | None:
+    """Why ``name`` is no built-in bot (unknown, or bad parameters); None when it is one."""
+    try:
+        bots.make(name)
+    except ConfigError as err:
+        return str(err)
+    return None
+
+
+def is_builtin(name: str) -> bool:
+    """Whether ``name`` is a built-in bot (``random``, ``search:samples=16`` …)."""
+    return builtin_problem(name) is None
