@@ -13,6 +13,7 @@ import re
 import secrets
 import shutil
 import subprocess
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -572,6 +573,13 @@ def test_the_image_is_multi_stage_and_runs_as_a_non_root_user() -> None:
     assert re.search(r'^ENTRYPOINT \["arena"\]', final, flags=re.MULTILINE)
 
 
+def test_the_image_has_the_ray_dashboard_and_job_submission() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    ray = [d for d in project["dependencies"] if re.match(r"ray\b", d)]
+    assert ray and all(d.startswith("ray[default]") for d in ray), ray
+    assert "pip wheel" in (DEPLOY / "Dockerfile").read_text()  # the project's dependencies
+
+
 def promtool(*args: str) -> subprocess.CompletedProcess[str]:
     assert PROMTOOL is not None
     return subprocess.run(
@@ -610,23 +618,29 @@ def _arena_command_lines() -> dict[str, list[str]]:
     return lines
 
 
-@pytest.mark.parametrize("where", sorted(_arena_command_lines()))
-def test_every_arena_command_line_of_the_deployment_parses(where: str) -> None:
+def parse_here(argv: list[str], data: Path) -> Any:
+    """Parse a deployment's command line on this machine, ``data`` standing for the
+    containers' /data (the parser checks that a store's folder exists)."""
     from arena.cli import build_parser
 
-    args = build_parser().parse_args(_arena_command_lines()[where])
+    here = [re.sub(r"(^|=)/data/", lambda m: f"{m.group(1)}{data}/", arg) for arg in argv]
+    return build_parser().parse_args(here)
+
+
+@pytest.mark.parametrize("where", sorted(_arena_command_lines()))
+def test_every_arena_command_line_of_the_deployment_parses(where: str, tmp_path: Path) -> None:
+    args = parse_here(_arena_command_lines()[where], tmp_path)
     if args.command == "serve":
         assert args.host == "0.0.0.0" and args.metrics_port == 9100  # reachable in a container
         assert args.metrics_host == "0.0.0.0"
+    assert str(args.db).startswith(f"{tmp_path}/")  # on the volume, not in the image
 
 
-def test_the_server_is_given_longer_to_stop_than_its_matches_to_drain() -> None:
-    from arena.cli import build_parser
-
+def test_the_server_is_given_longer_to_stop_than_its_matches_to_drain(tmp_path: Path) -> None:
     pod = one("Deployment")["spec"]["template"]["spec"]
-    drain = build_parser().parse_args(pod["containers"][0]["args"]).drain
+    drain = parse_here(pod["containers"][0]["args"], tmp_path).drain
     assert pod["terminationGracePeriodSeconds"] > drain
     compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text(encoding="utf-8"))
     arena = compose["services"]["arena"]
-    compose_drain = build_parser().parse_args(arena["command"]).drain
+    compose_drain = parse_here(arena["command"], tmp_path).drain
     assert int(arena["stop_grace_period"].rstrip("s")) > compose_drain
