@@ -11,6 +11,7 @@ from arena.commands import (
     DEFAULT_DB,
     EXIT_USAGE,
     Subcommands,
+    admin,
     balance,
     bench,
     bot,
@@ -40,6 +41,7 @@ COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
     balance.add_parser,
     serve.add_parser,
     bot.add_parser,
+    admin.add_parser,
 )
 """Each command's ``add_parser``, in the order ``arena --help`` lists them."""
 

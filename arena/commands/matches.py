@@ -103,9 +103,13 @@ def _when(text: str | None) -> str:
     return datetime.fromisoformat(text).strftime("%Y-%m-%d %H:%M")
 
 
-def render(rows: list[dict[str, Any]]) -> Table:
-    table = Table(title="stored matches, newest first (times UTC)")
+def render(rows: list[dict[str, Any]], title: str) -> Table:
+    """The rows as a table; with a status column when they have a status."""
+    statuses = any("status" in data for data in rows)
+    table = Table(title=title)
     table.add_column("id", no_wrap=True)  # whole, to be copied into other commands
+    if statuses:
+        table.add_column("status", no_wrap=True)
     table.add_column("ended", no_wrap=True)
     table.add_column("variant", no_wrap=True)
     for column in ("players 0 1 2 3", "result"):
@@ -115,14 +119,26 @@ def render(rows: list[dict[str, Any]]) -> Table:
     for data in rows:
         table.add_row(
             data["id"],
+            *([data.get("status", "")] if statuses else []),
             _when(data["finished_at"]),
             data["variant"],
             " · ".join(data["players"]),
             result_text(data),
             str(data["deals"]),
-            data["end"],
+            data["end"] or "—",
         )
     return table
+
+
+def print_table(rows: list[dict[str, Any]], title: str, limit: int) -> None:
+    """The rows for people (whole lines when not a terminal, for a pager or a file)."""
+    if not rows:
+        print(f"{title}: none")
+        return
+    wide = None if sys.stdout.isatty() else WIDTH_NOT_A_TERMINAL
+    Console(width=wide).print(render(rows, title))
+    if len(rows) == limit:
+        print(f"the latest {limit} shown; --limit N for more")
 
 
 def run_matches(args: argparse.Namespace) -> int:
@@ -134,11 +150,5 @@ def run_matches(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"matches": rows})
         return 0
-    if not rows:
-        print(f"no stored match in {args.db} passes the filters")
-        return 0
-    wide = None if sys.stdout.isatty() else WIDTH_NOT_A_TERMINAL  # whole lines for a pager
-    Console(width=wide).print(render(rows))
-    if len(rows) == args.limit:
-        print(f"the latest {args.limit} shown; --limit N for more")
+    print_table(rows, f"matches stored in {args.db}, newest first (times UTC)", args.limit)
     return 0

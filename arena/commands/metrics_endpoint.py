@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from arena.commands import arguments
 from arena.errors import ConfigError
 from arena.log import get_logger
 from arena.metrics import MetricsServer, start_metrics_server
@@ -16,13 +17,16 @@ def add_metrics_arguments(parser: argparse.ArgumentParser) -> None:
     """``--metrics-port PORT`` and ``--metrics-host HOST``."""
     parser.add_argument(
         "--metrics-port",
-        type=int,
+        type=arguments.port,
         default=None,
         metavar="PORT",
         help="serve Prometheus metrics on http://HOST:PORT/metrics while playing (0: any port)",
     )
     parser.add_argument(
-        "--metrics-host", default="127.0.0.1", help="address of the metrics endpoint (127.0.0.1)"
+        "--metrics-host",
+        type=arguments.host,
+        default="127.0.0.1",
+        help="address of the metrics endpoint (127.0.0.1)",
     )
 
 
@@ -34,8 +38,6 @@ def metrics_endpoint(args: argparse.Namespace) -> Iterator[MetricsServer | None]
     if port is None:
         yield None
         return
-    if not 0 <= port <= 65535:
-        raise ConfigError(f"--metrics-port must be 0..65535, got {port}")
     host: str = getattr(args, "metrics_host", "127.0.0.1")
     try:
         server = start_metrics_server(port, host)

@@ -11,11 +11,11 @@ import argparse
 import asyncio
 import os
 import sys
-from pathlib import Path
 
-from arena.commands import Subcommands, add_db_argument
+from arena.commands import Subcommands, add_db_argument, arguments
 from arena.commands.metrics_endpoint import add_metrics_arguments
 from arena.errors import ArenaError
+from arena.inputs import read_text
 from arena.server.auth import ADMIN_TOKEN_ENV, OWNER_KEYS_ENV, parse_owner_keys
 from arena.store import Store
 
@@ -29,22 +29,49 @@ def add_parser(sub: Subcommands) -> None:
         f"${OWNER_KEYS_ENV} (lines 'OWNER KEY' or 'OWNER sha256:HEX'). "
         f"Admin token: --admin-token or ${ADMIN_TOKEN_ENV}.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    parser.add_argument("--port", type=int, default=50051, help="port; 0 for any free (50051)")
+    parser.add_argument(
+        "--host", type=arguments.host, default="127.0.0.1", help="address to listen on (127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port", type=arguments.port, default=50051, help="port; 0 for any free (50051)"
+    )
     add_db_argument(parser)
-    parser.add_argument("--owner-keys", metavar="FILE", help="owner keys, one owner a line")
+    parser.add_argument(
+        "--owner-keys",
+        type=arguments.readable_file,
+        metavar="FILE",
+        help="owner keys, one owner a line",
+    )
     parser.add_argument("--admin-token", metavar="TOKEN", help="the admin token")
-    parser.add_argument("--tls-cert", metavar="FILE", help="TLS certificate chain (PEM)")
-    parser.add_argument("--tls-key", metavar="FILE", help="TLS private key (PEM)")
     parser.add_argument(
-        "--decision-seconds", type=float, default=10.0, help="time per decision (10; sanfu: 30)"
-    )
-    parser.add_argument("--time-bank", type=float, default=60.0, help="seconds of bank a seat (60)")
-    parser.add_argument(
-        "--grace", type=float, default=30.0, help="seconds a lost seat waits for its bot (30)"
+        "--tls-cert", type=arguments.pem_file, metavar="FILE", help="TLS certificate chain (PEM)"
     )
     parser.add_argument(
-        "--drain", type=float, default=60.0, help="seconds matches get to finish on shutdown (60)"
+        "--tls-key", type=arguments.pem_file, metavar="FILE", help="TLS private key (PEM)"
+    )
+    parser.add_argument(
+        "--decision-seconds",
+        type=arguments.seconds,
+        default=10.0,
+        help="time per decision (10; sanfu: 30)",
+    )
+    parser.add_argument(
+        "--time-bank",
+        type=arguments.seconds_or_zero,
+        default=60.0,
+        help="seconds of bank a seat (60)",
+    )
+    parser.add_argument(
+        "--grace",
+        type=arguments.seconds_or_zero,
+        default=30.0,
+        help="seconds a lost seat waits for its bot (30)",
+    )
+    parser.add_argument(
+        "--drain",
+        type=arguments.seconds_or_zero,
+        default=60.0,
+        help="seconds matches get to finish on shutdown (60)",
     )
     add_metrics_arguments(parser)
     parser.set_defaults(handler=run_serve)
@@ -53,11 +80,7 @@ def add_parser(sub: Subcommands) -> None:
 def load_owner_keys(path: str | None) -> dict[str, str]:
     """Owner keys from FILE, else from the environment; none is fine (nobody registers)."""
     if path is not None:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise ArenaError(f"cannot read owner keys {path}: {err.strerror}") from None
-        return parse_owner_keys(text, path)
+        return parse_owner_keys(read_text(path, "owner keys"), path)
     return parse_owner_keys(os.environ.get(OWNER_KEYS_ENV, ""), f"${OWNER_KEYS_ENV}")
 
 
@@ -66,16 +89,8 @@ def run_serve(args: argparse.Namespace) -> int:
     from arena.server.app import TlsFiles, serve
     from arena.server.play import ClockConfig, PlayConfig
 
-    if not 0 <= args.port <= 65535:
-        raise ArenaError(f"port must be 0..65535, got {args.port}")
-    if args.metrics_port is not None and not 0 <= args.metrics_port <= 65535:
-        raise ArenaError(f"--metrics-port must be 0..65535, got {args.metrics_port}")
     if (args.tls_cert is None) != (args.tls_key is None):
         raise ArenaError("TLS needs both --tls-cert and --tls-key")
-    for name in ("decision_seconds", "time_bank", "grace", "drain"):
-        if getattr(args, name) < 0 or (name == "decision_seconds" and args.decision_seconds == 0):
-            flag = "--" + name.replace("_", "-")
-            raise ArenaError(f"{flag} must be a positive number of seconds")
     tls = TlsFiles(args.tls_cert, args.tls_key) if args.tls_cert else None
     play = PlayConfig(
         clock=ClockConfig(
@@ -86,11 +101,11 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     owner_keys = load_owner_keys(args.owner_keys)
     admin_token = args.admin_token or os.environ.get(ADMIN_TOKEN_ENV, "")
-    if not owner_keys:
-        print("arena serve: no owner keys: Registry calls will fail", file=sys.stderr)
-    if not admin_token:
-        print("arena serve: no admin token: Admin calls will fail", file=sys.stderr)
     with Store.open(args.db) as store:
+        if not owner_keys:
+            print("arena serve: no owner keys: Registry calls will fail", file=sys.stderr)
+        if not admin_token:
+            print("arena serve: no admin token: Admin calls will fail", file=sys.stderr)
         try:
             asyncio.run(
                 serve(
