@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from collections.abc import Iterator
 
 import grpc
@@ -187,8 +189,11 @@ def test_bot_run_command(server: int, capsys: pytest.CaptureFixture[str]) -> Non
     assert run_bot_command(args) == 0
     for thread in others:
         thread.join(60)
-    out = capsys.readouterr().out
-    assert "casual-shengji-1-" in out and out.endswith("1 matches played\n")
+    out, err = capsys.readouterr()
+    assert out == "1 matches played\n"  # what happened went to stderr, as log events
+    events = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+    finished = [e for e in events if e["event"] == "match_result"]
+    assert len(finished) == 1 and finished[0]["match_id"].startswith("casual-shengji-1-")
     assert type(load_bot("bots.simple:FirstBot")).__name__ == "FirstBot"
     with pytest.raises(ArenaError, match="MODULE:CLASS"):
         load_bot("bots.simple")
@@ -222,9 +227,12 @@ def test_register_gives_a_token_that_plays(server: int, capsys: pytest.CaptureFi
 
 
 def test_a_lone_bot_plays_with_built_in_bots_after_a_wait(
-    server: int, capsys: pytest.CaptureFixture[str]
+    server: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """``arena bot run`` as read in a terminal: what happens, one line each, on stderr."""
     from arena.cli import main
+
+    monkeypatch.setenv("ARENA_LOG_FORMAT", "console")  # as in a terminal
 
     (token,) = tokens(server, "alone")[:1]
     code = main(
@@ -248,5 +256,20 @@ def test_a_lone_bot_plays_with_built_in_bots_after_a_wait(
         ]
     )
     assert code == 0
-    out = capsys.readouterr().out
-    assert "1 matches played" in out
+    out, err = capsys.readouterr()
+    assert out == "1 matches played\n"
+    lines = err.splitlines()
+    told = [
+        rf"connected to 127\.0\.0\.1:{server} as alone-ada-1 \(server ",
+        r"waiting for seats: casual guandan, 1 match to play; 'first' fills empty seats after",
+        r"seated: match casual-guandan-\S+ \(guandan, casual\), player \d, partner first, "
+        r"opponents first and first$",
+        r"deal 1: .+; totals ",
+        r"deal 2: .+; totals ",
+        r"match casual-guandan-\S+: (won|lost|drawn)",
+    ]
+    at = 0
+    for pattern in told:  # in this order; the server's own log lines may come between
+        found = [i for i in range(at, len(lines)) if re.match(pattern, lines[i])]
+        assert found, f"no line matching {pattern!r} after line {at} of:\n{err}"
+        at = found[0] + 1

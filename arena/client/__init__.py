@@ -13,7 +13,9 @@
     token = register("127.0.0.1:50051", OWNER_KEY, "lowest").token  # once
     run_bot(Lowest(), server="127.0.0.1:50051", token=token)  # matches on a server
 
-:func:`run_bot` and :func:`register` load gRPC when first asked for.
+:func:`run_bot` tells what happens to a ``reporter``: :class:`HumanReporter` (lines),
+:class:`LogReporter` (structured logs), or :func:`reporter_for` to pick as ``arena bot
+run`` does. :func:`run_bot` and :func:`register` load gRPC when first asked for.
 """
 
 from __future__ import annotations
@@ -25,16 +27,21 @@ from arena.client.fake import FakeArena
 
 if TYPE_CHECKING:
     from arena.client.registry import Registration, register
+    from arena.client.report import HumanReporter, LogReporter, Reporter, reporter_for
     from arena.client.runner import ClientError, PlayedMatch, RunSummary, run_bot, run_bot_async
 
 __all__ = [
     "Bot",
     "ClientError",
     "FakeArena",
+    "HumanReporter",
+    "LogReporter",
     "PlayedMatch",
     "Registration",
+    "Reporter",
     "RunSummary",
     "register",
+    "reporter_for",
     "run_bot",
     "run_bot_async",
 ]
@@ -49,4 +56,8 @@ def __getattr__(name: str) -> Any:
         from arena.client import registry
 
         return getattr(registry, name)
+    if name in ("HumanReporter", "LogReporter", "Reporter", "reporter_for"):
+        from arena.client import report
+
+        return getattr(report, name)
     raise AttributeError(f"module 'arena.client' has no attribute {name!r}")

@@ -8,6 +8,10 @@ has time and attempts left (the decision's own time, then the seat's time bank).
 ``matches`` MatchResults it leaves; when the connection breaks or the server is
 UNAVAILABLE it connects again after a pause that doubles each time (simple backoff), and
 a seat still waiting for it (within its grace period) comes back with a ``Resume``.
+
+One :class:`_Stream` per connection reads the server's messages and hands each kind to
+its own handler. Whatever happens is told to a reporter (:mod:`arena.client.report`):
+lines for people, structured logs, or nothing (the default).
 """
 
 from __future__ import annotations
@@ -15,27 +19,49 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from datetime import UTC
+from typing import Any, Final
 
 import grpc
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.client.bot import decide, is_async, notify_illegal
+from arena.client.report import (
+    Connected,
+    DealOver,
+    DecisionLost,
+    Draining,
+    Fact,
+    MatchOver,
+    Reconnecting,
+    Refused,
+    Reporter,
+    Resumed,
+    Seated,
+    ServerError,
+    SilentReporter,
+    Waiting,
+    end_reason,
+    match_outcome,
+)
 from arena.client.wire import event_from_proto, observation_from_proto, reply_action
 from arena.errors import ArenaError, IllegalActionError
 from arena.games.base import Action, Event, Observation
-from arena.protocol import MAX_ATTEMPTS
+from arena.protocol import DEFAULT_FILL_BOT, MAX_ATTEMPTS, PROTOCOL
 
 __all__ = ["ClientError", "PlayedMatch", "RunSummary", "run_bot", "run_bot_async"]
 
-PROTOCOL: Final = 1
 CLIENT: Final = "arena-python"
 DEFAULT_SERVER: Final = "127.0.0.1:50051"
 _RETRY: Final = (
     arena_pb2.ACTION_STATUS_ILLEGAL,
     arena_pb2.ACTION_STATUS_MALFORMED,
+)
+_LOST: Final = (
+    arena_pb2.ACTION_STATUS_TIMED_OUT,
+    arena_pb2.ACTION_STATUS_TOO_MANY_ATTEMPTS,
 )
 
 
@@ -87,7 +113,28 @@ class RunSummary:
         return len(self.results)
 
 
-Send = Callable[..., Awaitable[None]]
+@dataclass(frozen=True)
+class _Settings:
+    """What a run asks for: the same on each of its connections."""
+
+    server: str
+    token: str
+    variants: tuple[str, ...]
+    rated: bool
+    matches: int | None
+    fill_after: float | None
+    fill_bot: str
+    inline: bool
+    on_decision: Callable[[float], None] | None
+    on_match: Callable[[PlayedMatch], None] | None
+    reporter: Reporter
+
+    def done(self, summary: RunSummary) -> bool:
+        return self.matches is not None and summary.matches >= self.matches
+
+    def last_match(self, summary: RunSummary) -> bool:
+        """Whether the match starting now is the run's last."""
+        return self.matches is not None and summary.matches + 1 >= self.matches
 
 
 @dataclass
@@ -100,24 +147,6 @@ class _Decision:
     """The bot's last answer (what a refusal is about)."""
     received: float = 0.0
     """When the DecisionRequest was read (``time.perf_counter``)."""
-
-
-@dataclass
-class _Stream:
-    """What one connection keeps: the match it is in and the current deal's events."""
-
-    match: arena_pb2.MatchInfo | None = None
-    player: int | None = None
-    deal: int = 0
-    seq: int = 0
-    """The last public event received (a resumed stream repeats none)."""
-    events: list[Event] = field(default_factory=list)
-    open: _Decision | None = None
-    welcomed: bool = False
-    on_decision: Callable[[float], None] | None = None
-    inline: bool = False
-    fill_after_ms: int = 0
-    fill_bot: str = ""
 
 
 def run_bot(
@@ -161,6 +190,7 @@ async def run_bot_async(
     root_certificates: bytes | None = None,
     fill_after: float | None = None,
     fill_bot: str = "",
+    reporter: Reporter | None = None,
 ) -> RunSummary:
     """:func:`run_bot` in a running event loop (several bots can share one).
 
@@ -176,30 +206,35 @@ async def run_bot_async(
     ``inline`` calls a plain (not ``async``) ``act`` on the event loop rather than in a
     worker thread: quicker for a bot that answers in well under a millisecond, but while
     it thinks every other stream of the loop waits.
+    ``reporter`` is told what happens (:mod:`arena.client.report`: ``HumanReporter``
+    for lines, ``LogReporter`` for structured logs); by default nothing is told.
     """
     if matches is not None and matches < 1:
         raise ValueError(f"matches must be at least 1 or None, got {matches}")
+    settings = _Settings(
+        server=server,
+        token=token,
+        variants=tuple(variants),
+        rated=rated,
+        matches=matches,
+        fill_after=fill_after,
+        fill_bot=fill_bot,
+        inline=inline,
+        on_decision=on_decision,
+        on_match=on_match,
+        reporter=reporter or SilentReporter(),
+    )
+    credentials = (
+        grpc.ssl_channel_credentials(root_certificates) if tls or root_certificates else None
+    )
     summary = RunSummary()
     first, longest = backoff
     delay = first
     failures = 0
-    while matches is None or summary.matches < matches:
-        stream = _Stream(
-            on_decision=on_decision,
-            inline=inline,
-            fill_after_ms=0 if fill_after is None else round(fill_after * 1000),
-            fill_bot=fill_bot,
-        )
+    while not settings.done(summary):
+        stream = _Stream(bot, settings, summary)
         try:
-            credentials = (
-                grpc.ssl_channel_credentials(root_certificates)
-                if tls or root_certificates
-                else None
-            )
-            await _connect(
-                bot, server, token, variants, rated, matches, summary, stream, on_match, credentials
-            )
-            if matches is not None and summary.matches >= matches:
+            if await stream.run(credentials):
                 break
             reason = "the server ended the stream"
         except _Closed as err:
@@ -212,130 +247,19 @@ async def run_bot_async(
         if max_retries is not None and failures > max_retries:
             raise ClientError("UNAVAILABLE", f"{server}: {reason}")
         summary.reconnects += 1
+        settings.reporter.report(Reconnecting(server, failures, delay, reason))
         await asyncio.sleep(delay)
         delay = min(delay * 2, longest)
     return summary
 
 
-async def _connect(
-    bot: object,
-    server: str,
-    token: str,
-    variants: Sequence[str],
-    rated: bool,
-    matches: int | None,
-    summary: RunSummary,
-    stream: _Stream,
-    on_match: Callable[[PlayedMatch], None] | None,
-    credentials: grpc.ChannelCredentials | None,
-) -> None:
-    channel = (
-        grpc.aio.secure_channel(server, credentials)
-        if credentials is not None
-        else grpc.aio.insecure_channel(server)
-    )
-    async with channel:
-        call = arena_pb2_grpc.PlayStub(channel).Connect(
-            metadata=(("authorization", f"Bearer {token}"),)
-        )
-
-        async def send(**body: object) -> None:
-            # a failed write means the stream is over: the next read says why
-            with contextlib.suppress(grpc.aio.AioRpcError):
-                await call.write(arena_pb2.ClientMessage(**body))  # type: ignore[arg-type]
-
-        try:
-            done = await _play(call, send, bot, variants, rated, matches, summary, stream, on_match)
-        except grpc.aio.AioRpcError as err:
-            # a write may fail before the server's status is in: ask the call for it
-            code = await call.code()
-            details: str | None = await call.details()
-            if code is None or code == grpc.StatusCode.OK:
-                code, details = err.code(), err.details()
-            raise _Closed(code, details or "") from None
-        if done:
-            return
-        code = await call.code()  # the server ended the stream: why?
-        if code not in (None, grpc.StatusCode.OK):
-            raise _Closed(code, await call.details() or "")
-
-
-async def _play(
-    call: grpc.aio.StreamStreamCall[arena_pb2.ClientMessage, arena_pb2.ServerMessage],
-    send: Send,
-    bot: object,
-    variants: Sequence[str],
-    rated: bool,
-    matches: int | None,
-    summary: RunSummary,
-    stream: _Stream,
-    on_match: Callable[[PlayedMatch], None] | None,
-) -> bool:
-    """Hello, Join, then the messages until EOF (False) or the last match is over (True)."""
-    left = 0 if matches is None else matches - summary.matches
-    await send(hello=arena_pb2.Hello(protocol=PROTOCOL, client=CLIENT, events_in_requests=True))
-    while True:
-        message = await call.read()
-        if message is grpc.aio.EOF:
-            return False
-        assert isinstance(message, arena_pb2.ServerMessage)
-        body = message.WhichOneof("body")
-        if body == "welcome":  # Join only now: a refused token is told before any write fails
-            stream.welcomed = True
-            join = arena_pb2.Join(
-                variants=list(variants),
-                rated=rated,
-                matches=left,
-                fill_after_ms=stream.fill_after_ms,
-                fill_bot=stream.fill_bot,
-            )
-            await send(join=join)
-        elif body == "seat_assigned":
-            stream.match = message.seat_assigned.match
-            assigned = message.seat_assigned
-            stream.player = assigned.player if assigned.HasField("player") else None
-            if matches is not None and summary.matches + 1 >= matches:
-                await send(leave=arena_pb2.Leave(now=False))  # no match after this one
-        elif body == "resume":  # a seat taken back: the whole state, then on as usual
-            resume = message.resume
-            stream.match = resume.seat.match
-            stream.player = resume.seat.player if resume.seat.HasField("player") else None
-            stream.deal = resume.deal.deal
-            stream.events = [event_from_proto(e) for e in resume.observation.events]
-            stream.seq = resume.observation.seq
-            stream.open = None
-            if matches is not None and summary.matches + 1 >= matches:
-                await send(leave=arena_pb2.Leave(now=False))
-        elif body == "deal_started":
-            stream.deal = message.deal_started.deal
-            stream.events = []
-        elif body == "events":
-            _keep_events(stream, message.events.events)
-        elif body == "decision":
-            received = time.perf_counter()
-            request = message.decision
-            stream.open = _Decision(
-                request.request_id,
-                observation_from_proto(request.observation, stream.events),
-                time.monotonic() + (request.decision_ms + request.time_bank_ms) / 1000,
-                received=received,
-            )
-            _keep_events(stream, request.observation.events)  # carried in the request
-            await _answer(bot, stream.open, send, stream.inline)
-        elif body == "action_result":
-            await _result(bot, stream, message.action_result, send)
-        elif body == "match_result":
-            stream.seq = 0  # seqs start again with the next match
-            played = _played(stream, message.match_result)
-            summary.results.append(played)
-            stream.match, stream.open = None, None
-            if on_match is not None:
-                on_match(played)
-            if matches is not None and summary.matches >= matches:
-                await call.done_writing()
-                return True
-        elif body == "error" and not message.error.request_id:
-            raise ClientError(message.error.code, message.error.message)
+def _status(status: int) -> str:
+    """An ActionStatus as its short name: ``ILLEGAL``, ``TIMED_OUT`` …"""
+    try:
+        name = arena_pb2.ActionStatus.Name(status)
+    except ValueError:
+        return f"status {status}"
+    return name.removeprefix("ACTION_STATUS_")
 
 
 def _keep_events(stream: _Stream, events: Iterable[arena_pb2.Event]) -> None:
@@ -347,46 +271,300 @@ def _keep_events(stream: _Stream, events: Iterable[arena_pb2.Event]) -> None:
                 stream.events.append(event_from_proto(wire))
 
 
-async def _answer(bot: object, decision: _Decision, send: Send, inline: bool) -> None:
-    """Ask the bot and reply; an answer that is no action at all is refused here."""
-    act = getattr(bot, "act") if inline and not is_async(bot) else None  # noqa: B009
-    while time.monotonic() < decision.deadline and decision.attempts < MAX_ATTEMPTS:
-        decision.attempts += 1
-        seen = decision.observation
-        action: Action | str = act(seen) if act is not None else await decide(bot, seen)
-        decision.last = action
-        try:
-            wire = reply_action(action)
-        except IllegalActionError as err:
-            notify_illegal(bot, action, str(err))
-            continue
-        reply = arena_pb2.ActionReply(request_id=decision.request_id, action=wire)
-        await send(action=reply)
-        return
+class _Stream:
+    """One connection: the match it is in, the current deal's events, the open decision;
+    one handler per kind of server message."""
 
+    def __init__(self, bot: object, settings: _Settings, summary: RunSummary) -> None:
+        self.bot = bot
+        self.settings = settings
+        self.summary = summary
+        self.welcomed = False
+        self.seat: arena_pb2.SeatAssigned | None = None
+        self.deal = 0
+        self.seq = 0
+        """The last public event received (a resumed stream repeats none)."""
+        self.events: list[Event] = []
+        self.open: _Decision | None = None
+        self._write: Callable[[arena_pb2.ClientMessage], Awaitable[None]] | None = None
+        self._handlers: Mapping[str, Callable[[Any], Awaitable[bool]]] = {
+            "welcome": self._welcome,
+            "joined": self._joined,
+            "seat_assigned": self._seat_assigned,
+            "resume": self._resume,
+            "deal_started": self._deal_started,
+            "events": self._events,
+            "decision": self._decision,
+            "action_result": self._action_result,
+            "deal_result": self._deal_result,
+            "match_result": self._match_result,
+            "error": self._error,
+            "draining": self._draining,
+        }
 
-async def _result(bot: object, stream: _Stream, result: arena_pb2.ActionResult, send: Send) -> None:
-    decision = stream.open
-    if decision is None or result.request_id != decision.request_id:
-        return  # stale: about an earlier request
-    if result.status not in _RETRY:
-        stream.open = None  # accepted, timed out or out of attempts: closed
-        if result.status == arena_pb2.ACTION_STATUS_ACCEPTED and stream.on_decision is not None:
-            stream.on_decision(time.perf_counter() - decision.received)
-        return
-    notify_illegal(bot, decision.last, result.reason)
-    left = (result.decision_ms + result.time_bank_ms) / 1000
-    decision.deadline = min(decision.deadline, time.monotonic() + left)
-    if result.attempts_left > 0 and left > 0:
-        await _answer(bot, decision, send, stream.inline)
+    @property
+    def player(self) -> int | None:
+        seat = self.seat
+        return seat.player if seat is not None and seat.HasField("player") else None
 
+    def tell(self, fact: Fact) -> None:
+        self.settings.reporter.report(fact)
 
-def _played(stream: _Stream, result: arena_pb2.MatchResult) -> PlayedMatch:
-    info = stream.match
-    return PlayedMatch(
-        match_id=result.match_id,
-        variant=info.variant if info is not None else "",
-        player=stream.player,
-        players=list(info.players) if info is not None else [],
-        result=result,
-    )
+    async def run(self, credentials: grpc.ChannelCredentials | None) -> bool:
+        """Connect and play: True when the run's last match is over, False when the
+        server ended the stream with OK; :class:`_Closed` for any other status."""
+        server = self.settings.server
+        channel = (
+            grpc.aio.secure_channel(server, credentials)
+            if credentials is not None
+            else grpc.aio.insecure_channel(server)
+        )
+        async with channel:
+            call = arena_pb2_grpc.PlayStub(channel).Connect(
+                metadata=(("authorization", f"Bearer {self.settings.token}"),)
+            )
+
+            async def write(message: arena_pb2.ClientMessage) -> None:
+                # a failed write means the stream is over: the next read says why
+                with contextlib.suppress(grpc.aio.AioRpcError):
+                    await call.write(message)
+
+            self._write = write
+            try:
+                done = await self._play(call)
+            except grpc.aio.AioRpcError as err:
+                # a write may fail before the server's status is in: ask the call for it
+                code = await call.code()
+                details: str | None = await call.details()
+                if code is None or code == grpc.StatusCode.OK:
+                    code, details = err.code(), err.details()
+                raise _Closed(code, details or "") from None
+            if done:
+                return True
+            code = await call.code()  # the server ended the stream: why?
+            if code not in (None, grpc.StatusCode.OK):
+                raise _Closed(code, await call.details() or "")
+            return False
+
+    async def _send(self, **body: Any) -> None:
+        assert self._write is not None
+        await self._write(arena_pb2.ClientMessage(**body))
+
+    async def _play(
+        self, call: grpc.aio.StreamStreamCall[arena_pb2.ClientMessage, arena_pb2.ServerMessage]
+    ) -> bool:
+        """Hello, then each message to its handler until EOF (False) or the run's last
+        match is over (True). Bodies this version does not know are ignored."""
+        hello = arena_pb2.Hello(protocol=PROTOCOL, client=CLIENT, events_in_requests=True)
+        await self._send(hello=hello)
+        while True:
+            message = await call.read()
+            if message is grpc.aio.EOF:
+                return False
+            assert isinstance(message, arena_pb2.ServerMessage)
+            body = message.WhichOneof("body")
+            handler = self._handlers.get(body or "")
+            if handler is not None and await handler(getattr(message, body or "")):
+                await call.done_writing()
+                return True
+
+    # -- the handlers: each returns True when the run is over -----------------------
+
+    async def _welcome(self, welcome: arena_pb2.Welcome) -> bool:
+        """Join only now: a refused token is told before any write fails."""
+        self.welcomed = True
+        self.tell(
+            Connected(
+                server=self.settings.server,
+                bot=welcome.bot_name,
+                connection_id=welcome.connection_id,
+                server_version=welcome.server_version,
+                protocol=welcome.protocol,
+            )
+        )
+        settings = self.settings
+        left = 0 if settings.matches is None else settings.matches - self.summary.matches
+        join = arena_pb2.Join(
+            variants=list(settings.variants),
+            rated=settings.rated,
+            matches=left,
+            fill_after_ms=0 if settings.fill_after is None else round(settings.fill_after * 1000),
+            fill_bot=settings.fill_bot,
+        )
+        await self._send(join=join)
+        return False
+
+    async def _joined(self, joined: arena_pb2.Joined) -> bool:
+        if self.seat is not None:  # a Join sent while a seat was taken back: not waiting
+            return False
+        settings = self.settings
+        self.tell(
+            Waiting(
+                variants=tuple(joined.variants),
+                rated=joined.rated,
+                matches=joined.matches,
+                fill_after=settings.fill_after,
+                fill_bot=settings.fill_bot or DEFAULT_FILL_BOT,
+            )
+        )
+        return False
+
+    async def _seat_assigned(self, assigned: arena_pb2.SeatAssigned) -> bool:
+        self.seat = assigned
+        info = assigned.match
+        self.tell(
+            Seated(
+                match_id=info.match_id,
+                variant=info.variant,
+                rated=info.rated,
+                player=self.player,
+                partner=assigned.partner,
+                opponents=tuple(assigned.opponents),
+            )
+        )
+        await self._leave_after_this_match()
+        return False
+
+    async def _resume(self, resume: arena_pb2.Resume) -> bool:
+        """A seat taken back: the whole state, then on as usual."""
+        self.seat = resume.seat
+        self.deal = resume.deal.deal
+        self.events = [event_from_proto(e) for e in resume.observation.events]
+        self.seq = resume.observation.seq
+        self.open = None
+        info = resume.seat.match
+        self.tell(Resumed(info.match_id, info.variant, self.player, self.deal))
+        await self._leave_after_this_match()
+        return False
+
+    async def _leave_after_this_match(self) -> None:
+        if self.settings.last_match(self.summary):
+            await self._send(leave=arena_pb2.Leave(now=False))  # no match after this one
+
+    async def _deal_started(self, started: arena_pb2.DealStarted) -> bool:
+        self.deal = started.deal
+        self.events = []
+        return False
+
+    async def _events(self, batch: arena_pb2.EventBatch) -> bool:
+        _keep_events(self, batch.events)
+        return False
+
+    async def _decision(self, request: arena_pb2.DecisionRequest) -> bool:
+        received = time.perf_counter()
+        self.open = _Decision(
+            request.request_id,
+            observation_from_proto(request.observation, self.events),
+            time.monotonic() + (request.decision_ms + request.time_bank_ms) / 1000,
+            received=received,
+        )
+        _keep_events(self, request.observation.events)  # carried in the request
+        await self._answer(self.open)
+        return False
+
+    async def _answer(self, decision: _Decision) -> None:
+        """Ask the bot and reply; an answer that is no action at all is refused here."""
+        bot = self.bot
+        act = getattr(bot, "act") if self.settings.inline and not is_async(bot) else None  # noqa: B009
+        while time.monotonic() < decision.deadline and decision.attempts < MAX_ATTEMPTS:
+            decision.attempts += 1
+            seen = decision.observation
+            action: Action | str = act(seen) if act is not None else await decide(bot, seen)
+            decision.last = action
+            try:
+                wire = reply_action(action)
+            except IllegalActionError as err:
+                left = MAX_ATTEMPTS - decision.attempts
+                self.tell(Refused(decision.request_id, str(action), "MALFORMED", str(err), left))
+                notify_illegal(bot, action, str(err))
+                continue
+            await self._send(
+                action=arena_pb2.ActionReply(request_id=decision.request_id, action=wire)
+            )
+            return
+
+    async def _action_result(self, result: arena_pb2.ActionResult) -> bool:
+        decision = self.open
+        if decision is None or result.request_id != decision.request_id:
+            return False  # stale: about an earlier request
+        if result.status in _RETRY:
+            await self._refused(decision, result)
+            return False
+        self.open = None  # accepted, timed out or out of attempts: closed
+        if result.status in _LOST:
+            self.tell(DecisionLost(result.request_id, _status(result.status), result.action.text))
+        elif result.status == arena_pb2.ACTION_STATUS_ACCEPTED and self.settings.on_decision:
+            self.settings.on_decision(time.perf_counter() - decision.received)
+        return False
+
+    async def _refused(self, decision: _Decision, result: arena_pb2.ActionResult) -> None:
+        """Tell the refusal, then ask the bot again while time and attempts remain."""
+        status = _status(result.status)
+        self.tell(
+            Refused(
+                result.request_id, str(decision.last), status, result.reason, result.attempts_left
+            )
+        )
+        notify_illegal(self.bot, decision.last, result.reason)
+        left = (result.decision_ms + result.time_bank_ms) / 1000
+        decision.deadline = min(decision.deadline, time.monotonic() + left)
+        if result.attempts_left > 0 and left > 0:
+            await self._answer(decision)
+
+    async def _deal_result(self, result: arena_pb2.DealResult) -> bool:
+        self.tell(
+            DealOver(
+                match_id=result.match_id,
+                deal=result.deal,
+                summary=result.summary,
+                scores=tuple(result.scores),
+                totals=tuple(result.totals),
+                player=self.player,
+            )
+        )
+        return False
+
+    async def _match_result(self, result: arena_pb2.MatchResult) -> bool:
+        seat = self.seat
+        info = seat.match if seat is not None else arena_pb2.MatchInfo()
+        played = PlayedMatch(
+            match_id=result.match_id,
+            variant=info.variant,
+            player=self.player,
+            players=list(info.players),
+            result=result,
+        )
+        self.summary.results.append(played)
+        self.tell(
+            MatchOver(
+                match_id=result.match_id,
+                variant=info.variant,
+                reason=end_reason(result.reason),
+                outcome=match_outcome(result, self.player, bool(seat and seat.partner)),
+                winner_team=result.winner_team if result.HasField("winner_team") else None,
+                summary=result.summary,
+                deals=result.deals,
+                totals=tuple(result.totals),
+                player=self.player,
+                rated=result.rated,
+            )
+        )
+        self.seq = 0  # seqs start again with the next match
+        self.seat, self.open = None, None
+        if self.settings.on_match is not None:
+            self.settings.on_match(played)
+        return self.settings.done(self.summary)
+
+    async def _error(self, error: arena_pb2.Error) -> bool:
+        if not error.request_id:  # about the stream itself (the Join): the run cannot go on
+            raise ClientError(error.code, error.message)
+        self.tell(ServerError(error.code, error.message, error.request_id))
+        return False
+
+    async def _draining(self, draining: arena_pb2.Draining) -> bool:
+        deadline = ""
+        if draining.HasField("deadline"):
+            when = draining.deadline.ToDatetime(tzinfo=UTC)
+            deadline = when.isoformat(timespec="seconds").replace("+00:00", "Z")
+        self.tell(Draining(draining.reason, deadline))
+        return False

@@ -5,6 +5,11 @@ The class is imported (the current directory is searched first) and instantiated
 arguments, or with ``seed`` if its ``__init__`` takes one. The token comes from
 ``--token`` or the environment variable ``ARENA_BOT_TOKEN``; the owner key of
 ``register`` from ``--owner-key`` or ``ARENA_OWNER_KEY``.
+
+``run`` tells on stderr what happens (connected, waiting, seated, each deal, each match,
+refused answers, errors, reconnections): one line each in a terminal, structured log
+events otherwise (or as ``ARENA_LOG_FORMAT`` says); stdout gets the number of matches
+played at the end.
 """
 
 from __future__ import annotations
@@ -144,7 +149,9 @@ def _register(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from arena.client.runner import PlayedMatch, run_bot  # loads gRPC: only for this command
+    # gRPC loads only for this command
+    from arena.client.report import reporter_for
+    from arena.client.runner import run_bot
 
     token = args.token or os.environ.get(TOKEN_ENV, "")
     if not token:
@@ -152,12 +159,6 @@ def _run(args: argparse.Namespace) -> int:
     if args.matches is not None and args.matches < 1:
         raise ArenaError(f"--matches must be at least 1, got {args.matches}")
     bot = load_bot(args.bot, args.seed)
-
-    def report(played: PlayedMatch) -> None:
-        result = played.result
-        mine = f"; your total {played.total}" if played.total is not None else ""
-        print(f"{played.match_id}: {result.summary}{mine}", flush=True)
-
     summary = run_bot(
         bot,
         server=args.server,
@@ -165,11 +166,11 @@ def _run(args: argparse.Namespace) -> int:
         variants=args.variant or ["guandan"],
         rated=not args.casual,
         matches=args.matches,
-        on_match=report,
         tls=args.tls,
         root_certificates=_roots(args),
         fill_after=args.fill_after,
         fill_bot=args.fill_bot,
+        reporter=reporter_for(sys.stderr),
     )
     print(f"{summary.matches} matches played", flush=True)
     return 0
