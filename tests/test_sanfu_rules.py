@@ -171,8 +171,11 @@ def test_sf01_explicit_hands_are_dealt_one_card_at_a_time_from_seat_0(
     hands = deal_hands(*QUICK)
     state = GAME.new_deal(SanfuSetup(), hands=hands, turned=list(indices))
     turns = events(state, "turn")
-    # dealing index k goes to seat k % 4, as the (k // 4)-th card of its hand
-    assert [(e.seat, e.cards) for e in turns] == [(k % 4, (hands[k % 4][k // 4],)) for k in indices]
+    # dealing index k goes to seat k % 4 (player k % 4 here), as the (k // 4)-th card of its
+    # hand; the event names the seat that player plays from once the seats are rearranged
+    assert [(e.seat, e.value, e.cards) for e in turns] == [
+        (seat_of(state, k % 4), k % 4, (hands[k % 4][k // 4],)) for k in indices
+    ]
 
 
 def test_sf01_hands_must_be_41_41_40_40_from_three_decks() -> None:
@@ -198,9 +201,9 @@ def test_sf02_the_seed_picks_two_turned_cards_deterministically() -> None:
         order = shuffled_deck(3, seed)
         for turn in turns:
             (card,) = turn.cards
-            assert turn.value == setup.seating[turn.seat]  # the player receiving it
-            assert card in order[turn.seat :: 4]  # dealt to that seat
-            assert card in state.hand(seat_of(state, turn.value))
+            assert turn.value == state.seating[turn.seat]  # the player receiving it, seated
+            assert card in order[setup.seating.index(turn.value) :: 4]  # dealt to that player
+            assert card in state.hand(turn.seat)
         picked.add(tuple((e.seat, e.cards) for e in turns))
     assert len(picked) > 20  # the seed decides
 
@@ -210,8 +213,9 @@ def test_sf02_turn_events_are_public_with_the_card_and_the_receiver() -> None:
     setup = SanfuSetup(seating=(2, 3, 0, 1))
     state = GAME.new_deal(setup, hands=hands, turned=[100, 7])  # given in any order
     expected = [
-        Event("turn", 3, (hands[3][1],), value=1),  # index 7: seat 3, player 1
-        Event("turn", 0, (hands[0][25],), value=2),  # index 100: seat 0, player 2
+        Event("turn", 3, (hands[3][1],), value=1),  # index 7: dealt to seat 3, player 1
+        # index 100: dealt to seat 0, player 2, who then moves opposite player 1 (seat 1)
+        Event("turn", 1, (hands[0][25],), value=2),
     ]
     assert events(state, "turn") == expected
     kinds = [e.kind for e in state.events]
@@ -311,8 +315,9 @@ def test_sf04_each_seat_change_is_a_public_event_naming_the_mover(
         state = new_deal(turned=[first, 4 + second], setup=SanfuSetup(seating=seating))
         mover, other = seating[second], seating[opposite]
         assert state.seating[opposite] == mover
-        # "player X swaps seats with player Y": X the mover, now at seat `target`
-        swap = Event("swap", second, target=opposite, value=other, tag=str(mover))
+        # "player X swaps seats with player Y": X the mover, now at seat `seat`; Y now at
+        # seat `target` (seats of the rearranged table, as every event's)
+        swap = Event("swap", opposite, target=second, value=mover, tag=str(other))
         assert events(state, "swap") == [swap], (first, second)
         text = GAME.describe_event(swap, state)
         assert text == f"player {mover} swaps seats with player {other}: now at seat {opposite}"
@@ -342,9 +347,10 @@ def test_sf05_after_a_sweep_one_card_moves_its_receiver_opposite_the_previous_fi
     state = GAME.new_deal(setup, hands=hands, turned=[index])
     assert isinstance(state, SanfuState)
     turns = events(state, "turn")
-    assert turns == [Event("turn", receiver, (hands[receiver][10],), value=seating[receiver])]
     # the same moves as two cards with the previous first finisher as first receiver
     assert state.seating == rearranged(seating, first_seat, receiver)
+    now = seat_of(state, seating[receiver])  # the seat the receiver plays from
+    assert turns == [Event("turn", now, (hands[receiver][10],), value=seating[receiver])]
     assert seat_of(state, previous_first) == first_seat  # the previous first never moves
     partner = state.player_at((first_seat + 2) % 4)
     if receiver == first_seat:  # they keep their current partner
@@ -864,8 +870,8 @@ def test_sf17_seating_and_the_first_finisher_carry_over_to_the_next_deal() -> No
             assert deal.setup == game.setup_to_dict(setup)
             turns = [e for e in starts[index] if e.kind == "turn"]
             assert len(turns) == (1 if previous.details["sweep"] else 2)
-            for turn in turns:  # dealt from the carried seating
-                assert turn.value == setup.seating[turn.seat]
+            for turn in turns:  # the receiver, at its seat of the rearranged table
+                assert turn.value == outcomes[index].details["seating"][turn.seat]
 
 
 def test_sf17_next_setup_of_an_explicit_deal() -> None:

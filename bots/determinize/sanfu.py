@@ -1,7 +1,8 @@
 """A full sanfu deal consistent with what one seat has seen.
 
-Known: the seat's own hand, every card played, each turned card and who received it,
-the seat swaps (so the seating before them), and every seat's exact card count. The
+Known: the seat's own hand, every card played, each turned card and the seat its
+receiver plays from, the seat swaps (so the seating before them, where the cards were
+dealt), and every seat's exact card count. The
 rest of the 162 cards is dealt at random into the other hands; the turned cards are
 put back where the turn events say they were dealt; then the deal is built by the
 engine from those hands and the public actions are re-applied.
@@ -27,10 +28,10 @@ def _seatings(observation: Observation) -> tuple[list[int], list[Seat]]:
     before = list(after)
     dealt_at = list(range(NUM_SEATS))
     for event in reversed(observation.events):
-        if event.kind == "swap":
-            mover, target = event.seat, event.target
-            before[mover], before[target] = before[target], before[mover]
-            dealt_at[mover], dealt_at[target] = dealt_at[target], dealt_at[mover]
+        if event.kind == "swap":  # two players changed seats: ``seat`` and ``target`` now
+            one, two = event.seat, event.target
+            before[one], before[two] = before[two], before[one]
+            dealt_at[one], dealt_at[two] = dealt_at[two], dealt_at[one]
     return before, dealt_at
 
 
@@ -40,17 +41,15 @@ def sample(observation: Observation, rng: random.Random, game: Game) -> SanfuSta
         raise Inconsistent(f"sanfu observation for a {game.name} game")
     events, me = observation.events, observation.seat
     before, dealt_at = _seatings(observation)
-    now_at = {dealt: seat for seat, dealt in enumerate(dealt_at)}
-    turns = [e for e in events if e.kind == "turn"]
+    turns = [e for e in events if e.kind == "turn"]  # seats of the table as it plays
     played: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
     for event in events:
         if event.kind == "play":
             played[event.seat].update(event.cards)
     known: list[Counter[Card]] = [Counter(p) for p in played]
     for turn in turns:  # a turned card was dealt to that seat: played since, or still held
-        seat = now_at[turn.seat]
-        card = turn.cards[0]
-        wanted = sum(1 for t in turns if now_at[t.seat] == seat and t.cards[0] == card)
+        seat, card = turn.seat, turn.cards[0]
+        wanted = sum(1 for t in turns if t.seat == seat and t.cards[0] == card)
         known[seat][card] = max(known[seat][card], wanted)
     counts = [int(n) for n in observation.public["counts"]]
     mine = Counter(observation.hand) + played[me]
@@ -78,10 +77,11 @@ def sample(observation: Observation, rng: random.Random, game: Game) -> SanfuSta
     turned: list[int] = []
     fixed = [0] * NUM_SEATS  # the first cards of a hand already placed as turned cards
     for position, turn in enumerate(turns):  # the k-th card of seat s is deal index 4k + s
-        hand = hands[turn.seat]
-        hand.insert(position, hand.pop(hand.index(turn.cards[0], fixed[turn.seat])))
-        fixed[turn.seat] = position + 1
-        turned.append(NUM_SEATS * position + turn.seat)
+        origin = dealt_at[turn.seat]
+        hand = hands[origin]
+        hand.insert(position, hand.pop(hand.index(turn.cards[0], fixed[origin])))
+        fixed[origin] = position + 1
+        turned.append(NUM_SEATS * position + origin)
     setup = _setup(observation, before, len(turns), game)
     state = game.new_deal(setup, hands=hands, turned=turned)
     state.list_briefly()  # re-applied plays are checked one by one, no list needed

@@ -5,7 +5,9 @@ decide the partnerships and the seats are rearranged so that partners sit
 opposite; every turned card and every seat change is a public event. Then the
 play (SF-7 … SF-11) until both players of one team are out, and the scoring
 (SF-13 … SF-16). Seats follow C-2 after the rearrangement; ``player_at`` says
-which player (policy) sits where.
+which player (policy) sits where. Every seat an event names is a seat of that
+rearranged table, the turned cards' and the seat changes' included: a ``turn``
+names the seat its receiver plays from, a ``swap`` the seats both players move to.
 """
 
 from __future__ import annotations
@@ -110,18 +112,26 @@ class SanfuState(ClimbingState):
         counts = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
         self._events: list[Event] = [Event("deal", value=setup.deal_index)]
         receivers: list[Seat] = []
+        shown: list[Card] = []
         for index, card in enumerate(deal_order):  # SF-1: one at a time from seat 0
             seat = index % NUM_SEATS
             counts[seat][card] += 1
             if index in turned:  # SF-2: shown to everyone as it is dealt
                 receivers.append(seat)
-                self._events.append(Event("turn", seat, (card,), value=seating[seat]))
+                shown.append(card)
         before = list(seating)
-        for mover, target in rearrange(seating, receivers, setup):
-            # SF-4: the players take their cards with them; public, naming both players
+        moves = rearrange(seating, receivers, setup)
+        now_at = list(range(NUM_SEATS))  # by dealt seat: the seat after the rearrangement
+        for mover, target in moves:  # SF-4: the players take their cards with them
             counts[mover], counts[target] = counts[target], counts[mover]
+            now_at[mover], now_at[target] = target, mover
+        # Every seat in the deal's events is a seat of the rearranged table (the seating
+        # the deal is played in); ``value`` names the player sitting there.
+        for seat, card in zip(receivers, shown, strict=True):
+            self._events.append(Event("turn", now_at[seat], (card,), value=before[seat]))
+        for mover, target in moves:  # public, naming both players
             self._events.append(
-                Event("swap", mover, target=target, value=before[target], tag=str(before[mover]))
+                Event("swap", target, target=mover, value=before[mover], tag=str(before[target]))
             )
         self.seating = (seating[0], seating[1], seating[2], seating[3])
         self._counts = counts
@@ -136,7 +146,7 @@ class SanfuState(ClimbingState):
         self._legal_readings: dict[Action, Reading] = {}
         self._legal_complete = True
         if len(receivers) == 2 or setup.previous_first is None:
-            leader = receivers[0]  # SF-6
+            leader = now_at[receivers[0]]  # SF-6
         else:
             leader = self.seating.index(setup.previous_first)
         self._phase = "play"

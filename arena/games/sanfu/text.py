@@ -21,9 +21,7 @@ def describe_event(event: Event, state: SanfuState) -> str:
     if kind == "turn":
         return f"(player {event.value}) receives the turned card {pretty_cards(event.cards)} (明牌)"
     if kind == "swap":
-        return (
-            f"player {event.tag} swaps seats with player {event.value}: now at seat {event.target}"
-        )
+        return f"player {event.value} swaps seats with player {event.tag}: now at seat {event.seat}"
     if kind == "lead":
         return "leads (对家接风)" if event.tag == "partner" else "leads"
     if kind == "play":
