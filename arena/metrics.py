@@ -108,6 +108,7 @@ STORE_OPERATIONS: Final = (
     "add_tournament",
     "set_tournament_status",
     "add_match",
+    "fix_round",
 )
 """``operation`` of a store write: one per kind of write transaction of the store."""
 RAY_TASKS: Final = ("match_batch", "balance_batch")

@@ -81,6 +81,13 @@ Schema version 3 adds
     ``bots.games_json`` TEXT NULL — the variants a bot registered for (a JSON array
     of variant names); NULL: every variant.
 
+Schema version 4 adds
+    ``rounds`` — the pairings of a round of a rated tournament, fixed once, before
+    any of its matches is played (a resumed round plays them, not new ones).
+        ``tournament_id`` REFERENCES tournaments, ``number`` INTEGER (0, 1, …),
+        ``pairings_json`` (array of ``[team, team]``, each team an array of bot
+        names, in play order), ``created_at``; PRIMARY KEY (tournament_id, number).
+
 Built-in bots (kind ``builtin``, :data:`BUILTIN_KIND`) are rows of ``bots`` like any
 other: :meth:`Store.add_builtin_bots` adds them on demand (idempotently), before a
 match that seats them is stored or rated. Each name is one bot, parameters included:
@@ -122,7 +129,7 @@ __all__ = [
     "Tournament",
 ]
 
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 """The schema this code writes and understands (``PRAGMA user_version``)."""
 
 APPLICATION_ID: Final = 0x41524E41
@@ -363,7 +370,22 @@ _SCHEMA_V2: Final = (
 
 _SCHEMA_V3: Final = ("ALTER TABLE bots ADD COLUMN games_json TEXT",)
 
-_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA_V1, 2: _SCHEMA_V2, 3: _SCHEMA_V3}
+_SCHEMA_V4: Final = (
+    """CREATE TABLE rounds (
+        tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+        number INTEGER NOT NULL CHECK (number >= 0),
+        pairings_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, number)
+    )""",
+)
+
+_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
+    1: _SCHEMA_V1,
+    2: _SCHEMA_V2,
+    3: _SCHEMA_V3,
+    4: _SCHEMA_V4,
+}
 """Statements taking the schema from version ``n - 1`` to version ``n``."""
 
 _MATCH_COLUMNS: Final = (
@@ -782,13 +804,38 @@ class Store:
         rated matches grows by one. On any error nothing is stored. When this
         returns True the match is on disk.
         """
+        return self.add_matches([(match, rating_updates)]) == 1
+
+    def add_matches(self, matches: Sequence[tuple[StoredMatch, Sequence[RatingUpdate]]]) -> int:
+        """Store matches that count together — the two halves of a paired deal — each
+        with the rating changes it causes (applied in order), in one transaction: all
+        of them or none, across crashes.
+
+        Returns how many were stored: all of them, or 0, changing nothing, if any is
+        stored already. Otherwise as :meth:`add_match`.
+        """
+        if not matches:
+            return 0
+        rows = [self._match_row(match, updates) for match, updates in matches]
+        what = f"match {matches[0][0].id!r}" if len(matches) == 1 else "matches"
+        with self._write(f"cannot store {what} in", "add_match") as conn:
+            at = _now()
+            for (match, updates), row in zip(matches, rows, strict=True):
+                if not self._insert_match(conn, match, row, updates, at):
+                    conn.rollback()
+                    return 0
+            return len(matches)
+
+    @staticmethod
+    def _match_row(match: StoredMatch, rating_updates: Sequence[RatingUpdate]) -> tuple[Any, ...]:
+        """The row of a match, its JSON checked; its updates checked for duplicates."""
         keys = [(u.bot, u.variant, u.system) for u in rating_updates]
         _check(
             len(set(keys)) == len(keys),
             f"match {match.id!r}: two rating updates for the same bot, variant and system",
         )
         what = f"match {match.id!r}"
-        row = (
+        return (
             match.id,
             match.tournament_id,
             match.variant,
@@ -801,56 +848,63 @@ class Store:
             match.decisions,
             match.finished_at or _now(),
         )
-        with self._write(f"cannot store {what} in", "add_match") as conn:
-            if (
-                match.tournament_id is not None
-                and not conn.execute(
-                    "SELECT 1 FROM tournaments WHERE id = ?", (match.tournament_id,)
-                ).fetchone()
-            ):
+
+    def _insert_match(
+        self,
+        conn: sqlite3.Connection,
+        match: StoredMatch,
+        row: tuple[Any, ...],
+        rating_updates: Sequence[RatingUpdate],
+        at: str,
+    ) -> bool:
+        """Insert a match and apply its rating updates inside the caller's transaction;
+        False (nothing written) if the match is stored already."""
+        what = f"match {match.id!r}"
+        if (
+            match.tournament_id is not None
+            and not conn.execute(
+                "SELECT 1 FROM tournaments WHERE id = ?", (match.tournament_id,)
+            ).fetchone()
+        ):
+            raise StoreError(f"store {self.path}: {what}: no tournament {match.tournament_id!r}")
+        cursor = conn.execute(
+            f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (id) DO NOTHING",
+            row,
+        )
+        if cursor.rowcount == 0:
+            return False
+        for update in rating_updates:
+            key = (update.bot, update.variant, update.system)
+            if not conn.execute("SELECT 1 FROM bots WHERE name = ?", (update.bot,)).fetchone():
                 raise StoreError(
-                    f"store {self.path}: {what}: no tournament {match.tournament_id!r}"
+                    f"store {self.path}: {what}: rating update for {update.bot!r}, "
+                    "which is not a registered bot (add_bot first)"
                 )
-            cursor = conn.execute(
-                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (id) DO NOTHING",
-                row,
+            old = conn.execute(
+                "SELECT value FROM ratings WHERE bot = ? AND variant = ? AND system = ?", key
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO ratings (bot, variant, system, value, sigma, matches, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, 1, ?) "
+                "ON CONFLICT (bot, variant, system) DO UPDATE SET value = excluded.value, "
+                "sigma = excluded.sigma, matches = matches + 1, "
+                "updated_at = excluded.updated_at",
+                (*key, float(update.after), update.sigma, at),
             )
-            if cursor.rowcount == 0:
-                conn.rollback()
-                return False
-            at = _now()
-            for update in rating_updates:
-                key = (update.bot, update.variant, update.system)
-                if not conn.execute("SELECT 1 FROM bots WHERE name = ?", (update.bot,)).fetchone():
-                    raise StoreError(
-                        f"store {self.path}: {what}: rating update for {update.bot!r}, "
-                        "which is not a registered bot (add_bot first)"
-                    )
-                old = conn.execute(
-                    "SELECT value FROM ratings WHERE bot = ? AND variant = ? AND system = ?", key
-                ).fetchone()
-                conn.execute(
-                    "INSERT INTO ratings (bot, variant, system, value, sigma, matches, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, 1, ?) "
-                    "ON CONFLICT (bot, variant, system) DO UPDATE SET value = excluded.value, "
-                    "sigma = excluded.sigma, matches = matches + 1, "
-                    "updated_at = excluded.updated_at",
-                    (*key, float(update.after), update.sigma, at),
-                )
-                conn.execute(
-                    'INSERT INTO rating_history (match_id, bot, variant, system, "before", '
-                    "after, sigma, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        match.id,
-                        *key,
-                        None if old is None else old[0],
-                        float(update.after),
-                        update.sigma,
-                        at,
-                    ),
-                )
-            return True
+            conn.execute(
+                'INSERT INTO rating_history (match_id, bot, variant, system, "before", '
+                "after, sigma, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match.id,
+                    *key,
+                    None if old is None else old[0],
+                    float(update.after),
+                    update.sigma,
+                    at,
+                ),
+            )
+        return True
 
     def match(self, id: str) -> StoredMatch | None:
         """The match ``id``, or None."""
@@ -861,6 +915,47 @@ class Store:
         """The ids of the matches stored for a tournament (to resume it)."""
         rows = self._read("SELECT id FROM matches WHERE tournament_id = ?", (tournament_id,))
         return {row[0] for row in rows}
+
+    def stored_ids(self, ids: Iterable[str]) -> set[str]:
+        """Which of these match ids are stored."""
+        wanted = list(dict.fromkeys(ids))
+        found: set[str] = set()
+        for i in range(0, len(wanted), _PAGE):
+            page = wanted[i : i + _PAGE]
+            rows = self._read(
+                f"SELECT id FROM matches WHERE id IN ({', '.join('?' * len(page))})", page
+            )
+            found.update(row[0] for row in rows)
+        return found
+
+    # -- rounds ------------------------------------------------------------------
+
+    def fix_round(
+        self, tournament_id: str, number: int, pairings: Sequence[Sequence[Sequence[str]]]
+    ) -> list[list[list[str]]]:
+        """The pairings of round ``number`` of a tournament, fixed once: the first call
+        stores ``pairings``; every later call returns those, whatever it is given."""
+        _check(number >= 0, f"round {number}: a round number is 0 or more")
+        pairings_json = _dumps(
+            [[list(team) for team in meeting] for meeting in pairings],
+            f"tournament {tournament_id!r}: round {number}",
+        )
+        with self._write("cannot fix a round in store", "fix_round") as conn:
+            if not conn.execute(
+                "SELECT 1 FROM tournaments WHERE id = ?", (tournament_id,)
+            ).fetchone():
+                raise StoreError(f"store {self.path}: no tournament {tournament_id!r}")
+            conn.execute(
+                "INSERT INTO rounds (tournament_id, number, pairings_json, created_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, number) DO NOTHING",
+                (tournament_id, number, pairings_json, _now()),
+            )
+            row = conn.execute(
+                "SELECT pairings_json FROM rounds WHERE tournament_id = ? AND number = ?",
+                (tournament_id, number),
+            ).fetchone()
+        fixed: list[list[list[str]]] = _loads(row[0])
+        return fixed
 
     def matches(
         self, variant: str | None = None, tournament_id: str | None = None

@@ -122,7 +122,10 @@ def old_store(path: Path, version: int) -> None:
             conn.execute(statement)
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {version}")
-    conn.execute("INSERT INTO bots VALUES ('old', 'remote', 'ann', NULL, '2024-01-01')")
+    conn.execute(
+        "INSERT INTO bots (name, kind, owner, version, created_at) "
+        "VALUES ('old', 'remote', 'ann', NULL, '2024-01-01')"
+    )
     conn.commit()
     conn.close()
 

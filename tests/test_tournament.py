@@ -51,9 +51,9 @@ def test_paired_results_are_rated_only_as_complete_pairs(tmp_path: Path) -> None
         for bot in ("random", "first"):
             store.add_bot(bot, "builtin")
         league = League(store, config.variant)
-        assert league.add(reports[0], config.id) == 0  # its twin is not in yet
-        assert store.match_ids(config.id) == set()
-        assert league.add(reports[1], config.id) == 2
+        assert league.add_unit(reports[0:2], config.id) == 2
+        assert store.match_ids(config.id) == {reports[0].job.id, reports[1].job.id}
+        assert league.add_unit(reports[0:2], config.id) == 0  # a retried pair
 
 
 def crash_once(marker: str) -> Any:
@@ -133,19 +133,19 @@ def test_an_interrupted_tournament_keeps_its_results_and_resumes(
 ) -> None:
     db = str(tmp_path / "cut.sqlite")
     args = ["tournament", "--bots", "random,first", "--matches", "6", "--deals", "1", "--db", db]
-    original = League.add
+    original = League.add_unit
     seen = {"n": 0}
 
-    def add_then_interrupt(self: League, report: Any, tournament_id: str | None) -> int:
+    def add_then_interrupt(self: League, reports: Any, tournament_id: str | None) -> int:
         seen["n"] += 1
         if seen["n"] == 3:
             raise KeyboardInterrupt  # Ctrl-C while results stream in
-        return original(self, report, tournament_id)
+        return original(self, reports, tournament_id)
 
-    monkeypatch.setattr(League, "add", add_then_interrupt)
+    monkeypatch.setattr(League, "add_unit", add_then_interrupt)
     assert main(args) == 130
     assert "interrupted: 2 matches stored" in capsys.readouterr().err
-    monkeypatch.setattr(League, "add", original)
+    monkeypatch.setattr(League, "add_unit", original)
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "2 already stored" in out and "4 matches stored" in out

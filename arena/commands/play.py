@@ -20,10 +20,11 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return arguments.game_options(pairs)
 
 
-def parse_bots(names: list[str]) -> list[str]:
-    if len(names) != 4:
-        raise ConfigError(f"--bots needs four comma-separated names, got {len(names)}")
-    return names
+def parse_bots(text: str) -> list[str]:
+    names = text.split(",")
+    if len(names) != 4 or not all(name.strip() for name in names):
+        raise ConfigError(f"--bots needs four comma-separated names, got {text!r}")
+    return arguments.bot_names(text)
 
 
 class Narrator:
@@ -99,7 +100,6 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("game", type=arguments.name, help="game name, e.g. guandan")
     parser.add_argument(
         "--bots",
-        type=arguments.bot_list,
         default="random,random,random,random",
         help="four comma-separated bot names for seats 0-3 (default: four random bots)",
     )
@@ -109,7 +109,6 @@ def add_parser(sub: Subcommands) -> None:
     )
     parser.add_argument(
         "--option",
-        type=arguments.game_option,
         action="append",
         default=[],
         metavar="KEY=VALUE",

@@ -5,18 +5,17 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator
 
 from arena.commands import Subcommands, add_db_argument, arguments
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.play import parse_options
 from arena.commands.progress import progress_bar
-from arena.errors import ConfigError
+from arena.errors import ArenaError, ConfigError
 from arena.log import get_logger
-from arena.sim import RayOptions, Runner, TournamentConfig, plan
-from arena.sim.jobs import MatchJob
+from arena.sim import RayOptions, Runner, TournamentConfig
+from arena.sim.driver import expected_matches, play_tournament
 from arena.sim.league import League
-from arena.sim.tournament import EXAMPLE, plan_round
+from arena.sim.tournament import EXAMPLE
 from arena.store import Store
 
 EXIT_INTERRUPTED = 130
@@ -41,7 +40,6 @@ def add_parser(sub: Subcommands) -> None:
     )
     parser.add_argument(
         "--option",
-        type=arguments.game_option,
         action="append",
         default=[],
         metavar="KEY=VALUE",
@@ -77,7 +75,8 @@ def add_parser(sub: Subcommands) -> None:
         "--address",
         type=arguments.name,
         default=None,
-        help="Ray cluster: 'auto' or ray://HOST:PORT (default: local)",
+        help="join a Ray cluster: 'auto', HOST:PORT or ray://HOST:PORT "
+        "(default: start a local Ray for this run)",
     )
     parser.add_argument("--batch", type=arguments.count, default=None, help="matches per Ray task")
     add_metrics_arguments(parser)
@@ -131,13 +130,12 @@ def run_tournament(args: argparse.Namespace) -> int:
         try:
             with Runner(RayOptions(address=args.address)) as runner, progress_bar() as progress:
                 bar = progress.add_task("matches", total=total, completed=len(done), rate="")
-                for stage in stages(config, league):
-                    todo = [job for job in stage if job.id not in done]
-                    for report in runner.run(todo, batch_size=args.batch or batch_size(config)):
-                        stored += league.add(report, config.id)
-                        played_deals += report.deals
-                        rate = played_deals / max(time.perf_counter() - started, 1e-9)
-                        progress.update(bar, advance=1, rate=f"{rate:,.0f} deals/s")
+                size = args.batch or batch_size(config)
+                for reports, added in play_tournament(config, store, league, runner, size):
+                    stored += added
+                    played_deals += sum(report.deals for report in reports)
+                    rate = played_deals / max(time.perf_counter() - started, 1e-9)
+                    progress.update(bar, advance=len(reports), rate=f"{rate:,.0f} deals/s")
         except KeyboardInterrupt:
             log.warning("tournament_interrupted", stored=stored)
             print(
@@ -145,6 +143,11 @@ def run_tournament(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_INTERRUPTED
+        if len(store.match_ids(config.id)) != total:
+            raise ArenaError(
+                f"tournament {config.id}: {len(store.match_ids(config.id))} matches stored, "
+                f"the definition has {total}"
+            )
         store.set_tournament_status(config.id, "finished")
         log.info("tournament_finished", stored=stored, deals=played_deals)
     print(f"{stored} matches stored in {args.db}")
@@ -152,24 +155,6 @@ def run_tournament(args: argparse.Namespace) -> int:
 
     print_leaderboard(args.db, config.variant, as_json=False)
     return 0
-
-
-def stages(config: TournamentConfig, league: League) -> Iterator[list[MatchJob]]:
-    """The matches to play, stage by stage: all at once, or one rated round at a time
-    (each round paired from the ratings the previous rounds left; a resumed round is
-    re-paired from the ratings stored so far)."""
-    if config.format != "rated":
-        yield plan(config)
-        return
-    for round_index in range(config.matches):
-        yield plan_round(config, round_index, league.elo)
-
-
-def expected_matches(config: TournamentConfig) -> int:
-    if config.format != "rated":
-        return len(plan(config))
-    per_round = len(config.teams) // 2 * (2 if config.paired else 1)
-    return config.matches * per_round
 
 
 def batch_size(config: TournamentConfig) -> int:

@@ -2,22 +2,22 @@
 
 Elo (partnerships: a team is the mean of its two bots), OpenSkill
 (Plackett–Luce, μ and σ, the conservative μ−3σ) and, for Shengji, room points
-(SJ-32), per variant. With paired deals
-only complete pairs are stored and rated, so both halves count together or not
-at all.
+(SJ-32), per variant. The matches that count together — the two halves of a
+paired deal — are stored and rated as one unit, in one transaction: both or
+neither, across crashes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arena import metrics
 from arena.games.shengji.scoring import LevelChange, room_points_change
 from arena.rating import EloConfig, SkillRating, update_skill, update_teams
 from arena.sim.jobs import MatchReport
-from arena.store import RatingUpdate, Store
+from arena.store import RatingUpdate, Store, StoredMatch
 
 ELO, OPENSKILL, ROOM = "elo", "openskill", "room"
 
@@ -29,7 +29,6 @@ class League:
     store: Store
     variant: str
     ratings: Ratings = field(init=False)
-    pending: dict[str, MatchReport] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.ratings = Ratings.stored(self.store, self.variant)
@@ -47,30 +46,35 @@ class League:
         return self.ratings.skill
 
     def add(self, report: MatchReport, tournament_id: str | None) -> int:
-        """Store and rate a result (a paired one once its twin is in); returns matches stored."""
-        pair = report.job.pair
-        if pair is None:
-            return int(self._store(report, tournament_id))
-        twin = self.pending.pop(pair, None)
-        if twin is None:
-            self.pending[pair] = report
-            return 0
-        return int(self._store(twin, tournament_id)) + int(self._store(report, tournament_id))
+        """Store and rate one result; returns the matches stored (0: stored already)."""
+        return self.add_unit((report,), tournament_id)
 
-    def add_all(self, reports: Iterable[MatchReport], tournament_id: str | None) -> Iterator[int]:
+    def add_unit(self, reports: Sequence[MatchReport], tournament_id: str | None) -> int:
+        """Store and rate results that count together (a pair's two halves), in order,
+        in one transaction; returns the matches stored. Those stored already (a
+        retried batch, a rerun) are neither stored nor rated again."""
+        stored = self.store.stored_ids(report.job.id for report in reports)
+        ratings = self.ratings.copy()
+        rows: list[tuple[StoredMatch, list[RatingUpdate]]] = []
         for report in reports:
-            yield self.add(report, tournament_id)
-
-    def _store(self, report: MatchReport, tournament_id: str | None) -> bool:
-        changed = self.ratings.rate(report.job.players, report.team_score(), report.record)
-        stored = self.store.add_match(report.stored(tournament_id), changed)
-        if stored:  # a duplicate (a retried batch, a rerun) changes no rating
-            self.ratings.apply(changed)
+            if report.job.id in stored:
+                continue
+            changed = ratings.rate(report.job.players, report.team_score(), report.record)
+            ratings.apply(changed)
+            rows.append((report.stored(tournament_id), changed))
+        if not rows or not self.store.add_matches(rows):
+            return 0
+        self.ratings = ratings
+        for _, changed in rows:
             for update in changed:
                 metrics.set_rating(
                     self.variant, update.bot, update.system, update.after, update.sigma
                 )
-        return stored
+        return len(rows)
+
+    def add_all(self, reports: Iterable[MatchReport], tournament_id: str | None) -> Iterator[int]:
+        for report in reports:
+            yield self.add(report, tournament_id)
 
 
 @dataclass
@@ -108,6 +112,10 @@ class Ratings:
             for r in store.ratings(variant)
         )
         return ratings
+
+    def copy(self) -> Ratings:
+        """An independent copy (to rate a unit of matches before it is stored)."""
+        return replace(self, elo=dict(self.elo), skill=dict(self.skill), room=dict(self.room))
 
     def updates(self) -> list[RatingUpdate]:
         """Every bot's every rating, as updates to it."""

@@ -125,21 +125,32 @@ class TournamentConfig:
         return list(combinations(self.teams, 2))
 
 
-def plan_round(
-    config: TournamentConfig, round_index: int, elo: Mapping[str, float], initial: float = 1500.0
-) -> list[MatchJob]:
-    """One round of rated matchmaking: teams sorted by their Elo (the mean of their bots)
-    meet their neighbours — first against second, third against fourth …; with an odd
-    number of teams the weakest sits out. Sides alternate by round."""
+Team = tuple[str, str]
+Meeting = tuple[Team, Team]
 
-    def strength(team: tuple[str, str]) -> tuple[float, str]:
+
+def pair_round(
+    config: TournamentConfig, elo: Mapping[str, float], initial: float = 1500.0
+) -> list[Meeting]:
+    """The meetings of a round of rated matchmaking: teams sorted by their Elo (the
+    mean of their bots) meet their neighbours — first against second, third against
+    fourth …; with an odd number of teams the weakest sits out."""
+
+    def strength(team: Team) -> tuple[float, str]:
         return (-(elo.get(team[0], initial) + elo.get(team[1], initial)) / 2, ",".join(team))
 
     ranked = sorted(config.teams, key=strength)
+    return [(ranked[k], ranked[k + 1]) for k in range(0, len(ranked) - 1, 2)]
+
+
+def round_jobs(
+    config: TournamentConfig, round_index: int, meetings: Sequence[Meeting]
+) -> list[MatchJob]:
+    """The matches of a round with these meetings (sides alternate by round; paired,
+    each meeting is both halves of a pair)."""
     jobs = []
-    for k in range(0, len(ranked) - 1, 2):
-        first, second = ranked[k], ranked[k + 1]
-        seed = derive_seed(config.seed, config.variant, "round", round_index, k)
+    for i, (first, second) in enumerate(meetings):
+        seed = derive_seed(config.seed, config.variant, "round", round_index, 2 * i)
         base = f"{config.id}:r{round_index}:{'+'.join(first)}~{'+'.join(second)}"
         if config.paired:
             for side, (a, b) in (("a", (first, second)), ("b", (second, first))):
@@ -148,6 +159,14 @@ def plan_round(
             a, b = (first, second) if round_index % 2 == 0 else (second, first)
             jobs.append(_job(config, base, seed, a, b, pair=None))
     return jobs
+
+
+def plan_round(
+    config: TournamentConfig, round_index: int, elo: Mapping[str, float], initial: float = 1500.0
+) -> list[MatchJob]:
+    """One round of rated matchmaking from these ratings (:func:`pair_round`,
+    :func:`round_jobs`)."""
+    return round_jobs(config, round_index, pair_round(config, elo, initial))
 
 
 def plan(config: TournamentConfig) -> list[MatchJob]:
