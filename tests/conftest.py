@@ -9,9 +9,9 @@ import pytest
 
 @pytest.fixture(scope="session")
 def ray_session() -> Iterator[None]:
-    """A local Ray with two CPUs, started once; tests that need Ray ask for it."""
-    import ray
+    """A local Ray with two CPUs, started once as every command starts it; tests that
+    need Ray ask for it."""
+    from arena.sim import RayOptions, Runner
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    yield
-    ray.shutdown()
+    with Runner(RayOptions(num_cpus=2)):
+        yield

@@ -1,19 +1,41 @@
-"""Running many matches on Ray: a local instance by default, or an existing cluster.
+"""Running many matches on Ray: a local instance of our own by default, or an existing cluster.
 
-Jobs go out in batches (one Ray task per batch), at most ``max_in_flight`` batches
-at a time (``ray.wait``), and results stream back as batches finish. A batch
-whose worker or node dies is submitted again (up to :data:`MAX_RETRIES` times;
-each retry is counted in ``arena_ray_tasks_retried_total`` and logged); storing
-results under their deterministic match ids keeps each counted once. The driver
-publishes each finished batch's counts to the metrics. Interrupting the run
-cancels the batches in flight; what came back is kept.
+Start-up
+    Without an address the runner always starts a local Ray of its own, sized to
+    the machine (``ray.init(address="local")``): never a cluster that ``ray
+    start`` left running or recorded on the machine, nor ``RAY_ADDRESS``. It says
+    in one log line what it starts; Ray's own start-up lines are kept back, and
+    the dashboard is not started. A Ctrl-C during start-up is held until Ray is up
+    and then shuts it down, so no Ray process outlives the interrupt. With an
+    address (``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``) it joins that
+    cluster; a failure to join is one line naming the address and, for a cluster
+    with token authentication, the variables that carry its token.
+
+Streaming
+    Jobs go out in batches (one Ray task per batch), at most ``max_in_flight``
+    batches at a time (``ray.wait``), and results stream back as batches finish.
+    A batch whose worker or node dies is submitted again (up to
+    :data:`MAX_RETRIES` times; each retry is counted in
+    ``arena_ray_tasks_retried_total`` and logged); storing results under their
+    deterministic match ids keeps each counted once. If the node of the driver
+    itself dies (its raylet), a local Ray is started afresh and the batches in
+    flight are submitted again, like those of a dead worker; on a joined cluster
+    the run ends with a :class:`RayError` (one line; what was stored is kept and
+    the same command resumes). The driver publishes each finished batch's counts
+    to the metrics. Interrupting the run cancels the batches in flight; what came
+    back is kept.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
+import threading
 from collections.abc import Generator, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any, Final, TypeVar
 
 from arena import metrics
@@ -27,15 +49,23 @@ T = TypeVar("T")
 MAX_RETRIES: Final = 3
 """Times a batch is submitted again after its worker or node died."""
 
+TOKEN_HELP: Final = (
+    "if the cluster uses token authentication, set RAY_AUTH_MODE=token and "
+    "RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, a file) to the cluster's token"
+)
+"""What a driver needs to join a cluster with token authentication (Ray's
+``RAY_AUTH_MODE``, ``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH``; default file
+``~/.ray/auth_token``)."""
+
 
 class RayError(ArenaError):
-    """Ray could not be started or reached."""
+    """Ray could not be started or reached, or the run lost its Ray node."""
 
 
 @dataclass(frozen=True)
 class RayOptions:
-    """``address`` None starts a local Ray sized to the machine; ``auto`` or
-    ``ray://HOST:PORT`` joins an existing cluster."""
+    """``address`` None starts a local Ray sized to the machine (or to ``num_cpus``);
+    ``auto``, ``HOST:PORT`` or ``ray://HOST:PORT`` joins an existing cluster."""
 
     address: str | None = None
     num_cpus: int | None = None
@@ -45,6 +75,44 @@ def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+def first_line(err: BaseException) -> str:
+    """An exception as one line: its type and the first line of its message."""
+    lines = str(err).strip().splitlines()
+    return f"{type(err).__name__}: {lines[0]}" if lines else type(err).__name__
+
+
+@contextmanager
+def held_interrupt() -> Iterator[threading.Event]:
+    """Hold Ctrl-C (SIGINT) back while the block runs; the event says whether one came.
+
+    Outside the main thread signals cannot be handled and nothing is held."""
+    came = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield came
+        return
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        came.set()
+
+    previous = signal.signal(signal.SIGINT, hold)
+    try:
+        yield came
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def ray_quiet() -> Iterator[None]:
+    """Keep Ray's own log lines below errors back while Ray starts."""
+    ray_logger = logging.getLogger("ray")
+    level = ray_logger.level
+    ray_logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        ray_logger.setLevel(level)
+
+
 class Runner:
     """A Ray session: started (or joined) on enter, shut down on exit if we started it."""
 
@@ -52,23 +120,16 @@ class Runner:
         self.options = options or RayOptions()
         self._started = False
 
+    @property
+    def local(self) -> bool:
+        """Whether the runner starts its own local Ray (no address given)."""
+        return self.options.address is None
+
     def __enter__(self) -> Runner:
         import ray
 
         if not ray.is_initialized():
-            local = self.options.address is None
-            try:
-                ray.init(
-                    address=self.options.address,
-                    num_cpus=(self.options.num_cpus or cores()) if local else None,
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    configure_logging=False,
-                )
-            except Exception as err:  # Ray raises many kinds; the user needs one line
-                where = self.options.address or "a local instance"
-                raise RayError(f"cannot start or reach Ray at {where}: {err}") from None
-            self._started = True
+            self._start()
         metrics.SIM_WORKERS.set(self.workers)
         get_logger(__name__).info(
             "ray_connected", address=self.options.address or "local", workers=self.workers
@@ -81,6 +142,62 @@ class Runner:
 
             get_logger(__name__).info("ray_shutdown")
             ray.shutdown()
+            self._started = False
+
+    def _start(self) -> None:
+        import ray
+
+        log = get_logger(__name__)
+        if self.local:
+            cpus = self.options.num_cpus or cores()
+            log.info("ray_starting", address="local", cpus=cpus, note="a local Ray for this run")
+            kwargs: dict[str, Any] = {"address": "local", "num_cpus": cpus}
+        else:
+            log.info("ray_joining", address=self.options.address)
+            kwargs = {"address": self.options.address}
+        with held_interrupt() as interrupted, ray_quiet():
+            try:
+                ray.init(
+                    **kwargs,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    configure_logging=False,
+                )
+            except Exception as err:  # Ray raises many kinds; the user needs one line
+                ray.shutdown()
+                if interrupted.is_set():
+                    raise KeyboardInterrupt from None
+                raise RayError(self._failure(err)) from None
+            except BaseException:
+                ray.shutdown()
+                raise
+        self._started = True
+        if interrupted.is_set():
+            self.__exit__()
+            raise KeyboardInterrupt
+
+    def _failure(self, err: Exception) -> str:
+        if self.local:
+            return f"cannot start a local Ray: {first_line(err)}"
+        return (
+            f"cannot join the Ray cluster at {self.options.address}: {first_line(err)}; "
+            f"check the address, and {TOKEN_HELP}"
+        )
+
+    def _restart(self, err: BaseException) -> None:
+        """Our local Ray lost its node: start a fresh one. A joined cluster's node
+        is not ours to restart: the run ends, resumable."""
+        import ray
+
+        if not self._started or not self.local:
+            raise RayError(
+                f"the Ray node of this driver died ({first_line(err)}); the results stored "
+                "so far are kept: run the same command again to resume"
+            ) from None
+        get_logger(__name__).warning("ray_restarted", error=type(err).__name__)
+        ray.shutdown()
+        self._started = False
+        self._start()
 
     @property
     def workers(self) -> int:
@@ -99,10 +216,12 @@ class Runner:
         """Run ``task.remote(item)`` for each item, at most ``max_in_flight`` at a time
         (default: twice the cluster's CPUs); yield ``(item, result)`` as each finishes.
         An item whose worker or node died is submitted again, up to :data:`MAX_RETRIES`
-        times (``name`` labels the retries). Closing the iterator (or an interrupt
-        while it waits) cancels what is in flight."""
+        times (``name`` labels the retries); if the driver's own node died, every item
+        in flight is. Closing the iterator (or an interrupt while it waits) cancels
+        what is in flight."""
         import ray
         from ray.exceptions import (
+            LocalRayletDiedError,
             NodeDiedError,
             ObjectLostError,
             OutOfMemoryError,
@@ -114,6 +233,17 @@ class Runner:
         limit = max_in_flight or 2 * self.workers
         waiting = iter(items)
         in_flight: dict[Any, tuple[T, int]] = {}
+
+        def again(item: T, retries: int, err: BaseException) -> None:
+            if retries >= MAX_RETRIES:
+                log.error("task_failed", retries=retries, error=type(err).__name__)
+                raise RayError(
+                    f"a {name} task failed {retries + 1} times: {first_line(err)}"
+                ) from None
+            metrics.RAY_TASKS_RETRIED.labels(name).inc()
+            log.warning("task_retried", attempt=retries + 1, error=type(err).__name__)
+            in_flight[task.remote(item)] = (item, retries + 1)
+
         try:
             while True:
                 for item in waiting:
@@ -122,25 +252,27 @@ class Runner:
                         break
                 if not in_flight:
                     return
-                done, _ = ray.wait(list(in_flight), num_returns=1)
-                for ref in done:
+                try:
+                    done, _ = ray.wait(list(in_flight), num_returns=1)
+                    ref = done[0]
+                    result = ray.get(ref)
+                except LocalRayletDiedError as err:
+                    orphans = list(in_flight.values())
+                    in_flight.clear()
+                    self._restart(err)
+                    for item, retries in orphans:
+                        again(item, retries, err)
+                    continue
+                except lost as err:
                     item, retries = in_flight.pop(ref)
-                    try:
-                        result = ray.get(ref)
-                    except lost as err:
-                        if retries >= MAX_RETRIES:
-                            log.error("task_failed", retries=retries, error=type(err).__name__)
-                            raise RayError(
-                                f"a {name} task failed {retries + 1} times: {err}"
-                            ) from None
-                        metrics.RAY_TASKS_RETRIED.labels(name).inc()
-                        log.warning("task_retried", attempt=retries + 1, error=type(err).__name__)
-                        in_flight[task.remote(item)] = (item, retries + 1)
-                        continue
-                    yield item, result
+                    again(item, retries, err)
+                    continue
+                item, _ = in_flight.pop(ref)
+                yield item, result
         finally:
-            for ref in in_flight:
-                ray.cancel(ref, force=True)
+            if ray.is_initialized():
+                for ref in in_flight:
+                    ray.cancel(ref, force=True)
 
     def run(
         self,
