@@ -12,7 +12,7 @@ import pytest
 import bots
 from arena.cards import BIG_JOKER
 from arena.chance import derive_seed, shuffled_deck
-from arena.commands.balance import add_parser, run_balance, variant_specs
+from arena.commands.balance import add_parser, format_cell, run_balance, variant_specs
 from arena.games import Game, State, make, team_of
 from arena.games.base import Outcome
 from arena.games.guandan.state import GuandanSetup
@@ -365,3 +365,18 @@ def test_an_interrupt_reports_what_finished(
     assert "interrupted" in capsys.readouterr().err
     data = json.loads(out.read_text())
     assert not data["complete"] and data["variants"][0]["deals"] == 3
+
+
+def test_a_mean_of_one_value_has_no_interval_rather_than_a_zero_width_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = balance.mean_interval(7, 49, 1)
+    assert one["mean"] == 7 and one["low"] is None and one["high"] is None
+    assert format_cell(one, "mean") == "7.00 [one value: no interval]"
+    report = tmp_path / "one.html"
+    code = run_balance(
+        parse("--local", "--deals", "1", "--variant", "guandan", "--html", str(report))
+    )
+    out = capsys.readouterr().out
+    assert code == 0 and "[one value: no interval]" in out
+    assert report.read_text(encoding="utf-8").count('<img src="data:image/png;base64,') >= 1

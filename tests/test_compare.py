@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
 import json
+import math
+import re
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arena.cli import main
+from arena.commands import print_json
+from arena.commands.compare import describe
 from arena.games import make
-from arena.rating import SprtConfig
+from arena.rating import Sprt, SprtConfig
 from arena.sim import Runner
-from arena.sim.compare import compare, first_partners, pair_jobs, pairs_per_batch
+from arena.sim.compare import Comparison, compare, first_partners, pair_jobs, pairs_per_batch
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.worker import play_jobs
 
@@ -125,3 +134,72 @@ def test_batches_keep_pairs_whole_and_the_statistics_unchanged(
     )
     assert result.pair_scores == expected.pair_scores
     assert result.sprt.llr == pytest.approx(expected.sprt.llr)
+
+
+def comparison(pairs: Sequence[tuple[float, float]]) -> Comparison:
+    """A comparison of pairs given by their two match scores from A's side."""
+    result = Comparison("a", "b", Sprt(SprtConfig(elo0=0, elo1=50)))
+    for scores in pairs:
+        result.match_scores.extend(scores)
+        for score in scores:
+            result.wins += score == 1.0
+            result.losses += score == 0.0
+            result.draws += score == 0.5
+        result.pair_scores.append(sum(scores) / 2)
+        result.sprt.add(result.pair_scores[-1])
+    return result
+
+
+def strict_json(text: str) -> Any:
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"not standard JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_fewer_than_two_pairs_leave_the_interval_unbounded_shown_as_infinity(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    config = SprtConfig(elo0=0, elo1=50)
+    one = compare(InProcessRunner(workers=1), "random", "first", "guandan", {}, config, max_pairs=1)
+    summary = one.summary()
+    assert summary["pairs"] == 1
+    assert summary["elo_95"] == [-math.inf, math.inf]
+    assert "(95%: −∞ … ∞)" in describe(summary, "guandan", config)
+    print_json(summary)
+    assert strict_json(capsys.readouterr().out)["elo_95"] == [None, None]
+    none = comparison([]).summary()
+    assert none["elo"] is None and "Elo difference unknown" in describe(none, "guandan", config)
+
+
+def test_a_bot_winning_every_pair_is_infinitely_stronger_not_a_stand_in_number() -> None:
+    summary = comparison([(1.0, 1.0)] * 3).summary()
+    text = describe(summary, "guandan", SprtConfig(elo0=0, elo1=50))
+    assert "Elo difference ∞ (95%: ∞ … ∞)" in text  # no spread: the interval is a point
+
+
+MATCH_SCORE = st.sampled_from([0.0, 0.5, 1.0])
+
+
+@given(st.lists(st.tuples(MATCH_SCORE, MATCH_SCORE), max_size=6))
+def test_no_stand_in_number_reaches_the_text_or_the_json(
+    pairs: list[tuple[float, float]],
+) -> None:
+    summary = comparison(pairs).summary()
+    text = describe(summary, "guandan", SprtConfig(elo0=0, elo1=50))
+    assert not re.search(r"inf|nan|e\+|\d{7}", text), text
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        print_json(summary)
+    strict_json(out.getvalue())
+
+
+@pytest.mark.parametrize(
+    "bad", [["--deals", "0"], ["--max-pairs", "0"], ["--alpha", "0"], ["--deals", "-1"]]
+)
+def test_counts_and_rates_out_of_range_are_refused(
+    capsys: pytest.CaptureFixture[str], bad: list[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["compare", "random", "first", "--variant", "guandan", *bad])
+    assert exit_.value.code == 2
+    assert f"argument {bad[0]}: must be" in capsys.readouterr().err

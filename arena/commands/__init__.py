@@ -1,5 +1,5 @@
 """One module per ``arena`` subcommand: its ``add_parser`` declares the arguments and
-sets ``run``, the function that turns the parsed arguments into output."""
+sets ``handler``, the function that turns the parsed arguments into output."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import json
 from typing import TypeAlias
 
 from arena.commands.arguments import database
+from arena.commands.numbers import json_ready
 
 EXIT_USAGE = 2
 """Exit status for bad input (a one-line message on stderr says what was wrong)."""
@@ -20,7 +21,8 @@ Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def print_json(data: object) -> None:
-    print(json.dumps(data, ensure_ascii=False))
+    """``data`` as one line of standard JSON (an infinite number is null)."""
+    print(json.dumps(json_ready(data), ensure_ascii=False, allow_nan=False))
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:

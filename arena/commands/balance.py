@@ -253,6 +253,8 @@ def format_cell(cell: Cell, kind: str = "rate") -> str:
         return f"{_pct(cell['rate'], digits)}% [{low}, {high}]"
     if cell.get("mean") is None:
         return "n/a"
+    if cell.get("low") is None:
+        return f"{cell['mean']:.2f} [one value: no interval]"
     return f"{cell['mean']:.2f} [{cell['low']:.2f}, {cell['high']:.2f}]"
 
 
@@ -459,8 +461,9 @@ def _bar_chart(
             middle = float(cell[value])
             ys.append(position - 0.4 + slot * (index + 0.5))
             widths.append(scale * middle)
-            below.append(scale * max(0.0, middle - float(cell["low"])))
-            above.append(scale * max(0.0, float(cell["high"]) - middle))
+            low, high = cell.get("low"), cell.get("high")  # None: one value, no interval
+            below.append(0.0 if low is None else scale * max(0.0, middle - float(low)))
+            above.append(0.0 if high is None else scale * max(0.0, float(high) - middle))
         axes.barh(ys, widths, slot, xerr=[below, above], capsize=2, color=colour, label=name)
     axes.set_yticks(range(len(categories)), categories)
     axes.invert_yaxis()

@@ -456,11 +456,14 @@ def rate(count: int, n: int) -> dict[str, Any]:
 
 
 def mean_interval(total: int, squares: int, n: int) -> dict[str, Any]:
-    """A mean with its 95% normal interval, from the sum and the sum of squares."""
+    """A mean with its 95% normal interval, from the sum and the sum of squares; with one
+    value there is no spread to measure: no interval (None), not a zero-width one."""
     if n == 0:
         return {"n": 0, "mean": None, "sd": None, "low": None, "high": None}
     mean = total / n
-    variance = max(0.0, (squares - n * mean * mean) / (n - 1)) if n > 1 else 0.0
+    if n == 1:
+        return {"n": 1, "mean": mean, "sd": None, "low": None, "high": None}
+    variance = max(0.0, (squares - n * mean * mean) / (n - 1))
     sd = math.sqrt(variance)
     margin = Z95 * sd / math.sqrt(n)
     return {"n": n, "mean": mean, "sd": sd, "low": mean - margin, "high": mean + margin}

@@ -18,6 +18,7 @@ per-task cost. Only the batching adapts: the pairs and the test are the same.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +28,13 @@ from arena.chance import derive_seed
 from arena.games import make
 from arena.games.base import NUM_SEATS, Game
 from arena.match import deal_seed
-from arena.rating import Sprt, SprtConfig, elo_interval, likelihood_of_superiority
+from arena.rating import (
+    Sprt,
+    SprtConfig,
+    elo_difference,
+    elo_interval,
+    likelihood_of_superiority,
+)
 from arena.sim.jobs import MatchJob, MatchReport
 
 BATCH_SECONDS = 2.0
@@ -84,9 +91,15 @@ class Comparison:
         }
 
     def summary(self) -> dict[str, Any]:
-        elo, low, high = (
-            elo_interval(self.pair_scores) if len(self.pair_scores) >= 2 else (0.0, -1e9, 1e9)
-        )
+        """The comparison so far. ``elo`` is None before the first pair; an interval end
+        (and ``elo``, when one bot won every pair) may be infinite: with fewer than two
+        pairs the interval is unbounded."""
+        elo: float | None
+        if len(self.pair_scores) >= 2:
+            elo, low, high = elo_interval(self.pair_scores)
+        else:
+            low, high = -math.inf, math.inf
+            elo = elo_difference(self.pair_scores[0]) if self.pair_scores else None
         return {
             "narrowing": self.narrowing(),
             "bot_a": self.bot_a,
