@@ -155,7 +155,10 @@ def test_bad_option(capsys: pytest.CaptureFixture[str], option: str, words: str)
 
 
 def test_deals_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
-    assert "--deals must be at least 1" in fails(capsys, "play", "guandan", "--deals", "0")
+    err = usage_error(capsys, "play", "guandan", "--deals", "0")
+    assert err.splitlines()[-1] == (
+        "arena play: error: argument --deals: must be an integer from 1 to 1,000,000, got 0"
+    )
 
 
 # ----------------------------------------------------------------------- rules

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from arena import games
 from arena.errors import ConfigError
 from arena.inputs import (
     MAX_COUNT,
+    MAX_TEXT_BYTES,
     Bot,
     Count,
     Elo,
@@ -90,12 +93,49 @@ def variant(text: str) -> str:
     return text
 
 
-def bot_list(text: str) -> list[str]:
-    """Comma-separated bot names: ``random,first``."""
+HOST = re.compile(r"[A-Za-z0-9._%-]{1,253}|\[[0-9A-Fa-f:.%]{2,60}\]|[0-9A-Fa-f:.%]{2,60}")
+"""A host name, an IPv4 address or an IPv6 address (bare, or in brackets)."""
+
+
+def host(text: str) -> str:
+    """A host name or an IP address to listen on or connect to."""
+    labels_fit = all(len(label) <= 63 for label in text.split("."))
+    if not HOST.fullmatch(text) or not labels_fit:
+        raise argparse.ArgumentTypeError(f"must be a host name or an IP address, got {shown(text)}")
+    return text
+
+
+def host_port(text: str) -> str:
+    """``HOST:PORT`` of a server (``[::1]:50051`` for an IPv6 address)."""
+    where, colon, number = text.rpartition(":")
+    bare_ipv6 = ":" in where and not where.startswith("[")
+    wanted = f"must be HOST:PORT with a port from 1 to 65535, got {shown(text)}"
+    if not colon or bare_ipv6:
+        raise argparse.ArgumentTypeError(wanted)
+    try:
+        host(where)
+        checked = port(number)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(wanted) from None
+    if checked == 0:
+        raise argparse.ArgumentTypeError(wanted)
+    return text
+
+
+def bot_names(text: str) -> list[str]:
+    """Comma-separated bot names (``random,first``), or a :class:`ConfigError`."""
     names = [part.strip() for part in text.split(",")]
     if not text.strip() or not all(names):
-        raise argparse.ArgumentTypeError(f"must be comma-separated bot names, got {shown(text)}")
-    return [bot(part) for part in names]
+        raise ConfigError(f"must be comma-separated bot names, got {shown(text)}")
+    return [validate(Bot, part, "bot") for part in names]
+
+
+def bot_list(text: str) -> list[str]:
+    """An argparse type: comma-separated bot names."""
+    try:
+        return bot_names(text)
+    except ConfigError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def team(text: str) -> tuple[str, str]:
@@ -108,11 +148,9 @@ def team(text: str) -> tuple[str, str]:
     return (names[0], names[1])
 
 
-def option_value(text: str) -> bool | int | float | str:
-    """A game option's value from text: true/false, an integer, a number, else the text."""
-    lowered = text.strip().lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
+def option_value(text: str) -> int | float | str:
+    """A game option's value from text: an integer, a number, else the text (``true`` stays
+    text: the games read it, and option values keep the form tournament ids were made of)."""
     for parse in (_integer, _number):
         value = parse(text)
         if not isinstance(value, str):
@@ -120,7 +158,7 @@ def option_value(text: str) -> bool | int | float | str:
     return validate(OptionValue, text)  # type: ignore[no-any-return]
 
 
-def parse_option(text: str) -> tuple[str, bool | int | float | str]:
+def parse_option(text: str) -> tuple[str, int | float | str]:
     """``KEY=VALUE`` → the key and its value, or a :class:`ConfigError`."""
     key, sep, value = text.partition("=")
     if not sep:
@@ -155,33 +193,60 @@ def game_options(pairs: Iterable[str]) -> dict[str, Any]:
 
 def readable_file(text: str) -> str:
     """The path of an existing, readable regular file."""
-    path = _path(text)
-    if not path.exists():
-        raise argparse.ArgumentTypeError(f"no such file: {shown(text)}")
-    if not path.is_file():
-        raise argparse.ArgumentTypeError(f"not a regular file: {shown(text)}")
-    if not os.access(path, os.R_OK):
-        raise argparse.ArgumentTypeError(f"cannot read {shown(text)}: permission denied")
+    with _path(text) as path:
+        if not path.exists():
+            raise argparse.ArgumentTypeError(f"no such file: {shown(text)}")
+        if not path.is_file():
+            raise argparse.ArgumentTypeError(f"not a regular file: {shown(text)}")
+        if not os.access(path, os.R_OK):
+            raise argparse.ArgumentTypeError(f"cannot read {shown(text)}: permission denied")
+    return text
+
+
+def pem_file(text: str) -> str:
+    """A readable PEM file (a certificate or a key): text with a ``-----BEGIN`` line."""
+    readable_file(text)
+    with _path(text) as path, path.open("rb") as file:
+        head = file.read(MAX_TEXT_BYTES)
+    if b"-----BEGIN " not in head:
+        raise argparse.ArgumentTypeError(f"not a PEM file (no -----BEGIN line): {shown(text)}")
     return text
 
 
 def output_file(text: str) -> str:
     """A path a file can be written to: not a directory, in a directory that exists."""
-    path = _path(text)
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(f"is a directory, not a file: {shown(text)}")
-    parent = path.resolve().parent
-    if not parent.is_dir():
-        raise argparse.ArgumentTypeError(f"no such directory: {shown(str(parent))}")
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise argparse.ArgumentTypeError(f"cannot write {shown(text)}: permission denied")
+    with _path(text) as path:
+        _in_a_directory(path, "a file")
+        writable = os.access(path.resolve().parent, os.W_OK)
+        if not writable or (path.exists() and not os.access(path, os.W_OK)):
+            raise argparse.ArgumentTypeError(f"cannot write {shown(text)}: permission denied")
     return text
 
 
-def _path(text: str) -> Path:
-    if not text or "\0" in text or len(text) > 4096:
+def database(text: str) -> str:
+    """The store's path: a file (existing or not) in a directory that exists."""
+    with _path(text) as path:
+        _in_a_directory(path, "a store")
+    return text
+
+
+def _in_a_directory(path: Path, what: str) -> None:
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"is a directory, not {what}: {shown(str(path))}")
+    if not path.resolve().parent.is_dir():
+        raise argparse.ArgumentTypeError(f"no such directory: {shown(str(path.parent))}")
+
+
+@contextmanager
+def _path(text: str) -> Iterator[Path]:
+    """The path named by ``text``; what the system says against it, as an argument error."""
+    if not text or "\0" in text:
         raise argparse.ArgumentTypeError(f"not a file path: {shown(text)}")
-    return Path(text)
+    try:
+        yield Path(text)
+    except OSError as err:  # e.g. a name too long
+        reason = err.strerror or type(err).__name__
+        raise argparse.ArgumentTypeError(f"cannot use {shown(text)}: {reason}") from None
 
 
 __all__ = [
@@ -189,13 +254,18 @@ __all__ = [
     "ArenaParser",
     "bot",
     "bot_list",
+    "bot_names",
     "count",
+    "database",
     "elo",
     "game_option",
     "game_options",
+    "host",
+    "host_port",
     "name",
     "output_file",
     "parse_option",
+    "pem_file",
     "port",
     "probability",
     "readable_file",
@@ -209,8 +279,8 @@ __all__ = [
 class ArenaParser(argparse.ArgumentParser):
     """The command line's parser (its subcommands' parsers are of the same class).
 
-    It refuses ``--flag=--``: argparse (before Python 3.12) turns that value into an empty
-    list without calling the option's type, and the command would then fail on it.
+    It refuses ``--flag=--``: argparse (before Python 3.12) turns that value into an
+    empty list without calling the option's type, and the command would then fail on it.
     """
 
     def parse_known_args(  # type: ignore[override]
