@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.commands import EXIT_USAGE, Subcommands
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
+from arena.commands.numbers import json_ready
 from arena.commands.play import parse_options
 from arena.errors import ArenaError, ConfigError
 from arena.games import make
@@ -208,7 +209,8 @@ def _run(args: argparse.Namespace) -> int:
     }
     print(render_text(data), end="")
     if args.json:
-        Path(args.json).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        text = json.dumps(json_ready(data), ensure_ascii=False, indent=2, allow_nan=False)
+        Path(args.json).write_text(text + "\n")
         print(f"statistics written to {args.json}")
     if args.html:
         Path(args.html).write_text(render_html(data), encoding="utf-8")

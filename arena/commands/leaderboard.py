@@ -10,7 +10,6 @@ cut short (cancelled, server shut down) count in neither.
 from __future__ import annotations
 
 import argparse
-import json
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from arena.commands import Subcommands, add_db_argument, arguments
+from arena.commands import Subcommands, add_db_argument, arguments, print_json
 from arena.errors import ConfigError
 from arena.rating import wilson_interval
 from arena.sim.league import Ratings
@@ -126,7 +125,7 @@ def print_leaderboard(
             raise ConfigError("name a variant (--variant) or a tournament (--tournament)")
     if as_json:
         data = {"variant": variant, "tournament": tournament, "bots": table}
-        print(json.dumps(data, ensure_ascii=False))
+        print_json(data)
         return
     title = f"{variant} leaderboard" + (f" of tournament {tournament}" if tournament else "")
     if not table:
