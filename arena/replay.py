@@ -1,220 +1,263 @@
-"""Match records (JSON) and their verification by re-playing them.
+"""Re-playing a record: every action legal, every result the same, the record whole.
 
-A record holds the game, its options, the match seed, the players and, for each
-deal, its setup, its seed (or explicit hands), every action in text form and
-the result. :func:`verify` re-plays a record through the engine: every action
-must be legal, every deal must end with the recorded result, and each deal's
-setup must be the one the previous deal led to.
+:func:`verify` re-plays a :class:`~arena.record.MatchRecord` through the engine and
+checks it as a whole, the way the match driver (:mod:`arena.match`) made it:
+
+- it has at least one deal, unless it says the match was cut short (``aborted``);
+- a record with a match seed shuffles deal *n* with ``deal_seed(match seed, n)`` and
+  gives no hands; a record without one (a composed position) gives every deal's hands;
+- the first deal starts from the game's first setup (any setup in a composed record)
+  and every later one from the setup the deal before led to (levels, dealer, tribute…);
+  the match does not go on after a deal that ended it;
+- every action is legal, each deal ends with its last entry and with its recorded
+  result, and the match result is the sum of the deals;
+- ``!auto`` (a late decision made by automatic play) appears only in a record with a
+  clock, is followed by the action automatic play chooses (the first legal one), and
+  comes at most five times in a row for a seat (a sixth late decision is fleeing);
+- ``!fled SEAT`` names the seat whose decision it was and is the last entry of its deal.
+
+:func:`verify_stored` checks a stored match's record against the store as well: the
+game, its options, the seed, the players, the deals and decisions counted and the
+result must be those the store holds for the match.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from arena.cards import parse_cards
 from arena.errors import ArenaError, ParseError
 from arena.games import make
-from arena.games.base import NUM_SEATS, Game, Outcome, State
+from arena.games.base import NUM_SEATS, Event, Game, Outcome, State
+from arena.match import AUTO_MARK, AUTO_PLAYS_TO_FLEE, FLED_MARK, FirstLegal, deal_seed
+from arena.record import (
+    FORMAT,
+    DealRecord,
+    MatchRecord,
+    match_summary,
+    outcome_to_dict,
+    start_deal,
+)
+from arena.store import StoredMatch
 
-FORMAT = "arena-record/1"
+__all__ = [
+    "FORMAT",
+    "DealRecord",
+    "EventSink",
+    "MatchRecord",
+    "ReplayError",
+    "ReplayReport",
+    "match_summary",
+    "outcome_to_dict",
+    "replay_entry",
+    "start_deal",
+    "verify",
+    "verify_stored",
+]
+
+EventSink = Callable[[State, Event], None]
+SEAT_NUMBERS = tuple(str(seat) for seat in range(NUM_SEATS))
 
 
 class ReplayError(ArenaError):
     """A record that does not re-play to what it says."""
 
 
-@dataclass
-class DealRecord:
-    """One deal: how it started, every action, how it ended."""
-
-    setup: dict[str, Any]
-    actions: list[str] = field(default_factory=list)
-    seed: int | None = None
-    hands: list[str] | None = None
-    result: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"setup": self.setup}
-        if self.seed is not None:
-            data["seed"] = self.seed
-        if self.hands is not None:
-            data["hands"] = self.hands
-        data["actions"] = self.actions
-        data["result"] = self.result
-        return data
-
-
-@dataclass
-class MatchRecord:
-    """A whole match, JSON-ready."""
-
-    game: str
-    options: dict[str, Any]
-    seed: int | None
-    players: list[str]
-    deals: list[DealRecord] = field(default_factory=list)
-    result: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "game": self.game,
-            "options": self.options,
-            "seed": self.seed,
-            "players": self.players,
-            "deals": [d.to_dict() for d in self.deals],
-            "result": self.result,
-        }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
-
-    def save(self, path: Path | str) -> None:
-        Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> MatchRecord:
-        try:
-            if data.get("format") != FORMAT:
-                raise ParseError(
-                    f"not an arena record: format is {data.get('format')!r}, expected {FORMAT!r}"
-                )
-            deals = [
-                DealRecord(
-                    setup=dict(d["setup"]),
-                    actions=[str(a) for a in d["actions"]],
-                    seed=None if d.get("seed") is None else int(d["seed"]),
-                    hands=None if d.get("hands") is None else [str(h) for h in d["hands"]],
-                    result=dict(d.get("result", {})),
-                )
-                for d in data["deals"]
-            ]
-            return cls(
-                game=str(data["game"]),
-                options=dict(data.get("options", {})),
-                seed=data.get("seed"),
-                players=[str(p) for p in data.get("players", [])],
-                deals=deals,
-                result=dict(data.get("result", {})),
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            if isinstance(err, ParseError):
-                raise
-            raise ParseError(f"malformed record: {type(err).__name__}: {err}") from None
-
-    @classmethod
-    def load(cls, path: Path | str) -> MatchRecord:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as err:
-            raise ParseError(f"cannot read record {str(path)!r}: {err.strerror}") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise ParseError(f"{path}: not a JSON record ({err})") from None
-        if not isinstance(data, dict):
-            raise ParseError(f"{path}: a record is a JSON object")
-        return cls.from_dict(data)
-
-
-def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:
-    return {
-        "scores": list(outcome.scores),
-        "summary": outcome.summary,
-        "details": dict(outcome.details),
-    }
-
-
-def start_deal(game: Game, deal: DealRecord) -> State:
-    """The state at the start of a recorded deal."""
-    setup = game.setup_from_dict(deal.setup)
-    hands = None if deal.hands is None else [parse_cards(h) for h in deal.hands]
-    return game.new_deal(setup, seed=deal.seed, hands=hands)
-
-
 @dataclass(frozen=True)
 class ReplayReport:
     deals: int
     actions: int
+    """Entries re-played: actions and clock marks (the driver's ``decisions``)."""
     result: dict[str, Any]
+    outcomes: tuple[Outcome, ...] = ()
 
 
-def verify(record: MatchRecord) -> ReplayReport:
-    """Re-play ``record``; raise :class:`ReplayError` at the first difference.
+def verify(record: MatchRecord, on_event: EventSink | None = None) -> ReplayReport:
+    """Re-play ``record``; raise :class:`ReplayError` at the first inconsistency.
 
-    Every deal's result is checked; the match-level result when the record has one.
+    ``on_event`` is told every public event as it happens (a readable log).
     """
     game = make(record.game, **record.options)
-    expected_setup: dict[str, Any] | None = None
+    if not record.deals and record.aborted is None:
+        raise ReplayError("the record has no deal (and does not say the match was cut short)")
+    expected = game.first_setup() if record.seed is not None else None
     outcomes: list[Outcome] = []
-    actions = 0
+    entries = 0
     for number, deal in enumerate(record.deals, start=1):
-        where = f"deal {number}"
-        try:
-            setup = game.setup_to_dict(game.setup_from_dict(deal.setup))
-            state = start_deal(game, deal)
-        except ArenaError as err:
-            raise ReplayError(f"{where}: cannot start the deal: {err}") from None
-        if expected_setup is not None and setup != expected_setup:
-            raise ReplayError(
-                f"{where}: setup {deal.setup} is not what deal {number - 1} "
-                f"led to ({expected_setup})"
-            )
-        for index, text in enumerate(deal.actions, start=1):
-            if state.is_terminal():
-                raise ReplayError(f"{where}, action {index} {text!r}: the deal is already over")
-            try:
-                replay_entry(state, text)
-            except ArenaError as err:
-                raise ReplayError(f"{where}, action {index}: {err}") from None
-            actions += 1
-        if not state.is_terminal():
-            raise ReplayError(
-                f"{where}: the recorded actions end before the deal does "
-                f"(seat {state.to_act} to act)"
-            )
+        if outcomes and outcomes[-1].match_over:
+            raise ReplayError(f"deal {number - 1}: the match ended here but the record goes on")
+        state = _start(game, record, number, deal, expected)
+        _replay_entries(state, record, number, deal, on_event)
         outcome = state.outcome()
-        got = json.loads(json.dumps(outcome_to_dict(outcome)))
-        if got != deal.result:
-            raise ReplayError(f"{where}: result differs: recorded {deal.result}, replayed {got}")
+        if outcome_to_dict(outcome) != deal.result:
+            got = outcome_to_dict(outcome)
+            raise ReplayError(
+                f"deal {number}: result differs: recorded {deal.result}, replayed {got}"
+            )
         outcomes.append(outcome)
-        expected_setup = (
-            None if outcome.next_setup is None else game.setup_to_dict(outcome.next_setup)
-        )
-        if expected_setup is None and number != len(record.deals):
-            raise ReplayError(f"{where}: the match ended here but the record goes on")
+        entries += len(deal.actions)
+        expected = outcome.next_setup
     result = match_summary(outcomes)
-    if record.result and record.result != result:
+    if record.result != result:
         raise ReplayError(f"match result differs: recorded {record.result}, replayed {result}")
-    return ReplayReport(len(record.deals), actions, result)
+    if record.aborted is not None and outcomes and outcomes[-1].match_over:
+        raise ReplayError(
+            f"the record says the match was cut short ({record.aborted}), "
+            f"but deal {len(outcomes)} ended it"
+        )
+    return ReplayReport(len(outcomes), entries, result, tuple(outcomes))
+
+
+def _start(game: Game, record: MatchRecord, number: int, deal: DealRecord, expected: Any) -> State:
+    """The state at the start of deal ``number``, once its seed, hands and setup are
+    those the match leads to (``expected``: the setup, ``None`` when free)."""
+    where = f"deal {number}"
+    if record.seed is not None:
+        if deal.hands is not None:
+            raise ReplayError(f"{where}: gives hands, but the match seed shuffles every deal")
+        seed = deal_seed(record.seed, number - 1)
+        if deal.seed != seed:
+            raise ReplayError(
+                f"{where}: seed {deal.seed} is not the one match seed {record.seed} "
+                f"gives deal {number} ({seed})"
+            )
+    elif deal.hands is None:
+        raise ReplayError(f"{where}: a record without a match seed gives every deal's hands")
+    try:
+        setup = game.setup_from_dict(deal.setup)
+        state = start_deal(game, deal)
+    except ArenaError as err:
+        raise ReplayError(f"{where}: cannot start the deal: {err}") from None
+    written = game.setup_to_dict(setup if expected is None else expected)
+    if deal.setup != written:
+        led_to = (
+            "is not in the form the game writes"
+            if expected is None
+            else "is not how a match starts"
+            if number == 1
+            else f"is not what deal {number - 1} led to"
+        )
+        raise ReplayError(f"{where}: setup {deal.setup} {led_to} ({written})")
+    return state
+
+
+def _replay_entries(
+    state: State, record: MatchRecord, number: int, deal: DealRecord, on_event: EventSink | None
+) -> None:
+    """Apply every entry of a deal, checking the clock's marks; the deal must end with
+    its last entry."""
+    seen = _publish(state, 0, on_event)
+    in_a_row = [0] * NUM_SEATS  # automatic plays in a row, per seat
+    automatic: str | None = None  # the action automatic play chose, still to come
+    for index, text in enumerate(deal.actions, start=1):
+        where = f"deal {number}, action {index}"
+        if state.is_terminal():
+            raise ReplayError(f"{where} {text!r}: the deal is already over")
+        seat = state.to_act
+        try:
+            if automatic is not None:
+                if text != automatic:
+                    raise ReplayError(f"{text!r}: automatic play chooses {automatic!r} here")
+                automatic = None
+            elif text == AUTO_MARK:
+                automatic = _automatic_choice(state, record, in_a_row)
+            else:
+                in_a_row[seat] = 0
+            replay_entry(state, text)
+        except ArenaError as err:
+            raise ReplayError(f"{where}: {err}") from None
+        seen = _publish(state, seen, on_event)
+    if automatic is not None:
+        raise ReplayError(f"deal {number}: ends with {AUTO_MARK!r}, without the automatic play")
+    if not state.is_terminal():
+        raise ReplayError(
+            f"deal {number}: the recorded actions end before the deal does "
+            f"(seat {state.to_act} to act)"
+        )
+
+
+def _automatic_choice(state: State, record: MatchRecord, in_a_row: list[int]) -> str:
+    """The action automatic play makes for the seat to act (after ``!auto``)."""
+    seat = state.to_act
+    if record.clock is None:
+        raise ReplayError(
+            f"{AUTO_MARK!r} in a record without a clock: no decision could run out of time"
+        )
+    in_a_row[seat] += 1
+    if in_a_row[seat] > AUTO_PLAYS_TO_FLEE:
+        raise ReplayError(
+            f"{AUTO_MARK!r}: seat {seat} was already played automatically "
+            f"{AUTO_PLAYS_TO_FLEE} times in a row, so it had fled (SF-12)"
+        )
+    return str(FirstLegal().act(state.observe(seat)))
+
+
+def _publish(state: State, seen: int, on_event: EventSink | None) -> int:
+    """Tell ``on_event`` the events after the first ``seen``; how many there are now."""
+    events = state.events
+    if on_event is not None:
+        for event in events[seen:]:
+            on_event(state, event)
+    return len(events)
 
 
 def replay_entry(state: State, text: str) -> None:
     """Apply one recorded entry: an action, or a clock mark (``!auto``, ``!fled SEAT``)."""
-    if text == "!auto":
+    if text == AUTO_MARK:
         state.note_automatic(state.to_act)
         return
-    if text.startswith("!fled"):
-        seat = text.split()[-1]
-        if not seat.isdigit() or int(seat) not in range(NUM_SEATS):
-            raise ParseError(f"bad record entry {text!r}: expected '!fled SEAT'")
-        state.flee(int(seat))
+    if text.startswith("!"):
+        words = text.split()
+        if words[0] != FLED_MARK or len(words) != 2 or words[1] not in SEAT_NUMBERS:
+            raise ParseError(f"bad record entry {text!r}: expected '!auto' or '!fled SEAT'")
+        seat = int(words[1])
+        if seat != state.to_act:
+            raise ParseError(f"{text!r}: seat {seat} flees, but it is seat {state.to_act}'s turn")
+        state.flee(seat)
         return
     state.apply(state.parse_action(text))
 
 
-def match_summary(outcomes: Sequence[Outcome]) -> dict[str, Any]:
-    """The match-level result of a record: deals, whether the match ended, winner, totals."""
-    totals = [0] * NUM_SEATS
-    for outcome in outcomes:
-        for seat, score in enumerate(outcome.scores):
-            totals[seat] += score
-    complete = bool(outcomes) and outcomes[-1].match_over
-    return {
-        "deals": len(outcomes),
-        "complete": complete,
-        "match_winner": outcomes[-1].match_winner if outcomes else None,
-        "totals": totals,
-    }
+def verify_stored(match: StoredMatch) -> tuple[MatchRecord, ReplayReport]:
+    """Re-play a stored match's record and check it against what the store holds."""
+    where = f"stored match {match.id!r}"
+    try:
+        record = MatchRecord.from_dict(match.record)
+    except ParseError as err:
+        raise ParseError(f"{where}: {err}") from None
+    _check_stored(match, record, where)
+    report = verify(record)
+    counted = {"deals": report.deals, "decisions": report.actions}
+    stored = {"deals": match.deals, "decisions": match.decisions}
+    if counted != stored:
+        raise ReplayError(f"{where}: the store counts {stored}, the record {counted}")
+    return record, report
+
+
+def _check_stored(match: StoredMatch, record: MatchRecord, where: str) -> None:
+    """The record is that of the stored match: game, options, seed, players, ending."""
+    if record.game != match.variant:
+        raise ReplayError(f"{where}: the record's game {record.game!r} is not {match.variant!r}")
+    options = dict(make(match.variant, **match.options).options)
+    if dict(make(record.game, **record.options).options) != options:
+        raise ReplayError(f"{where}: the record's options {record.options} are not {options}")
+    if record.seed != match.seed:
+        raise ReplayError(f"{where}: the record's seed {record.seed} is not {match.seed}")
+    if record.players != list(match.seating):
+        raise ReplayError(
+            f"{where}: the record's players {record.players} are not the stored "
+            f"match's bots {list(match.seating)}"
+        )
+    outcome = match.outcome
+    if record.aborted != outcome.get("aborted"):
+        raise ReplayError(
+            f"{where}: the record says cut short: {record.aborted}, "
+            f"the store: {outcome.get('aborted')}"
+        )
+    for mine, theirs in (("match_winner", "winner"), ("totals", "totals")):
+        if theirs in outcome and record.result.get(mine) != outcome[theirs]:
+            raise ReplayError(
+                f"{where}: the record's {mine} {record.result.get(mine)} is not the "
+                f"stored {theirs} {outcome[theirs]}"
+            )
