@@ -406,7 +406,12 @@ def _dumps(value: object, what: str) -> str:
 
 
 def _loads(text: str) -> Any:
-    return json.loads(text)
+    """Stored JSON text; a :class:`StoreError` if it cannot be read back (a store changed
+    by hand: numbers of thousands of digits, nesting deeper than Python follows)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise StoreError(f"stored JSON cannot be read: {err}") from None
 
 
 _BOT_COLUMNS: Final = "name, kind, owner, version, created_at, games_json"

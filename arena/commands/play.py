@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import bots
@@ -11,7 +12,7 @@ from arena.chance import derive_seed
 from arena.commands import Subcommands, arguments
 from arena.errors import ConfigError
 from arena.games import make
-from arena.games.base import Event, Game, State
+from arena.games.base import Event, Game, Outcome, State
 from arena.match import Clock, play_match
 
 
@@ -132,6 +133,33 @@ def add_parser(sub: Subcommands) -> None:
     parser.set_defaults(handler=run_play)
 
 
+def print_match_start(game: Game, seed: int | None, names: Sequence[str]) -> None:
+    """The log's first line: the game, the seed, who sits where."""
+    players = ", ".join(f"S{i} {n}" for i, n in enumerate(names))
+    print(f"{game.describe()} match, seed {seed}: {players}")
+
+
+def print_match_end(
+    game: Game, names: Sequence[str], outcomes: Sequence[Outcome], result: Mapping[str, Any]
+) -> None:
+    """The log's last lines: each deal's result, then the match's (``match_summary``)."""
+    print()
+    for number, outcome in enumerate(outcomes, start=1):
+        print(f"deal {number}: {game.describe_outcome(outcome)}")
+    deals = len(outcomes)
+    team = result["match_winner"]
+    if team is not None:
+        print(
+            f"\nmatch over after {deals} deals: team {team} "
+            f"(S{team} {names[team]} and S{team + 2} {names[team + 2]}) wins"
+        )
+    elif result["complete"]:  # no fixed teams (sanfu): results add up per player (SF-17)
+        totals = ", ".join(f"P{p} {names[p]} {t:+d}" for p, t in enumerate(result["totals"]))
+        print(f"\nmatch over after {deals} deals; totals per player: {totals}")
+    else:
+        print(f"\nstopped after {deals} deals without a match winner")
+
+
 def run_play(args: argparse.Namespace) -> int:
     game = make(args.game, **parse_options(args.option))
     names = parse_bots(args.bots)
@@ -140,10 +168,7 @@ def run_play(args: argparse.Namespace) -> int:
     ]
     narrator = Narrator(game, names, args.quiet)
     limit = args.time_limit if args.time_limit is not None else game.options.get("time_limit")
-    print(
-        f"{game.describe()} match, seed {args.seed}: "
-        + ", ".join(f"S{i} {n}" for i, n in enumerate(names))
-    )
+    print_match_start(game, args.seed, names)
     result = play_match(
         game,
         policies,
@@ -154,21 +179,7 @@ def run_play(args: argparse.Namespace) -> int:
         clock=Clock(limit=limit),
     )
     narrator.flush()
-    print()
-    for number, outcome in enumerate(result.outcomes, start=1):
-        print(f"deal {number}: {game.describe_outcome(outcome)}")
-    deals = len(result.outcomes)
-    if result.winner is not None:
-        team = result.winner
-        print(
-            f"\nmatch over after {deals} deals: team {team} "
-            f"(S{team} {names[team]} and S{team + 2} {names[team + 2]}) wins"
-        )
-    elif result.complete:  # no fixed teams (sanfu): results add up per player (SF-17)
-        totals = ", ".join(f"P{p} {names[p]} {t:+d}" for p, t in enumerate(result.totals))
-        print(f"\nmatch over after {deals} deals; totals per player: {totals}")
-    else:
-        print(f"\nstopped after {deals} deals without a match winner")
+    print_match_end(game, names, result.outcomes, result.record.result)
     if args.record:
         result.record.save(args.record)
         print(f"record written to {args.record} (check it with: arena replay {args.record})")
