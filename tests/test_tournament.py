@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +14,12 @@ import pytest
 
 from arena.cli import main
 from arena.errors import ConfigError
-from arena.sim import Runner, TournamentConfig, plan, play_jobs
-from arena.sim.jobs import MatchJob
+from arena.sim import Runner, TournamentConfig, plan, play_job, play_jobs
+from arena.sim.driver import expected_matches, play_tournament
+from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import League
-from arena.store import Store
+from arena.sim.tournament import pair_round, round_jobs
+from arena.store import Store, StoreError
 
 
 def small(**changes: object) -> TournamentConfig:
@@ -197,3 +202,189 @@ def test_rated_tournament_command_plays_its_rounds(
     ]
     assert main(args) == 0
     assert "3 matches stored" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------
+# Exactly once, in plan order, whatever fails (no Ray: results in any order)
+
+
+class ShuffledRunner:
+    """Plays jobs in this process and hands the reports back in a random order, as
+    Ray's batches finish; ``crash_after`` reports, it stops as a killed driver does."""
+
+    def __init__(self, seed: int = 0, crash_after: int | None = None) -> None:
+        self.random = random.Random(seed)
+        self.crash_after = crash_after
+        self.played: list[str] = []
+
+    def run(self, jobs: Sequence[MatchJob], batch_size: int) -> Iterator[MatchReport]:
+        reports = [played(job) for job in jobs]
+        self.random.shuffle(reports)
+        for report in reports:
+            if self.crash_after is not None and len(self.played) >= self.crash_after:
+                raise KeyboardInterrupt
+            self.played.append(report.job.id)
+            yield report
+
+
+_PLAYED: dict[str, MatchReport] = {}
+
+
+def played(job: MatchJob) -> MatchReport:
+    """A job's report, played once per test session (the play is deterministic)."""
+    if job.id not in _PLAYED:
+        _PLAYED[job.id] = play_job(job)
+    return _PLAYED[job.id]
+
+
+def league_of(store: Store, config: TournamentConfig) -> League:
+    store.add_tournament(config.id, config.name, config.variant, dict(config.options), {})
+    store.add_builtin_bots(
+        sorted({b for t in config.teams for b in t} | set(config.reference or ()))
+    )
+    return League(store, config.variant)
+
+
+def run_to_end(store: Store, config: TournamentConfig, runner: Any) -> int:
+    league = league_of(store, config)
+    return sum(added for _, added in play_tournament(config, store, league, runner, 1))
+
+
+def all_ratings(store: Store, variant: str = "guandan") -> list[tuple[object, ...]]:
+    return [(r.bot, r.system, r.value, r.sigma, r.matches) for r in store.ratings(variant)]
+
+
+RATED = {
+    "name": "rated",
+    "teams": [["random", "random"], ["first", "first"], ["heuristic", "heuristic"],
+              ["random", "first"], ["heuristic", "random"]],
+    "format": "rated",
+    "matches": 3,
+    "deals": 1,
+}  # fmt: skip
+FORMATS_OF_PLAY = {
+    "round_robin": {"name": "rr", "bots": ["random", "first", "heuristic"], "matches": 2},
+    "gauntlet": {
+        "name": "g",
+        "bots": ["random", "first"],
+        "format": "gauntlet",
+        "reference": ["heuristic", "heuristic"],
+        "matches": 2,
+    },
+    "rated": RATED,
+    "paired": {"name": "p", "bots": ["random", "first", "heuristic"], "matches": 2, "paired": True},
+    "rated_paired": {**RATED, "paired": True},
+}
+
+
+def format_config(name: str) -> TournamentConfig:
+    return TournamentConfig.from_mapping({"deals": 1, **FORMATS_OF_PLAY[name]})
+
+
+def crash_at_insert(monkeypatch: pytest.MonkeyPatch, k: int) -> None:
+    """The process dies (as a KeyboardInterrupt here) while storing the k-th match."""
+    insert = Store._insert_match
+    count = {"n": 0}
+
+    def insert_or_die(self: Store, *args: Any) -> bool:
+        if count["n"] == k:
+            raise KeyboardInterrupt
+        count["n"] += 1
+        return insert(self, *args)
+
+    monkeypatch.setattr(Store, "_insert_match", insert_or_die)
+
+
+@pytest.mark.parametrize("crash", ["between_results", "while_storing"])
+@pytest.mark.parametrize("name", sorted(FORMATS_OF_PLAY))
+def test_crashes_anywhere_then_resuming_store_each_match_once_with_the_same_ratings(
+    name: str, crash: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The driver dies after k results come back, or while storing the k-th match
+    (any k, results in a random order), and is run again: the store holds exactly the
+    definition's matches, each once, pairs whole, and the ratings of a run straight
+    through."""
+    config = format_config(name)
+    total = expected_matches(config)
+    with Store.open(":memory:") as straight:
+        assert run_to_end(straight, config, ShuffledRunner(seed=99)) == total
+        reference = all_ratings(straight)
+        ids = straight.match_ids(config.id)
+    assert len(ids) == total
+    for k in range(total):
+        with Store.open(":memory:") as store:
+            with monkeypatch.context() as patch, pytest.raises(KeyboardInterrupt):
+                if crash == "while_storing":
+                    crash_at_insert(patch, k)
+                    run_to_end(store, config, ShuffledRunner(seed=k))
+                else:
+                    run_to_end(store, config, ShuffledRunner(seed=k, crash_after=k))
+            stored = store.match_ids(config.id)
+            if config.paired:
+                halves = {i[:-2] for i in stored}
+                assert stored == {f"{pair}:{side}" for pair in halves for side in "ab"}
+            assert run_to_end(store, config, ShuffledRunner(seed=k + 1)) == total - len(stored)
+            assert store.match_ids(config.id) == ids
+            assert all_ratings(store) == reference
+
+
+def test_a_rated_round_is_paired_once_and_resumed_with_its_meetings() -> None:
+    """Ratings moved by the first matches of a round would pair it otherwise: the
+    resumed round plays the meetings fixed before it started."""
+    config = format_config("rated")
+    with Store.open(":memory:") as store:
+        league = league_of(store, config)
+        first = pair_round(config, league.elo)
+        with pytest.raises(KeyboardInterrupt):
+            run_to_end(store, config, ShuffledRunner(crash_after=1))
+        assert store.fix_round(config.id, 0, []) == [[list(a), list(b)] for a, b in first]
+        moved = League(store, config.variant).elo
+        assert pair_round(config, moved) != first  # re-pairing would change the round
+        run_to_end(store, config, ShuffledRunner(seed=3))
+        for number in range(config.matches):
+            meetings = store.fix_round(config.id, number, [])
+            teams = [tuple(team) for meeting in meetings for team in meeting]
+            assert len(teams) == len(set(teams)) == 4  # each team at most once; one sits out
+            played_ids = {
+                i for i in store.match_ids(config.id) if i.startswith(f"{config.id}:r{number}:")
+            }
+            assert played_ids == {job.id for job in round_jobs(config, number, meetings)}  # type: ignore[arg-type]
+
+
+def test_a_pair_is_stored_whole_or_not_at_all(tmp_path: Path) -> None:
+    """A failure while storing the second half (a killed process, a full disk) leaves
+    neither half stored nor rated."""
+    config = small(paired=True, matches=1)
+    first, second = play_jobs(plan(config))
+    with Store.open(tmp_path / "pair.sqlite") as store:
+        league = league_of(store, config)
+        broken = replace(second, job=replace(second.job, players=("random", "x", "first", "x")))
+        with pytest.raises(StoreError, match="'x', which is not a registered bot"):
+            league.add_unit([first, broken], config.id)
+        assert store.match_ids(config.id) == set()
+        assert store.ratings("guandan") == []
+        assert league.add_unit([first, second], config.id) == 2
+
+
+def test_a_round_is_fixed_once(tmp_path: Path) -> None:
+    config = format_config("rated")
+    with Store.open(tmp_path / "rounds.sqlite") as store:
+        league_of(store, config)
+        meetings = [[["random", "random"], ["first", "first"]]]
+        assert store.fix_round(config.id, 0, meetings) == meetings
+        assert store.fix_round(config.id, 0, [[["first", "first"], ["random", "random"]]]) == (
+            meetings
+        )
+        with pytest.raises(StoreError, match="no tournament 'nope'"):
+            store.fix_round("nope", 0, meetings)
+
+
+def test_half_a_pair_left_by_an_older_arena_is_completed_once(tmp_path: Path) -> None:
+    config = small(paired=True, matches=2)
+    reports = play_jobs(plan(config))
+    with Store.open(tmp_path / "old.sqlite") as store:
+        league = league_of(store, config)
+        assert league.add(reports[0], config.id) == 1  # stored alone, as before pairs were units
+        assert run_to_end(store, config, ShuffledRunner()) == len(reports) - 1
+        assert store.match_ids(config.id) == {r.job.id for r in reports}
+        assert {r.matches for r in store.ratings("guandan")} == {len(reports)}

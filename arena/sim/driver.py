@@ -25,16 +25,22 @@ Rounds
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol
 
 from arena.errors import ArenaError
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import League
-from arena.sim.runner import Runner
 from arena.sim.tournament import Meeting, TournamentConfig, pair_round, plan, round_jobs
 from arena.store import Store
 
 Unit = tuple[MatchJob, ...]
 """Matches that count together: one match, or both halves of a pair."""
+
+
+class MatchRunner(Protocol):
+    """What playing a tournament needs of a runner (:class:`arena.sim.Runner` has it)."""
+
+    def run(self, jobs: Sequence[MatchJob], batch_size: int) -> Iterator[MatchReport]: ...
 
 
 def units(jobs: Sequence[MatchJob]) -> list[Unit]:
@@ -93,7 +99,7 @@ def stages(config: TournamentConfig, store: Store, league: League) -> Iterator[l
 
 
 def play_tournament(
-    config: TournamentConfig, store: Store, league: League, runner: Runner, batch_size: int
+    config: TournamentConfig, store: Store, league: League, runner: MatchRunner, batch_size: int
 ) -> Iterator[tuple[list[MatchReport], int]]:
     """Play what is not stored yet on ``runner``; yield each unit's reports, in plan
     order, with the number of matches storing it stored."""
