@@ -164,6 +164,10 @@ def check_flag(value: object) -> bool:
 
 Count = Annotated[int, BeforeValidator(partial(check_integer, low=1, high=MAX_COUNT))]
 """Matches, rounds or deals: 1 to a million."""
+MAX_DEALS: Final = 10**9
+"""The most deals one balance run may ask for."""
+ManyDeals = Annotated[int, BeforeValidator(partial(check_integer, low=1, high=MAX_DEALS))]
+"""Deals of a balance run: 1 to a billion."""
 Seed = Annotated[int, BeforeValidator(partial(check_integer, low=0, high=MAX_SEED))]
 Port = Annotated[int, BeforeValidator(partial(check_integer, low=0, high=65535))]
 """A TCP port; 0 asks for any free one."""

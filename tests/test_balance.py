@@ -329,9 +329,7 @@ def test_text_report_compares_the_variants(capsys: pytest.CaptureFixture[str]) -
         (["--option", "a_fail_limit=3", "--variant", "guandan"], "before any --variant"),
         (["--variant", "guandan", "--option", "a_fail_limit"], "not KEY=VALUE"),
         (["--variant", "poker"], "unknown game"),
-        (["--variant", "guandan", "--deals", "0"], "--deals"),
         ([], "at least one variant"),
-        (["--variant", "guandan", "--json", "/no/such/dir/b.json"], "no such directory"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(
@@ -342,6 +340,24 @@ def test_bad_input_exits_2_with_one_line(
     assert code == 2
     assert err.startswith("arena: ") and message in err
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--deals", "0"], "argument --deals: must be an integer from 1 to 1,000,000,000"),
+        (["--batch", "-1"], "argument --batch: must be an integer from 1"),
+        (["--seed", "1e400"], "argument --seed: must be an integer from 0"),
+        (["--json", "/no/such/dir/b.json"], "argument --json: no such directory: '/no/such/dir'"),
+    ],
+)
+def test_bad_arguments_are_usage_errors(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as refused:
+        parse("--local", "--variant", "guandan", *argv)
+    assert refused.value.code == 2
+    assert message in capsys.readouterr().err.splitlines()[-1]
 
 
 def test_an_interrupt_reports_what_finished(

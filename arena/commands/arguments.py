@@ -24,6 +24,7 @@ from arena.inputs import (
     Bot,
     Count,
     Elo,
+    ManyDeals,
     Name,
     OptionKey,
     OptionValue,
@@ -70,6 +71,8 @@ def _text(text: str) -> object:
 
 count = _typed(Count, _integer, "count")
 """Matches, rounds or deals: an integer from 1 to a million."""
+many_deals = _typed(ManyDeals, _integer, "deals")
+"""Deals of a balance run: an integer from 1 to a billion."""
 seed = _typed(Seed, _integer, "seed")
 port = _typed(Port, _integer, "port")
 seconds = _typed(Seconds, _number, "seconds")
@@ -262,6 +265,7 @@ __all__ = [
     "game_options",
     "host",
     "host_port",
+    "many_deals",
     "name",
     "output_file",
     "parse_option",

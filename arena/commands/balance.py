@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.commands import EXIT_USAGE, Subcommands
+from arena.commands import EXIT_USAGE, Subcommands, arguments
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.numbers import json_ready
 from arena.commands.play import parse_options
@@ -92,23 +92,38 @@ def add_parser(sub: Subcommands) -> None:
     )
     parser.add_argument(
         "--deals",
-        type=int,
+        type=arguments.many_deals,
         default=DEFAULT_DEALS,
         help=f"deals per variant (default {DEFAULT_DEALS})",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    parser.add_argument(
+        "--seed", type=arguments.seed, default=0, help="seed of the deals (default 0)"
+    )
     parser.add_argument(
         "--batch",
-        type=int,
+        type=arguments.count,
         default=DEFAULT_BATCH,
         help=f"consecutive deals per task, each batch starting a new match "
         f"(default {DEFAULT_BATCH})",
     )
-    parser.add_argument("--json", metavar="FILE", help="write the statistics as JSON here")
-    parser.add_argument("--html", metavar="FILE", help="write an HTML report with plots here")
+    parser.add_argument(
+        "--json",
+        type=arguments.output_file,
+        metavar="FILE",
+        help="write the statistics as JSON here",
+    )
+    parser.add_argument(
+        "--html",
+        type=arguments.output_file,
+        metavar="FILE",
+        help="write an HTML report with plots here",
+    )
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
-        "--address", default=None, help="Ray cluster: 'auto' or ray://HOST:PORT (default: local)"
+        "--address",
+        type=arguments.name,
+        default=None,
+        help="Ray cluster: 'auto' or ray://HOST:PORT (default: local)",
     )
     where.add_argument("--local", action="store_true", help="no Ray: play in this process")
     add_metrics_arguments(parser)
@@ -157,9 +172,6 @@ def _run(args: argparse.Namespace) -> int:
         game = make(spec.game, **spec.options)  # checks the options
         family(game.name)
         games.append(game)
-    for path in (args.json, args.html):
-        if path and not Path(path).resolve().parent.is_dir():
-            raise ConfigError(f"cannot write {path}: no such directory")
     jobs = plan_jobs(specs, args.deals, args.batch, args.seed)
     summaries = [Summary(spec.game) for spec in specs]
     started = time.perf_counter()
