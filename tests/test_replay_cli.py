@@ -15,8 +15,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_server_seats import arena, clock, joined_with_fillers
+from test_server_seats import run as run_async
 
 from arena.cli import main
+from arena.match import AUTO_MARK, AUTO_PLAYS_TO_FLEE, FLED_MARK
+from arena.record import ClockLimits
+from arena.replay import verify_stored
 from arena.store import Store, StoredMatch
 
 PLAY = ["play", "guandan", "--bots", "random,random,first,first", "--seed", "7", "--deals", "2"]
@@ -234,3 +239,29 @@ def test_a_bad_stored_record_is_one_line(
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE matches SET record_json = ? WHERE id = 'm1'", (text,))
     assert reason in fails("replay", "m1", "--db", str(db))
+
+
+def test_a_match_the_server_stored_replays_with_its_clock_marks(tmp_path: Path) -> None:
+    """A real server plays a match in which one bot never answers: its record (the
+    clock, five automatic plays, the flight) replays and matches the store."""
+    db = tmp_path / "arena.sqlite"
+    with Store.open(db) as store:
+        with arena(store, clock=clock(decision=0.2), max_deals=1) as server:
+            idle, *others = server.tokens("rec-idle", "rec-1", "rec-2", "rec-3")
+
+            async def play() -> Any:
+                bot, fill = await joined_with_fillers(server, idle, others)
+                result = (await bot.until("match_result")).match_result
+                await fill
+                await bot.close()
+                return result
+
+            match_id = run_async(play()).match_id
+        stored = store.match(match_id)
+    assert stored is not None
+    record, report = verify_stored(stored)
+    assert report.deals == stored.deals and record.clock == ClockLimits(0.2, 0.0)
+    actions = record.deals[-1].actions
+    assert actions.count(AUTO_MARK) == AUTO_PLAYS_TO_FLEE and actions[-1].startswith(FLED_MARK)
+    code, out, err = run("replay", match_id, "--db", str(db))
+    assert code == 0 and err == "" and "all legal" in out
