@@ -63,7 +63,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from arena.log import configure as configure_logging
 
-        configure_logging()
+        # In a terminal, a command's info events would repeat what it shows people;
+        # a command whose output is its log (serve) sets ``terminal_log_level`` to None.
+        configure_logging(terminal_level=getattr(args, "terminal_log_level", "warning"))
         return handler(args)
     except ArenaError as err:
         print(f"arena: {err}", file=sys.stderr)

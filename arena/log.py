@@ -3,9 +3,15 @@ through the same renderer.
 
 JSON lines in production (stderr not a terminal, or ``ARENA_LOG_FORMAT=json``), a
 readable console rendering in a terminal (``ARENA_LOG_FORMAT=console`` forces it).
-The level comes from ``ARENA_LOG_LEVEL`` (default ``info``). Context is bound, not
-formatted into the message: ``log.bind(match_id=…, variant=…)`` then
-``log.info("match_started", seat=2, bot="random")``.
+The level comes from ``ARENA_LOG_LEVEL`` (default ``info``). In a terminal, a command
+whose output is for people (tables, progress bars) passes ``terminal_level="warning"``:
+its info events would only repeat what the screen already shows, so they are left out
+there (unless ``ARENA_LOG_LEVEL`` asks for them); warnings and errors still show. Log
+lines go to whatever ``sys.stderr`` is when they come, so while a rich progress bar is
+live (it redirects stderr) they are printed above the bar, never into it.
+
+Context is bound, not formatted into the message: ``log.bind(match_id=…, variant=…)``
+then ``log.info("match_started", seat=2, bot="random")``.
 
 Code that logs asks :func:`get_logger`; only entry points call :func:`configure`.
 """
@@ -67,16 +73,20 @@ def configure(
     fmt: str | None = None,
     stream: TextIO | None = None,
     environ: Mapping[str, str] = os.environ,
+    terminal_level: str | None = None,
 ) -> None:
     """Configure structlog and the stdlib root logger to write to ``stream`` (default:
     the current ``sys.stderr``).
 
-    ``level`` and ``fmt`` default to ``ARENA_LOG_LEVEL`` / ``ARENA_LOG_FORMAT``.
-    Calling it again replaces the previous configuration.
+    ``level`` and ``fmt`` default to ``ARENA_LOG_LEVEL`` / ``ARENA_LOG_FORMAT``;
+    ``terminal_level``, when given, is the default level instead when ``stream`` is a
+    terminal showing the console rendering. Calling it again replaces the previous
+    configuration.
     """
     target = stream or sys.stderr
-    threshold = _level(level or environ.get(LEVEL_ENV, "info"))
     as_json = _use_json(fmt if fmt is not None else environ.get(FORMAT_ENV), target)
+    default = terminal_level if terminal_level and target.isatty() and not as_json else "info"
+    threshold = _level(level or environ.get(LEVEL_ENV) or default)
     shared: list[Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.stdlib.add_log_level,

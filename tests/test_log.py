@@ -116,3 +116,73 @@ def test_the_runner_logs_its_start_and_shutdown() -> None:
         pass
     events = [(e["event"], e["log_level"]) for e in logs]
     assert ("ray_connected", "info") in events
+
+
+def test_in_a_terminal_a_command_for_people_shows_warnings_but_not_info_events() -> None:
+    out = Tty()
+    configure(stream=out, environ={}, terminal_level="warning")
+    log = get_logger("arena.test")
+    log.info("tournament_started", matches=4)
+    log.warning("task_retried", attempt=2)
+    text = out.getvalue()
+    assert "tournament_started" not in text and "task_retried" in text
+    asked = Tty()
+    configure(stream=asked, environ={"ARENA_LOG_LEVEL": "info"}, terminal_level="warning")
+    get_logger("arena.test").info("tournament_started", matches=4)
+    assert "tournament_started" in asked.getvalue()
+    piped = io.StringIO()
+    configure(stream=piped, environ={}, terminal_level="warning")  # not a terminal
+    get_logger("arena.test").info("tournament_started", matches=4)
+    assert json.loads(piped.getvalue())["event"] == "tournament_started"
+
+
+def run_balance_with_stderr(stderr: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> str:
+    """``arena balance`` (a progress bar, and an info event for its metrics endpoint)
+    with ``stderr`` as the standard error."""
+    from arena.cli import main
+
+    monkeypatch.setattr("sys.stderr", stderr)
+    monkeypatch.delenv("ARENA_LOG_LEVEL", raising=False)
+    monkeypatch.delenv("ARENA_LOG_FORMAT", raising=False)
+    argv = ["balance", "--local", "--deals", "2", "--variant", "guandan", "--metrics-port", "0"]
+    assert main(argv) == 0
+    return stderr.getvalue()
+
+
+def test_the_command_line_keeps_info_events_out_of_a_terminal_but_not_out_of_a_pipe(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    terminal = run_balance_with_stderr(Tty(), monkeypatch)
+    assert "balance" in terminal or "guandan" in terminal  # the progress bar was drawn
+    assert "metrics_serving" not in terminal
+    piped = run_balance_with_stderr(io.StringIO(), monkeypatch)
+    events = [json.loads(line)["event"] for line in piped.splitlines() if line.startswith("{")]
+    assert "metrics_serving" in events
+    capsys.readouterr()
+
+
+def test_serve_logs_info_events_in_a_terminal_too() -> None:
+    from arena.cli import build_parser
+
+    assert build_parser().parse_args(["serve"]).terminal_log_level is None
+    assert not hasattr(build_parser().parse_args(["matches"]), "terminal_log_level")
+
+
+def test_a_log_line_during_a_progress_bar_is_printed_above_it_not_into_it() -> None:
+    from rich.console import Console
+
+    from arena.commands.progress import progress_bar
+
+    screen = io.StringIO()
+    configure(fmt="console", level="info", environ={})  # follows sys.stderr
+    with progress_bar(Console(file=screen, force_terminal=True, width=100)) as progress:
+        task = progress.add_task("matches", total=2, rate="")
+        progress.advance(task)
+        progress.refresh()
+        get_logger("arena.test").warning("task_retried", attempt=2)
+        progress.advance(task)
+    lines = [line for chunk in screen.getvalue().split("\n") for line in chunk.split("\r")]
+    logged = [line for line in lines if "task_retried" in line]
+    assert len(logged) == 1
+    assert "matches" not in logged[0] and "━" not in logged[0]  # a line of its own
+    assert any("2/2" in line for line in lines[lines.index(logged[0]) :])  # the bar below it

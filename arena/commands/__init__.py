@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import TypeAlias
 
-from arena.commands.arguments import database
+from arena.commands.arguments import ArenaParser, database
 from arena.commands.numbers import json_ready
 
 EXIT_USAGE = 2
@@ -16,7 +16,7 @@ EXIT_USAGE = 2
 DEFAULT_DB = "arena.sqlite"
 """The store of the commands that take ``--db``."""
 
-Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+Subcommands: TypeAlias = "argparse._SubParsersAction[ArenaParser]"
 """What ``add_subparsers`` returns: each command module's ``add_parser`` adds itself to it."""
 
 

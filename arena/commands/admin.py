@@ -57,7 +57,7 @@ def add_parser(sub: Subcommands) -> None:
         f"--admin-token or ${ADMIN_TOKEN_ENV}. A refusal prints the server's status and "
         "message (exit status 2); an unreachable server exits with status 1.",
     )
-    connection = argparse.ArgumentParser(add_help=False)
+    connection = arguments.ArenaParser(add_help=False)
     connection.add_argument(
         "--server",
         type=arguments.name,
@@ -103,7 +103,7 @@ def add_parser(sub: Subcommands) -> None:
     parser.set_defaults(handler=run_admin)
 
 
-def _add_fixture(actions: Subcommands, connection: argparse.ArgumentParser) -> None:
+def _add_fixture(actions: Subcommands, connection: arguments.ArenaParser) -> None:
     fixture = actions.add_parser(
         "fixture",
         parents=[connection],
@@ -133,7 +133,7 @@ def _add_fixture(actions: Subcommands, connection: argparse.ArgumentParser) -> N
     fixture.set_defaults(admin_action=create_fixture)
 
 
-def _add_list(actions: Subcommands, connection: argparse.ArgumentParser) -> None:
+def _add_list(actions: Subcommands, connection: arguments.ArenaParser) -> None:
     listing = actions.add_parser(
         "list",
         parents=[connection],

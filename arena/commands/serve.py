@@ -74,7 +74,7 @@ def add_parser(sub: Subcommands) -> None:
         help="seconds matches get to finish on shutdown (60)",
     )
     add_metrics_arguments(parser)
-    parser.set_defaults(handler=run_serve)
+    parser.set_defaults(handler=run_serve, terminal_log_level=None)  # its log is its output
 
 
 def load_owner_keys(path: str | None) -> dict[str, str]:
