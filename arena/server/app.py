@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import signal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -54,6 +55,15 @@ log = get_logger(__name__)
 ARENA_SERVICES: Final = tuple(
     service.full_name for service in arena_pb2.DESCRIPTOR.services_by_name.values()
 )
+
+
+def _unfinished(play: PlayService, match_id: str) -> str | None:
+    """Whether the match is running or scheduled on this server (None: neither)."""
+    if match_id in play.sessions:
+        return "running"
+    if any(plan.match_id == match_id for plan in play.scheduled):
+        return "scheduled"
+    return None
 
 
 @dataclass(frozen=True)
@@ -139,6 +149,7 @@ async def start_server(
         ),
     )
     services.on_revoke.append(play_service.revoked)
+    services.unfinished.append(functools.partial(_unfinished, play_service))
     arena_pb2_grpc.add_PlayServicer_to_server(play_service, server)
     arena_pb2_grpc.add_AdminServicer_to_server(AdminService(services, play_service), server)
     arena_pb2_grpc.add_SpectateServicer_to_server(

@@ -53,6 +53,9 @@ class Services:
     on_revoke: list[Callable[[str, str | None], int]] = field(default_factory=list)
     """Called with (bot, token id or None for every token of the bot) after a revocation;
     each returns how many connections it closed."""
+    unfinished: list[Callable[[str], str | None]] = field(default_factory=list)
+    """Each says whether a match not stored yet is ``"scheduled"`` or ``"running"``
+    (None: it does not know the match)."""
     _registration_limits: dict[str, RateLimit] = field(default_factory=dict)
 
     def may_register(self, owner: str) -> bool:
@@ -335,6 +338,14 @@ class LeaderboardService(arena_pb2_grpc.LeaderboardServicer):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
         match = self._s.store.match(request.match_id)
         if match is None:
+            states = (state(request.match_id) for state in self._s.unfinished)
+            unfinished = next((state for state in states if state is not None), None)
+            if unfinished is not None:
+                await context.abort(
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    f"match {request.match_id!r} is {unfinished}: "
+                    "its record is there once it has finished",
+                )
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
         return arena_pb2.GetMatchRecordResponse(
             summary=match_summary(match),

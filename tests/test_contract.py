@@ -1,0 +1,633 @@
+"""The contract is checkable: what docs/protocol.md and the .proto's comments document is
+what a real server (127.0.0.1, any port) does.
+
+* Statuses: the doc's per-method table and its table of Play ``Error`` codes are read,
+  and each row is produced in its situation by a scenario below; a row without a
+  scenario, or a scenario without a row, fails (a status documented but never returned,
+  or returned but not documented), as does a status code named in a server module that
+  its services do not document.
+* Fields: a session is played (register, connect, join, decide, watch, list, rate), and
+  every field of every message the server sent is set somewhere unless its comment says
+  when it may be empty, unset or 0.
+* Enum values: each is documented, each status or reason the server sent is one.
+* Example values: the limits, clock defaults, error texts, identifiers, versions and
+  prose numbers of docs/protocol.md are the server's.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from test_server import ADMIN, OTHER_KEY, OWNER_KEY, ServerThread, bearer, register
+
+import bots
+from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.games import make
+from arena.match import play_match
+from arena.server import session as session_module
+from arena.server.play import PlayConfig
+from arena.store import RatingUpdate, Store, StoredMatch
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+SERVER = ROOT / "arena" / "server"
+CORRUPT = b"\xff\xff\xff"
+GUARDED = ("Registry", "Play", "Admin")
+
+
+# -- the doc's tables ------------------------------------------------------------------
+
+
+def table_after(header: str) -> list[list[str]]:
+    """The rows of the Markdown table whose header line starts with ``header``."""
+    lines = DOC.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip().replace("`", "") for cell in line.strip("|").split("|")])
+    return rows
+
+
+def status_rows() -> set[tuple[str, str]]:
+    """(method, status) for every row of the per-method table."""
+    return {(row[0], row[1]) for row in table_after("| method | status | when |")}
+
+
+def error_codes() -> set[str]:
+    return {row[0] for row in table_after("| `Error.code` | when |")}
+
+
+# -- a server and its calls ----------------------------------------------------------------
+
+
+@dataclass
+class Arena:
+    """A running server with a registered bot, a stored finished match and a scheduled one."""
+
+    server: ServerThread
+    store: Store
+    channel: grpc.Channel
+    token: str
+    token_id: str
+    finished: str
+    scheduled: str
+    extra: list[ServerThread] = field(default_factory=list)
+
+    @property
+    def registry(self) -> arena_pb2_grpc.RegistryStub:
+        return arena_pb2_grpc.RegistryStub(self.channel)
+
+    @property
+    def admin(self) -> arena_pb2_grpc.AdminStub:
+        return arena_pb2_grpc.AdminStub(self.channel)
+
+    @property
+    def board(self) -> arena_pb2_grpc.LeaderboardStub:
+        return arena_pb2_grpc.LeaderboardStub(self.channel)
+
+    @property
+    def spectate(self) -> arena_pb2_grpc.SpectateStub:
+        return arena_pb2_grpc.SpectateStub(self.channel)
+
+    def another(self, **options: Any) -> ServerThread:
+        """Another server on the same store, with its own options (closed at the end)."""
+        server = ServerThread(self.store, **options)
+        self.extra.append(server)
+        return server
+
+
+def stored_match(match_id: str, seed: int = 7, tamper: bool = False) -> StoredMatch:
+    """A finished one-deal Guandan match between random bots; ``tamper``: its record no
+    longer re-plays (its fourth action is replaced by one the deal refuses)."""
+    game = make("guandan")
+    players = ["random"] * 4
+    result = play_match(
+        game,
+        [bots.make("random", seed + p) for p in range(4)],
+        seed=seed,
+        players=players,
+        max_deals=1,
+    )
+    record = result.record.to_dict()
+    if tamper:
+        record["deals"][0]["actions"][3] = "play BJ BJ BJ BJ BJ BJ BJ"
+    return StoredMatch(
+        id=match_id,
+        tournament_id=None,
+        variant="guandan",
+        options=dict(game.options),
+        seed=seed,
+        seating=tuple(players),
+        outcome={"winner": None, "totals": [0, 0, 0, 0], "team_score": 0.5},
+        record=record,
+        deals=1,
+        decisions=len(record["deals"][0]["actions"]),
+    )
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
+    with Store.open(tmp_path_factory.mktemp("contract") / "arena.sqlite") as store:
+        store.add_bot("random", "builtin")
+        store.add_match(
+            stored_match("finished-1"), [RatingUpdate("random", "guandan", "elo", 1510.0)]
+        )
+        store.add_match(stored_match("broken-1", tamper=True))
+        server = ServerThread(store, play=PlayConfig(max_deals=1))
+        with grpc.insecure_channel(server.address) as channel:
+            bot = register(channel, "contract-bot")
+            waiting = arena_pb2_grpc.AdminStub(channel).CreateFixture(
+                WAITING_FIXTURE, metadata=bearer(ADMIN)
+            )
+            running = Arena(
+                server, store, channel, bot.token, bot.token_id, "finished-1", waiting.match_ids[0]
+            )
+            yield running
+        for extra in running.extra:
+            extra.close()
+        server.close()
+
+
+WAITING_FIXTURE = arena_pb2.CreateFixtureRequest(
+    name="waiting",
+    variant="guandan",
+    players=["contract-bot", "random", "contract-bot", "random"],
+    seed=1,
+)
+"""A fixture of a bot that never connects: its match stays scheduled."""
+
+
+class Stream:
+    """One Play connection, driven synchronously."""
+
+    def __init__(self, address: str, token: str) -> None:
+        self._outbox: queue.Queue[arena_pb2.ClientMessage | None] = queue.Queue()
+        self._channel = grpc.insecure_channel(address)
+        connect = self._channel.stream_stream(
+            "/arena.v1.Play/Connect",
+            request_serializer=arena_pb2.ClientMessage.SerializeToString,
+            response_deserializer=arena_pb2.ServerMessage.FromString,
+        )
+        self._inbox = connect(iter(self._outbox.get, None), metadata=bearer(token), timeout=60)
+        self.received: list[arena_pb2.ServerMessage] = []
+
+    def send(self, **body: Any) -> None:
+        self._outbox.put(arena_pb2.ClientMessage(**body))
+
+    def hello(self, **fields: Any) -> arena_pb2.Welcome:
+        self.send(hello=arena_pb2.Hello(protocol=1, **fields))
+        return self.until("welcome").welcome
+
+    def until(self, kind: str) -> arena_pb2.ServerMessage:
+        """The next message with body ``kind`` (the others are kept in ``received``)."""
+        for message in self._inbox:
+            self.received.append(message)
+            if message.WhichOneof("body") == kind:
+                return message
+        raise AssertionError(f"the stream ended before a {kind!r}")
+
+    def status(self) -> tuple[grpc.StatusCode, str]:
+        """How the call ends (reading what is left)."""
+        try:
+            for message in self._inbox:
+                self.received.append(message)
+        except grpc.RpcError as err:
+            return err.code(), err.details()  # type: ignore[attr-defined]
+        return grpc.StatusCode.OK, ""
+
+    def close(self) -> None:
+        self._outbox.put(None)
+        self._inbox.cancel()  # type: ignore[attr-defined]
+        self._channel.close()
+
+
+def status_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
+    try:
+        result = call()
+        if isinstance(result, Iterator):
+            list(result)
+    except grpc.RpcError as err:
+        return err.code(), err.details()  # type: ignore[attr-defined]
+    return grpc.StatusCode.OK, ""
+
+
+def play_status(
+    address: str, token: str, *messages: arena_pb2.ClientMessage
+) -> tuple[grpc.StatusCode, str]:
+    """How a Play call that sends ``messages`` ends."""
+    stream = Stream(address, token)
+    for message in messages:
+        stream._outbox.put(message)
+    try:
+        return stream.status()
+    finally:
+        stream.close()
+
+
+def hello(protocol: int = 1, **fields: Any) -> arena_pb2.ClientMessage:
+    return arena_pb2.ClientMessage(hello=arena_pb2.Hello(protocol=protocol, **fields))
+
+
+# -- statuses: one scenario per documented row ------------------------------------------
+
+Outcome = tuple[grpc.StatusCode, str]
+Scenario = Callable[[Arena, pytest.MonkeyPatch], Outcome]
+SCENARIOS: dict[tuple[str, str], Scenario] = {}
+
+
+def scenario(method: str, status: str) -> Callable[[Scenario], Scenario]:
+    def add(function: Scenario) -> Scenario:
+        SCENARIOS[method, status] = function
+        return function
+
+    return add
+
+
+@scenario("every method", "INVALID_ARGUMENT")
+def _corrupt_body(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    call = arena.channel.unary_unary("/arena.v1.Leaderboard/GetRatings")
+    return status_of(lambda: call(CORRUPT))
+
+
+@scenario("every method", "RESOURCE_EXHAUSTED")
+def _oversized(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    big = arena_pb2.GetMatchRecordRequest(match_id="x" * (1024 * 1024 + 10))
+    return status_of(lambda: arena.board.GetMatchRecord(big))
+
+
+@scenario("Registry, Play, Admin", "UNAUTHENTICATED")
+def _no_token(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    return status_of(lambda: arena.admin.ListMatches(arena_pb2.ListMatchesRequest()))
+
+
+@scenario("Registry, Play, Admin", "PERMISSION_DENIED")
+def _wrong_kind(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.ListMatchesRequest()
+    return status_of(lambda: arena.admin.ListMatches(request, metadata=bearer(OWNER_KEY)))
+
+
+@scenario("Registry.Register", "INVALID_ARGUMENT")
+def _bad_name(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.RegisterRequest(name="no spaces!")
+    return status_of(lambda: arena.registry.Register(request, metadata=bearer(OWNER_KEY)))
+
+
+@scenario("Registry.Register", "ALREADY_EXISTS")
+def _name_taken(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.RegisterRequest(name="contract-bot")
+    return status_of(lambda: arena.registry.Register(request, metadata=bearer(OTHER_KEY)))
+
+
+@scenario("Registry.Register", "RESOURCE_EXHAUSTED")
+def _too_many_registrations(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    server = arena.another(registrations_per_minute=1)
+    with grpc.insecure_channel(server.address) as channel:
+        register(channel, "once-a-minute")
+        return status_of(lambda: register(channel, "twice-a-minute"))
+
+
+@scenario("Registry.RevokeToken", "INVALID_ARGUMENT")
+def _revoke_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.RevokeTokenRequest()
+    return status_of(lambda: arena.registry.RevokeToken(request, metadata=bearer(OWNER_KEY)))
+
+
+@scenario("Registry.RevokeToken", "NOT_FOUND")
+def _revoke_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.RevokeTokenRequest(token_id="tok-0000000000000000")
+    return status_of(lambda: arena.registry.RevokeToken(request, metadata=bearer(OWNER_KEY)))
+
+
+@scenario("Registry.RevokeToken", "PERMISSION_DENIED")
+def _revoke_anothers(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.RevokeTokenRequest(bot_id="contract-bot")
+    return status_of(lambda: arena.registry.RevokeToken(request, metadata=bearer(OTHER_KEY)))
+
+
+@scenario("Play.Connect", "INVALID_ARGUMENT")
+def _no_hello(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    join = arena_pb2.ClientMessage(join=arena_pb2.Join())
+    return play_status(arena.server.address, arena.token, join)
+
+
+@scenario("Play.Connect", "FAILED_PRECONDITION")
+def _another_protocol(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    return play_status(arena.server.address, arena.token, hello(protocol=2))
+
+
+@scenario("Play.Connect", "NOT_FOUND")
+def _nothing_to_resume(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    return play_status(arena.server.address, arena.token, hello(resume_match_id="no-such-match"))
+
+
+@scenario("Play.Connect", "RESOURCE_EXHAUSTED")
+def _too_many_connections(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    server = arena.another(play=PlayConfig(max_connections_per_bot=1))
+    first = Stream(server.address, arena.token)
+    try:
+        first.hello()
+        return play_status(server.address, arena.token, hello())
+    finally:
+        first.close()
+
+
+@scenario("Play.Connect", "UNAUTHENTICATED")
+def _revoked_while_open(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    issued = register(arena.channel, "contract-bot")  # another token of the same bot
+    stream = Stream(arena.server.address, issued.token)
+    try:
+        stream.hello()
+        request = arena_pb2.RevokeTokenRequest(token_id=issued.token_id)
+        revoked = arena.registry.RevokeToken(request, metadata=bearer(OWNER_KEY))
+        assert revoked.revoked == 1 and revoked.connections_closed == 1
+        return stream.status()
+    finally:
+        stream.close()
+
+
+@scenario("Play.Connect", "UNAVAILABLE")
+def _shutting_down(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    server = arena.another()
+    stream = Stream(server.address, arena.token)
+    try:
+        stream.hello()
+        server.run(server.running.play.drain("the contract test stops", 0))
+        open_code, _text = stream.status()
+        assert open_code == grpc.StatusCode.UNAVAILABLE  # the open call ends so
+        assert stream.received[-1].WhichOneof("body") == "draining"
+    finally:
+        stream.close()
+    return play_status(server.address, arena.token, hello())  # and a new one at Hello
+
+
+@scenario("Spectate.Watch", "INVALID_ARGUMENT")
+def _watch_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    return status_of(lambda: arena.spectate.Watch(arena_pb2.WatchRequest()))
+
+
+@scenario("Spectate.Watch", "NOT_FOUND")
+def _watch_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    return status_of(lambda: arena.spectate.Watch(arena_pb2.WatchRequest(match_id="nope")))
+
+
+@scenario("Spectate.Watch", "INTERNAL")
+def _watch_broken(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    return status_of(lambda: arena.spectate.Watch(arena_pb2.WatchRequest(match_id="broken-1")))
+
+
+@scenario("Spectate.ListMatches", "INVALID_ARGUMENT")
+def _list_bad_page(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.ListMatchesRequest(page_token="not-a-page")
+    return status_of(lambda: arena.spectate.ListMatches(request))
+
+
+@scenario("Leaderboard.GetRatings", "INVALID_ARGUMENT")
+def _ratings_of_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    return status_of(lambda: arena.board.GetRatings(arena_pb2.GetRatingsRequest()))
+
+
+@scenario("Leaderboard.GetRatingHistory", "INVALID_ARGUMENT")
+def _history_of_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.GetRatingHistoryRequest(bot="random", variant="guandan", system="chess")
+    return status_of(lambda: arena.board.GetRatingHistory(request))
+
+
+@scenario("Leaderboard.GetMatchRecord", "INVALID_ARGUMENT")
+def _record_of_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    return status_of(lambda: arena.board.GetMatchRecord(arena_pb2.GetMatchRecordRequest()))
+
+
+@scenario("Leaderboard.GetMatchRecord", "NOT_FOUND")
+def _record_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.GetMatchRecordRequest(match_id="nope")
+    return status_of(lambda: arena.board.GetMatchRecord(request))
+
+
+@scenario("Leaderboard.GetMatchRecord", "FAILED_PRECONDITION")
+def _record_not_yet(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.GetMatchRecordRequest(match_id=arena.scheduled)
+    return status_of(lambda: arena.board.GetMatchRecord(request))
+
+
+@scenario("Admin.CreateFixture", "INVALID_ARGUMENT")
+def _fixture_of_three(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.CreateFixtureRequest(
+        name="three", variant="guandan", players=["random"] * 3
+    )
+    return status_of(lambda: arena.admin.CreateFixture(request, metadata=bearer(ADMIN)))
+
+
+@scenario("Admin.CreateFixture", "ALREADY_EXISTS")
+def _fixture_again(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    return status_of(lambda: arena.admin.CreateFixture(WAITING_FIXTURE, metadata=bearer(ADMIN)))
+
+
+TOURNAMENT = """
+name = "contract-cup"
+variant = "guandan"
+teams = [["contract-bot", "contract-bot"], ["random", "random"]]
+format = "round_robin"
+matches = 1
+seed = 1
+"""
+
+
+@scenario("Admin.CreateTournament", "INVALID_ARGUMENT")
+def _tournament_of_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.CreateTournamentRequest()
+    return status_of(lambda: arena.admin.CreateTournament(request, metadata=bearer(ADMIN)))
+
+
+@scenario("Admin.CreateTournament", "ALREADY_EXISTS")
+def _tournament_again(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.CreateTournamentRequest(toml=TOURNAMENT)
+    first = arena.admin.CreateTournament(request, metadata=bearer(ADMIN))
+    assert first.matches == 1
+    return status_of(lambda: arena.admin.CreateTournament(request, metadata=bearer(ADMIN)))
+
+
+@scenario("Admin.ListMatches", "INVALID_ARGUMENT")
+def _admin_list_bad_page(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.ListMatchesRequest(page_token="-1")
+    return status_of(lambda: arena.admin.ListMatches(request, metadata=bearer(ADMIN)))
+
+
+@scenario("Admin.CancelMatch", "INVALID_ARGUMENT")
+def _cancel_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.CancelMatchRequest()
+    return status_of(lambda: arena.admin.CancelMatch(request, metadata=bearer(ADMIN)))
+
+
+@scenario("Admin.CancelMatch", "NOT_FOUND")
+def _cancel_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.CancelMatchRequest(match_id="nope")
+    return status_of(lambda: arena.admin.CancelMatch(request, metadata=bearer(ADMIN)))
+
+
+@scenario("Admin.CancelMatch", "FAILED_PRECONDITION")
+def _cancel_finished(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.CancelMatchRequest(match_id=arena.finished)
+    return status_of(lambda: arena.admin.CancelMatch(request, metadata=bearer(ADMIN)))
+
+
+@scenario("Admin.RevokeToken", "INVALID_ARGUMENT")
+def _admin_revoke_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.RevokeTokenRequest()
+    return status_of(lambda: arena.admin.RevokeToken(request, metadata=bearer(ADMIN)))
+
+
+@scenario("Admin.RevokeToken", "NOT_FOUND")
+def _admin_revoke_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+    request = arena_pb2.RevokeTokenRequest(bot_id="nobody")
+    return status_of(lambda: arena.admin.RevokeToken(request, metadata=bearer(ADMIN)))
+
+
+# -- Play stream Error codes: one scenario per documented code ---------------------------
+
+ErrorScenario = Callable[[Arena, pytest.MonkeyPatch], arena_pb2.Error]
+ERROR_SCENARIOS: dict[str, ErrorScenario] = {}
+
+
+def error_scenario(code: str) -> Callable[[ErrorScenario], ErrorScenario]:
+    def add(function: ErrorScenario) -> ErrorScenario:
+        ERROR_SCENARIOS[code] = function
+        return function
+
+    return add
+
+
+def first_error(address: str, token: str, *bodies: dict[str, Any]) -> arena_pb2.Error:
+    """The first Error a connection gets after Hello and ``bodies``."""
+    stream = Stream(address, token)
+    try:
+        stream.hello()
+        for body in bodies:
+            stream.send(**body)
+        return stream.until("error").error
+    finally:
+        stream.close()
+
+
+@error_scenario("INVALID_ARGUMENT")
+def _join_unknown_variant(arena: Arena, _: pytest.MonkeyPatch) -> arena_pb2.Error:
+    join = arena_pb2.Join(variants=["gandan"])
+    return first_error(arena.server.address, arena.token, {"join": join})
+
+
+@error_scenario("FAILED_PRECONDITION")
+def _second_hello(arena: Arena, _: pytest.MonkeyPatch) -> arena_pb2.Error:
+    again = arena_pb2.Hello(protocol=1)
+    return first_error(arena.server.address, arena.token, {"hello": again})
+
+
+@error_scenario("RESOURCE_EXHAUSTED")
+def _too_many_messages(arena: Arena, _: pytest.MonkeyPatch) -> arena_pb2.Error:
+    server = arena.another(play=PlayConfig(max_messages_per_second=1))
+    pings = [{"ping": arena_pb2.Ping(nonce=n)} for n in range(40)]
+    return first_error(server.address, arena.token, *pings)
+
+
+@error_scenario("UNAVAILABLE")
+def _join_while_draining(arena: Arena, _: pytest.MonkeyPatch) -> arena_pb2.Error:
+    server = arena.another()
+    stream = Stream(server.address, arena.token)
+    try:
+        stream.hello()
+
+        async def start_draining() -> None:  # drain()'s first step, held there
+            server.running.play.draining = True
+
+        server.run(start_draining())
+        stream.send(join=arena_pb2.Join(variants=["guandan"]))
+        return stream.until("error").error
+    finally:
+        stream.close()
+
+
+@error_scenario("INTERNAL")
+def _match_cannot_start(arena: Arena, monkeypatch: pytest.MonkeyPatch) -> arena_pb2.Error:
+    def broken(name: str, **options: Any) -> Any:
+        raise RuntimeError("the contract test breaks the game registry")
+
+    server = arena.another()
+    monkeypatch.setattr(session_module.games, "make", broken)
+    join = arena_pb2.Join(variants=["guandan"], fill_after_ms=1)
+    return first_error(server.address, arena.token, {"join": join})
+
+
+# -- the tests of statuses --------------------------------------------------------------
+
+
+def test_every_documented_status_has_a_scenario_and_every_scenario_a_row() -> None:
+    documented = status_rows()
+    assert documented - set(SCENARIOS) == set(), "documented statuses no test produces"
+    assert set(SCENARIOS) - documented == set(), "statuses produced but not documented"
+    assert error_codes() == set(ERROR_SCENARIOS)
+
+
+@pytest.mark.parametrize("row", sorted(SCENARIOS), ids=lambda row: f"{row[0]}:{row[1]}")
+def test_each_documented_status_is_produced_in_its_situation(
+    arena: Arena, monkeypatch: pytest.MonkeyPatch, row: tuple[str, str]
+) -> None:
+    code, details = SCENARIOS[row](arena, monkeypatch)
+    assert code.name == row[1], (row, code, details)
+    assert details and "Traceback" not in details and "<class" not in details
+
+
+@pytest.mark.parametrize("code", sorted(ERROR_SCENARIOS))
+def test_each_documented_error_code_is_sent_in_its_situation(
+    arena: Arena, monkeypatch: pytest.MonkeyPatch, code: str
+) -> None:
+    error = ERROR_SCENARIOS[code](arena, monkeypatch)
+    assert error.code == code, error
+    assert error.message and "Traceback" not in error.message
+
+
+SERVICE_MODULES = {
+    "services.py": ("Registry", "Leaderboard", "Spectate", "Admin"),
+    "admin.py": ("Admin",),
+    "spectate.py": ("Spectate",),
+    "play.py": ("Play",),
+    "interceptor.py": GUARDED,
+    "decoding.py": ("every method",),
+}
+"""The services each module of the server answers for (its status codes must be theirs)."""
+
+
+def documented_for(service: str) -> set[str]:
+    """The statuses documented for a service (its methods, the guarded ones, every method),
+    and for Play the Error codes too."""
+    codes = set()
+    for method, status in status_rows():
+        names = {name.strip() for name in method.split(",")}
+        if (
+            method == "every method"
+            or service in names
+            or any(name.startswith(f"{service}.") for name in names)
+        ):
+            codes.add(status)
+    if service == "Play":
+        codes |= error_codes()
+    return codes
+
+
+def test_every_status_a_server_module_names_is_documented_for_its_services() -> None:
+    everything = {status for _, status in status_rows()} | error_codes()
+    for path in sorted(SERVER.glob("*.py")):
+        used = set(re.findall(r"StatusCode\.([A-Z_]+)", path.read_text(encoding="utf-8")))
+        services = SERVICE_MODULES.get(path.name)
+        allowed = (
+            everything
+            if services is None
+            else set().union(*(documented_for(service) for service in services))
+        )
+        assert used <= allowed, f"{path.name} names undocumented statuses {used - allowed}"
