@@ -16,5 +16,7 @@ def test_bench_scale_reports_efficiency_and_overhead(capsys: pytest.CaptureFixtu
 
 
 def test_bench_scale_refuses_nonsense(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "scale", "--matches", "0"]) == 2
-    assert "at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        main(["bench", "scale", "--matches", "0"])
+    assert refused.value.code == 2
+    assert "argument --matches: must be an integer from 1" in capsys.readouterr().err

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.chance import derive_seed
-from arena.commands import Subcommands
+from arena.commands import Subcommands, arguments
 from arena.commands.bench_deals import match_setups
 from arena.errors import ConfigError
 from arena.games import make
@@ -124,19 +124,32 @@ def add_parser(sub: Subcommands) -> None:
     )
     parser.add_argument("game", help="game name, e.g. guandan, or 'scale', 'grpc' or 'bots'")
     parser.add_argument(
-        "--variant", default="guandan", help="with 'scale'/'grpc'/'bots': the variant"
+        "--variant",
+        type=arguments.variant,
+        default="guandan",
+        help="with 'scale'/'grpc'/'bots': the variant",
     )
     parser.add_argument(
         "--bots", default="heuristic", help="with 'bots': bots to time, comma-separated"
     )
     parser.add_argument(
-        "--matches", type=int, default=None, help="with 'scale': matches (96); 'grpc': at once (32)"
+        "--matches",
+        type=arguments.count,
+        default=None,
+        help="with 'scale': matches (96); 'grpc': at once (32)",
     )
-    parser.add_argument("--workers", type=int, default=None, help="with 'scale': N (cores)")
     parser.add_argument(
-        "--deals", type=int, default=None, help="deals (300); per match: 'scale' 5, 'grpc' 2"
+        "--workers", type=arguments.count, default=None, help="with 'scale': N (cores)"
     )
-    parser.add_argument("--seed", type=int, default=1, help="first deal seed (default 1)")
+    parser.add_argument(
+        "--deals",
+        type=arguments.count,
+        default=None,
+        help="deals (300); per match: 'scale' 5, 'grpc' 2",
+    )
+    parser.add_argument(
+        "--seed", type=arguments.seed, default=1, help="first deal seed (default 1)"
+    )
     parser.add_argument(
         "--one-process", action="store_true", help="with 'grpc': the bots in the server's process"
     )
