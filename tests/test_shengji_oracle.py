@@ -325,7 +325,6 @@ def test_multiplier_has_no_kitty_with_4_decks(capsys: pytest.CaptureFixture[str]
         (["rules", "shengji", "--trump", "x", "classify", "As"], "--trump must be s, h, d, c"),
         (["rules", "shengji", "--trump", "red", "classify", "As"], "--trump must be s, h, d, c"),
         (["rules", "shengji", "classify", "As"], "--trump is required"),
-        (["rules", "shengji", "--decks", "5", "--trump", "s", "classify", "As"], "1 to 4 decks"),
         (
             ["rules", "shengji", "--two-colour", "--trump", "red", "classify", "As"],
             "1-deck option",
@@ -342,3 +341,11 @@ def test_multiplier_has_no_kitty_with_4_decks(capsys: pytest.CaptureFixture[str]
 )
 def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
     assert words in fails(capsys, *argv)
+
+
+def test_decks_are_1_to_4(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as refused:
+        main(["rules", "shengji", "--decks", "5", "--trump", "s", "classify", "As"])
+    assert refused.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.endswith("argument --decks: must be an integer from 1 to 4, got 5")

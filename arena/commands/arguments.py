@@ -13,8 +13,11 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator
 
 from arena import games
 from arena.errors import ConfigError
@@ -33,6 +36,7 @@ from arena.inputs import (
     Seconds,
     SecondsOrZero,
     Seed,
+    check_integer,
     shown,
     validate,
 )
@@ -67,6 +71,13 @@ def _number(text: str) -> object:
 
 def _text(text: str) -> object:
     return text
+
+
+def integer_in(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer from ``low`` to ``high``."""
+    kind = Annotated[int, BeforeValidator(partial(check_integer, low=low, high=high))]
+    checked: Callable[[str], int] = _typed(kind, _integer, "integer")
+    return checked
 
 
 count = _typed(Count, _integer, "count")
@@ -265,6 +276,7 @@ __all__ = [
     "game_options",
     "host",
     "host_port",
+    "integer_in",
     "many_deals",
     "name",
     "output_file",

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from arena.cards import RANKS, SUITS, Card, format_card, format_cards, parse_cards
-from arena.commands import EXIT_USAGE, Subcommands, print_json
+from arena.commands import EXIT_USAGE, Subcommands, arguments, print_json
 from arena.commands.rules_sanfu import add_sanfu_parser, run_sanfu
 from arena.errors import ConfigError, ParseError
 from arena.games.guandan import combos
@@ -51,7 +51,10 @@ def _shengji_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
         return value if defaults else argparse.SUPPRESS
 
     parser.add_argument(
-        "--decks", type=int, default=default(2), help="number of decks, 1 to 4 (default 2)"
+        "--decks",
+        type=arguments.integer_in(1, 4),
+        default=default(2),
+        help="number of decks, 1 to 4 (default 2)",
     )
     parser.add_argument(
         "--level", type=parse_level, default=default(0), help="level rank (default 2)"
