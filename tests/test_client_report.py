@@ -18,6 +18,7 @@ from test_client import ILLEGAL, Lowest, Stubborn
 from test_server import ServerThread, register
 from test_server_seats import Raw
 
+from arena import match as engine
 from arena._proto.arena.v1 import arena_pb2
 from arena.client import ClientError, run_bot_async
 from arena.client.report import (
@@ -33,10 +34,12 @@ from arena.client.report import (
     match_outcome,
     reporter_for,
 )
+from arena.errors import ConfigError
+from arena.server import session
 from arena.server.play import ClockConfig, PlayConfig
 from arena.store import Store
 
-WAIT = 120.0
+WAIT = 60.0
 """Seconds a scenario may take before the test fails (never reached when all is well)."""
 
 
@@ -348,6 +351,73 @@ def test_a_shutdown_mid_match_then_an_unreachable_server_is_told(store: Store) -
     assert result["reason"] == "shutdown" and result["outcome"] == ""
     assert any(e["event"] == "server_draining" and e["log_level"] == "warning" for e in events)
     assert [e["attempt"] for e in events if e["event"] == "reconnecting"] == [1, 2]
+
+
+def test_a_match_that_cannot_start_then_one_that_fails_are_told_and_play_goes_on(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server cannot set up the first match (an Error: the bot joins again), fails
+    in the middle of the second (ended with the reason ``error``) and plays the third."""
+    made: list[str] = []
+    make = session.bots.make
+
+    def make_but_fail_first(name: str, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:  # with a seed: a seat of a match being set up (not a name check)
+            made.append(name)
+            if len(made) == 1:
+                raise ConfigError(f"cannot make {name!r}")
+        return make(name, *args, **kwargs)
+
+    matches: list[str] = []
+
+    def play_but_fail_first(*args: Any, on_event: Callable[..., None], **kwargs: Any) -> Any:
+        matches.append("played")
+        first = len(matches) == 1
+
+        def event(*event_args: Any) -> None:
+            if first:
+                raise RuntimeError("an engine bug")
+            on_event(*event_args)
+
+        return engine.play_match(*args, on_event=event, **kwargs)
+
+    monkeypatch.setattr(session.bots, "make", make_but_fail_first)
+    monkeypatch.setattr(session, "play_match", play_but_fail_first)
+    server = Arena(store, max_deals=1)
+    try:
+        token = server.token("rep-fail")
+        recording = Recording()
+        with capture_logs() as logs:
+            summary = play(
+                run_bot_async(
+                    Lowest(),
+                    server.address,
+                    token,
+                    ["guandan"],
+                    rated=False,
+                    matches=2,
+                    fill_after=0.05,
+                    fill_bot="first",
+                    reporter=recording,
+                )
+            )
+    finally:
+        server.close()
+    failed, played = summary.results
+    assert failed.result.reason == arena_pb2.END_REASON_ERROR
+    lines = recording.lines
+    at = index(lines, "waiting for seats: ")
+    at = index(lines, r"server error INTERNAL: the server could not start a guandan match", at)
+    at = index(lines, "waiting for seats: ", at)  # joined again
+    at = index(lines, rf"seated: match {failed.match_id} ", at)
+    at = index(lines, rf"match {failed.match_id} ended \(error\): .+; totals ", at)
+    at = index(lines, rf"seated: match {played.match_id} ", at)
+    index(lines, rf"match {played.match_id}: (won|lost|drawn)", at)
+    events = mine(logs, "rep-fail")
+    [error] = [e for e in events if e["event"] == "server_error"]
+    assert error["code"] == "INTERNAL" and error["log_level"] == "warning"
+    reasons = [e["reason"] for e in events if e["event"] == "match_result"]
+    assert reasons[0] == "error" and reasons[1] in ("complete", "deal_limit")
 
 
 def result(reason: int, winner: int | None = None, totals: tuple[int, ...] = (0, 0, 0, 0)) -> Any:

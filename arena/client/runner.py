@@ -63,6 +63,8 @@ _LOST: Final = (
     arena_pb2.ACTION_STATUS_TIMED_OUT,
     arena_pb2.ACTION_STATUS_TOO_MANY_ATTEMPTS,
 )
+_FATAL: Final = ("INVALID_ARGUMENT", "FAILED_PRECONDITION", "PERMISSION_DENIED", "UNAUTHENTICATED")
+"""Codes of an Error about the stream that no retry can mend (a Join refused)."""
 
 
 class ClientError(ArenaError):
@@ -382,6 +384,11 @@ class _Stream:
                 protocol=welcome.protocol,
             )
         )
+        await self._join()
+        return False
+
+    async def _join(self) -> None:
+        """Ask for the matches still to play."""
         settings = self.settings
         left = 0 if settings.matches is None else settings.matches - self.summary.matches
         join = arena_pb2.Join(
@@ -392,7 +399,6 @@ class _Stream:
             fill_bot=settings.fill_bot,
         )
         await self._send(join=join)
-        return False
 
     async def _joined(self, joined: arena_pb2.Joined) -> bool:
         if self.seat is not None:  # a Join sent while a seat was taken back: not waiting
@@ -556,9 +562,21 @@ class _Stream:
         return self.settings.done(self.summary)
 
     async def _error(self, error: arena_pb2.Error) -> bool:
-        if not error.request_id:  # about the stream itself (the Join): the run cannot go on
-            raise ClientError(error.code, error.message)
-        self.tell(ServerError(error.code, error.message, error.request_id))
+        """An Error about a request is told and the stream goes on. One about the stream
+        itself: a refused Join ends the run (:class:`ClientError`); UNAVAILABLE (no new
+        matches: the server is shutting down) ends the connection, to connect again
+        later; a match that could not start (INTERNAL) is told, then the bot joins again;
+        any other is told."""
+        code = error.code
+        if not error.request_id and code in _FATAL:
+            raise ClientError(code, error.message)
+        self.tell(ServerError(code, error.message, error.request_id))
+        if error.request_id:
+            return False
+        if code == grpc.StatusCode.UNAVAILABLE.name:
+            raise _Closed(grpc.StatusCode.UNAVAILABLE, error.message)
+        if code == grpc.StatusCode.INTERNAL.name and self.seat is None:
+            await self._join()
         return False
 
     async def _draining(self, draining: arena_pb2.Draining) -> bool:

@@ -182,6 +182,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         for connection in connections:
             if connection is not None:
                 connection.wish = None
+                connection.session = connection.player = None  # seated in no match
                 connection.send(message)
 
     def _ended(self, session: MatchSession) -> None:
