@@ -254,7 +254,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         if session is None:
             raise KeyError(match_id)
         log.info("match_cancelled", match_id=match_id, reason=reason or "no reason given")
-        session.abort("cancelled")
+        session.abort("cancelled", reason)
         return "running"
 
     async def drain(self, reason: str, timeout: float) -> None:

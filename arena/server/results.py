@@ -51,12 +51,19 @@ def rating_change(change: RatingChange) -> arena_pb2.RatingChange:
 
 
 def end_of_match(
-    *, aborted: str | None, forfeit: bool, complete: bool, winner: int | None, deals: int
+    *,
+    aborted: str | None,
+    forfeit: bool,
+    complete: bool,
+    winner: int | None,
+    deals: int,
+    detail: str = "",
 ) -> tuple[arena_pb2.EndReason, str]:
-    """Why a match ended and its one line for people."""
+    """Why a match ended and its one line for people (with ``detail``, an operator's
+    reason for stopping it, when there is one)."""
     if aborted is not None:
         reason = ABORT_REASONS.get(aborted, arena_pb2.END_REASON_CANCELLED)
-        return reason, f"{aborted} after {deals} deals"
+        return reason, f"{aborted} after {deals} deals" + (f": {detail}" if detail else "")
     reason = (
         arena_pb2.END_REASON_FORFEIT
         if forfeit

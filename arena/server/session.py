@@ -26,9 +26,9 @@ from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2
 from arena.cards import card_names
 from arena.chance import derive_seed
-from arena.games.base import NUM_SEATS, Event, Game, State, team_of
+from arena.games.base import NUM_SEATS, Action, Event, Game, Observation, State, team_of
 from arena.log import get_logger
-from arena.match import AUTO_PLAYS_TO_FLEE, Clock, MatchResult, Policy, play_match
+from arena.match import AUTO_PLAYS_TO_FLEE, Clock, MatchAborted, MatchResult, Policy, play_match
 from arena.server.connection import Connection
 from arena.server.remote import RemotePolicy, event_to_proto, observation_to_proto, struct
 from arena.server.results import end_of_match, failed_match_result, rating_change
@@ -93,6 +93,21 @@ def plan_summary(plan: MatchPlan) -> arena_pb2.MatchSummary:
     )
 
 
+class Stoppable:
+    """A built-in bot's policy that stops the match (``MatchAborted``) at its next
+    decision once ``stopped()`` says why: built-in bots alone are cancelled too."""
+
+    def __init__(self, policy: Policy, stopped: Callable[[], str | None]) -> None:
+        self.policy = policy
+        self._stopped = stopped
+
+    def act(self, observation: Observation) -> Action | str:
+        reason = self._stopped()
+        if reason is not None:
+            raise MatchAborted(reason)
+        return self.policy.act(observation)
+
+
 class MatchSession:
     """One match between remote connections (``None`` for a built-in seat)."""
 
@@ -141,6 +156,8 @@ class MatchSession:
         self._totals = [0] * NUM_SEATS
         self._finished = 0
         """Deals finished so far."""
+        self._stopping: tuple[str, str] | None = None
+        """Why and (an operator's words) how the match is being stopped."""
         self._stage = "starting the match"
         """What the match thread is doing (named when it fails)."""
         self._setup = self.game.first_setup()
@@ -152,7 +169,8 @@ class MatchSession:
             if connection is None:
                 seed = derive_seed(self.seed, "bot", player)
                 self.seats.append(None)
-                self.policies.append(bots.make(self.players[player], seed))
+                builtin = bots.make(self.players[player], seed)
+                self.policies.append(Stoppable(builtin, self._stopped))
                 continue
             policy = RemotePolicy(
                 self.match_id,
@@ -378,12 +396,21 @@ class MatchSession:
 
     # -- the match ---------------------------------------------------------------------
 
-    def abort(self, reason: str) -> None:
-        """Stop the match at its next remote decision (``shutdown`` or ``cancelled``)."""
-        self._log.info("match_stopping", reason=reason)
+    def abort(self, reason: str, detail: str = "") -> None:
+        """Stop the match at its next decision (``shutdown`` or ``cancelled``); ``detail``
+        (an operator's reason) is told to the seats and stored."""
+        self._log.info("match_stopping", reason=reason, detail=detail)
+        self._stopping = (reason, detail)
         for seat in self.seats:
             if seat is not None:
                 seat.abort(reason)
+
+    def _stopped(self) -> str | None:
+        """Why the match is being stopped (``abort``), or None."""
+        return self._stopping[0] if self._stopping is not None else None
+
+    def _stop_detail(self) -> str:
+        return self._stopping[1] if self._stopping is not None else ""
 
     def start(self) -> threading.Thread:
         for player in range(NUM_SEATS):
@@ -472,6 +499,7 @@ class MatchSession:
         deals = len(result.outcomes)
         reason, summary = end_of_match(
             aborted=result.aborted,
+            detail=self._stop_detail(),
             forfeit=any("forfeit" in o.details for o in result.outcomes),
             complete=result.complete,
             winner=result.winner,
@@ -497,6 +525,8 @@ class MatchSession:
             self.store.add_builtin_bots(builtin)
         if not self.rated or result.aborted is not None:
             cut_short = {} if result.aborted is None else {"aborted": result.aborted}
+            if result.aborted is not None and self._stop_detail():
+                cut_short["reason"] = self._stop_detail()
             self.store.add_match(report.stored(self.plan.tournament_id, **cut_short))
             return []
         self._stage = "rating and storing the match"

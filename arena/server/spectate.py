@@ -113,8 +113,10 @@ def _match_result(
     else:
         totals = list(deals[-1].result.totals) if deals else []
     aborted = match.outcome.get("aborted")
+    detail = match.outcome.get("reason")
     reason, summary = end_of_match(
         aborted=aborted if isinstance(aborted, str) else None,
+        detail=detail if isinstance(detail, str) else "",
         forfeit=any("forfeit" in d.result.details for d in deals),
         complete=bool(deals) and deals[-1].result.match_over,
         winner=winner_team,
