@@ -136,6 +136,28 @@ def host_port(text: str) -> str:
     return text
 
 
+BOT_CLASS = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
+BOT_NAME = re.compile(r"[A-Za-z0-9._-]{1,40}")
+
+
+def bot_class(text: str) -> str:
+    """``MODULE:CLASS`` of a bot class to import, e.g. ``bots.simple:RandomBot``."""
+    if len(text) > 200 or not BOT_CLASS.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"must be MODULE:CLASS, e.g. bots.simple:RandomBot, got {shown(text)}"
+        )
+    return text
+
+
+def bot_name(text: str) -> str:
+    """A bot's registered name: 1 to 40 letters, digits, '-', '_' or '.'."""
+    if not BOT_NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"must be 1 to 40 letters, digits, '-', '_' or '.', got {shown(text)}"
+        )
+    return text
+
+
 def bot_names(text: str) -> list[str]:
     """Comma-separated bot names (``random,first``), or a :class:`ConfigError`."""
     names = [part.strip() for part in text.split(",")]
@@ -267,7 +289,9 @@ __all__ = [
     "MAX_COUNT",
     "ArenaParser",
     "bot",
+    "bot_class",
     "bot_list",
+    "bot_name",
     "bot_names",
     "count",
     "database",

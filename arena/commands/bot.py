@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from arena.commands import Subcommands
+from arena.commands import Subcommands, arguments
 from arena.errors import ArenaError
 
 TOKEN_ENV = "ARENA_BOT_TOKEN"
@@ -39,38 +39,66 @@ def add_parser(sub: Subcommands) -> None:
         description="Connect a bot class (e.g. bots.simple:RandomBot) to a server and play. "
         f"Token: --token or ${TOKEN_ENV}.",
     )
-    run.add_argument("bot", metavar="MODULE:CLASS", help="the bot class, e.g. mybot:MyBot")
-    run.add_argument("--server", default="127.0.0.1:50051", help="HOST:PORT (127.0.0.1:50051)")
+    run.add_argument(
+        "bot",
+        type=arguments.bot_class,
+        metavar="MODULE:CLASS",
+        help="the bot class, e.g. mybot:MyBot",
+    )
+    run.add_argument(
+        "--server",
+        type=arguments.host_port,
+        default="127.0.0.1:50051",
+        help="HOST:PORT (127.0.0.1:50051)",
+    )
     run.add_argument("--token", help=f"the bot token (default ${TOKEN_ENV})")
     run.add_argument(
         "--variant",
+        type=arguments.variant,
         action="append",
         default=[],
         help="a variant to play, repeatable (default guandan)",
     )
     run.add_argument("--casual", action="store_true", help="casual matches, not rated")
-    run.add_argument("--matches", type=int, default=None, help="stop after N (default: never)")
-    run.add_argument("--seed", type=int, default=0, help="given to a class taking a seed (0)")
+    run.add_argument(
+        "--matches", type=arguments.count, default=None, help="stop after N (default: never)"
+    )
+    run.add_argument(
+        "--seed", type=arguments.seed, default=0, help="given to a class taking a seed (0)"
+    )
     run.add_argument(
         "--fill-after",
-        type=float,
+        type=arguments.seconds_or_zero,
         metavar="SECONDS",
         help="after this wait, fill the empty seats with built-in bots",
     )
-    run.add_argument("--fill-bot", default="", help="the built-in bot that fills seats (random)")
+    run.add_argument(
+        "--fill-bot", type=arguments.bot, help="the built-in bot that fills seats (random)"
+    )
     register = actions.add_parser(
         "register",
         help="register (or update) a bot with your owner key and print its new token",
         description="Register NAME with the owner key (--owner-key or "
         f"${OWNER_KEY_ENV}); the token is printed once, alone on stdout.",
     )
-    register.add_argument("name", help="the bot's name: letters, digits, '-', '_', '.'")
-    register.add_argument("--server", default="127.0.0.1:50051", help="HOST:PORT (127.0.0.1:50051)")
+    register.add_argument(
+        "name", type=arguments.bot_name, help="the bot's name: letters, digits, '-', '_', '.'"
+    )
+    register.add_argument(
+        "--server",
+        type=arguments.host_port,
+        default="127.0.0.1:50051",
+        help="HOST:PORT (127.0.0.1:50051)",
+    )
     register.add_argument("--owner-key", help=f"the owner key (default ${OWNER_KEY_ENV})")
     register.add_argument("--owner", default="", help="the owner's display name")
     register.add_argument("--version", default="", help="the bot's version")
     register.add_argument(
-        "--game", action="append", default=[], help="a variant it plays, repeatable (all)"
+        "--game",
+        type=arguments.variant,
+        action="append",
+        default=[],
+        help="a variant it plays, repeatable (all)",
     )
     register.add_argument("--description", default="", help="one line about the bot")
     for command in (run, register):
@@ -81,7 +109,10 @@ def add_parser(sub: Subcommands) -> None:
 def _add_tls_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tls", action="store_true", help="connect over TLS (system roots)")
     parser.add_argument(
-        "--tls-ca", metavar="FILE", help="connect over TLS trusting this CA certificate (PEM)"
+        "--tls-ca",
+        type=arguments.pem_file,
+        metavar="FILE",
+        help="connect over TLS trusting this CA certificate (PEM)",
     )
 
 
@@ -94,7 +125,7 @@ def load_bot(spec: str, seed: int = 0) -> object:
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
-    except ImportError as err:
+    except (ImportError, TypeError, ValueError) as err:  # e.g. a relative name: '..'
         raise ArenaError(f"cannot import {module_name!r}: {err}") from None
     cls: Any = getattr(module, class_name, None)
     if not inspect.isclass(cls):
@@ -156,8 +187,6 @@ def _run(args: argparse.Namespace) -> int:
     token = args.token or os.environ.get(TOKEN_ENV, "")
     if not token:
         raise ArenaError(f"no token: give --token or set ${TOKEN_ENV}")
-    if args.matches is not None and args.matches < 1:
-        raise ArenaError(f"--matches must be at least 1, got {args.matches}")
     bot = load_bot(args.bot, args.seed)
     summary = run_bot(
         bot,
@@ -169,7 +198,7 @@ def _run(args: argparse.Namespace) -> int:
         tls=args.tls,
         root_certificates=_roots(args),
         fill_after=args.fill_after,
-        fill_bot=args.fill_bot,
+        fill_bot=args.fill_bot or "",
         reporter=reporter_for(sys.stderr),
     )
     print(f"{summary.matches} matches played", flush=True)
