@@ -19,6 +19,7 @@ from test_server_seats import arena, clock, joined_with_fillers
 from test_server_seats import run as run_async
 
 from arena.cli import main
+from arena.inputs import shown
 from arena.match import AUTO_MARK, AUTO_PLAYS_TO_FLEE, FLED_MARK
 from arena.record import ClockLimits
 from arena.replay import verify_stored
@@ -120,10 +121,17 @@ def test_a_directory_or_a_missing_file_is_one_line(tmp_path: Path) -> None:
     missing = str(tmp_path / "nowhere.json")
     line = fails("replay", missing, "--db", str(tmp_path / "none.sqlite"))
     assert line == (
-        f"arena: cannot read record {missing!r}: no such file, and no store "
+        f"arena: cannot read record {shown(missing)}: no such file, and no store "
         f"{tmp_path / 'none.sqlite'} to find a match of that id in"
     )
     assert not (tmp_path / "none.sqlite").exists()
+
+
+@pytest.mark.parametrize("name", ["a" * 5000, "x/" * 3000, "-", " "])
+def test_a_name_no_file_can_have_is_one_line(tmp_path: Path, name: str) -> None:
+    line = fails("replay", name, "--db", str(tmp_path / "none.sqlite"))
+    assert line.startswith(f"arena: cannot read record {shown(name)}: no such file")
+    assert len(line) < 300
 
 
 JSON = st.recursive(

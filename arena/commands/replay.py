@@ -10,6 +10,7 @@ from arena.commands import Subcommands, add_db_argument
 from arena.commands.play import Narrator, print_match_end, print_match_start
 from arena.errors import ConfigError
 from arena.games import make
+from arena.inputs import shown
 from arena.record import MatchRecord
 from arena.replay import ReplayReport, verify, verify_stored
 from arena.store import Store
@@ -45,10 +46,10 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def _checked(source: str, db: str) -> tuple[MatchRecord, ReplayReport]:
     """The record named by ``source`` (a file, else a stored match) and its replay."""
-    if Path(source).exists():
+    if _is_path(source):
         record = MatchRecord.load(source)
         return record, verify(record)
-    missing = f"cannot read record {source!r}: no such file"
+    missing = f"cannot read record {shown(source)}: no such file"
     if not Path(db).exists():
         raise ConfigError(f"{missing}, and no store {db} to find a match of that id in")
     with Store.open(db, read_only=True) as store:
@@ -56,6 +57,14 @@ def _checked(source: str, db: str) -> tuple[MatchRecord, ReplayReport]:
     if match is None:
         raise ConfigError(f"{missing}, and no match of that id in the store {db}")
     return verify_stored(match)
+
+
+def _is_path(source: str) -> bool:
+    """Whether ``source`` names something on disk (else it may be a match id)."""
+    try:
+        return Path(source).exists()
+    except (OSError, ValueError):  # a name too long for a path, a NUL byte
+        return False
 
 
 def _print_log(record: MatchRecord, report: ReplayReport) -> None:
