@@ -60,7 +60,7 @@ def add_parser(sub: Subcommands) -> None:
     connection = arguments.ArenaParser(add_help=False)
     connection.add_argument(
         "--server",
-        type=arguments.name,
+        type=arguments.host_port,
         default=DEFAULT_SERVER,
         help=f"HOST:PORT ({DEFAULT_SERVER})",
     )
