@@ -237,6 +237,8 @@ def verify_stored(match: StoredMatch) -> tuple[MatchRecord, ReplayReport]:
 
 def _check_stored(match: StoredMatch, record: MatchRecord, where: str) -> None:
     """The record is that of the stored match: game, options, seed, players, ending."""
+    if not isinstance(match.options, dict) or not isinstance(match.outcome, dict):
+        raise ReplayError(f"{where}: the store's options or outcome is not a JSON object")
     if record.game != match.variant:
         raise ReplayError(f"{where}: the record's game {record.game!r} is not {match.variant!r}")
     options = dict(make(match.variant, **match.options).options)

@@ -408,6 +408,8 @@ def test_fleeing_ends_the_deal(data: dict[str, Any]) -> None:
         ({"outcome": {"aborted": "shutdown"}}, "cut short"),
         ({"deals": 2}, "the store counts"),
         ({"decisions": 5}, "the store counts"),
+        ({"outcome": [1]}, "the store's options or outcome is not a JSON object"),
+        ({"options": "x"}, "the store's options or outcome is not a JSON object"),
     ],
 )
 def test_a_stored_record_must_be_the_stored_match(
