@@ -25,6 +25,7 @@ from typing import Any
 
 import grpc
 import pytest
+from test_proto import elements, source_descriptor
 from test_server import ADMIN, OTHER_KEY, OWNER_KEY, ServerThread, bearer, register
 
 import bots
@@ -188,12 +189,15 @@ class Stream:
         return self.until("welcome").welcome
 
     def until(self, kind: str) -> arena_pb2.ServerMessage:
-        """The next message with body ``kind`` (the others are kept in ``received``)."""
+        """The next message with body ``kind`` (every message is kept in ``received``)."""
+        return self.until_any(kind)
+
+    def until_any(self, *kinds: str) -> arena_pb2.ServerMessage:
         for message in self._inbox:
             self.received.append(message)
-            if message.WhichOneof("body") == kind:
+            if message.WhichOneof("body") in kinds:
                 return message
-        raise AssertionError(f"the stream ended before a {kind!r}")
+        raise AssertionError(f"the stream ended before a {' or '.join(kinds)}")
 
     def status(self) -> tuple[grpc.StatusCode, str]:
         """How the call ends (reading what is left)."""
@@ -631,3 +635,175 @@ def test_every_status_a_server_module_names_is_documented_for_its_services() -> 
             else set().union(*(documented_for(service) for service in services))
         )
         assert used <= allowed, f"{path.name} names undocumented statuses {used - allowed}"
+
+
+# -- fields: every field the server sends is set where documented --------------------------
+
+EXEMPT = re.compile(
+    r"unset|empty|\bnone\b|\bfalse\b|if any|otherwise|usually|when not|\b0(:| when| means)",
+    re.IGNORECASE,
+)
+"""Words by which a field's comment says it may be left at its default."""
+
+
+@dataclass
+class Seen:
+    """Per message type, the fields set in at least one message the server sent."""
+
+    types: dict[str, Any] = field(default_factory=dict)
+    set_fields: dict[str, set[str]] = field(default_factory=dict)
+    enum_values: set[str] = field(default_factory=set)
+    """Every enum value sent, by name."""
+
+    def add(self, message: Any) -> None:
+        descriptor = message.DESCRIPTOR
+        if descriptor.file.package != "arena.v1":
+            return
+        self.types[descriptor.name] = descriptor
+        fields = self.set_fields.setdefault(descriptor.name, set())
+        for described, value in message.ListFields():
+            fields.add(described.name)
+            if described.enum_type is not None:
+                values = value if described.is_repeated else [value]
+                self.enum_values |= {described.enum_type.values_by_number[v].name for v in values}
+            if described.message_type is None:
+                continue
+            for item in value if described.is_repeated else [value]:
+                self.add(item)
+
+
+def walk_a_session(arena: Arena) -> Seen:
+    """Everything a bot, a spectator, an owner and an operator are sent in one session."""
+    seen = Seen()
+    clock = session_module.ClockConfig(decision_seconds=2.0, time_bank_seconds=0.5)
+    server = arena.another(play=PlayConfig(max_deals=1, clock=clock))
+    with grpc.insecure_channel(server.address) as channel:
+        issued = register(channel, "walker")
+        seen.add(issued)
+        spectate = arena_pb2_grpc.SpectateStub(channel)
+        listed = arena_pb2.ListMatchesRequest(statuses=[arena_pb2.MATCH_STATUS_RUNNING])
+        match_id = play_a_match(
+            server, issued.token, seen, during=lambda: seen.add(spectate.ListMatches(listed))
+        )
+        for message in spectate.Watch(arena_pb2.WatchRequest(match_id=match_id)):
+            seen.add(message)
+        seen.add(spectate.ListMatches(arena_pb2.ListMatchesRequest(page_size=1)))
+        board = arena_pb2_grpc.LeaderboardStub(channel)
+        seen.add(board.GetRatings(arena_pb2.GetRatingsRequest(variant="guandan")))
+        history = arena_pb2.GetRatingHistoryRequest(
+            bot="walker", variant="guandan", system="openskill"
+        )
+        seen.add(board.GetRatingHistory(history))
+        seen.add(board.GetMatchRecord(arena_pb2.GetMatchRecordRequest(match_id=match_id)))
+        admin = arena_pb2_grpc.AdminStub(channel)
+        fixture = arena_pb2.CreateFixtureRequest(
+            name="walk", variant="guandan", players=["walker"] * 4, seed=3
+        )
+        created = admin.CreateFixture(fixture, metadata=bearer(ADMIN))
+        seen.add(created)
+        seen.add(admin.ListMatches(arena_pb2.ListMatchesRequest(), metadata=bearer(ADMIN)))
+        cancel = arena_pb2.CancelMatchRequest(match_id=created.match_ids[0], reason="walked")
+        seen.add(admin.CancelMatch(cancel, metadata=bearer(ADMIN)))
+        cup = arena_pb2.CreateTournamentRequest(
+            toml=TOURNAMENT.replace("contract-bot", "walker").replace("contract-cup", "walk-cup")
+        )
+        seen.add(admin.CreateTournament(cup, metadata=bearer(ADMIN)))
+        revoke = arena_pb2.RevokeTokenRequest(token_id=issued.token_id)
+        seen.add(
+            arena_pb2_grpc.RegistryStub(channel).RevokeToken(revoke, metadata=bearer(OWNER_KEY))
+        )
+    return seen
+
+
+def play_a_match(server: ServerThread, token: str, seen: Seen, during: Callable[[], None]) -> str:
+    """One rated Guandan deal beside built-in bots, answered in every way a reply can be
+    (malformed, illegal, stale, too many, late, accepted), the seat lost and taken back,
+    then the server drained; every message goes to ``seen``. ``during`` is called while
+    the match runs."""
+    stream = Stream(server.address, token)
+    stream.hello()
+    stream.send(ping=arena_pb2.Ping(nonce=7))
+    stream.until("pong")
+    stream.send(join=arena_pb2.Join(variants=["gandan"]))
+    stream.until("error")
+    stream.send(join=arena_pb2.Join(variants=["guandan"], rated=True, matches=1, fill_after_ms=1))
+    decision = stream.until("decision").decision
+    during()
+    for received in stream.received:
+        seen.add(received)
+    stream.close()  # the connection breaks: the seat waits for its bot
+    stream = Stream(server.address, token)
+    stream.hello(resume_match_id=decision.match_id)
+    decision = stream.until("decision").decision
+    tries = ["fold", "play BJ BJ BJ BJ BJ BJ BJ"] * 5 + ["pass"]
+    stream.send(
+        action=arena_pb2.ActionReply(request_id="r-none", action=arena_pb2.Action(text="pass"))
+    )
+    for text in tries:  # ten refused, an eleventh too many: then automatic play
+        reply = arena_pb2.ActionReply(
+            request_id=decision.request_id, action=arena_pb2.Action(text=text)
+        )
+        stream.send(action=reply)
+    while True:
+        message = stream.until_any("decision", "match_result")
+        if message.WhichOneof("body") == "match_result":
+            break
+        first = message.decision.observation.legal.actions[0]
+        stream.send(
+            action=arena_pb2.ActionReply(request_id=message.decision.request_id, action=first)
+        )
+    match_id = message.match_result.match_id
+    server.run(server.running.play.drain("the walk is over", 0))
+    stream.status()
+    for received in stream.received:
+        seen.add(received)
+    stream.close()
+    return match_id
+
+
+def field_comments(tmp_path: Path) -> dict[str, str]:
+    proto = source_descriptor(tmp_path)
+    comments = {
+        tuple(location.path): (location.leading_comments + location.trailing_comments)
+        for location in proto.source_code_info.location
+    }
+    return {name: " ".join(comments.get(path, "").split()) for name, path in elements(proto)}
+
+
+@pytest.fixture(scope="module")
+def walked(arena: Arena) -> Seen:
+    return walk_a_session(arena)
+
+
+def test_every_field_the_server_sends_is_set_where_its_comment_says(
+    walked: Seen, tmp_path: Path
+) -> None:
+    comments = field_comments(tmp_path)
+    never = [
+        f"{name}.{described.name}: {comments[f'{name}.{described.name}']}"
+        for name, descriptor in sorted(walked.types.items())
+        for described in descriptor.fields
+        if described.name not in walked.set_fields[name]
+        and not EXEMPT.search(comments[f"{name}.{described.name}"])
+    ]
+    assert never == [], "fields documented as set that the server never set"
+
+
+def test_every_server_message_body_was_sent(walked: Seen) -> None:
+    bodies = {f.name for f in arena_pb2.ServerMessage.DESCRIPTOR.fields}
+    assert bodies <= walked.set_fields["ServerMessage"]
+
+
+ENUMS = (arena_pb2.ActionStatus, arena_pb2.EndReason, arena_pb2.MatchStatus)
+
+
+def test_every_enum_value_is_documented_and_every_value_sent_is_one(walked: Seen) -> None:
+    for enum in ENUMS:
+        for value in enum.DESCRIPTOR.values:
+            if value.number == 0:
+                continue  # proto3's default: never sent
+            short = value.name.split("_STATUS_")[-1].split("END_REASON_")[-1]
+            assert value.name in DOC or f"`{short}`" in DOC, f"{value.name} is not in the doc"
+    statuses = {v.name for v in arena_pb2.ActionStatus.DESCRIPTOR.values if v.number}
+    assert statuses <= walked.enum_values, "an ActionStatus the session did not produce"
+    assert not any(name.endswith("_UNSPECIFIED") for name in walked.enum_values)

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from google.protobuf import timestamp_pb2
+
 import bots
 from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2
@@ -155,6 +157,8 @@ class MatchSession:
         self._deal_started: list[arena_pb2.DealStarted] = []
         self._totals = [0] * NUM_SEATS
         self._finished = 0
+        self._started_at: timestamp_pb2.Timestamp | None = None
+        """When the first deal started."""
         """Deals finished so far."""
         self._stopping: tuple[str, str] | None = None
         """Why and (an operator's words) how the match is being stopped."""
@@ -209,12 +213,15 @@ class MatchSession:
 
     def summary(self) -> arena_pb2.MatchSummary:
         """The running match as listed."""
-        return arena_pb2.MatchSummary(
+        summary = arena_pb2.MatchSummary(
             info=self.info(),
             status=arena_pb2.MATCH_STATUS_RUNNING,
             deals=max(self._deal - 1, 0),
             totals=self._totals,
         )
+        if self._started_at is not None:
+            summary.started_at.CopyFrom(self._started_at)
+        return summary
 
     def seat_assigned(self, player: int) -> arena_pb2.SeatAssigned:
         fixed = self.variant != "sanfu"  # sanfu's partners are found anew every deal
@@ -292,6 +299,9 @@ class MatchSession:
     def _start_deal(self, state: State) -> None:
         self._state = state
         self._deal += 1
+        if self._started_at is None:
+            self._started_at = timestamp_pb2.Timestamp()
+            self._started_at.GetCurrentTime()
         self._deal_events = []
         self._sent = [0] * NUM_SEATS
         self._watched = 0
@@ -332,7 +342,7 @@ class MatchSession:
             summary=self.game.describe_outcome(outcome),
             details=struct(outcome.details),
             totals=self._totals,
-            match_over=outcome.match_over,
+            match_over=outcome.match_over or self._finished == self.max_deals,
         )
         self._all(
             arena_pb2.ServerMessage(deal_result=result),

@@ -43,6 +43,8 @@ class _Deal:
     started: arena_pb2.DealStarted
     batches: list[list[arena_pb2.Event]]
     result: arena_pb2.DealResult
+    game_over: bool
+    """The game ended the match with this deal (not its number of deals)."""
 
 
 def _replay_deals(match: StoredMatch, record: MatchRecord) -> list[_Deal]:
@@ -85,9 +87,9 @@ def _replay_deals(match: StoredMatch, record: MatchRecord) -> list[_Deal]:
             summary=game.describe_outcome(outcome),
             details=struct(outcome.details),
             totals=list(totals),
-            match_over=outcome.match_over,
+            match_over=number == len(record.deals),  # the match's last deal: its result follows
         )
-        deals.append(_Deal(started, batches, result))
+        deals.append(_Deal(started, batches, result, outcome.match_over))
     return deals
 
 
@@ -118,7 +120,7 @@ def _match_result(
         aborted=aborted if isinstance(aborted, str) else None,
         detail=detail if isinstance(detail, str) else "",
         forfeit=any("forfeit" in d.result.details for d in deals),
-        complete=bool(deals) and deals[-1].result.match_over,
+        complete=bool(deals) and deals[-1].game_over,
         winner=winner_team,
         deals=len(deals),
     )
