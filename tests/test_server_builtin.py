@@ -199,3 +199,22 @@ def test_a_tournament_of_built_in_bots_with_parameters_is_played(tmp_path: Path)
         run(asyncio.wait_for(stored(), WAIT))
         [match] = store.matches(tournament_id=created.tournament_id)
         assert "search:samples=2,candidates=2" in rated_in(store, match.id, "guandan")
+
+
+def test_fill_bots_fill_every_match_a_join_asks_for(tmp_path: Path) -> None:
+    """The wait before built-in bots fill the seats starts again after each match: a
+    connection is never left waiting for a match that will not come."""
+    with served(tmp_path, "fresh") as (store, arena):
+        (token,) = arena.tokens("mine")
+
+        async def main() -> list[arena_pb2.MatchResult]:
+            bot = Raw(arena.address, token)
+            await bot.hello()
+            await bot.join(rated=True, matches=3, fill_after_ms=1)
+            results = [await bot.play_out() for _ in range(3)]
+            await bot.close()
+            return results
+
+        results = run(main())
+        assert len({r.match_id for r in results}) == 3
+        wait_stored(store, [r.match_id for r in results])
