@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
 import secrets
 import threading
 from typing import Protocol
@@ -35,20 +34,20 @@ class Connection:
     of unsent messages reaches ``queue_limit`` (a bot that stopped reading) is cut off
     rather than allowed to grow the server's memory."""
 
-    _ids = itertools.count(1)
-
     def __init__(
         self,
         bot: str,
         owner: str | None,
         loop: asyncio.AbstractEventLoop,
         *,
+        number: int,
         queue_limit: int,
         messages_per_second: float,
     ) -> None:
         self.bot = bot
         self.owner = owner
-        self.id = f"c-{next(self._ids)}-{secrets.token_hex(3)}"
+        self.id = f"c-{number}-{secrets.token_hex(3)}"
+        """For logs and support: ``number`` counts the server's connections."""
         self.loop = loop
         self._loop_thread = threading.get_ident()
         """The event loop's thread: a connection is made there."""

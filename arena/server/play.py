@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import count
 from typing import TYPE_CHECKING, Any, Final
 
 import grpc
@@ -113,6 +114,9 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         """Connections ended because they stopped reading (their send queue filled)."""
         self._lock = threading.RLock()
         self._league_lock = threading.Lock()
+        self._request_numbers = count(1)
+        """Numbers of decision request ids, unique on this server."""
+        self._connection_numbers = count(1)
         self._builtin: dict[str, bool] = {}
         """Player names known to be (or not to be) built-in bots."""
 
@@ -145,6 +149,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 connections,
                 clock=self.config.clock,
                 league_lock=self._league_lock,
+                request_numbers=self._request_numbers,
             )
         except Exception as err:  # the seated connections are told, never left waiting
             self._not_started(plan, connections, err)
@@ -354,6 +359,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             principal.name,
             bot.owner if bot else None,
             asyncio.get_running_loop(),
+            number=next(self._connection_numbers),
             queue_limit=self.config.send_queue_limit,
             messages_per_second=self.config.max_messages_per_second,
         )

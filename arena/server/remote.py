@@ -13,11 +13,11 @@ for the bot to reconnect, then flees.
 
 from __future__ import annotations
 
-import itertools
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import count
 from typing import Any, Final, cast
 
 from google.protobuf import struct_pb2
@@ -124,7 +124,6 @@ _GONE: Final = object()
 """Queued when the seat is left for good (Leave{now}, the grace period over)."""
 _WAKE: Final = object()
 """Queued when the connection changes (lost or taken back), to re-check the waits."""
-_request_numbers = itertools.count(1)
 _Reply = tuple[str, arena_pb2.Action, float, Action | None]
 """A queued reply: its request id, the action as sent, its arrival, the action if
 accepted on arrival."""
@@ -156,6 +155,7 @@ class RemotePolicy:
         busy: threading.Lock | None = None,
         before_request: Callable[[bool], Sequence[arena_pb2.Event]] = lambda carry: (),
         now: Callable[[], float] = time.monotonic,
+        request_numbers: Iterator[int] | None = None,
     ) -> None:
         self.match_id = match_id
         self.variant = variant
@@ -168,6 +168,9 @@ class RemotePolicy:
         self._busy = busy
         self._before_request = before_request
         self._now = now
+        self._request_numbers = request_numbers if request_numbers is not None else count(1)
+        """Numbers of the request ids: shared by every seat of a server, so an id names
+        one request on a connection, whatever match it played before."""
         self._lock = threading.Lock()
         self._replies: queue.Queue[object] = queue.Queue()
         self._send: Send | None = None
@@ -403,7 +406,7 @@ class RemotePolicy:
     def _request(self, observation: Observation, deadline: Deadline) -> None:
         carried = self._before_request(self._carry)
         request = arena_pb2.DecisionRequest(
-            request_id=f"r-{next(_request_numbers)}",
+            request_id=f"r-{next(self._request_numbers)}",
             match_id=self.match_id,
             deal=self._deal(),
             observation=observation_to_proto(observation, self._seq()),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import secrets
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -121,6 +121,7 @@ class MatchSession:
         *,
         clock: ClockConfig,
         league_lock: threading.Lock,
+        request_numbers: Iterator[int] | None = None,
     ) -> None:
         self.store = store
         self.plan = plan
@@ -185,6 +186,7 @@ class MatchSession:
                 deal=lambda: self._deal,
                 grace=self.grace,
                 busy=self.busy,
+                request_numbers=request_numbers,
                 before_request=functools.partial(self._before_request, player),
             )
             policy.attach(connection.send, connection.events_in_requests)
