@@ -16,8 +16,10 @@ what a real server (127.0.0.1, any port) does.
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,15 +27,29 @@ from typing import Any
 
 import grpc
 import pytest
+from google.protobuf import json_format
 from test_proto import elements, source_descriptor
 from test_server import ADMIN, OTHER_KEY, OWNER_KEY, ServerThread, bearer, register
 
 import bots
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.cards import format_cards, parse_cards
+from arena.errors import IllegalActionError
 from arena.games import make
-from arena.match import play_match
+from arena.games.base import NOBODY, Action, Event, Outcome
+from arena.match import AUTO_MARK, AUTO_PLAYS_TO_FLEE, FLED_MARK, Clock, play_match
+from arena.protocol import MAX_ATTEMPTS, action_from_proto, action_to_proto
 from arena.server import session as session_module
+from arena.server.app import DRAIN_SECONDS, MAX_RECEIVE_BYTES, MAX_SEND_BYTES
+from arena.server.limits import RateLimit
 from arena.server.play import PlayConfig
+from arena.server.results import end_of_match
+from arena.server.services import DEFAULT_PAGE, MAX_PAGE, REGISTRATIONS_PER_MINUTE
+from arena.server.session import (
+    DEFAULT_DECISION_SECONDS,
+    DEFAULT_GRACE_SECONDS,
+    DEFAULT_TIME_BANK_SECONDS,
+)
 from arena.store import RatingUpdate, Store, StoredMatch
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -243,8 +259,8 @@ def hello(protocol: int = 1, **fields: Any) -> arena_pb2.ClientMessage:
 
 # -- statuses: one scenario per documented row ------------------------------------------
 
-Outcome = tuple[grpc.StatusCode, str]
-Scenario = Callable[[Arena, pytest.MonkeyPatch], Outcome]
+Ended = tuple[grpc.StatusCode, str]
+Scenario = Callable[[Arena, pytest.MonkeyPatch], Ended]
 SCENARIOS: dict[tuple[str, str], Scenario] = {}
 
 
@@ -257,42 +273,42 @@ def scenario(method: str, status: str) -> Callable[[Scenario], Scenario]:
 
 
 @scenario("every method", "INVALID_ARGUMENT")
-def _corrupt_body(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _corrupt_body(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     call = arena.channel.unary_unary("/arena.v1.Leaderboard/GetRatings")
     return status_of(lambda: call(CORRUPT))
 
 
 @scenario("every method", "RESOURCE_EXHAUSTED")
-def _oversized(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _oversized(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     big = arena_pb2.GetMatchRecordRequest(match_id="x" * (1024 * 1024 + 10))
     return status_of(lambda: arena.board.GetMatchRecord(big))
 
 
 @scenario("Registry, Play, Admin", "UNAUTHENTICATED")
-def _no_token(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _no_token(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     return status_of(lambda: arena.admin.ListMatches(arena_pb2.ListMatchesRequest()))
 
 
 @scenario("Registry, Play, Admin", "PERMISSION_DENIED")
-def _wrong_kind(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _wrong_kind(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.ListMatchesRequest()
     return status_of(lambda: arena.admin.ListMatches(request, metadata=bearer(OWNER_KEY)))
 
 
 @scenario("Registry.Register", "INVALID_ARGUMENT")
-def _bad_name(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _bad_name(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.RegisterRequest(name="no spaces!")
     return status_of(lambda: arena.registry.Register(request, metadata=bearer(OWNER_KEY)))
 
 
 @scenario("Registry.Register", "ALREADY_EXISTS")
-def _name_taken(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _name_taken(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.RegisterRequest(name="contract-bot")
     return status_of(lambda: arena.registry.Register(request, metadata=bearer(OTHER_KEY)))
 
 
 @scenario("Registry.Register", "RESOURCE_EXHAUSTED")
-def _too_many_registrations(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _too_many_registrations(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     server = arena.another(registrations_per_minute=1)
     with grpc.insecure_channel(server.address) as channel:
         register(channel, "once-a-minute")
@@ -300,41 +316,41 @@ def _too_many_registrations(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
 
 
 @scenario("Registry.RevokeToken", "INVALID_ARGUMENT")
-def _revoke_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _revoke_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.RevokeTokenRequest()
     return status_of(lambda: arena.registry.RevokeToken(request, metadata=bearer(OWNER_KEY)))
 
 
 @scenario("Registry.RevokeToken", "NOT_FOUND")
-def _revoke_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _revoke_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.RevokeTokenRequest(token_id="tok-0000000000000000")
     return status_of(lambda: arena.registry.RevokeToken(request, metadata=bearer(OWNER_KEY)))
 
 
 @scenario("Registry.RevokeToken", "PERMISSION_DENIED")
-def _revoke_anothers(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _revoke_anothers(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.RevokeTokenRequest(bot_id="contract-bot")
     return status_of(lambda: arena.registry.RevokeToken(request, metadata=bearer(OTHER_KEY)))
 
 
 @scenario("Play.Connect", "INVALID_ARGUMENT")
-def _no_hello(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _no_hello(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     join = arena_pb2.ClientMessage(join=arena_pb2.Join())
     return play_status(arena.server.address, arena.token, join)
 
 
 @scenario("Play.Connect", "FAILED_PRECONDITION")
-def _another_protocol(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _another_protocol(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     return play_status(arena.server.address, arena.token, hello(protocol=2))
 
 
 @scenario("Play.Connect", "NOT_FOUND")
-def _nothing_to_resume(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _nothing_to_resume(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     return play_status(arena.server.address, arena.token, hello(resume_match_id="no-such-match"))
 
 
 @scenario("Play.Connect", "RESOURCE_EXHAUSTED")
-def _too_many_connections(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _too_many_connections(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     server = arena.another(play=PlayConfig(max_connections_per_bot=1))
     first = Stream(server.address, arena.token)
     try:
@@ -345,7 +361,7 @@ def _too_many_connections(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
 
 
 @scenario("Play.Connect", "UNAUTHENTICATED")
-def _revoked_while_open(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _revoked_while_open(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     issued = register(arena.channel, "contract-bot")  # another token of the same bot
     stream = Stream(arena.server.address, issued.token)
     try:
@@ -359,7 +375,7 @@ def _revoked_while_open(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
 
 
 @scenario("Play.Connect", "UNAVAILABLE")
-def _shutting_down(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _shutting_down(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     server = arena.another()
     stream = Stream(server.address, arena.token)
     try:
@@ -374,56 +390,56 @@ def _shutting_down(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
 
 
 @scenario("Spectate.Watch", "INVALID_ARGUMENT")
-def _watch_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _watch_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     return status_of(lambda: arena.spectate.Watch(arena_pb2.WatchRequest()))
 
 
 @scenario("Spectate.Watch", "NOT_FOUND")
-def _watch_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _watch_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     return status_of(lambda: arena.spectate.Watch(arena_pb2.WatchRequest(match_id="nope")))
 
 
 @scenario("Spectate.Watch", "INTERNAL")
-def _watch_broken(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _watch_broken(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     return status_of(lambda: arena.spectate.Watch(arena_pb2.WatchRequest(match_id="broken-1")))
 
 
 @scenario("Spectate.ListMatches", "INVALID_ARGUMENT")
-def _list_bad_page(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _list_bad_page(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.ListMatchesRequest(page_token="not-a-page")
     return status_of(lambda: arena.spectate.ListMatches(request))
 
 
 @scenario("Leaderboard.GetRatings", "INVALID_ARGUMENT")
-def _ratings_of_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _ratings_of_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     return status_of(lambda: arena.board.GetRatings(arena_pb2.GetRatingsRequest()))
 
 
 @scenario("Leaderboard.GetRatingHistory", "INVALID_ARGUMENT")
-def _history_of_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _history_of_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.GetRatingHistoryRequest(bot="random", variant="guandan", system="chess")
     return status_of(lambda: arena.board.GetRatingHistory(request))
 
 
 @scenario("Leaderboard.GetMatchRecord", "INVALID_ARGUMENT")
-def _record_of_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _record_of_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     return status_of(lambda: arena.board.GetMatchRecord(arena_pb2.GetMatchRecordRequest()))
 
 
 @scenario("Leaderboard.GetMatchRecord", "NOT_FOUND")
-def _record_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _record_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.GetMatchRecordRequest(match_id="nope")
     return status_of(lambda: arena.board.GetMatchRecord(request))
 
 
 @scenario("Leaderboard.GetMatchRecord", "FAILED_PRECONDITION")
-def _record_not_yet(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _record_not_yet(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.GetMatchRecordRequest(match_id=arena.scheduled)
     return status_of(lambda: arena.board.GetMatchRecord(request))
 
 
 @scenario("Admin.CreateFixture", "INVALID_ARGUMENT")
-def _fixture_of_three(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _fixture_of_three(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.CreateFixtureRequest(
         name="three", variant="guandan", players=["random"] * 3
     )
@@ -431,7 +447,7 @@ def _fixture_of_three(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
 
 
 @scenario("Admin.CreateFixture", "ALREADY_EXISTS")
-def _fixture_again(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _fixture_again(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     return status_of(lambda: arena.admin.CreateFixture(WAITING_FIXTURE, metadata=bearer(ADMIN)))
 
 
@@ -446,13 +462,13 @@ seed = 1
 
 
 @scenario("Admin.CreateTournament", "INVALID_ARGUMENT")
-def _tournament_of_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _tournament_of_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.CreateTournamentRequest()
     return status_of(lambda: arena.admin.CreateTournament(request, metadata=bearer(ADMIN)))
 
 
 @scenario("Admin.CreateTournament", "ALREADY_EXISTS")
-def _tournament_again(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _tournament_again(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.CreateTournamentRequest(toml=TOURNAMENT)
     first = arena.admin.CreateTournament(request, metadata=bearer(ADMIN))
     assert first.matches == 1
@@ -460,37 +476,37 @@ def _tournament_again(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
 
 
 @scenario("Admin.ListMatches", "INVALID_ARGUMENT")
-def _admin_list_bad_page(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _admin_list_bad_page(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.ListMatchesRequest(page_token="-1")
     return status_of(lambda: arena.admin.ListMatches(request, metadata=bearer(ADMIN)))
 
 
 @scenario("Admin.CancelMatch", "INVALID_ARGUMENT")
-def _cancel_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _cancel_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.CancelMatchRequest()
     return status_of(lambda: arena.admin.CancelMatch(request, metadata=bearer(ADMIN)))
 
 
 @scenario("Admin.CancelMatch", "NOT_FOUND")
-def _cancel_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _cancel_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.CancelMatchRequest(match_id="nope")
     return status_of(lambda: arena.admin.CancelMatch(request, metadata=bearer(ADMIN)))
 
 
 @scenario("Admin.CancelMatch", "FAILED_PRECONDITION")
-def _cancel_finished(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _cancel_finished(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.CancelMatchRequest(match_id=arena.finished)
     return status_of(lambda: arena.admin.CancelMatch(request, metadata=bearer(ADMIN)))
 
 
 @scenario("Admin.RevokeToken", "INVALID_ARGUMENT")
-def _admin_revoke_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _admin_revoke_nothing(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.RevokeTokenRequest()
     return status_of(lambda: arena.admin.RevokeToken(request, metadata=bearer(ADMIN)))
 
 
 @scenario("Admin.RevokeToken", "NOT_FOUND")
-def _admin_revoke_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Outcome:
+def _admin_revoke_unknown(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
     request = arena_pb2.RevokeTokenRequest(bot_id="nobody")
     return status_of(lambda: arena.admin.RevokeToken(request, metadata=bearer(ADMIN)))
 
@@ -807,3 +823,311 @@ def test_every_enum_value_is_documented_and_every_value_sent_is_one(walked: Seen
     statuses = {v.name for v in arena_pb2.ActionStatus.DESCRIPTOR.values if v.number}
     assert statuses <= walked.enum_values, "an ActionStatus the session did not produce"
     assert not any(name.endswith("_UNSPECIFIED") for name in walked.enum_values)
+
+
+# -- example values: the doc's examples and numbers are the server's ---------------------
+
+EXAMPLE = re.compile(r"^```json (arena\.v1\.\w+)\n(.*?)^```", re.M | re.S)
+
+
+def examples(kind: str) -> list[Any]:
+    """The doc's examples of message ``kind`` (e.g. ``ServerMessage``), parsed, in order."""
+    found = []
+    for name, text in EXAMPLE.findall(DOC):
+        if name == f"arena.v1.{kind}":
+            message = getattr(arena_pb2, kind)()
+            json_format.Parse(text, message)
+            found.append(message)
+    return found
+
+
+def bodies(kind: str, body: str) -> list[Any]:
+    """The ``body`` parts of the doc's ``kind`` examples (ServerMessage, ClientMessage)."""
+    return [getattr(m, body) for m in examples(kind) if m.WhichOneof("body") == body]
+
+
+def shape(identifier: str) -> str:
+    """An identifier with its random or counted parts blanked: ``c-7-5c1e9a`` → ``c-N-H``."""
+    return re.sub(r"\d+", "N", re.sub(r"[0-9a-f]{6,}", "H", identifier))
+
+
+def one_deal_state() -> Any:
+    """The state of a first Guandan deal (level 2), as the examples' deal 1."""
+    game = make("guandan")
+    return game, game.new_deal(game.first_setup(), seed=1)
+
+
+def engine_event(event: arena_pb2.Event) -> Event:
+    return Event(
+        event.kind,
+        event.seat if event.HasField("seat") else NOBODY,
+        tuple(sorted(parse_cards(" ".join(event.cards)))),
+        event.target if event.HasField("target") else NOBODY,
+        event.value,
+        event.tag,
+    )
+
+
+def example_events() -> list[arena_pb2.Event]:
+    events = [e for batch in bodies("ServerMessage", "events") for e in batch.events]
+    for decision in bodies("ServerMessage", "decision"):
+        events.extend(decision.observation.events)
+    for resume in bodies("ServerMessage", "resume"):
+        events.extend(resume.observation.events)
+    return events
+
+
+def test_the_examples_event_descriptions_are_the_servers() -> None:
+    game, state = one_deal_state()
+    events = example_events()
+    assert events
+    for event in events:
+        assert event.description == game.describe_event(engine_event(event), state), event
+
+
+def test_the_examples_results_are_worded_as_the_server_words_them() -> None:
+    game = make("guandan")
+    for result in bodies("ServerMessage", "deal_result"):
+        details = json_format.MessageToDict(result.details)
+        winner = details.get("match_winner")
+        outcome = Outcome(
+            scores=tuple(result.scores),  # type: ignore[arg-type]
+            summary="",
+            details=normalized(details),
+            next_setup=None if result.match_over else game.first_setup(),
+            match_winner=None if winner is None else int(winner),
+        )
+        assert result.summary == game.describe_outcome(outcome)
+    for ended in bodies("ServerMessage", "match_result"):
+        reason, summary = end_of_match(
+            aborted=None,
+            forfeit=False,
+            complete=ended.reason == arena_pb2.END_REASON_COMPLETE,
+            winner=ended.winner_team if ended.HasField("winner_team") else None,
+            deals=ended.deals,
+        )
+        assert (ended.reason, ended.summary) == (reason, summary)
+
+
+def normalized(value: Any) -> Any:
+    """Struct numbers (doubles) back to the integers the engines wrote."""
+    if isinstance(value, dict):
+        return {key: normalized(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [normalized(item) for item in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def test_the_examples_refusal_is_the_engines() -> None:
+    """The illegal reply of the example session, made in its position: seat 2 leads the
+    bomb on the table, the others pass, seat 1 answers with the example's reply."""
+    (refused,) = [
+        result
+        for result in bodies("ServerMessage", "action_result")
+        if result.status == arena_pb2.ACTION_STATUS_ILLEGAL
+    ]
+    (asked,) = [
+        d for d in bodies("ServerMessage", "decision") if d.request_id == refused.request_id
+    ]
+    (reply,) = [
+        r
+        for r in bodies("ClientMessage", "action")
+        if r.request_id == refused.request_id and r.action.text
+    ]
+    mine = Counter(parse_cards(" ".join(asked.observation.hand)))
+    bomb = parse_cards(str(asked.observation.public_facts["table"]["cards"]))
+    rest = sorted((Counter(dict.fromkeys(range(54), 2)) - mine - Counter(bomb)).elements())
+    hands = [rest[:27], sorted(mine.elements()), [*bomb, *rest[27:50]], rest[50:]]
+    game = make("guandan")
+    state = game.new_deal(
+        dataclasses.replace(game.first_setup(), leader=2), hands=[format_cards(h) for h in hands]
+    )
+    for text in (f"play {format_cards(bomb)}", "pass", "pass"):
+        state.apply(Action.from_str(text))
+    with pytest.raises(IllegalActionError) as refusal:
+        state.apply(action_from_proto(reply.action))
+    assert refused.reason == str(refusal.value)
+    assert refused.action == action_to_proto(action_from_proto(reply.action))
+    assert refused.attempts_left == MAX_ATTEMPTS - 1
+
+
+def test_the_examples_setups_options_and_clocks_are_the_defaults() -> None:
+    game = make("guandan")
+    for started in [
+        *bodies("ServerMessage", "deal_started"),
+        *(
+            w.deal_started
+            for w in examples("WatchMessage")
+            if w.WhichOneof("body") == "deal_started"
+        ),
+    ]:
+        if started.deal == 1:
+            assert normalized(json_format.MessageToDict(started.setup)) == game.setup_to_dict(
+                game.first_setup()
+            )
+    infos = [s.match for s in bodies("ServerMessage", "seat_assigned")]
+    infos += [r.seat.match for r in bodies("ServerMessage", "resume")]
+    infos += [w.match for w in examples("WatchMessage") if w.WhichOneof("body") == "match"]
+    assert infos
+    clock = arena_pb2.ClockSettings(
+        decision_ms=int(DEFAULT_DECISION_SECONDS * 1000),
+        time_bank_ms=int(DEFAULT_TIME_BANK_SECONDS * 1000),
+        grace_ms=int(DEFAULT_GRACE_SECONDS * 1000),
+        auto_plays_to_flee=AUTO_PLAYS_TO_FLEE,
+    )
+    for info in infos:
+        assert info.clock == clock
+        assert normalized(json_format.MessageToDict(info.options)) == dict(
+            make(info.variant).options
+        )
+
+
+def test_the_example_session_is_what_a_real_server_answers(arena: Arena) -> None:
+    """The example's registration, hello, join refused and accepted, sent to a real
+    server: the same answers, identifiers of the same shape."""
+    server = arena.another()
+    (register_request,) = examples("RegisterRequest")
+    (registered_example,) = examples("RegisterResponse")
+    with grpc.insecure_channel(server.address) as channel:
+        stub = arena_pb2_grpc.RegistryStub(channel)
+        registered = stub.Register(register_request, metadata=bearer(OWNER_KEY))
+    for name in ("bot_id", "name", "created"):
+        assert getattr(registered, name) == getattr(registered_example, name), name
+    assert shape(registered.token_id) == shape(registered_example.token_id)
+    assert registered.token[:6] == registered_example.token[:6]
+    assert len(registered.token) == len(registered_example.token)
+
+    hello_example, refused_join, join, *_ = examples("ClientMessage")
+    welcome_example, error_example, joined_example = (
+        m
+        for m in examples("ServerMessage")
+        if m.WhichOneof("body") in ("welcome", "error", "joined")
+    )
+    stream = Stream(server.address, registered.token)
+    try:
+        stream.send(hello=hello_example.hello)
+        welcome = stream.until("welcome").welcome
+        expected = welcome_example.welcome
+        assert shape(welcome.connection_id) == shape(expected.connection_id)
+        welcome.connection_id = expected.connection_id
+        assert welcome == expected
+        stream.send(join=refused_join.join)
+        assert stream.until("error").error == error_example.error
+        stream.send(join=join.join)
+        assert stream.until("joined").joined == joined_example.joined
+        stream.send(join=arena_pb2.Join(variants=["guandan"], fill_after_ms=1))
+        seated = stream.until("seat_assigned").seat_assigned
+        decision = stream.until("decision").decision
+        stream.send(leave=arena_pb2.Leave(now=True))
+    finally:
+        stream.close()
+    (seated_example, *_) = bodies("ServerMessage", "seat_assigned")
+    assert shape(seated.match.match_id) == shape(seated_example.match.match_id)
+    assert seated.match.clock == seated_example.match.clock
+    assert seated.match.options == seated_example.match.options
+    assert {shape(d.request_id) for d in bodies("ServerMessage", "decision")} == {
+        shape(decision.request_id)
+    }
+
+
+def test_the_example_fixture_is_what_a_real_server_creates(arena: Arena) -> None:
+    server = arena.another()
+    (request,) = examples("CreateFixtureRequest")
+    (expected,) = examples("CreateFixtureResponse")
+    with grpc.insecure_channel(server.address) as channel:
+        for bot in {*request.players} - set(bots.names()):
+            register(channel, bot)
+        created = arena_pb2_grpc.AdminStub(channel).CreateFixture(request, metadata=bearer(ADMIN))
+    assert shape(created.tournament_id) == shape(expected.tournament_id)
+    assert [shape(m) for m in created.match_ids] == [shape(m) for m in expected.match_ids]
+
+
+PROSE: list[tuple[str, float]] = [
+    (r"`max_receive_bytes` \((\d+) MiB\)", MAX_RECEIVE_BYTES / 2**20),
+    (r"`max_send_bytes` \((\d+) MiB\)", MAX_SEND_BYTES / 2**20),
+    (r"`max_connections_per_bot` \((\d+)\)", PlayConfig().max_connections_per_bot),
+    (r"`max_attempts_per_request` \((\d+)\)", MAX_ATTEMPTS),
+    (r"`max_messages_per_second` \((\d+)\)", PlayConfig().max_messages_per_second),
+    (r"limited per owner \((\d+) a minute", REGISTRATIONS_PER_MINUTE),
+    (r"may make \((\d+) a minute\)", REGISTRATIONS_PER_MINUTE),
+    (r"at most (\d+) messages queued", PlayConfig().send_queue_limit),
+    (r"`decision_ms` — the time for each decision \(default (\d+) s", DEFAULT_DECISION_SECONDS),
+    (r"`time_bank_ms` — .*? \(default (\d+) s\)", DEFAULT_TIME_BANK_SECONDS),
+    (r"`grace_ms` — .*? \(default (\d+) s\)", DEFAULT_GRACE_SECONDS),
+    (r"`auto_plays_to_flee` — .*? \((\d+), SF-12\)", AUTO_PLAYS_TO_FLEE),
+    (r"a `Draining` message with a deadline \(default (\d+) s\)", DRAIN_SECONDS),
+    (r"`page_size`: (\d+) by default", DEFAULT_PAGE),
+    (r"`page_size`: \d+ by default, at most (\d+)", MAX_PAGE),
+    (r"a new connection within (\d+) s", DEFAULT_GRACE_SECONDS),
+]
+"""Numbers the doc's prose states, and the constants they must be."""
+
+
+@pytest.mark.parametrize(("pattern", "value"), PROSE, ids=[p for p, _ in PROSE])
+def test_the_docs_numbers_are_the_servers(pattern: str, value: float) -> None:
+    text = " ".join(DOC.split())
+    found = re.findall(pattern, text)
+    assert found, f"the doc no longer says {pattern!r}"
+    assert {float(number) for number in found} == {float(value)}
+
+
+def test_the_example_limits_are_the_servers(arena: Arena) -> None:
+    stream = Stream(arena.server.address, arena.token)
+    try:
+        limits = stream.hello().limits
+    finally:
+        stream.close()
+    (welcome,) = bodies("ServerMessage", "welcome")
+    assert welcome.limits == limits
+    burst = PlayConfig().max_messages_per_second * 2  # "bursts of twice as many"
+    assert RateLimit(1.0, burst).burst == burst
+
+
+# -- records: every entry a record holds is documented ------------------------------------
+
+
+class LatePolicy:
+    """Answers every decision too late (it moves a fake clock past the limit)."""
+
+    def __init__(self, clock: list[float]) -> None:
+        self.clock = clock
+
+    def act(self, observation: Any) -> Action:
+        self.clock[0] += 10.0
+        return observation.legal_actions[0]  # type: ignore[no-any-return]
+
+
+def record_entry_forms() -> list[re.Pattern[str]]:
+    """The entries the doc's record table lists, as patterns (``SEAT`` a seat 0..3)."""
+    rows = table_after("| entry | meaning |")
+    return [re.compile(re.escape(row[0]).replace("SEAT", "[0-3]") + "$") for row in rows]
+
+
+def test_every_entry_a_record_holds_is_an_action_or_a_documented_mark() -> None:
+    forms = record_entry_forms()
+    assert {form.pattern for form in forms} == {
+        re.escape(AUTO_MARK) + "$",
+        re.escape(f"{FLED_MARK} ") + "[0-3]$",
+    }
+    now = [0.0]
+    game = make("guandan")
+    policies = [LatePolicy(now), *(bots.make("random", p) for p in range(1, 4))]
+    clock = Clock(limit=1.0, now=lambda: now[0])
+    record = play_match(game, policies, seed=5, max_deals=2, clock=clock).record.to_dict()
+    entries = [entry for deal in record["deals"] for entry in deal["actions"]]
+    marks = [entry for entry in entries if entry.startswith("!")]
+    assert marks.count(AUTO_MARK) == AUTO_PLAYS_TO_FLEE and marks[-1] == f"{FLED_MARK} 0"
+    syntax = type(game.new_deal(game.first_setup(), seed=1)).syntax
+    for deal in record["deals"]:
+        actions = deal["actions"]
+        for index, entry in enumerate(actions):
+            if entry.startswith("!"):
+                assert any(form.match(entry) for form in forms), entry
+                if entry == AUTO_MARK:  # the action automatic play made follows
+                    assert not actions[index + 1].startswith("!")
+                else:  # fled: the deal's last entry
+                    assert index == len(actions) - 1
+            else:
+                syntax.check(Action.from_str(entry))
