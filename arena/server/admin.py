@@ -13,7 +13,6 @@ import asyncio
 import hashlib
 import json
 import secrets
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -25,6 +24,7 @@ from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.chance import derive_seed
 from arena.errors import ConfigError
 from arena.games.base import NUM_SEATS
+from arena.inputs import GameOptions, Name, parse_toml, validate
 from arena.server.builtin import builtin_names, builtin_problem, is_builtin
 from arena.server.play import ClockConfig, MatchPlan, PlayService
 from arena.server.services import Failure, Services, list_matches, match_summary, revoke
@@ -71,7 +71,7 @@ class AdminService(arena_pb2_grpc.AdminServicer):
 
     def _check_variant(self, variant: str, options: Mapping[str, Any]) -> None:
         try:
-            games.make(variant, **dict(options))
+            games.make(variant, **validate(GameOptions, dict(options), "options"))
         except (ConfigError, TypeError) as err:
             raise Failure(grpc.StatusCode.INVALID_ARGUMENT, str(err)) from None
 
@@ -134,6 +134,10 @@ class AdminService(arena_pb2_grpc.AdminServicer):
     ) -> arena_pb2.CreateFixtureResponse:
         if not request.name or not request.variant:
             raise Failure(grpc.StatusCode.INVALID_ARGUMENT, "name and variant are required")
+        try:
+            validate(Name, request.name, "name")
+        except ConfigError as err:
+            raise Failure(grpc.StatusCode.INVALID_ARGUMENT, str(err)) from None
         if len(request.players) != NUM_SEATS:
             raise Failure(
                 grpc.StatusCode.INVALID_ARGUMENT,
@@ -193,7 +197,7 @@ class AdminService(arena_pb2_grpc.AdminServicer):
         rated, clock = False, None
         try:
             if source == "toml":
-                data = tomllib.loads(request.toml)
+                data = parse_toml(request.toml, "toml")
             elif source == "definition":
                 d = request.definition
                 data = {
@@ -216,8 +220,6 @@ class AdminService(arena_pb2_grpc.AdminServicer):
                 raise Failure(
                     grpc.StatusCode.INVALID_ARGUMENT, "a definition or a TOML text is required"
                 )
-            if any(len(team) != 2 for team in data.get("teams", [])):
-                raise ConfigError("every team has two bots")
             config = TournamentConfig.from_mapping(data, known_bot=self._known_bot)
             if config.format == "rated":
                 raise ConfigError(
@@ -229,8 +231,6 @@ class AdminService(arena_pb2_grpc.AdminServicer):
                 config.variant,
             )
             jobs = plan(config)
-        except tomllib.TOMLDecodeError as err:
-            raise Failure(grpc.StatusCode.INVALID_ARGUMENT, f"not valid TOML: {err}") from None
         except (ConfigError, ValueError, TypeError) as err:
             raise Failure(grpc.StatusCode.INVALID_ARGUMENT, str(err)) from None
         if len(jobs) > MAX_FIXTURE_MATCHES:
