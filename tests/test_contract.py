@@ -1131,3 +1131,49 @@ def test_every_entry_a_record_holds_is_an_action_or_a_documented_mark() -> None:
                     assert index == len(actions) - 1
             else:
                 syntax.check(Action.from_str(entry))
+
+
+# -- the .proto's comments name only statuses the doc's tables give their methods ----------
+
+STATUS_NAMES = re.compile(
+    r"(?<![A-Z_])(" + "|".join(code.name for code in grpc.StatusCode) + r")(?![A-Z_])"
+)
+
+
+def reachable(message: Any, seen: set[str] | None = None) -> set[str]:
+    """The message types a message holds, itself included (arena.v1 only)."""
+    seen = set() if seen is None else seen
+    if message.file.package != "arena.v1" or message.name in seen:
+        return seen
+    seen.add(message.name)
+    for described in message.fields:
+        if described.message_type is not None:
+            reachable(described.message_type, seen)
+    return seen
+
+
+def test_the_statuses_the_proto_comments_name_are_the_docs(tmp_path: Path) -> None:
+    methods = {
+        f"{service.name}.{method.name}": reachable(method.input_type)
+        | reachable(method.output_type)
+        for service in arena_pb2.DESCRIPTOR.services_by_name.values()
+        for method in service.methods
+    }
+    documented: dict[str, set[str]] = {}
+    for method, status in status_rows():
+        for name in methods:
+            service = name.partition(".")[0]
+            cells = {cell.strip() for cell in method.split(",")}
+            if method == "every method" or name in cells or service in cells:
+                documented.setdefault(name, set()).add(status)
+    documented["Play.Connect"] |= error_codes()
+    for element, comment in field_comments(tmp_path).items():
+        named = set(STATUS_NAMES.findall(comment)) - {"OK"}
+        owner = element.split(".")[0]
+        concerned = [m for m, types in methods.items() if owner in types or element == m]
+        if not named or not concerned:
+            continue  # the file's header speaks of every service
+        allowed = set().union(*(documented.get(m, set()) for m in concerned))
+        assert named <= allowed, f"{element} names {named - allowed}, not in the doc's tables"
+    general = {row[0] for row in table_after("| status | when |")}
+    assert general == {status for _, status in status_rows()} | error_codes() - {"OK"}

@@ -40,11 +40,13 @@ Conventions used throughout:
   UNAUTHENTICATED; a valid token of the wrong kind (or an owner acting on
   another owner's bot) with PERMISSION_DENIED.
 * Errors are gRPC status codes with a message naming what was wrong:
-  INVALID_ARGUMENT (a malformed request: unknown variant, bad name, bad
-  option), FAILED_PRECONDITION (not now: a Play message before Hello, a
-  record of a match still running), NOT_FOUND, ALREADY_EXISTS,
-  UNAUTHENTICATED, PERMISSION_DENIED, RESOURCE_EXHAUSTED (a limit), and
-  UNAVAILABLE (the server is shutting down: retry later).
+  INVALID_ARGUMENT (a malformed request: a body that does not parse, an
+  unknown variant, a bad name or option, a first Play message that is not a
+  Hello), FAILED_PRECONDITION (not now: another protocol version, the record
+  of a match not finished yet), NOT_FOUND, ALREADY_EXISTS, UNAUTHENTICATED,
+  PERMISSION_DENIED, RESOURCE_EXHAUSTED (a limit), UNAVAILABLE (the server
+  is shutting down: retry later) and INTERNAL (the server's own fault).
+  docs/protocol.md tables which method ends with which, and when.
 * Forward compatibility: within v1 the server only adds fields, enum values
   and `oneof` bodies. Clients ignore fields and bodies they do not know.
 """
