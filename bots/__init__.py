@@ -9,16 +9,19 @@ name, parameters included, is the bot's name in matches and results.
 from __future__ import annotations
 
 import inspect
-import math
 import types
 import typing
 from collections.abc import Callable
 
 from arena.errors import ConfigError
+from arena.inputs import shown
 from arena.match import Policy
 from bots.heuristic import HeuristicBot
 from bots.search import SearchBot
 from bots.simple import FirstBot, RandomBot
+
+MAX_PARAMETER = 1_000_000
+"""The largest size of a bot parameter (a budget beyond it would never finish a decision)."""
 
 __all__ = ["FirstBot", "HeuristicBot", "RandomBot", "SearchBot", "make", "names", "parameters"]
 
@@ -89,13 +92,16 @@ def _parse(base: str, spec: str) -> dict[str, int | float]:
             raise ConfigError(f"parameter {key!r} of bot {base!r} needs one value: {key}=VALUE")
         kind = known[key]
         try:
+            if len(text) > 40:
+                raise ValueError(text)
             value = int(text) if kind is int else float(text)
-            if not math.isfinite(value):
+            if not -MAX_PARAMETER <= value <= MAX_PARAMETER:  # nan too
                 raise ValueError(text)
         except ValueError:
             wanted = "an int" if kind is int else "a finite number"
             raise ConfigError(
-                f"parameter {key!r} of bot {base!r} must be {wanted}, not {text!r}"
+                f"parameter {key!r} of bot {base!r} must be {wanted} within "
+                f"±{MAX_PARAMETER:,}, not {shown(text)}"
             ) from None
         settings[key] = value
     return settings
