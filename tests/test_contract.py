@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import queue
+import random
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -38,7 +39,7 @@ from arena.errors import IllegalActionError
 from arena.games import make
 from arena.games.base import NOBODY, Action, Event, Outcome
 from arena.match import AUTO_MARK, AUTO_PLAYS_TO_FLEE, FLED_MARK, Clock, play_match
-from arena.protocol import MAX_ATTEMPTS, action_from_proto, action_to_proto
+from arena.protocol import MAX_ATTEMPTS, PROTOCOL, action_from_proto, action_to_proto
 from arena.server import session as session_module
 from arena.server.app import DRAIN_SECONDS, MAX_RECEIVE_BYTES, MAX_SEND_BYTES
 from arena.server.limits import RateLimit
@@ -1061,6 +1062,8 @@ PROSE: list[tuple[str, float]] = [
     (r"`page_size`: (\d+) by default", DEFAULT_PAGE),
     (r"`page_size`: \d+ by default, at most (\d+)", MAX_PAGE),
     (r"a new connection within (\d+) s", DEFAULT_GRACE_SECONDS),
+    (r"name the version spoken \((\d+)\)", PROTOCOL),
+    (r"a `Hello` \(`protocol: (\d+)`\)", PROTOCOL),
 ]
 """Numbers the doc's prose states, and the constants they must be."""
 
@@ -1177,3 +1180,19 @@ def test_the_statuses_the_proto_comments_name_are_the_docs(tmp_path: Path) -> No
         assert named <= allowed, f"{element} names {named - allowed}, not in the doc's tables"
     general = {row[0] for row in table_after("| status | when |")}
     assert general == {status for _, status in status_rows()} | error_codes() - {"OK"}
+
+
+def test_the_examples_incomplete_legal_list_is_described_as_the_engine_does() -> None:
+    """The Shengji three-deck lead of the LegalActions example: its description is the
+    engine's, and the listed actions are among the engine's at such a lead."""
+    (example,) = examples("LegalActions")
+    game = make("shengji-3")
+    rng = random.Random(3)
+    state = game.new_deal(game.first_setup(), seed=3)
+    while not (state.phase == "play" and not state.observe(state.to_act).legal_complete):
+        state.apply(rng.choice(state.legal_actions()))
+    observation = state.observe(state.to_act)
+    assert not example.complete
+    assert example.description == observation.legal_description
+    for action in example.actions:
+        assert action.text == str(action_from_proto(action))
