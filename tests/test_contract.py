@@ -28,7 +28,9 @@ from typing import Any
 
 import grpc
 import pytest
-from google.protobuf import json_format
+from google.protobuf import json_format, message_factory, struct_pb2
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_proto import elements, source_descriptor
 from test_server import ADMIN, OTHER_KEY, OWNER_KEY, ServerThread, bearer, register
 
@@ -1196,3 +1198,103 @@ def test_the_examples_incomplete_legal_list_is_described_as_the_engine_does() ->
     assert example.description == observation.legal_description
     for action in example.actions:
         assert action.text == str(action_from_proto(action))
+
+
+# -- any request: only documented statuses, plain messages ---------------------------------
+
+WORDS = st.sampled_from(["", "guandan", "sanfu", "shengji-2", "elo", "x", "no such", "-1", "7"])
+PYTHON_TRACES = ("Traceback", "<class", "object at 0x", "__init__", "keyword argument", "NoneType")
+
+
+def message_strategy(descriptor: Any, depth: int = 0) -> st.SearchStrategy[Any]:
+    """Requests of ``descriptor``'s type with arbitrary field values (known words often)."""
+    message_class = message_factory.GetMessageClass(descriptor)
+    fields: dict[str, st.SearchStrategy[Any]] = {}
+    for described in descriptor.fields:
+        value = field_strategy(described, depth)
+        if value is None:
+            continue
+        if described.is_repeated:
+            value = st.lists(value, max_size=4)
+        fields[described.name] = st.one_of(st.none(), value)
+
+    def build(values: dict[str, Any]) -> Any:
+        message = message_class()
+        for name, value in values.items():
+            if value is None:
+                continue
+            target = getattr(message, name) if descriptor.fields_by_name[name].is_repeated else None
+            if target is not None:
+                if descriptor.fields_by_name[name].message_type is not None:
+                    for item in value:
+                        target.add().CopyFrom(item)
+                else:
+                    target.extend(value)
+            elif descriptor.fields_by_name[name].message_type is not None:
+                getattr(message, name).CopyFrom(value)
+            else:
+                setattr(message, name, value)
+        return message
+
+    return st.fixed_dictionaries(fields).map(build)
+
+
+def field_strategy(described: Any, depth: int) -> st.SearchStrategy[Any] | None:
+    kind = described.type
+    if described.message_type is not None:
+        if described.message_type.full_name == "google.protobuf.Struct":
+            return st.just(struct_pb2.Struct())
+        if described.message_type.file.package != "arena.v1" or depth > 2:
+            return None
+        return message_strategy(described.message_type, depth + 1)
+    if described.enum_type is not None:
+        return st.sampled_from([v.number for v in described.enum_type.values])
+    if kind == described.TYPE_STRING:
+        return st.one_of(WORDS, st.text(max_size=20))
+    if kind == described.TYPE_BOOL:
+        return st.booleans()
+    if kind in (described.TYPE_UINT32, described.TYPE_UINT64):
+        return st.integers(0, 2**32 - 1)
+    if kind == described.TYPE_INT64:
+        return st.integers(-(2**63), 2**63 - 1)
+    return st.integers(-(2**31), 2**31 - 1)
+
+
+UNARY = [
+    method
+    for service in arena_pb2.DESCRIPTOR.services_by_name.values()
+    for method in service.methods
+    if not method.client_streaming
+]
+
+
+def allowed_statuses(method: Any) -> set[str]:
+    name = f"{method.containing_service.name}.{method.name}"
+    service = method.containing_service.name
+    codes = {"OK"}
+    for cell, status in status_rows():
+        cells = {c.strip() for c in cell.split(",")}
+        if cell == "every method" or name in cells or service in cells:
+            codes.add(status)
+    return codes
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_request_ends_with_a_documented_status_and_a_plain_message(
+    arena: Arena, data: st.DataObject
+) -> None:
+    method = data.draw(st.sampled_from(UNARY), label="method")
+    request = data.draw(message_strategy(method.input_type), label="request")
+    path = f"/{method.containing_service.full_name}/{method.name}"
+    secret = ADMIN if method.containing_service.name == "Admin" else OWNER_KEY
+    call = (
+        arena.channel.unary_stream(path)
+        if method.server_streaming
+        else arena.channel.unary_unary(path)
+    )
+    code, text = status_of(
+        lambda: call(request.SerializeToString(), metadata=bearer(secret), timeout=30)
+    )
+    assert code.name in allowed_statuses(method), (method.full_name, code, text)
+    assert not any(trace in text for trace in PYTHON_TRACES), text
