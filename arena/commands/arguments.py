@@ -41,8 +41,38 @@ from arena.inputs import (
     validate,
 )
 
+__all__ = [
+    "MAX_COUNT",
+    "ArenaParser",
+    "bot",
+    "bot_class",
+    "bot_list",
+    "bot_name",
+    "bot_names",
+    "count",
+    "database",
+    "elo",
+    "game_option",
+    "game_options",
+    "host",
+    "host_port",
+    "integer_in",
+    "many_deals",
+    "name",
+    "output_file",
+    "parse_option",
+    "pem_file",
+    "port",
+    "probability",
+    "readable_file",
+    "seconds",
+    "seconds_or_zero",
+    "seed",
+    "variant",
+]
 
-def _typed(kind: object, parse: Callable[[str], object], label: str) -> Callable[[str], Any]:
+
+def _typed(kind: object, parse: Callable[[str], object]) -> Callable[[str], Any]:
     """An argparse type: ``parse`` the text, then check it as ``kind``."""
 
     def convert(text: str) -> Any:
@@ -51,13 +81,12 @@ def _typed(kind: object, parse: Callable[[str], object], label: str) -> Callable
         except ConfigError as err:
             raise argparse.ArgumentTypeError(str(err)) from None
 
-    convert.__name__ = label  # argparse names the type in some messages
     return convert
 
 
 def _integer(text: str) -> object:
     try:
-        return int(text.strip().replace("_", ""), 10) if len(text) <= 40 else text
+        return int(text, 10) if len(text) <= 40 else text
     except ValueError:
         return text  # not an integer: the check says what is wanted
 
@@ -76,24 +105,24 @@ def _text(text: str) -> object:
 def integer_in(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: an integer from ``low`` to ``high``."""
     kind = Annotated[int, BeforeValidator(partial(check_integer, low=low, high=high))]
-    checked: Callable[[str], int] = _typed(kind, _integer, "integer")
+    checked: Callable[[str], int] = _typed(kind, _integer)
     return checked
 
 
-count = _typed(Count, _integer, "count")
+count = _typed(Count, _integer)
 """Matches, rounds or deals: an integer from 1 to a million."""
-many_deals = _typed(ManyDeals, _integer, "deals")
+many_deals = _typed(ManyDeals, _integer)
 """Deals of a balance run: an integer from 1 to a billion."""
-seed = _typed(Seed, _integer, "seed")
-port = _typed(Port, _integer, "port")
-seconds = _typed(Seconds, _number, "seconds")
+seed = _typed(Seed, _integer)
+port = _typed(Port, _integer)
+seconds = _typed(Seconds, _number)
 """A positive, finite number of seconds (at most a week)."""
-seconds_or_zero = _typed(SecondsOrZero, _number, "seconds")
-probability = _typed(Probability, _number, "probability")
-elo = _typed(Elo, _number, "elo")
-name = _typed(Name, _text, "name")
+seconds_or_zero = _typed(SecondsOrZero, _number)
+probability = _typed(Probability, _number)
+elo = _typed(Elo, _number)
+name = _typed(Name, _text)
 """A name: printable text of sane length (a variant, a tournament, a host …)."""
-bot = _typed(Bot, _text, "bot")
+bot = _typed(Bot, _text)
 """A bot name, maybe with parameters: ``search:samples=16``."""
 
 
@@ -158,12 +187,14 @@ def bot_name(text: str) -> str:
     return text
 
 
-def bot_names(text: str) -> list[str]:
-    """Comma-separated bot names (``random,first``), or a :class:`ConfigError`."""
+def bot_names(text: str, field: str = "") -> list[str]:
+    """Comma-separated bot names (``random,first``), or a :class:`ConfigError` that names
+    ``field`` if given."""
     names = [part.strip() for part in text.split(",")]
     if not text.strip() or not all(names):
-        raise ConfigError(f"must be comma-separated bot names, got {shown(text)}")
-    return [validate(Bot, part, "bot") for part in names]
+        where = f"{field}: " if field else ""
+        raise ConfigError(f"{where}must be comma-separated bot names, got {shown(text)}")
+    return [validate(Bot, part, field) for part in names]
 
 
 def bot_list(text: str) -> list[str]:
@@ -283,37 +314,6 @@ def _path(text: str) -> Iterator[Path]:
     except OSError as err:  # e.g. a name too long
         reason = err.strerror or type(err).__name__
         raise argparse.ArgumentTypeError(f"cannot use {shown(text)}: {reason}") from None
-
-
-__all__ = [
-    "MAX_COUNT",
-    "ArenaParser",
-    "bot",
-    "bot_class",
-    "bot_list",
-    "bot_name",
-    "bot_names",
-    "count",
-    "database",
-    "elo",
-    "game_option",
-    "game_options",
-    "host",
-    "host_port",
-    "integer_in",
-    "many_deals",
-    "name",
-    "output_file",
-    "parse_option",
-    "pem_file",
-    "port",
-    "probability",
-    "readable_file",
-    "seconds",
-    "seconds_or_zero",
-    "seed",
-    "variant",
-]
 
 
 class ArenaParser(argparse.ArgumentParser):

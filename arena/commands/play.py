@@ -25,7 +25,7 @@ def parse_bots(text: str) -> list[str]:
     names = text.split(",")
     if len(names) != 4 or not all(name.strip() for name in names):
         raise ConfigError(f"--bots needs four comma-separated names, got {text!r}")
-    return arguments.bot_names(text)
+    return arguments.bot_names(text, "--bots")
 
 
 class Narrator:
