@@ -11,7 +11,11 @@ what a real server (127.0.0.1, any port) does.
   when it may be empty, unset or 0.
 * Enum values: each is documented, each status or reason the server sent is one.
 * Example values: the limits, clock defaults, error texts, identifiers, versions and
-  prose numbers of docs/protocol.md are the server's.
+  prose numbers of docs/protocol.md are the server's; its example session, sent to a
+  real server, gets the same answers.
+* Records: every entry a record holds is an action or one of the documented marks.
+* The .proto's comments name only statuses the doc's tables give their methods, and any
+  request (property-based) ends with one of those, in plain words.
 """
 
 from __future__ import annotations
@@ -201,7 +205,10 @@ class Stream:
         self.received: list[arena_pb2.ServerMessage] = []
 
     def send(self, **body: Any) -> None:
-        self._outbox.put(arena_pb2.ClientMessage(**body))
+        self.send_message(arena_pb2.ClientMessage(**body))
+
+    def send_message(self, message: arena_pb2.ClientMessage) -> None:
+        self._outbox.put(message)
 
     def hello(self, **fields: Any) -> arena_pb2.Welcome:
         self.send(hello=arena_pb2.Hello(protocol=1, **fields))
@@ -249,7 +256,7 @@ def play_status(
     """How a Play call that sends ``messages`` ends."""
     stream = Stream(address, token)
     for message in messages:
-        stream._outbox.put(message)
+        stream.send_message(message)
     try:
         return stream.status()
     finally:

@@ -4,20 +4,20 @@ action the rules refuse is ILLEGAL, naming the rule."""
 
 from __future__ import annotations
 
-import queue
 from collections.abc import Iterator
 
 import grpc
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_server import ServerThread, bearer, register
+from test_contract import Stream
+from test_server import ServerThread, register
 
 from arena._proto.arena.v1 import arena_pb2
 from arena.errors import ParseError
 from arena.games.base import MAX_DEAL_CARDS
 from arena.games.guandan.state import SYNTAX
-from arena.protocol import MAX_ACTION_TEXT, action_from_proto
+from arena.protocol import MAX_ACTION_TEXT, MAX_ATTEMPTS, action_from_proto
 from arena.server.play import PlayConfig
 from arena.store import Store
 
@@ -26,60 +26,40 @@ PYTHON_WORDS = ("<class", "Traceback", "Error:", "object at 0x")
 
 
 class Seat:
-    """One casual Guandan connection (the other seats filled by built-in bots), driven
-    synchronously: :meth:`answer` sends a reply to the open decision and returns its
-    result (answering legally first when the decision has one attempt left, and waiting
-    for the next decision after an accepted reply)."""
+    """One casual Guandan connection (the other seats filled by built-in bots):
+    :meth:`answer` sends a reply to the open decision and returns its result (answering
+    legally first when the decision has one attempt left, and waiting for the next
+    decision after an accepted reply)."""
 
     def __init__(self, address: str, token: str) -> None:
-        self._outbox: queue.Queue[arena_pb2.ClientMessage | None] = queue.Queue()
-        self._channel = grpc.insecure_channel(address)
-        connect = self._channel.stream_stream(
-            "/arena.v1.Play/Connect",
-            request_serializer=arena_pb2.ClientMessage.SerializeToString,
-            response_deserializer=arena_pb2.ServerMessage.FromString,
-        )
-        self._inbox = connect(iter(self._outbox.get, None), metadata=bearer(token), timeout=600)
-        self._send(hello=arena_pb2.Hello(protocol=1))
-        self._send(join=arena_pb2.Join(variants=[VARIANT], rated=False, fill_after_ms=1))
-        self.decision = self._next_decision()
-        self.attempts_left = 10
-
-    def _send(self, **body: object) -> None:
-        self._outbox.put(arena_pb2.ClientMessage(**body))  # type: ignore[arg-type]
-
-    def _next_decision(self) -> arena_pb2.DecisionRequest:
-        for message in self._inbox:
-            if message.WhichOneof("body") == "decision":
-                return message.decision
-        raise AssertionError("the stream ended without a decision")
+        self.stream = Stream(address, token)
+        self.stream.hello()
+        self.stream.send(join=arena_pb2.Join(variants=[VARIANT], rated=False, fill_after_ms=1))
+        self.decision = self.stream.until("decision").decision
+        self.attempts_left = MAX_ATTEMPTS
 
     def answer(self, action: arena_pb2.Action) -> arena_pb2.ActionResult:
         if self.attempts_left <= 1:  # play on: the first legal action, then a new decision
             legal = self._reply(self.decision.observation.legal.actions[0])
             assert legal.status == arena_pb2.ACTION_STATUS_ACCEPTED
-            self.decision = self._next_decision()
-            self.attempts_left = 10
         result = self._reply(action)
         self.attempts_left = result.attempts_left
-        if result.status == arena_pb2.ACTION_STATUS_ACCEPTED:
-            self.decision = self._next_decision()
-            self.attempts_left = 10
         return result
 
     def _reply(self, action: arena_pb2.Action) -> arena_pb2.ActionResult:
         request_id = self.decision.request_id
-        self._send(action=arena_pb2.ActionReply(request_id=request_id, action=action))
-        for message in self._inbox:
-            body = message.WhichOneof("body")
-            if body == "action_result" and message.action_result.request_id == request_id:
-                return message.action_result
-        raise AssertionError("the stream ended without an action result")
+        self.stream.send(action=arena_pb2.ActionReply(request_id=request_id, action=action))
+        while True:
+            result = self.stream.until("action_result").action_result
+            if result.request_id == request_id:
+                break
+        if result.status == arena_pb2.ACTION_STATUS_ACCEPTED:
+            self.decision = self.stream.until("decision").decision
+            self.attempts_left = MAX_ATTEMPTS
+        return result
 
     def close(self) -> None:
-        self._outbox.put(None)
-        self._inbox.cancel()  # type: ignore[attr-defined]
-        self._channel.close()
+        self.stream.close()
 
 
 @pytest.fixture(scope="module")
