@@ -294,6 +294,8 @@ def database(text: str) -> str:
     """The store's path: a file (existing or not) in a directory that exists."""
     with _path(text) as path:
         _in_a_directory(path, "a store")
+        if path.exists() and not path.is_file():
+            raise argparse.ArgumentTypeError(f"not a regular file: {shown(text)}")
     return text
 
 
