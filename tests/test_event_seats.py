@@ -7,15 +7,22 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
+import grpc
 import pytest
 from game_suite import profile_of, random_action, start_states
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_server import ServerThread
 
+import bots
+from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.cards import Card, format_cards
 from arena.games import make, names
 from arena.games.base import NOBODY, NUM_SEATS, Event, State
+from arena.match import play_match
+from arena.store import Store, StoredMatch
 
 FROM_HAND = frozenset({"play", "tribute", "return", "declare", "turn", "throw_failed"})
 """Kinds whose cards come out of (or are shown from) the hand of the event's seat (a
@@ -78,3 +85,48 @@ def test_every_seat_an_event_names_is_a_seat_of_the_table_played_at(name: str, s
         assert [state.player_at(s) for s in range(NUM_SEATS)] == seating  # fixed for the deal
         for seat in range(NUM_SEATS):
             assert state.observe(seat).seat == seat
+
+
+def test_on_the_wire_a_sanfu_events_seats_are_those_of_its_deal_started(
+    tmp_path: Path,
+) -> None:
+    """A stored sanfu match watched from a real server: each turn, swap and fled event
+    names the player DealStarted.players seats where the event says."""
+    game = make("sanfu")
+    players = ["random"] * NUM_SEATS
+    policies = [bots.make("random", seed) for seed in range(NUM_SEATS)]
+    played = play_match(game, policies, seed=11, players=players, max_deals=3)
+    record = played.record.to_dict()
+    stored = StoredMatch(
+        id="sanfu-1",
+        tournament_id=None,
+        variant="sanfu",
+        options=dict(game.options),
+        seed=11,
+        seating=tuple(players),
+        outcome={"winner": None, "totals": [0] * NUM_SEATS, "team_score": 0.5},
+        record=record,
+        deals=len(record["deals"]),
+        decisions=sum(len(deal["actions"]) for deal in record["deals"]),
+    )
+    with Store.open(tmp_path / "arena.sqlite") as store:
+        store.add_match(stored)
+        server = ServerThread(store)
+        try:
+            with grpc.insecure_channel(server.address) as channel:
+                request = arena_pb2.WatchRequest(match_id="sanfu-1")
+                messages = list(arena_pb2_grpc.SpectateStub(channel).Watch(request))
+        finally:
+            server.close()
+    seated: list[int] = []
+    checked = 0
+    for message in messages:
+        if message.WhichOneof("body") == "deal_started":
+            seated = list(message.deal_started.players)
+        for event in message.events.events:
+            if event.kind in PLAYER_VALUE["sanfu"]:
+                assert event.value == seated[event.seat], event
+                if event.HasField("target"):
+                    assert event.tag == str(seated[event.target]), event
+                checked += 1
+    assert checked >= 6  # two turned cards a deal (one after a sweep), and the swaps
