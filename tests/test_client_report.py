@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +18,7 @@ from test_client import ILLEGAL, Lowest, Stubborn
 from test_server import ServerThread, register
 from test_server_seats import Raw
 
+import bots
 from arena import match as engine
 from arena._proto.arena.v1 import arena_pb2
 from arena.client import ClientError, run_bot_async
@@ -81,7 +82,7 @@ def index(lines: list[str], pattern: str, start: int = 0) -> int:
     )
 
 
-def mine(logs: list[dict[str, Any]], bot: str) -> list[dict[str, Any]]:
+def mine(logs: Sequence[Mapping[str, Any]], bot: str) -> list[Mapping[str, Any]]:
     """The captured events of the SDK's run (the server logs to the same capture)."""
     return [e for e in logs if e.get("bot") == bot]
 
@@ -152,8 +153,13 @@ def store(tmp_path: Any) -> Iterator[Store]:
         yield store
 
 
-def play(coroutine: Any) -> Any:
-    return asyncio.run(asyncio.wait_for(coroutine, WAIT))
+def play(coroutine: Any, recording: Recording) -> Any:
+    """Run a scenario; if it never ends, fail with what the bot was told so far."""
+    try:
+        return asyncio.run(asyncio.wait_for(coroutine, WAIT))
+    except TimeoutError:
+        told = "\n".join(recording.lines)
+        raise AssertionError(f"not over after {WAIT:g} s; told so far:\n{told}") from None
 
 
 def test_a_run_with_a_refusal_and_a_lost_connection_is_told_line_by_line(store: Store) -> None:
@@ -184,7 +190,7 @@ def test_a_run_with_a_refusal_and_a_lost_connection_is_told_line_by_line(store: 
                 await relay.close()
 
         with capture_logs() as logs:
-            summary = play(main())
+            summary = play(main(), recording)
     finally:
         server.close()
     assert summary.matches == 1 and summary.reconnects == 1
@@ -289,7 +295,7 @@ def test_a_match_lost_to_a_fled_seat_is_told_as_a_forfeit(store: Store) -> None:
             return summary
 
         with capture_logs() as logs:
-            summary = play(main())
+            summary = play(main(), recording)
     finally:
         server.close()
     match_id = summary.results[0].match_id
@@ -304,7 +310,6 @@ def test_a_match_lost_to_a_fled_seat_is_told_as_a_forfeit(store: Store) -> None:
 def test_a_shutdown_mid_match_then_an_unreachable_server_is_told(store: Store) -> None:
     """Draining, the match cut short (no won or lost), reconnections, then the error."""
     server = Arena(store, max_deals=3)
-    closed = False
     try:
         token = server.token("rep-down")
         recording = Recording()
@@ -328,15 +333,14 @@ def test_a_shutdown_mid_match_then_an_unreachable_server_is_told(store: Store) -
                 )
             )
             await started.wait()
-            await asyncio.to_thread(server.close)
+            # as `arena serve` stops: no draining time left, a grace period for the calls
+            await asyncio.to_thread(server.run, server.running.stop(5.0, drain=0))
             await run
 
         with capture_logs() as logs, pytest.raises(ClientError, match="UNAVAILABLE"):
-            play(main())
-        closed = True
+            play(main(), recording)
     finally:
-        if not closed:
-            server.close()
+        server.close()
     lines = recording.lines
     at = index(
         lines, r"the server is draining \(.+\); running matches end by \d{4}-\d\d-\d\dT[\d:]{8}Z$"
@@ -359,7 +363,7 @@ def test_a_match_that_cannot_start_then_one_that_fails_are_told_and_play_goes_on
     """The server cannot set up the first match (an Error: the bot joins again), fails
     in the middle of the second (ended with the reason ``error``) and plays the third."""
     made: list[str] = []
-    make = session.bots.make
+    make = bots.make
 
     def make_but_fail_first(name: str, *args: Any, **kwargs: Any) -> Any:
         if args or kwargs:  # with a seed: a seat of a match being set up (not a name check)
@@ -381,7 +385,7 @@ def test_a_match_that_cannot_start_then_one_that_fails_are_told_and_play_goes_on
 
         return engine.play_match(*args, on_event=event, **kwargs)
 
-    monkeypatch.setattr(session.bots, "make", make_but_fail_first)
+    monkeypatch.setattr(bots, "make", make_but_fail_first)
     monkeypatch.setattr(session, "play_match", play_but_fail_first)
     server = Arena(store, max_deals=1)
     try:
@@ -399,7 +403,8 @@ def test_a_match_that_cannot_start_then_one_that_fails_are_told_and_play_goes_on
                     fill_after=0.05,
                     fill_bot="first",
                     reporter=recording,
-                )
+                ),
+                recording,
             )
     finally:
         server.close()

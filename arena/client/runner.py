@@ -63,6 +63,12 @@ _LOST: Final = (
     arena_pb2.ACTION_STATUS_TIMED_OUT,
     arena_pb2.ACTION_STATUS_TOO_MANY_ATTEMPTS,
 )
+_RECONNECT: Final = (
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.INTERNAL,
+    grpc.StatusCode.CANCELLED,
+)
+"""How a stream may end when the connection or the server goes away: connect again."""
 _FATAL: Final = ("INVALID_ARGUMENT", "FAILED_PRECONDITION", "PERMISSION_DENIED", "UNAUTHENTICATED")
 """Codes of an Error about the stream that no retry can mend (a Join refused)."""
 
@@ -198,9 +204,10 @@ async def run_bot_async(
 
     ``on_match`` is called after each match; ``tls`` uses a TLS channel with the system's
     roots, or ``root_certificates`` (PEM) when given; ``backoff`` is the first and the
-    longest pause before connecting again after UNAVAILABLE; ``max_retries`` bounds the
-    reconnections in a row (``None``: no bound), after which the last UNAVAILABLE is
-    raised as :class:`ClientError`.
+    longest pause before connecting again after the stream broke (UNAVAILABLE, or
+    INTERNAL or CANCELLED as a connection cut by the server's side ends); ``max_retries``
+    bounds the reconnections in a row (``None``: no bound), after which the last status
+    is raised as :class:`ClientError`; any other status is raised at once.
     ``on_decision`` is called with each accepted decision's round trip in seconds: from
     reading the DecisionRequest to reading the ActionResult that accepts the answer.
     ``fill_after`` (seconds) asks for built-in bots (``fill_bot``, default ``random``) in
@@ -235,19 +242,23 @@ async def run_bot_async(
     failures = 0
     while not settings.done(summary):
         stream = _Stream(bot, settings, summary)
+        code = grpc.StatusCode.UNAVAILABLE
         try:
             if await stream.run(credentials):
                 break
             reason = "the server ended the stream"
         except _Closed as err:
-            if err.code != grpc.StatusCode.UNAVAILABLE:
+            if err.code not in _RECONNECT:
                 raise ClientError(err.code.name, err.details) from None
-            reason = err.details or "unavailable"
+            code = err.code
+            reason = err.details or code.name.lower()
+            if code != grpc.StatusCode.UNAVAILABLE:
+                reason = f"{code.name}: {reason}"
         if stream.welcomed:
             delay, failures = first, 0
         failures += 1
         if max_retries is not None and failures > max_retries:
-            raise ClientError("UNAVAILABLE", f"{server}: {reason}")
+            raise ClientError(code.name, f"{server}: {reason}")
         summary.reconnects += 1
         settings.reporter.report(Reconnecting(server, failures, delay, reason))
         await asyncio.sleep(delay)
@@ -264,15 +275,6 @@ def _status(status: int) -> str:
     return name.removeprefix("ACTION_STATUS_")
 
 
-def _keep_events(stream: _Stream, events: Iterable[arena_pb2.Event]) -> None:
-    """Keep the current deal's events not seen yet (a resumed stream repeats none)."""
-    for wire in events:
-        if wire.seq > stream.seq:
-            stream.seq = wire.seq
-            if wire.deal == stream.deal:
-                stream.events.append(event_from_proto(wire))
-
-
 class _Stream:
     """One connection: the match it is in, the current deal's events, the open decision;
     one handler per kind of server message."""
@@ -282,6 +284,8 @@ class _Stream:
         self.settings = settings
         self.summary = summary
         self.welcomed = False
+        self.draining = False
+        """The server said it is shutting down."""
         self.seat: arena_pb2.SeatAssigned | None = None
         self.deal = 0
         self.seq = 0
@@ -327,8 +331,9 @@ class _Stream:
             )
 
             async def write(message: arena_pb2.ClientMessage) -> None:
-                # a failed write means the stream is over: the next read says why
-                with contextlib.suppress(grpc.aio.AioRpcError):
+                # a failed write means the stream is over (broken, or ended while the bot
+                # thought): the next read says why
+                with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                     await call.write(message)
 
             self._write = write
@@ -340,13 +345,20 @@ class _Stream:
                 details: str | None = await call.details()
                 if code is None or code == grpc.StatusCode.OK:
                     code, details = err.code(), err.details()
-                raise _Closed(code, details or "") from None
+                raise self._closed(code, details or "") from None
             if done:
                 return True
             code = await call.code()  # the server ended the stream: why?
             if code not in (None, grpc.StatusCode.OK):
-                raise _Closed(code, await call.details() or "")
+                raise self._closed(code, await call.details() or "")
             return False
+
+    def _closed(self, code: grpc.StatusCode, details: str) -> _Closed:
+        """Why the stream ended; after a Draining, whatever the status, the server went
+        away (UNAVAILABLE: connect again later)."""
+        if self.draining and code != grpc.StatusCode.UNAVAILABLE:
+            return _Closed(grpc.StatusCode.UNAVAILABLE, f"the server shut down ({code.name})")
+        return _Closed(code, details)
 
     async def _send(self, **body: Any) -> None:
         assert self._write is not None
@@ -453,7 +465,7 @@ class _Stream:
         return False
 
     async def _events(self, batch: arena_pb2.EventBatch) -> bool:
-        _keep_events(self, batch.events)
+        self._keep(batch.events)
         return False
 
     async def _decision(self, request: arena_pb2.DecisionRequest) -> bool:
@@ -464,9 +476,17 @@ class _Stream:
             time.monotonic() + (request.decision_ms + request.time_bank_ms) / 1000,
             received=received,
         )
-        _keep_events(self, request.observation.events)  # carried in the request
+        self._keep(request.observation.events)  # carried in the request
         await self._answer(self.open)
         return False
+
+    def _keep(self, events: Iterable[arena_pb2.Event]) -> None:
+        """Keep the current deal's events not seen yet (a resumed stream repeats none)."""
+        for wire in events:
+            if wire.seq > self.seq:
+                self.seq = wire.seq
+                if wire.deal == self.deal:
+                    self.events.append(event_from_proto(wire))
 
     async def _answer(self, decision: _Decision) -> None:
         """Ask the bot and reply; an answer that is no action at all is refused here."""
@@ -584,5 +604,6 @@ class _Stream:
         if draining.HasField("deadline"):
             when = draining.deadline.ToDatetime(tzinfo=UTC)
             deadline = when.isoformat(timespec="seconds").replace("+00:00", "Z")
+        self.draining = True
         self.tell(Draining(draining.reason, deadline))
         return False
