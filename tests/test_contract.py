@@ -43,7 +43,7 @@ from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.cards import format_cards, parse_cards
 from arena.errors import IllegalActionError
 from arena.games import make
-from arena.games.base import NOBODY, Action, Event, Outcome
+from arena.games.base import NOBODY, NUM_SEATS, Action, Event, Outcome
 from arena.match import AUTO_MARK, AUTO_PLAYS_TO_FLEE, FLED_MARK, Clock, play_match
 from arena.protocol import MAX_ATTEMPTS, PROTOCOL, action_from_proto, action_to_proto
 from arena.server import session as session_module
@@ -1305,3 +1305,26 @@ def test_any_request_ends_with_a_documented_status_and_a_plain_message(
     )
     assert code.name in allowed_statuses(method), (method.full_name, code, text)
     assert not any(trace in text for trace in PYTHON_TRACES), text
+
+
+def test_a_watched_match_ends_with_its_result_when_the_server_stops(arena: Arena) -> None:
+    """Graceful shutdown, as documented: a Watch of a running match gets the match's
+    MatchResult and ends with OK."""
+    server = arena.another()
+    fixture = arena_pb2.CreateFixtureRequest(
+        name="stopped", variant="guandan", players=["random"] * NUM_SEATS, seed=2
+    )
+    with grpc.insecure_channel(server.address) as channel:
+        (match_id,) = (
+            arena_pb2_grpc.AdminStub(channel)
+            .CreateFixture(fixture, metadata=bearer(ADMIN))
+            .match_ids
+        )
+        watch = arena_pb2_grpc.SpectateStub(channel).Watch(
+            arena_pb2.WatchRequest(match_id=match_id), timeout=60
+        )
+        first = next(watch)
+        assert first.WhichOneof("body") == "match"
+        server.run(server.running.stop(1.0, drain=0))
+        rest = [message.WhichOneof("body") for message in watch]
+    assert rest[-1] == "match_result"
