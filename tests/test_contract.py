@@ -1328,3 +1328,14 @@ def test_a_watched_match_ends_with_its_result_when_the_server_stops(arena: Arena
         server.run(server.running.stop(1.0, drain=0))
         rest = [message.WhichOneof("body") for message in watch]
     assert rest[-1] == "match_result"
+
+
+def test_leave_without_a_match_ends_the_call_with_ok(arena: Arena) -> None:
+    """``Leave { now: false }`` takes no new match; with none running the call ends OK."""
+    stream = Stream(arena.server.address, arena.token)
+    try:
+        stream.hello()
+        stream.send(leave=arena_pb2.Leave(now=False))
+        assert stream.status() == (grpc.StatusCode.OK, "")
+    finally:
+        stream.close()
