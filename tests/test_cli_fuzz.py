@@ -419,6 +419,17 @@ def test_a_team_of_one_is_refused_in_one_line(
     )
 
 
+def test_a_definition_file_with_defining_options_is_refused_not_overridden(
+    files: Files, budget: Budget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["tournament", str(files.definition), "--matches", "100", "--paired"]
+    ran = run(argv, budget, files.folder, monkeypatch)
+    assert (ran.code, ran.err) == (
+        2,
+        "arena: --matches, --paired: give them in the definition file, not with it\n",
+    )
+
+
 @settings(
     max_examples=150,
     deadline=None,

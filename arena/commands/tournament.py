@@ -10,6 +10,7 @@ from arena.commands import Subcommands, add_db_argument, arguments
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.play import parse_options
 from arena.commands.progress import progress_bar
+from arena.definitions import FORMATS
 from arena.errors import ArenaError, ConfigError
 from arena.log import get_logger
 from arena.sim import RayOptions, Runner, TournamentConfig
@@ -34,10 +35,8 @@ def add_parser(sub: Subcommands) -> None:
     )
     parser.add_argument("file", nargs="?", help="a tournament definition (TOML)")
     parser.add_argument("--example", action="store_true", help="print an example file")
-    parser.add_argument("--name", type=arguments.name, default="tournament", help="tournament name")
-    parser.add_argument(
-        "--variant", type=arguments.name, default="guandan", help="game variant (default guandan)"
-    )
+    parser.add_argument("--name", type=arguments.name, help="tournament name (tournament)")
+    parser.add_argument("--variant", type=arguments.name, help="game variant (guandan)")
     parser.add_argument(
         "--option",
         action="append",
@@ -57,16 +56,16 @@ def add_parser(sub: Subcommands) -> None:
         help="a team of two bots",
     )
     parser.add_argument(
-        "--format", default="round_robin", choices=["round_robin", "gauntlet", "rated"]
+        "--format", choices=FORMATS, help="round_robin (the default), gauntlet or rated"
     )
     parser.add_argument(
         "--reference", type=arguments.team, metavar="A,B", help="the gauntlet's reference team"
     )
     parser.add_argument(
-        "--matches", type=arguments.count, default=10, help="matches per pairing ('rated': rounds)"
+        "--matches", type=arguments.count, help="matches per pairing ('rated': rounds; 10)"
     )
-    parser.add_argument("--deals", type=arguments.count, default=None, help="deals per match")
-    parser.add_argument("--seed", type=arguments.seed, default=0, help="tournament seed")
+    parser.add_argument("--deals", type=arguments.count, help="deals per match (whole matches)")
+    parser.add_argument("--seed", type=arguments.seed, help="tournament seed (0)")
     parser.add_argument(
         "--paired", action="store_true", help="each seed twice, partnerships swapped"
     )
@@ -83,27 +82,41 @@ def add_parser(sub: Subcommands) -> None:
     parser.set_defaults(handler=run_tournament)
 
 
+DEFINING = (
+    "name",
+    "variant",
+    "option",
+    "bots",
+    "team",
+    "format",
+    "reference",
+    "matches",
+    "deals",
+    "seed",
+    "paired",
+)
+"""The options that define a tournament (what a definition file says instead)."""
+
+
 def config_from_args(args: argparse.Namespace) -> TournamentConfig:
+    given = [dest for dest in DEFINING if getattr(args, dest) not in (None, [], False)]
     if args.file:
-        config = TournamentConfig.load(args.file)
-        return config
+        if given:
+            flags = ", ".join("--" + dest for dest in given)
+            raise ConfigError(f"{flags}: give them in the definition file, not with it")
+        return TournamentConfig.load(args.file)
     if not args.bots and not args.team:
         raise ConfigError("name the bots (--bots random,first), teams (--team a,b) or a file")
     data: dict[str, object] = {
-        "name": args.name,
-        "variant": args.variant,
         "options": parse_options(args.option),
         "bots": list(args.bots or ()),
         "teams": [list(team) for team in args.team],
-        "format": args.format,
-        "matches": args.matches,
-        "seed": args.seed,
         "paired": args.paired,
     }
-    if args.deals is not None:
-        data["deals"] = args.deals
-    if args.reference:
-        data["reference"] = list(args.reference)
+    for dest in ("name", "variant", "format", "matches", "deals", "seed", "reference"):
+        value = getattr(args, dest)
+        if value is not None:
+            data[dest] = list(value) if dest == "reference" else value
     return TournamentConfig.from_mapping(data)
 
 
