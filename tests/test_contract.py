@@ -701,7 +701,7 @@ class Seen:
 def walk_a_session(arena: Arena) -> Seen:
     """Everything a bot, a spectator, an owner and an operator are sent in one session."""
     seen = Seen()
-    clock = session_module.ClockConfig(decision_seconds=2.0, time_bank_seconds=0.5)
+    clock = session_module.ClockConfig(decision_seconds=4.0, time_bank_seconds=0.5)
     server = arena.another(play=PlayConfig(max_deals=1, clock=clock))
     with grpc.insecure_channel(server.address) as channel:
         issued = register(channel, "walker")
