@@ -6,7 +6,7 @@ The tournament definition (:mod:`arena.definitions`), the command line's argumen
 (:mod:`arena.commands.arguments`) and the Admin RPCs all use these types, so a value
 refused at one door is refused at every door with the same words. :func:`describe`
 turns a pydantic error into one line that names the field and quotes what was given:
-``matches: must be an integer from 1 to 1000000, got 'x'``.
+``matches: must be an integer from 1 to 1,000,000, got 'x'``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Annotated, Any, Final, TypeAlias
 
@@ -25,6 +25,8 @@ from arena.errors import ConfigError
 
 MAX_COUNT: Final = 1_000_000
 """The most matches, rounds or deals one input may ask for."""
+MAX_DEALS: Final = 10**9
+"""The most deals one balance run may ask for."""
 MAX_SEED: Final = 2**63 - 1
 """Seeds are 63-bit, like every seed the arena derives (and the store keeps 64-bit ints)."""
 MAX_NAME_LENGTH: Final = 100
@@ -164,8 +166,6 @@ def check_flag(value: object) -> bool:
 
 Count = Annotated[int, BeforeValidator(partial(check_integer, low=1, high=MAX_COUNT))]
 """Matches, rounds or deals: 1 to a million."""
-MAX_DEALS: Final = 10**9
-"""The most deals one balance run may ask for."""
 ManyDeals = Annotated[int, BeforeValidator(partial(check_integer, low=1, high=MAX_DEALS))]
 """Deals of a balance run: 1 to a billion."""
 Seed = Annotated[int, BeforeValidator(partial(check_integer, low=0, high=MAX_SEED))]
@@ -222,11 +222,16 @@ def _message(problem: ErrorDetails) -> str:
     return message
 
 
+@lru_cache(maxsize=64)
+def _adapter(kind: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(kind)
+
+
 def validate(kind: Any, value: object, field: str = "") -> Any:
     """``value`` checked as ``kind`` (an annotated type or a model); a :class:`ConfigError`
     of one line naming ``field`` if it is not one."""
     try:
-        return TypeAdapter(kind).validate_python(value)
+        return _adapter(kind).validate_python(value)
     except ValidationError as err:
         raise ConfigError(describe(err, field)) from None
 
@@ -238,15 +243,17 @@ def read_text(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES) -> str:
             data = file.read(limit + 1)
     except OSError as err:
         reason = err.strerror or type(err).__name__
-        raise ConfigError(f"cannot read {what} {str(path)!r}: {reason}") from None
+        raise ConfigError(f"cannot read {what} {shown(str(path))}: {reason}") from None
     except ValueError as err:  # e.g. a NUL byte in the path
         raise ConfigError(f"cannot read {what} {shown(str(path))}: {err}") from None
     if len(data) > limit:
-        raise ConfigError(f"{what} {str(path)!r} is larger than {limit:,} bytes")
+        raise ConfigError(f"{what} {shown(str(path))} is larger than {limit:,} bytes")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise ConfigError(f"{what} {str(path)!r} is not UTF-8 text (byte {err.start})") from None
+        raise ConfigError(
+            f"{what} {shown(str(path))} is not UTF-8 text (byte {err.start})"
+        ) from None
 
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:
