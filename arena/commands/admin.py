@@ -28,6 +28,7 @@ from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.commands import EXIT_USAGE, Subcommands, arguments, print_json
 from arena.commands.matches import print_table
 from arena.errors import ArenaError
+from arena.inputs import read_text
 
 ADMIN_TOKEN_ENV: Final = "ARENA_ADMIN_TOKEN"
 """Where the admin token is read from when ``--admin-token`` is not given (the
@@ -195,10 +196,7 @@ def create_fixture(stub: arena_pb2_grpc.AdminStub, args: argparse.Namespace) -> 
 
 
 def create_tournament(stub: arena_pb2_grpc.AdminStub, args: argparse.Namespace) -> dict[str, Any]:
-    try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ArenaError(f"cannot read {args.file}: {err}") from None
+    text = read_text(args.file, "tournament file")
     request = arena_pb2.CreateTournamentRequest(toml=text)
     reply: arena_pb2.CreateTournamentResponse = stub.CreateTournament(request, **_call(args))
     if not args.json:
