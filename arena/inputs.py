@@ -256,12 +256,13 @@ def read_text(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES) -> str:
         ) from None
 
 
-def parse_toml(text: str, source: str) -> dict[str, Any]:
-    """A TOML document, or a one-line :class:`ConfigError` naming ``source``."""
+def parse_toml(text: str, source: str = "") -> dict[str, Any]:
+    """A TOML document, or a one-line :class:`ConfigError` (naming ``source`` if given)."""
+    where = f"{source}: " if source else ""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{source}: not valid TOML: {err}") from None
+        raise ConfigError(f"{where}not valid TOML: {err}") from None
     except (ValueError, RecursionError) as err:  # e.g. an integer of 5,000 digits
         reason = str(err).split(":")[0] if str(err) else type(err).__name__
-        raise ConfigError(f"{source}: not valid TOML: {reason}") from None
+        raise ConfigError(f"{where}not valid TOML: {reason}") from None

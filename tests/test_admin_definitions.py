@@ -36,8 +36,8 @@ def stub(tmp_path: Path) -> Iterator[arena_pb2_grpc.AdminStub]:
         ("teams = [[]]", "teams[0]: a team must be a list of exactly two bots, got []"),
         ('bots = ["random", "first"]\nmatches = "x"', "matches: must be an integer from 1 to"),
         ('bots = ["random", "first"]\nseed = 1e400', "seed: must be an integer from 0 to"),
-        ('bots = ["random", "first"]\nseed = ' + "9" * 5000, "toml: not valid TOML"),
-        ("name = [broken", "toml: not valid TOML"),
+        ('bots = ["random", "first"]\nseed = ' + "9" * 5000, "not valid TOML"),
+        ("name = [broken", "not valid TOML"),
         ('bots = ["random", "first"]\noptions = { a_fail_limit = nan }', "options.a_fail_limit"),
     ],
 )

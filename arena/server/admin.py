@@ -197,7 +197,7 @@ class AdminService(arena_pb2_grpc.AdminServicer):
         rated, clock = False, None
         try:
             if source == "toml":
-                data = parse_toml(request.toml, "toml")
+                data = parse_toml(request.toml)
             elif source == "definition":
                 d = request.definition
                 data = {
