@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,7 @@ from arena.client.report import (
     reporter_for,
 )
 from arena.errors import ConfigError
+from arena.games.base import Action, Observation
 from arena.server import session
 from arena.server.play import ClockConfig, PlayConfig
 from arena.store import Store
@@ -307,9 +309,18 @@ def test_a_match_lost_to_a_fled_seat_is_told_as_a_forfeit(store: Store) -> None:
     assert result["reason"] == "forfeit" and result["outcome"] == outcome
 
 
+class Slow(Lowest):
+    """Takes its time: a whole match lasts long, and the server's last messages come
+    while it thinks (they must not be lost when the server then ends the call)."""
+
+    def act(self, observation: Observation) -> Action | str:
+        time.sleep(0.05)
+        return super().act(observation)
+
+
 def test_a_shutdown_mid_match_then_an_unreachable_server_is_told(store: Store) -> None:
     """Draining, the match cut short (no won or lost), reconnections, then the error."""
-    server = Arena(store, max_deals=3)
+    server = Arena(store)  # a whole match: many deals
     try:
         token = server.token("rep-down")
         recording = Recording()
@@ -319,7 +330,7 @@ def test_a_shutdown_mid_match_then_an_unreachable_server_is_told(store: Store) -
         async def main() -> None:
             run = asyncio.ensure_future(
                 run_bot_async(
-                    Lowest(),
+                    Slow(),
                     server.address,
                     token,
                     ["guandan"],
@@ -333,8 +344,9 @@ def test_a_shutdown_mid_match_then_an_unreachable_server_is_told(store: Store) -
                 )
             )
             await started.wait()
-            # as `arena serve` stops: no draining time left, a grace period for the calls
-            await asyncio.to_thread(server.run, server.running.stop(5.0, drain=0))
+            # as `arena serve` stops: half a second to drain (far too little for a whole
+            # match of a slow bot), then a grace period for the calls
+            await asyncio.to_thread(server.run, server.running.stop(5.0, drain=0.5))
             await run
 
         with capture_logs() as logs, pytest.raises(ClientError, match="UNAVAILABLE"):

@@ -275,6 +275,25 @@ def _status(status: int) -> str:
     return name.removeprefix("ACTION_STATUS_")
 
 
+_Call = grpc.aio.StreamStreamCall[arena_pb2.ClientMessage, arena_pb2.ServerMessage]
+
+
+async def _read_all(
+    call: _Call, inbox: asyncio.Queue[arena_pb2.ServerMessage | grpc.aio.AioRpcError | None]
+) -> None:
+    """Read each message as it comes, while the bot may be thinking, then None at the end
+    (or the call's error): what the server sent before it ended the call is never lost
+    to a stream reset."""
+    try:
+        while (message := await call.read()) is not grpc.aio.EOF:
+            assert isinstance(message, arena_pb2.ServerMessage)
+            inbox.put_nowait(message)
+    except grpc.aio.AioRpcError as err:
+        inbox.put_nowait(err)
+        return
+    inbox.put_nowait(None)
+
+
 class _Stream:
     """One connection: the match it is in, the current deal's events, the open decision;
     one handler per kind of server message."""
@@ -364,23 +383,27 @@ class _Stream:
         assert self._write is not None
         await self._write(arena_pb2.ClientMessage(**body))
 
-    async def _play(
-        self, call: grpc.aio.StreamStreamCall[arena_pb2.ClientMessage, arena_pb2.ServerMessage]
-    ) -> bool:
+    async def _play(self, call: _Call) -> bool:
         """Hello, then each message to its handler until EOF (False) or the run's last
         match is over (True). Bodies this version does not know are ignored."""
         hello = arena_pb2.Hello(protocol=PROTOCOL, client=CLIENT, events_in_requests=True)
         await self._send(hello=hello)
-        while True:
-            message = await call.read()
-            if message is grpc.aio.EOF:
-                return False
-            assert isinstance(message, arena_pb2.ServerMessage)
-            body = message.WhichOneof("body")
-            handler = self._handlers.get(body or "")
-            if handler is not None and await handler(getattr(message, body or "")):
-                await call.done_writing()
-                return True
+        inbox: asyncio.Queue[arena_pb2.ServerMessage | grpc.aio.AioRpcError | None]
+        inbox = asyncio.Queue()
+        reader = asyncio.create_task(_read_all(call, inbox))
+        try:
+            while (message := await inbox.get()) is not None:
+                if isinstance(message, grpc.aio.AioRpcError):
+                    raise message
+                body = message.WhichOneof("body") or ""
+                handler = self._handlers.get(body)
+                if handler is not None and await handler(getattr(message, body)):
+                    await call.done_writing()
+                    return True
+            return False
+        finally:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
 
     # -- the handlers: each returns True when the run is over -----------------------
 

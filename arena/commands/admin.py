@@ -13,7 +13,6 @@ line too, exit status 1.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable
 from datetime import UTC
@@ -65,7 +64,12 @@ def add_parser(sub: Subcommands) -> None:
         default=DEFAULT_SERVER,
         help=f"HOST:PORT ({DEFAULT_SERVER})",
     )
-    connection.add_argument("--admin-token", metavar="TOKEN", help=f"(default ${ADMIN_TOKEN_ENV})")
+    connection.add_argument(
+        "--admin-token",
+        type=arguments.secret,
+        metavar="TOKEN",
+        help=f"(default ${ADMIN_TOKEN_ENV})",
+    )
     connection.add_argument("--tls", action="store_true", help="connect over TLS (system roots)")
     connection.add_argument(
         "--tls-ca",
@@ -98,7 +102,7 @@ def add_parser(sub: Subcommands) -> None:
     )
     target = revoke.add_mutually_exclusive_group(required=True)
     target.add_argument("--token-id", type=arguments.name, help="one token, by its handle")
-    target.add_argument("--token", help="one token, by its secret")
+    target.add_argument("--token", type=arguments.secret, help="one token, by its secret")
     target.add_argument("--bot", type=arguments.bot, help="every token of this bot")
     revoke.set_defaults(admin_action=revoke_tokens)
     parser.set_defaults(handler=run_admin)
@@ -304,7 +308,7 @@ def _one_line(text: str) -> str:
 
 
 def run_admin(args: argparse.Namespace) -> int:
-    args.token_value = args.admin_token or os.environ.get(ADMIN_TOKEN_ENV, "")
+    args.token_value = arguments.secret_or_env(args.admin_token, ADMIN_TOKEN_ENV)
     if not args.token_value:
         raise ArenaError(f"no admin token: give --admin-token or set ${ADMIN_TOKEN_ENV}")
     action: Action = args.admin_action

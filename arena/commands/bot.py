@@ -51,7 +51,7 @@ def add_parser(sub: Subcommands) -> None:
         default="127.0.0.1:50051",
         help="HOST:PORT (127.0.0.1:50051)",
     )
-    run.add_argument("--token", help=f"the bot token (default ${TOKEN_ENV})")
+    run.add_argument("--token", type=arguments.secret, help=f"the bot token (default ${TOKEN_ENV})")
     run.add_argument(
         "--variant",
         type=arguments.variant,
@@ -90,7 +90,9 @@ def add_parser(sub: Subcommands) -> None:
         default="127.0.0.1:50051",
         help="HOST:PORT (127.0.0.1:50051)",
     )
-    register.add_argument("--owner-key", help=f"the owner key (default ${OWNER_KEY_ENV})")
+    register.add_argument(
+        "--owner-key", type=arguments.secret, help=f"the owner key (default ${OWNER_KEY_ENV})"
+    )
     register.add_argument("--owner", default="", help="the owner's display name")
     register.add_argument("--version", default="", help="the bot's version")
     register.add_argument(
@@ -159,7 +161,7 @@ def run_bot_command(args: argparse.Namespace) -> int:
 def _register(args: argparse.Namespace) -> int:
     from arena.client.registry import register  # loads gRPC: only for this command
 
-    key = args.owner_key or os.environ.get(OWNER_KEY_ENV, "")
+    key = arguments.secret_or_env(args.owner_key, OWNER_KEY_ENV)
     if not key:
         raise ArenaError(f"no owner key: give --owner-key or set ${OWNER_KEY_ENV}")
     done = register(
@@ -184,7 +186,7 @@ def _run(args: argparse.Namespace) -> int:
     from arena.client.report import reporter_for
     from arena.client.runner import run_bot
 
-    token = args.token or os.environ.get(TOKEN_ENV, "")
+    token = arguments.secret_or_env(args.token, TOKEN_ENV)
     if not token:
         raise ArenaError(f"no token: give --token or set ${TOKEN_ENV}")
     bot = load_bot(args.bot, args.seed)

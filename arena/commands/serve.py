@@ -42,7 +42,9 @@ def add_parser(sub: Subcommands) -> None:
         metavar="FILE",
         help="owner keys, one owner a line",
     )
-    parser.add_argument("--admin-token", metavar="TOKEN", help="the admin token")
+    parser.add_argument(
+        "--admin-token", type=arguments.secret, metavar="TOKEN", help="the admin token"
+    )
     parser.add_argument(
         "--tls-cert", type=arguments.pem_file, metavar="FILE", help="TLS certificate chain (PEM)"
     )
@@ -100,7 +102,7 @@ def run_serve(args: argparse.Namespace) -> int:
         )
     )
     owner_keys = load_owner_keys(args.owner_keys)
-    admin_token = args.admin_token or os.environ.get(ADMIN_TOKEN_ENV, "")
+    admin_token = arguments.secret_or_env(args.admin_token, ADMIN_TOKEN_ENV)
     with Store.open(args.db) as store:
         if not owner_keys:
             print("arena serve: no owner keys: Registry calls will fail", file=sys.stderr)
