@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from arena.cli import main
 from arena.commands import arguments
 from arena.errors import ConfigError
 
@@ -137,4 +138,21 @@ def test_the_parser_refuses_a_lone_double_dash_as_a_value(
     assert refused.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         "arena: error: argument --trump: expected one value, got '--'"
+    )
+
+
+def test_tokens_and_keys_are_visible_ascii_and_never_quoted_back(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert arguments.secret("tok_AbC-123") == "tok_AbC-123"
+    for bad in ("", "two words", "snow☃", "x" * 513):
+        with pytest.raises(argparse.ArgumentTypeError) as refused:
+            arguments.secret(bad)
+        assert f"(got {len(bad)} characters)" in str(refused.value)
+        assert not bad or bad[:5] not in str(refused.value)
+    monkeypatch.setenv("ARENA_BOT_TOKEN", "secret with spaces")
+    assert main(["bot", "run", "bots.simple:RandomBot"]) == 2
+    assert capsys.readouterr().err == (
+        "arena: $ARENA_BOT_TOKEN: a token or key is 1 to 512 visible ASCII characters "
+        "without spaces (got 18 characters)\n"
     )

@@ -67,6 +67,8 @@ __all__ = [
     "readable_file",
     "seconds",
     "seconds_or_zero",
+    "secret",
+    "secret_or_env",
     "seed",
     "variant",
 ]
@@ -163,6 +165,32 @@ def host_port(text: str) -> str:
     if checked == 0:
         raise argparse.ArgumentTypeError(wanted)
     return text
+
+
+SECRET = re.compile(r"[!-~]{1,512}")
+"""A token or a key: visible ASCII (it travels in a gRPC header), no spaces."""
+SECRET_RULE = "a token or key is 1 to 512 visible ASCII characters without spaces"
+
+
+def check_secret(value: str, source: str) -> str:
+    """``value`` if it can be a token or key (empty: none given); a :class:`ConfigError`
+    naming ``source`` — never quoting the secret — if not."""
+    if value and not SECRET.fullmatch(value):
+        raise ConfigError(f"{source}: {SECRET_RULE} (got {len(value)} characters)")
+    return value
+
+
+def secret(text: str) -> str:
+    """An argparse type: a token or a key (never quoted back)."""
+    if not SECRET.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{SECRET_RULE} (got {len(text)} characters)")
+    return text
+
+
+def secret_or_env(given: str | None, env: str) -> str:
+    """The secret given as an option, else the one in the environment variable ``env``
+    (checked), else ``""``."""
+    return given or check_secret(os.environ.get(env, ""), f"${env}")
 
 
 BOT_CLASS = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
