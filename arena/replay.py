@@ -23,6 +23,7 @@ result must be those the store holds for the match.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -90,8 +91,8 @@ def verify(record: MatchRecord, on_event: EventSink | None = None) -> ReplayRepo
         state = _start(game, record, number, deal, expected)
         _replay_entries(state, record, number, deal, on_event)
         outcome = state.outcome()
-        if outcome_to_dict(outcome) != deal.result:
-            got = outcome_to_dict(outcome)
+        got = json.loads(json.dumps(outcome_to_dict(outcome)))  # as the record writes it
+        if got != deal.result:
             raise ReplayError(
                 f"deal {number}: result differs: recorded {deal.result}, replayed {got}"
             )
