@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from functools import partial
 from math import comb
 from pathlib import Path
-from typing import Annotated, Final, Literal
+from typing import Annotated, Final, Literal, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
@@ -38,12 +38,11 @@ from arena.inputs import (
     validate,
 )
 
-FORMATS: Final = ("round_robin", "gauntlet", "rated")
+Format = Literal["round_robin", "gauntlet", "rated"]
+FORMATS: Final[tuple[str, ...]] = get_args(Format)
 MAX_TEAMS: Final = 256
 MAX_MATCHES: Final = 1_000_000
 """The most matches one tournament may plan."""
-
-Format = Literal["round_robin", "gauntlet", "rated"]
 
 
 def _format(value: object) -> object:
