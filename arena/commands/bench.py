@@ -139,7 +139,10 @@ def add_parser(sub: Subcommands) -> None:
         help="with 'scale': matches (96); 'grpc': at once (32)",
     )
     parser.add_argument(
-        "--workers", type=arguments.count, default=None, help="with 'scale': N (cores)"
+        "--workers",
+        type=arguments.integer_in(1, 1024),
+        default=None,
+        help="with 'scale': N, 1 to 1024 (cores)",
     )
     parser.add_argument(
         "--deals",
