@@ -95,9 +95,13 @@ def test_complete_match_verifies() -> None:
     assert report.result["match_winner"] == data["result"]["match_winner"] in (0, 1)
 
 
+@pytest.mark.parametrize("clock", [None, Clock(limit=30.0, bank=60.0)])
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_unmodified_records_of_every_variant_replay(variant: str) -> None:
-    data = recorded(variant, seed=4)
+def test_unmodified_records_of_every_variant_replay(variant: str, clock: Clock | None) -> None:
+    data = recorded(variant, seed=4, clock=clock)
+    assert data["clock"] == (
+        None if clock is None else {"decision_seconds": 30.0, "time_bank_seconds": 60.0}
+    )
     assert check(data).deals == 3
     record, report = verify_stored(stored(data))
     assert report.deals == 3 and record.players == data["players"]
