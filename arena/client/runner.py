@@ -5,13 +5,17 @@
 messages of the current deal), and on an ILLEGAL or MALFORMED ActionResult calls the
 bot's optional ``on_illegal(action, reason)`` and asks ``act`` again while the decision
 has time and attempts left (the decision's own time, then the seat's time bank). After
-``matches`` MatchResults it leaves; when the connection breaks or the server is
-UNAVAILABLE it connects again after a pause that doubles each time (simple backoff), and
-a seat still waiting for it (within its grace period) comes back with a ``Resume``.
+``matches`` MatchResults it leaves. When the connection breaks (the call ends with
+UNAVAILABLE, or INTERNAL or CANCELLED as a stream reset by the server does) it connects
+again after a pause that doubles each time (simple backoff), and a seat still waiting for
+it (within its grace period) comes back with a ``Resume``. An Error about a request is
+told; one refusing the Join ends the run (:class:`ClientError`); after a match the server
+could not start the bot joins again.
 
-One :class:`_Stream` per connection reads the server's messages and hands each kind to
-its own handler. Whatever happens is told to a reporter (:mod:`arena.client.report`):
-lines for people, structured logs, or nothing (the default).
+One :class:`_Stream` per connection: a reader task takes each message as it comes (also
+while the bot thinks), and the stream hands each kind to its own handler, in order.
+Whatever happens is told to a reporter (:mod:`arena.client.report`): lines for people,
+structured logs, or nothing (the default).
 """
 
 from __future__ import annotations
@@ -74,7 +78,8 @@ _FATAL: Final = ("INVALID_ARGUMENT", "FAILED_PRECONDITION", "PERMISSION_DENIED",
 
 
 class ClientError(ArenaError):
-    """The server refused the bot (a gRPC status other than UNAVAILABLE, or an Error)."""
+    """The server refused the bot (a status no reconnection mends, or an Error refusing
+    the Join), or stayed unreachable after ``max_retries`` reconnections."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
