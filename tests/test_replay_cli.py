@@ -121,7 +121,7 @@ def test_a_directory_or_a_missing_file_is_one_line(tmp_path: Path) -> None:
     missing = str(tmp_path / "nowhere.json")
     line = fails("replay", missing, "--db", str(tmp_path / "none.sqlite"))
     assert line == (
-        f"arena: cannot read record {shown(missing)}: no such file, and no store "
+        f"arena: cannot read record {missing!r}: no such file, and no store "
         f"{tmp_path / 'none.sqlite'} to find a match of that id in"
     )
     assert not (tmp_path / "none.sqlite").exists()
@@ -130,7 +130,8 @@ def test_a_directory_or_a_missing_file_is_one_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["a" * 5000, "x/" * 3000, "-", " "])
 def test_a_name_no_file_can_have_is_one_line(tmp_path: Path, name: str) -> None:
     line = fails("replay", name, "--db", str(tmp_path / "none.sqlite"))
-    assert line.startswith(f"arena: cannot read record {shown(name)}: no such file")
+    quoted = repr(name) if len(name) <= 300 else shown(name)
+    assert line.startswith(f"arena: cannot read record {quoted}: no such file")
     assert len(line) < 300
 
 

@@ -15,6 +15,9 @@ from arena.record import MatchRecord
 from arena.replay import ReplayReport, verify, verify_stored
 from arena.store import Store
 
+MAX_SHOWN = 300
+"""A name longer than this is quoted shortened in messages."""
+
 
 def add_parser(sub: Subcommands) -> None:
     """``arena replay FILE|ID``: re-play a record and check it."""
@@ -49,7 +52,8 @@ def _checked(source: str, db: str) -> tuple[MatchRecord, ReplayReport]:
     if _is_path(source):
         record = MatchRecord.load(source)
         return record, verify(record)
-    missing = f"cannot read record {shown(source)}: no such file"
+    named = repr(source) if len(source) <= MAX_SHOWN else shown(source)
+    missing = f"cannot read record {named}: no such file"
     if not Path(db).exists():
         raise ConfigError(f"{missing}, and no store {db} to find a match of that id in")
     with Store.open(db, read_only=True) as store:
