@@ -25,13 +25,17 @@ from arena._proto.arena.v1 import arena_pb2
 from arena.client import ClientError, run_bot_async
 from arena.client.report import (
     DealOver,
+    DecisionLost,
+    Draining,
     Fact,
     HumanReporter,
     LogReporter,
     MatchOver,
     Refused,
+    Resumed,
     Seated,
     ServerError,
+    Waiting,
     end_reason,
     match_outcome,
     reporter_for,
@@ -484,6 +488,26 @@ def test_a_failed_match_and_a_server_error_are_one_line_each() -> None:
     )
     for fact in (failed, error, refused):
         assert "\n" not in fact.line()
+
+
+def test_every_fact_is_one_line_naming_what_happened() -> None:
+    sanfu = Seated("m-2", "sanfu", True, 1, ("ada", "me", "bo", "cy"), "", ("ada", "bo"))
+    assert sanfu.line() == (
+        "seated: match m-2 (sanfu, rated), player 1, partners change every deal, "
+        "with ada, bo and cy"
+    )
+    lost = DecisionLost("r-7", "TIMED_OUT", "pass")
+    assert lost.line() == "r-7 timed out: the server played 'pass'"
+    too_many = DecisionLost("r-8", "TOO_MANY_ATTEMPTS", "play 3s")
+    assert too_many.line() == "r-8 had too many refused answers: the server played 'play 3s'"
+    waiting = Waiting(("guandan", "sanfu"), True, 0, None, "random")
+    assert waiting.line() == "waiting for seats: rated guandan or sanfu"
+    assert (
+        Resumed("m-3", "guandan", 2, 4).line() == "resumed: match m-3 (guandan), player 2, deal 4"
+    )
+    assert Draining("", "").line() == "the server is draining (no reason given)"
+    assert sanfu.fields()["players"] == ("ada", "me", "bo", "cy")
+    assert lost.fields() == {"request_id": "r-7", "status": "TIMED_OUT", "played": "pass"}
 
 
 class Tty(io.StringIO):

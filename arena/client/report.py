@@ -154,18 +154,19 @@ class Seated(Fact):
     variant: str
     rated: bool
     player: int | None
+    players: tuple[str, ...]
+    """Every player of the match, by player index."""
     partner: str
     """Empty when partners change every deal (sanfu)."""
     opponents: tuple[str, ...]
 
     def line(self) -> str:
         kind = "rated" if self.rated else "casual"
-        partner = f"partner {self.partner}" if self.partner else "partners change every deal"
-        opponents = "opponents" if self.partner else "others"
-        return (
-            f"seated: match {self.match_id} ({self.variant}, {kind}), player {self.player}, "
-            f"{partner}, {opponents} {_names(self.opponents)}"
-        )
+        where = f"seated: match {self.match_id} ({self.variant}, {kind}), player {self.player}"
+        if self.partner:
+            return f"{where}, partner {self.partner}, opponents {_names(self.opponents)}"
+        others = [name for i, name in enumerate(self.players) if i != self.player]
+        return f"{where}, partners change every deal, with {_names(others)}"
 
 
 @dataclass(frozen=True)

@@ -464,6 +464,7 @@ class _Stream:
                 variant=info.variant,
                 rated=info.rated,
                 player=self.player,
+                players=tuple(info.players),
                 partner=assigned.partner,
                 opponents=tuple(assigned.opponents),
             )
