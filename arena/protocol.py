@@ -16,7 +16,10 @@ from arena.errors import ParseError
 from arena.games.base import MAX_DEAL_CARDS, Action
 
 __all__ = [
+    "ADMIN_TOKEN_ENV",
     "DEFAULT_FILL_BOT",
+    "DEFAULT_PORT",
+    "DEFAULT_SERVER",
     "MAX_ATTEMPTS",
     "PROTOCOL",
     "action_from_proto",
@@ -31,6 +34,15 @@ MAX_ATTEMPTS: Final = 10
 
 DEFAULT_FILL_BOT: Final = "random"
 """The built-in bot that fills empty seats when ``Join.fill_bot`` is empty."""
+
+DEFAULT_PORT: Final = 50051
+"""The port a server listens on unless told otherwise."""
+
+DEFAULT_SERVER: Final = f"127.0.0.1:{DEFAULT_PORT}"
+"""Where bots and operators look for a server unless told otherwise."""
+
+ADMIN_TOKEN_ENV: Final = "ARENA_ADMIN_TOKEN"
+"""The environment variable holding the admin token (the server's and an operator's)."""
 
 
 @functools.lru_cache(maxsize=16384)

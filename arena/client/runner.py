@@ -53,12 +53,11 @@ from arena.client.report import (
 from arena.client.wire import event_from_proto, observation_from_proto, reply_action
 from arena.errors import ArenaError, IllegalActionError
 from arena.games.base import Action, Event, Observation
-from arena.protocol import DEFAULT_FILL_BOT, MAX_ATTEMPTS, PROTOCOL
+from arena.protocol import DEFAULT_FILL_BOT, DEFAULT_SERVER, MAX_ATTEMPTS, PROTOCOL
 
 __all__ = ["ClientError", "PlayedMatch", "RunSummary", "run_bot", "run_bot_async"]
 
 CLIENT: Final = "arena-python"
-DEFAULT_SERVER: Final = "127.0.0.1:50051"
 _RETRY: Final = (
     arena_pb2.ACTION_STATUS_ILLEGAL,
     arena_pb2.ACTION_STATUS_MALFORMED,

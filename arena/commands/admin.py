@@ -28,12 +28,9 @@ from arena.commands import EXIT_USAGE, Subcommands, arguments, print_json
 from arena.commands.matches import print_table
 from arena.errors import ArenaError
 from arena.inputs import read_text
+from arena.protocol import ADMIN_TOKEN_ENV, DEFAULT_SERVER
 
-ADMIN_TOKEN_ENV: Final = "ARENA_ADMIN_TOKEN"
-"""Where the admin token is read from when ``--admin-token`` is not given (the
-server's ``arena serve`` reads the same variable)."""
 EXIT_UNREACHABLE: Final = 1
-DEFAULT_SERVER: Final = "127.0.0.1:50051"
 DEFAULT_LIMIT: Final = 50
 STATUSES: Final = {
     "scheduled": arena_pb2.MATCH_STATUS_SCHEDULED,

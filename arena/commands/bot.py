@@ -24,6 +24,7 @@ from typing import Any
 
 from arena.commands import Subcommands, arguments
 from arena.errors import ArenaError
+from arena.protocol import DEFAULT_SERVER
 
 TOKEN_ENV = "ARENA_BOT_TOKEN"
 OWNER_KEY_ENV = "ARENA_OWNER_KEY"
@@ -48,8 +49,8 @@ def add_parser(sub: Subcommands) -> None:
     run.add_argument(
         "--server",
         type=arguments.host_port,
-        default="127.0.0.1:50051",
-        help="HOST:PORT (127.0.0.1:50051)",
+        default=DEFAULT_SERVER,
+        help=f"HOST:PORT ({DEFAULT_SERVER})",
     )
     run.add_argument("--token", type=arguments.secret, help=f"the bot token (default ${TOKEN_ENV})")
     run.add_argument(
@@ -87,8 +88,8 @@ def add_parser(sub: Subcommands) -> None:
     register.add_argument(
         "--server",
         type=arguments.host_port,
-        default="127.0.0.1:50051",
-        help="HOST:PORT (127.0.0.1:50051)",
+        default=DEFAULT_SERVER,
+        help=f"HOST:PORT ({DEFAULT_SERVER})",
     )
     register.add_argument(
         "--owner-key", type=arguments.secret, help=f"the owner key (default ${OWNER_KEY_ENV})"

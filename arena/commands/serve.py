@@ -16,7 +16,8 @@ from arena.commands import Subcommands, add_db_argument, arguments
 from arena.commands.metrics_endpoint import add_metrics_arguments
 from arena.errors import ArenaError
 from arena.inputs import read_text
-from arena.server.auth import ADMIN_TOKEN_ENV, OWNER_KEYS_ENV, parse_owner_keys
+from arena.protocol import ADMIN_TOKEN_ENV, DEFAULT_PORT
+from arena.server.auth import OWNER_KEYS_ENV, parse_owner_keys
 from arena.store import Store
 
 
@@ -33,7 +34,10 @@ def add_parser(sub: Subcommands) -> None:
         "--host", type=arguments.host, default="127.0.0.1", help="address to listen on (127.0.0.1)"
     )
     parser.add_argument(
-        "--port", type=arguments.port, default=50051, help="port; 0 for any free (50051)"
+        "--port",
+        type=arguments.port,
+        default=DEFAULT_PORT,
+        help=f"port; 0 for any free ({DEFAULT_PORT})",
     )
     add_db_argument(parser)
     parser.add_argument(

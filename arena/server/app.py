@@ -18,6 +18,7 @@ from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.log import get_logger
 from arena.metrics import MetricsServer
+from arena.protocol import DEFAULT_PORT
 from arena.server.admin import AdminService
 from arena.server.auth import Authenticator
 from arena.server.decoding import DecodingInterceptor
@@ -115,7 +116,7 @@ async def start_server(
     store: Store,
     *,
     host: str = "127.0.0.1",
-    port: int = 50051,
+    port: int = DEFAULT_PORT,
     owner_keys: Mapping[str, str] | None = None,
     admin_tokens: Sequence[str] = (),
     play: PlayConfig | None = None,

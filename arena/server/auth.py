@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from arena.errors import ArenaError
+from arena.protocol import ADMIN_TOKEN_ENV
 from arena.store import Store, StoreError
 
 __all__ = [
@@ -42,7 +43,6 @@ __all__ = [
     "parse_owner_keys",
 ]
 
-ADMIN_TOKEN_ENV: Final = "ARENA_ADMIN_TOKEN"
 OWNER_KEYS_ENV: Final = "ARENA_OWNER_KEYS"
 
 Kind = Literal["owner", "bot", "admin"]
