@@ -6,7 +6,8 @@ Whatever the arguments, ``arena`` ends with exit status 0 or 2 — never an unca
 exception — and when it refuses the input, stderr ends with one line that says why
 (argparse's usage before it is allowed). Work that would run for long is cut where it
 starts, after every argument has been checked: Ray (:class:`Runner` on enter), the
-server, the bot SDK's network calls, the gRPC bench, and any deal after the first few.
+server, the bot SDK's network calls, the gRPC bench, and any deal after the first few;
+a metrics endpoint is served on a free loopback port whatever the arguments ask.
 """
 
 from __future__ import annotations
@@ -304,11 +305,18 @@ def work_cut_short() -> Iterator[Budget]:
     import arena.client.registry
     import arena.client.runner
     import arena.commands.bench_grpc
+    import arena.commands.metrics_endpoint
     import arena.server.app
     import arena.sim.runner
 
     budget = Budget()
+    serve_metrics = arena.commands.metrics_endpoint.start_metrics_server
+
+    def metrics_on_loopback(port: int, host: str = "127.0.0.1") -> Any:
+        return serve_metrics(0, "127.0.0.1")  # whatever was asked: a test binds no real port
+
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(arena.commands.metrics_endpoint, "start_metrics_server", metrics_on_loopback)
         patch.setattr(arena.sim.runner.Runner, "__enter__", budget.stop)
         patch.setattr(arena.server.app, "serve", budget.stop)
         patch.setattr(arena.server.app, "start_server", budget.stop)
