@@ -162,7 +162,7 @@ class Files:
             str(self.folder / "out.json"),
             str(self.folder / "missing" / "out.json"),
             str(self.folder),
-            str(self.binary),
+            str(self.folder / "existing-output.json"),
         ]
 
 
@@ -189,6 +189,7 @@ def make_files(folder: Path) -> Files:
     files.pem.write_text("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n")
     files.owner_keys.write_text("alice ok_0123456789abcdef0123456789abcdef\n")
     files.empty.write_text("")
+    (folder / "existing-output.json").write_text("{}")
     files.binary.write_bytes(bytes(range(256)) * 4)
     files.bad_toml.write_text("teams = [[\nseed = 1e400")
     files.bad_json.write_text('{"game": "guandan", "deals": [')
