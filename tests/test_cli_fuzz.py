@@ -222,8 +222,10 @@ def values_for(action: argparse.Action, files: Files) -> st.SearchStrategy[str]:
         likely += HOSTS
     if dest in ("server", "address"):
         likely += [*SERVERS, "auto", "ray://127.0.0.1:1"]
-    if dest in ("file", "db", "owner_keys", "tls_cert", "tls_key", "tls_ca", "definition"):
+    if dest in ("file", "owner_keys", "tls_cert", "tls_key", "tls_ca", "definition"):
         likely += files.readers()
+    if dest == "db":  # files that are not stores, and are never turned into one
+        likely += [str(files.binary), str(files.record), str(files.folder)]
     if dest in ("record", "json", "html", "db", "output"):
         likely += files.writers()
     if not likely:
