@@ -15,7 +15,7 @@ from typing import NamedTuple, Protocol
 
 from arena.chance import derive_seed
 from arena.errors import IllegalActionError, ParseError
-from arena.games.base import NUM_SEATS, Action, Event, Game, Observation, Outcome, State
+from arena.games.base import NUM_SEATS, Action, Event, Game, Observation, Outcome, Seat, State
 from arena.record import ClockLimits, DealRecord, MatchRecord, match_summary, outcome_to_dict
 
 
@@ -83,7 +83,7 @@ AUTO_MARK = "!auto"
 FLED_MARK = "!fled"
 """Record entry ``!fled SEAT``: the seat fled and the deal ended."""
 AUTO_PLAYS_TO_FLEE = 5
-"""SF-12: after this many automatic plays in a row a seat has fled."""
+"""SF-12: a seat played automatically this many times in a row has fled at once."""
 
 
 class SeatGone(Exception):
@@ -107,8 +107,9 @@ class Clock:
     """Decision time limits (SF-12, used for every game).
 
     A decision not answered within ``limit`` seconds is made by ``fallback`` and
-    noted publicly; after :data:`AUTO_PLAYS_TO_FLEE` automatic plays in a row, or
-    when a policy raises :class:`SeatGone`, the seat has fled.
+    noted publicly; once a seat has been played automatically
+    :data:`AUTO_PLAYS_TO_FLEE` times in a row (系統幫助出牌連續5次), or when a policy
+    raises :class:`SeatGone`, the seat has fled and the deal ends.
     """
 
     limit: float | None = None
@@ -155,31 +156,43 @@ def play_deal(
         try:
             played = _decide(state, seat, policy, clock, banks, player)
         except SeatGone:
-            played = None
-            automatic[seat] = AUTO_PLAYS_TO_FLEE  # gone: fled at once
-        if played is None:  # late (or gone): automatic play, fleeing after too many
-            automatic[seat] += 1
-            timed_out = getattr(policy, "timed_out", None)
-            if automatic[seat] > AUTO_PLAYS_TO_FLEE:
-                if timed_out is not None:
-                    timed_out(None)
-                state.flee(seat)
-                actions.append(f"{FLED_MARK} {seat}")
-                publish()
-                break
-            answer = clock.fallback.act(state.observe(seat))
-            fallback = Action.from_str(answer) if isinstance(answer, str) else answer
-            if timed_out is not None:
-                timed_out(fallback)
-            state.note_automatic(seat)
-            actions.append(AUTO_MARK)
-            state.apply(fallback)
-            played = str(fallback)
-        else:
+            _flee(state, seat, policy, actions)
+            publish()
+            break
+        if played is not None:
             automatic[seat] = 0
-        actions.append(played)
+            actions.append(played)
+            publish()
+            continue
+        automatic[seat] += 1  # late: automatic play (托管)
+        answer = clock.fallback.act(state.observe(seat))
+        fallback = Action.from_str(answer) if isinstance(answer, str) else answer
+        timed_out = getattr(policy, "timed_out", None)
+        if timed_out is not None:
+            timed_out(fallback)
+        state.note_automatic(seat)
+        state.apply(fallback)
+        actions += [AUTO_MARK, str(fallback)]
         publish()
+        if automatic[seat] == AUTO_PLAYS_TO_FLEE and can_flee(state, seat):
+            _flee(state, seat, policy, actions)  # played for 5 times in a row: fled
+            publish()
+            break
     return actions
+
+
+def can_flee(state: State, seat: Seat) -> bool:
+    """Whether the seat can still flee: the deal goes on and it holds cards."""
+    return not state.is_terminal() and bool(state.hand(seat))
+
+
+def _flee(state: State, seat: Seat, policy: Policy, actions: list[str]) -> None:
+    """The seat has fled (SF-12): the deal ends (SF-15), the policy is told."""
+    timed_out = getattr(policy, "timed_out", None)
+    if timed_out is not None:
+        timed_out(None)
+    state.flee(seat)
+    actions.append(f"{FLED_MARK} {seat}")
 
 
 def _decide(

@@ -30,8 +30,8 @@ from typing import Any
 
 from arena.errors import ArenaError, ParseError
 from arena.games import make
-from arena.games.base import NUM_SEATS, Event, Game, Outcome, State
-from arena.match import AUTO_MARK, AUTO_PLAYS_TO_FLEE, FLED_MARK, FirstLegal, deal_seed
+from arena.games.base import NUM_SEATS, Event, Game, Outcome, Seat, State
+from arena.match import AUTO_MARK, AUTO_PLAYS_TO_FLEE, FLED_MARK, FirstLegal, can_flee, deal_seed
 from arena.record import (
     FORMAT,
     DealRecord,
@@ -151,12 +151,20 @@ def _replay_entries(
     seen = _publish(state, 0, on_event)
     in_a_row = [0] * NUM_SEATS  # automatic plays in a row, per seat
     automatic: str | None = None  # the action automatic play chose, still to come
+    fled: str | None = None  # the seat's flight, due after its last automatic play
     for index, text in enumerate(deal.actions, start=1):
         where = f"deal {number}, action {index}"
         if state.is_terminal():
             raise ReplayError(f"{where} {text!r}: the deal is already over")
         seat = state.to_act
         try:
+            if fled is not None and text != fled:
+                raise ReplayError(
+                    f"{text!r}: the seat was played automatically {AUTO_PLAYS_TO_FLEE} "
+                    f"times in a row, so {fled!r} comes here (SF-12)"
+                )
+            if fled is None and text != AUTO_MARK and fled_seat(text) not in (None, seat):
+                raise ReplayError(f"{text!r}: only the seat to act ({seat}) can leave here")
             if automatic is not None:
                 if text != automatic:
                     raise ReplayError(f"{text!r}: automatic play chooses {automatic!r} here")
@@ -168,6 +176,8 @@ def _replay_entries(
             replay_entry(state, text)
         except ArenaError as err:
             raise ReplayError(f"{where}: {err}") from None
+        if automatic is None and in_a_row[seat] == AUTO_PLAYS_TO_FLEE and can_flee(state, seat):
+            fled = f"{FLED_MARK} {seat}"
         seen = _publish(state, seen, on_event)
     if automatic is not None:
         raise ReplayError(f"deal {number}: ends with {AUTO_MARK!r}, without the automatic play")
@@ -186,11 +196,6 @@ def _automatic_choice(state: State, record: MatchRecord, in_a_row: list[int]) ->
             f"{AUTO_MARK!r} in a record without a clock: no decision could run out of time"
         )
     in_a_row[seat] += 1
-    if in_a_row[seat] > AUTO_PLAYS_TO_FLEE:
-        raise ReplayError(
-            f"{AUTO_MARK!r}: seat {seat} was already played automatically "
-            f"{AUTO_PLAYS_TO_FLEE} times in a row, so it had fled (SF-12)"
-        )
     return str(FirstLegal().act(state.observe(seat)))
 
 
@@ -203,18 +208,25 @@ def _publish(state: State, seen: int, on_event: EventSink | None) -> int:
     return len(events)
 
 
+def fled_seat(text: str) -> Seat | None:
+    """The seat a ``!fled SEAT`` entry names; ``None`` for an action."""
+    if not text.startswith("!"):
+        return None
+    words = text.split()
+    if words[0] != FLED_MARK or len(words) != 2 or words[1] not in SEAT_NUMBERS:
+        raise ParseError(f"bad record entry {text!r}: expected '!auto' or '!fled SEAT'")
+    return int(words[1])
+
+
 def replay_entry(state: State, text: str) -> None:
     """Apply one recorded entry: an action, or a clock mark (``!auto``, ``!fled SEAT``)."""
     if text == AUTO_MARK:
         state.note_automatic(state.to_act)
         return
-    if text.startswith("!"):
-        words = text.split()
-        if words[0] != FLED_MARK or len(words) != 2 or words[1] not in SEAT_NUMBERS:
-            raise ParseError(f"bad record entry {text!r}: expected '!auto' or '!fled SEAT'")
-        seat = int(words[1])
-        if seat != state.to_act:
-            raise ParseError(f"{text!r}: seat {seat} flees, but it is seat {state.to_act}'s turn")
+    seat = fled_seat(text)
+    if seat is not None:
+        if not can_flee(state, seat):
+            raise ParseError(f"{text!r}: seat {seat} holds no cards, so it cannot flee")
         state.flee(seat)
         return
     state.apply(state.parse_action(text))

@@ -77,8 +77,9 @@ def test_sf12_five_automatic_plays_in_a_row_is_fleeing_and_the_team_forfeits() -
     assert outcome.details["forfeit"] == 3
     assert result.winner == 0  # seat 3's team (1) forfeits
     actions = result.record.deals[-1].actions
-    assert actions[-1] == f"{FLED_MARK} 3"
     assert actions.count(AUTO_MARK) == 5
+    # 系統幫助出牌連續5次視為逃跑: fled right after the fifth automatic play, not at a sixth
+    assert actions[-3] == AUTO_MARK and actions[-1] == f"{FLED_MARK} 3"
     replays(result.record)
 
 

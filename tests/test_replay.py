@@ -22,7 +22,14 @@ from arena.chance import derive_seed
 from arena.errors import ArenaError, ConfigError
 from arena.games import make, names
 from arena.games.guandan import GuandanSetup
-from arena.match import AUTO_MARK, Clock, FirstLegal, play_deal, play_match
+from arena.match import (
+    AUTO_MARK,
+    AUTO_PLAYS_TO_FLEE,
+    Clock,
+    FirstLegal,
+    play_deal,
+    play_match,
+)
 from arena.record import DealRecord, MatchRecord, match_summary, outcome_to_dict
 from arena.replay import ReplayError, replay_entry, start_deal, verify, verify_stored
 from arena.store import StoredMatch
@@ -362,14 +369,16 @@ def test_a_mark_without_its_automatic_play_is_reported(data: dict[str, Any]) -> 
         check(data)
 
 
-def test_a_sixth_automatic_play_in_a_row_is_reported() -> None:
-    """SF-12: five late decisions in a row are played automatically; the sixth is fleeing."""
+def test_sf12_five_automatic_plays_in_a_row_are_followed_by_fleeing() -> None:
+    """SF-12 (系統幫助出牌連續5次視為逃跑): right after a seat's fifth automatic play in a
+    row the seat has fled: any other entry there is refused (the flight itself replays in
+    the records of ``test_match_clock`` and ``test_replay_cli``)."""
     data = recorded(clock=Clock(limit=30.0), max_deals=1)
     state = start_deal(GAME, MatchRecord.from_dict(data).deals[0])
     entries: list[str] = []
     seat = state.to_act
     automatic = 0
-    while automatic < 6:  # seat's decisions all automatic, the others' the first legal too
+    while automatic < AUTO_PLAYS_TO_FLEE:  # the others' decisions the first legal action
         choice = str(FirstLegal().act(state.observe(state.to_act)))
         if state.to_act == seat:
             entries.append(AUTO_MARK)
@@ -378,7 +387,12 @@ def test_a_sixth_automatic_play_in_a_row_is_reported() -> None:
         entries.append(choice)
         replay_entry(state, choice)
     data["deals"][0]["actions"] = entries
-    with pytest.raises(ReplayError, match=rf"seat {seat} was already played automatically 5 times"):
+    next_entry = str(FirstLegal().act(state.observe(state.to_act)))
+    data["deals"][0]["actions"].append(next_entry)
+    with pytest.raises(ReplayError, match=rf"so '!fled {seat}' comes here \(SF-12\)"):
+        check(data)
+    data["deals"][0]["actions"][-1] = AUTO_MARK  # nor a sixth automatic play
+    with pytest.raises(ReplayError, match=rf"so '!fled {seat}' comes here \(SF-12\)"):
         check(data)
 
 
@@ -387,7 +401,7 @@ def test_fleeing_out_of_turn_is_reported(data: dict[str, Any]) -> None:
     state = start_deal(GAME, MatchRecord.from_dict(data).deals[0])
     other = (state.to_act + 1) % 4
     deal["actions"][0] = f"!fled {other}"
-    with pytest.raises(ReplayError, match=rf"^deal 1, action 1: '!fled {other}': seat {other} fl"):
+    with pytest.raises(ReplayError, match=rf"^deal 1, action 1: '!fled {other}': only the seat"):
         check(data)
 
 
