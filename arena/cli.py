@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 
 from arena.commands import (
     DEFAULT_DB,
-    EXIT_USAGE,
     Subcommands,
     admin,
     balance,
@@ -19,6 +18,7 @@ from arena.commands import (
     leaderboard,
     matches,
     play,
+    refuse,
     replay,
     rules,
     serve,
@@ -68,8 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         configure_logging(terminal_level=getattr(args, "terminal_log_level", "warning"))
         return handler(args)
     except ArenaError as err:
-        print(f"arena: {err}", file=sys.stderr)
-        return EXIT_USAGE
+        return refuse(str(err))
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`): nothing more to say
         return 0

@@ -54,6 +54,20 @@ def shown(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+MAX_MESSAGE: Final = 400
+"""The longest error line the arena prints (a message quoting a huge input is cut)."""
+
+
+def one_line(message: str, limit: int = MAX_MESSAGE) -> str:
+    """``message`` on one line and at most ``limit`` characters: whitespace runs become one
+    space, and a longer message keeps its start and its end around an ellipsis."""
+    text = " ".join(message.split())
+    if len(text) <= limit:
+        return text
+    half = (limit - 3) // 2
+    return f"{text[:half]} … {text[-half:]}"
+
+
 def _number(value: float) -> str:
     return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 

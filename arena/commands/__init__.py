@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TypeAlias
 
 from arena.commands.arguments import ArenaParser, database
 from arena.commands.numbers import json_ready
+from arena.inputs import one_line
 
 EXIT_USAGE = 2
 """Exit status for bad input (a one-line message on stderr says what was wrong)."""
@@ -18,6 +20,13 @@ DEFAULT_DB = "arena.sqlite"
 
 Subcommands: TypeAlias = "argparse._SubParsersAction[ArenaParser]"
 """What ``add_subparsers`` returns: each command module's ``add_parser`` adds itself to it."""
+
+
+def refuse(message: str) -> int:
+    """Say on stderr, in one line of sane length, why the input was refused; return the
+    exit status for it."""
+    print(f"arena: {one_line(message)}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def print_json(data: object) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 from pydantic import BeforeValidator
 
@@ -37,6 +37,7 @@ from arena.inputs import (
     SecondsOrZero,
     Seed,
     check_integer,
+    one_line,
     shown,
     validate,
 )
@@ -352,6 +353,10 @@ class ArenaParser(argparse.ArgumentParser):
     It refuses ``--flag=--``: argparse (before Python 3.12) turns that value into an
     empty list without calling the option's type, and the command would then fail on it.
     """
+
+    def error(self, message: str) -> NoReturn:
+        """Usage, then the refusal on one line of sane length."""
+        super().error(one_line(message))
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None

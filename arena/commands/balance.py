@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.commands import EXIT_USAGE, Subcommands, arguments
+from arena.commands import Subcommands, arguments, refuse
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.numbers import json_ready
 from arena.commands.play import parse_options
@@ -161,8 +161,7 @@ def run_balance(args: argparse.Namespace) -> int:
     try:
         return _run(args)
     except ArenaError as err:
-        print(f"arena: {err}", file=sys.stderr)
-        return EXIT_USAGE
+        return refuse(str(err))
 
 
 def _run(args: argparse.Namespace) -> int:

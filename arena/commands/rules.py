@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
 from collections.abc import Sequence
 
 from arena.cards import RANKS, SUITS, Card, format_card, format_cards, parse_cards
-from arena.commands import EXIT_USAGE, Subcommands, arguments, print_json
+from arena.commands import Subcommands, arguments, print_json, refuse
 from arena.commands.rules_sanfu import add_sanfu_parser, run_sanfu
 from arena.errors import ConfigError, ParseError
 from arena.games.guandan import combos
@@ -126,8 +125,7 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def _no_combination(text: str, cards: tuple[int, ...], level: int) -> int:
     reason = combos.no_combination_reason(cards, level)
-    print(f"arena: {text!r} is no combination: {reason} (GD-8)", file=sys.stderr)
-    return EXIT_USAGE
+    return refuse(f"{text!r} is no combination: {reason} (GD-8)")
 
 
 # ------------------------------------------------------------------ Shengji

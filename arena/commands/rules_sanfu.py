@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
 
 from arena.cards import Card, format_cards, parse_cards
-from arena.commands import EXIT_USAGE, Subcommands, print_json
+from arena.commands import Subcommands, print_json, refuse
 from arena.errors import ParseError
 from arena.games.sanfu import combos
 
@@ -54,5 +53,4 @@ def _cards(text: str) -> tuple[Card, ...]:
 
 def _no_combination(text: str, cards: tuple[Card, ...]) -> int:
     reason = combos.no_combination_reason(cards)
-    print(f"arena: {text!r} is no combination: {reason}", file=sys.stderr)
-    return EXIT_USAGE
+    return refuse(f"{text!r} is no combination: {reason}")
