@@ -521,3 +521,53 @@ def test_lines_in_a_terminal_structured_logs_otherwise() -> None:
     assert isinstance(reporter_for(Tty(), environ={"ARENA_LOG_FORMAT": "json"}), LogReporter)
     console = {"ARENA_LOG_FORMAT": "console"}
     assert isinstance(reporter_for(io.StringIO(), environ=console), HumanReporter)
+
+
+class FailsOnce(Lowest):
+    """Raises on its first decision, plays like :class:`Lowest` after."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failed = False
+
+    def act(self, observation: Observation) -> Action | str:
+        if not self.failed:
+            self.failed = True
+            raise ValueError("boom")
+        return super().act(observation)
+
+
+def test_a_bot_that_raises_is_told_with_its_traceback_and_play_goes_on(store: Store) -> None:
+    """The bot's own exception ends neither the run nor the match: it is told (line and
+    traceback; an error event), no answer goes out, and the server's automatic play
+    takes that decision when its time is up."""
+    clock = ClockConfig(decision_seconds=0.3, time_bank_seconds=0.0, grace_seconds=30.0)
+    server = ServerThread(store, play=PlayConfig(clock=clock, max_deals=1))
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            token = register(channel, "rep-raise").token
+        recording = Recording()
+        coroutine = run_bot_async(
+            FailsOnce(),
+            server.address,
+            token,
+            ["guandan"],
+            rated=False,
+            matches=1,
+            fill_after=0.05,
+            fill_bot="first",
+            reporter=recording,
+        )
+        with capture_logs() as logs:
+            summary = play(coroutine, recording)
+    finally:
+        server.close()
+    assert summary.matches == 1
+    lines = recording.lines
+    at = index(lines, r"your bot raised ValueError: boom deciding \S+; no answer sent")
+    at = index(lines, r'.*raise ValueError\("boom"\)$', at)  # the traceback follows
+    at = index(lines, r"\S+ timed out: the server played '.+'$", at)
+    index(lines, rf"match {summary.results[0].match_id}: ", at)
+    [failed] = [e for e in mine(logs, "rep-raise") if e["event"] == "bot_failed"]
+    assert failed["log_level"] == "error" and failed["error"] == "ValueError: boom"
+    assert "Traceback" in failed["traceback"]

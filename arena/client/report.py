@@ -1,7 +1,8 @@
 """What a bot's run tells its author: each moment of a run as a fact, told by a reporter.
 
 The runner (:mod:`arena.client.runner`) hands every fact — connected, waiting for seats,
-seated, a deal's result, the match's result, an answer refused, a decision lost, an
+seated, a deal's result, the match's result, an answer refused, the bot failing, a
+decision lost, an
 error from the server, the server draining, a reconnection, a seat resumed — to one
 :class:`Reporter`. :class:`HumanReporter` writes each as one short line (for a
 terminal); :class:`LogReporter` logs each as a structlog event named
@@ -23,6 +24,7 @@ from arena._proto.arena.v1 import arena_pb2
 from arena.log import FORMAT_ENV, get_logger
 
 __all__ = [
+    "BotFailed",
     "Connected",
     "DealOver",
     "DecisionLost",
@@ -245,6 +247,23 @@ class Refused(Fact):
         return (
             f"answer {self.answer!r} to {self.request_id} refused ({self.status}): "
             f"{self.reason}; {self.attempts_left} attempts left"
+        )
+
+
+@dataclass(frozen=True)
+class BotFailed(Fact):
+    event: ClassVar[str] = "bot_failed"
+    level: ClassVar[str] = "error"
+
+    request_id: str
+    error: str
+    """The exception the bot's ``act`` raised, as ``Type: message``."""
+    traceback: str
+
+    def line(self) -> str:
+        return (
+            f"your bot raised {self.error} deciding {self.request_id}; no answer sent, the "
+            f"server plays automatically when the time is up\n{self.traceback.rstrip()}"
         )
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import traceback
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
@@ -33,6 +34,7 @@ import grpc
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.client.bot import decide, is_async, notify_illegal
 from arena.client.report import (
+    BotFailed,
     Connected,
     DealOver,
     DecisionLost,
@@ -268,6 +270,12 @@ async def run_bot_async(
         await asyncio.sleep(delay)
         delay = min(delay * 2, longest)
     return summary
+
+
+def _described(err: BaseException) -> str:
+    """``Type: message`` (or just the type's name)."""
+    text = str(err)
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
 def _status(status: int) -> str:
@@ -523,7 +531,12 @@ class _Stream:
         while time.monotonic() < decision.deadline and decision.attempts < MAX_ATTEMPTS:
             decision.attempts += 1
             seen = decision.observation
-            action: Action | str = act(seen) if act is not None else await decide(bot, seen)
+            try:
+                action: Action | str = act(seen) if act is not None else await decide(bot, seen)
+            except Exception as err:  # the bot's own failure: told, the run goes on
+                trace = "".join(traceback.format_exception(err))
+                self.tell(BotFailed(decision.request_id, _described(err), trace))
+                return
             decision.last = action
             try:
                 wire = reply_action(action)
