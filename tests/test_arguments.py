@@ -13,6 +13,7 @@ import pytest
 from arena.cli import main
 from arena.commands import arguments
 from arena.errors import ConfigError
+from arena.inputs import one_line
 
 HUGE = "9" * 5000
 
@@ -156,3 +157,10 @@ def test_tokens_and_keys_are_visible_ascii_and_never_quoted_back(
         "arena: $ARENA_BOT_TOKEN: a token or key is 1 to 512 visible ASCII characters "
         "without spaces (got 18 characters)\n"
     )
+
+
+def test_a_refusal_is_one_line_of_sane_length() -> None:
+    assert one_line("unknown card 'x'\n  at position 1") == "unknown card 'x' at position 1"
+    cut = one_line("unknown card '" + "9" * 5000 + "' at position 1: a card is a rank")
+    assert len(cut) <= 400 and cut.startswith("unknown card '999") and " … " in cut
+    assert cut.endswith("' at position 1: a card is a rank")

@@ -372,6 +372,7 @@ def check(argv: list[str], ran: Ran) -> None:
     lines = [line for line in ran.err.splitlines() if line.strip()]
     assert lines, f"refused without a word: {shown}"
     last = lines[-1]
+    assert len(last) <= 500, f"a refusal of {len(last)} characters: {shown}"
     if ": error: " in last:  # argparse: usage, then one line
         assert last.startswith("arena"), shown
         assert all(line.startswith(("usage:", " ")) for line in lines[:-1]), shown
