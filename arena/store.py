@@ -199,6 +199,33 @@ class StoredMatch:
             f"match {self.id!r}: negative deals or decisions",
         )
 
+    @property
+    def end_reason(self) -> str:
+        """Why it ended: ``complete``, ``deal limit``, ``forfeit``, or the reason it was
+        cut short (``cancelled``, ``shutdown`` …)."""
+        aborted = self.outcome.get("aborted")
+        if isinstance(aborted, str):
+            return aborted
+        deals = self.record.get("deals")
+        if isinstance(deals, list) and any(_forfeited(deal) for deal in deals):
+            return "forfeit"
+        result = self.record.get("result")
+        complete = isinstance(result, dict) and result.get("complete") is True
+        return "complete" if complete else "deal limit"
+
+    @property
+    def winner_team(self) -> int | None:
+        """The winning team (0 or 1), if any."""
+        winner = self.outcome.get("winner")
+        return winner if isinstance(winner, int) and winner in (0, 1) else None
+
+
+def _forfeited(deal: object) -> bool:
+    """Whether a recorded deal (JSON form) ended by a forfeit."""
+    result = deal.get("result") if isinstance(deal, dict) else None
+    details = result.get("details") if isinstance(result, dict) else None
+    return isinstance(details, dict) and "forfeit" in details
+
 
 @dataclass(frozen=True)
 class RatingUpdate:

@@ -189,3 +189,16 @@ def test_list_matches_newest_first_with_filters(
     assert [m.info.match_id for m in response.matches] == ["watch-guandan"]
     response = stub.ListMatches(arena_pb2.ListMatchesRequest(bot="nobody"))
     assert not response.matches
+
+
+def test_a_listed_stored_match_says_why_it_ended_as_watching_it_does(
+    served: tuple[Store, grpc.Channel, dict[str, list[list[arena_pb2.Event]]]],
+) -> None:
+    _, channel, _ = served
+    stub = arena_pb2_grpc.SpectateStub(channel)
+    for summary in stub.ListMatches(arena_pb2.ListMatchesRequest()).matches:
+        assert summary.end_reason == arena_pb2.END_REASON_DEAL_LIMIT  # two deals of a match
+        watched = _watch(channel, summary.info.match_id)
+        [ended] = [m.match_result for m in watched if m.HasField("match_result")]
+        assert (ended.reason, ended.deals) == (summary.end_reason, summary.deals)
+        assert ended.HasField("winner_team") == summary.HasField("winner_team")

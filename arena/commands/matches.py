@@ -45,30 +45,6 @@ def add_parser(sub: Subcommands) -> None:
     parser.set_defaults(handler=run_matches)
 
 
-def end_reason(match: StoredMatch) -> str:
-    """Why a stored match ended: complete, deal limit, forfeit, cancelled, shutdown …"""
-    aborted = match.outcome.get("aborted")
-    if isinstance(aborted, str):
-        return aborted
-    deals = match.record.get("deals")
-    if isinstance(deals, list) and any(_forfeited(deal) for deal in deals):
-        return "forfeit"
-    result = match.record.get("result")
-    complete = isinstance(result, dict) and result.get("complete") is True
-    return "complete" if complete else "deal limit"
-
-
-def _forfeited(deal: object) -> bool:
-    result = deal.get("result") if isinstance(deal, dict) else None
-    details = result.get("details") if isinstance(result, dict) else None
-    return isinstance(details, dict) and "forfeit" in details
-
-
-def winner_team(match: StoredMatch) -> int | None:
-    winner = match.outcome.get("winner")
-    return winner if isinstance(winner, int) and winner in (0, 1) else None
-
-
 def row(match: StoredMatch) -> dict[str, Any]:
     """A match as JSON-ready data."""
     totals = match.outcome.get("totals")
@@ -78,10 +54,10 @@ def row(match: StoredMatch) -> dict[str, Any]:
         "variant": match.variant,
         "tournament": match.tournament_id,
         "players": list(match.seating),
-        "winner_team": winner_team(match),
+        "winner_team": match.winner_team,
         "totals": totals if isinstance(totals, list) else [],
         "deals": match.deals,
-        "end": end_reason(match),
+        "end": match.end_reason,
     }
 
 

@@ -16,6 +16,7 @@ from arena.store import RatingChange
 
 __all__ = [
     "ABORT_REASONS",
+    "END_REASONS",
     "end_of_match",
     "failed_match_result",
     "rating_change",
@@ -26,6 +27,13 @@ ABORT_REASONS: Final = {
     "shutdown": arena_pb2.END_REASON_SHUTDOWN,
     "cancelled": arena_pb2.END_REASON_CANCELLED,
 }
+END_REASONS: Final = {
+    "complete": arena_pb2.END_REASON_COMPLETE,
+    "deal limit": arena_pb2.END_REASON_DEAL_LIMIT,
+    "forfeit": arena_pb2.END_REASON_FORFEIT,
+    **ABORT_REASONS,
+}
+"""A stored match's :attr:`~arena.store.StoredMatch.end_reason` on the wire."""
 
 
 def timestamp(text: str | None) -> timestamp_pb2.Timestamp | None:

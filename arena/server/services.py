@@ -25,7 +25,7 @@ from arena.server.builtin import builtin_names
 from arena.server.interceptor import current_principal
 from arena.server.limits import RateLimit
 from arena.server.remote import struct
-from arena.server.results import rating_change, timestamp
+from arena.server.results import END_REASONS, rating_change, timestamp
 from arena.store import BUILTIN_KIND, RATING_SYSTEMS, Rating, Store, StoredMatch
 
 __all__ = ["LeaderboardService", "RegistryService", "Services"]
@@ -109,9 +109,7 @@ def rating_entries(ratings: list[Rating], limit: int) -> list[arena_pb2.RatingEn
 
 def match_summary(match: StoredMatch) -> arena_pb2.MatchSummary:
     """A stored (hence finished) match as a MatchSummary."""
-    outcome = match.outcome
-    winner = outcome.get("winner")
-    totals = outcome.get("totals") or []
+    totals = match.outcome.get("totals") or []
     return arena_pb2.MatchSummary(
         info=arena_pb2.MatchInfo(
             match_id=match.id,
@@ -123,7 +121,8 @@ def match_summary(match: StoredMatch) -> arena_pb2.MatchSummary:
         status=arena_pb2.MATCH_STATUS_FINISHED,
         deals=match.deals,
         finished_at=timestamp(match.finished_at),
-        winner_team=winner if isinstance(winner, int) and winner in (0, 1) else None,
+        end_reason=END_REASONS.get(match.end_reason, arena_pb2.END_REASON_CANCELLED),
+        winner_team=match.winner_team,
         totals=[int(total) for total in totals],
     )
 

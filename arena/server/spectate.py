@@ -107,8 +107,7 @@ def _match_result(
         for change in store.rating_history(bot, match.variant, system)
         if change.match_id == match.id
     ]
-    winner = match.outcome.get("winner")
-    winner_team = winner if isinstance(winner, int) and winner in (0, 1) else None
+    winner_team = match.winner_team
     stored_totals = match.outcome.get("totals")
     if stored_totals:
         totals = [int(t) for t in stored_totals]
