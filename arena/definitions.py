@@ -84,6 +84,10 @@ class TournamentDefinition(BaseModel):
             )
         if self.format == "gauntlet" and self.reference is None:
             raise PydanticCustomError(WHOLE, "reference: a gauntlet needs a reference team")
+        if self.format != "gauntlet" and self.reference is not None:
+            raise PydanticCustomError(
+                WHOLE, f"reference: only a gauntlet has a reference team, not a {self.format}"
+            )
         needed = 1 if self.format == "gauntlet" else 2
         if teams < needed:
             raise PydanticCustomError(

@@ -59,6 +59,10 @@ def refusal(text: str) -> str:
         (TWO_BOTS + 'format = "swiss"', "format: must be one of round_robin, gauntlet, rated"),
         (TWO_BOTS + 'format = "gauntlet"', "reference: a gauntlet needs a reference team"),
         (TWO_BOTS + 'reference = ["random"]', "reference: a team must be a list of exactly two"),
+        (
+            TWO_BOTS + 'reference = ["random", "first"]',
+            "reference: only a gauntlet has a reference team, not a round_robin",
+        ),
         ('bots = ["random"]', "teams: a round_robin needs at least 2 team(s)"),
         ("bots = []", "teams: a round_robin needs at least 2 team(s)"),
         ('bots = "random"', "bots: must be a list, got 'random'"),
