@@ -101,7 +101,7 @@ STORE_OPERATIONS: Final = (
     "schema",
     "add_bot",
     "add_builtin_bots",
-    "set_bot_version",
+    "set_bot_profile",
     "set_bot_games",
     "add_token",
     "revoke_tokens",

@@ -88,6 +88,11 @@ Schema version 4 adds
         ``pairings_json`` (array of ``[team, team]``, each team an array of bot
         names, in play order), ``created_at``; PRIMARY KEY (tournament_id, number).
 
+Schema version 5 adds
+    ``bots.description`` TEXT NULL — one line about the bot, given when it was
+    registered (shown on leaderboards); ``bots.owner_name`` TEXT NULL — the display name
+    its owner gave (``owner`` is the owner's key identity).
+
 Built-in bots (kind ``builtin``, :data:`BUILTIN_KIND`) are rows of ``bots`` like any
 other: :meth:`Store.add_builtin_bots` adds them on demand (idempotently), before a
 match that seats them is stored or rated. Each name is one bot, parameters included:
@@ -129,7 +134,7 @@ __all__ = [
     "Tournament",
 ]
 
-SCHEMA_VERSION: Final = 4
+SCHEMA_VERSION: Final = 5
 """The schema this code writes and understands (``PRAGMA user_version``)."""
 
 APPLICATION_ID: Final = 0x41524E41
@@ -289,6 +294,10 @@ class Bot:
     created_at: str | None = field(default=None, compare=False)
     games: tuple[str, ...] | None = None
     """The variants it registered for; None: every variant."""
+    description: str | None = None
+    """One line about the bot, from its registration."""
+    owner_name: str | None = None
+    """The display name its owner gave."""
 
 
 @dataclass(frozen=True)
@@ -407,11 +416,17 @@ _SCHEMA_V4: Final = (
     )""",
 )
 
+_SCHEMA_V5: Final = (
+    "ALTER TABLE bots ADD COLUMN description TEXT",
+    "ALTER TABLE bots ADD COLUMN owner_name TEXT",
+)
+
 _MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
     1: _SCHEMA_V1,
     2: _SCHEMA_V2,
     3: _SCHEMA_V3,
     4: _SCHEMA_V4,
+    5: _SCHEMA_V5,
 }
 """Statements taking the schema from version ``n - 1`` to version ``n``."""
 
@@ -441,7 +456,7 @@ def _loads(text: str) -> Any:
         raise StoreError(f"stored JSON cannot be read: {err}") from None
 
 
-_BOT_COLUMNS: Final = "name, kind, owner, version, created_at, games_json"
+_BOT_COLUMNS: Final = "name, kind, owner, version, created_at, games_json, description, owner_name"
 
 
 def _bot_from_row(row: sqlite3.Row) -> Bot:
@@ -453,6 +468,8 @@ def _bot_from_row(row: sqlite3.Row) -> Bot:
         version=row["version"],
         created_at=row["created_at"],
         games=None if games is None else tuple(_loads(games)),
+        description=row["description"],
+        owner_name=row["owner_name"],
     )
 
 
@@ -690,10 +707,20 @@ class Store:
             if cursor.rowcount == 0:
                 raise StoreError(f"store {self.path}: no bot {name!r}")
 
-    def set_bot_version(self, name: str, version: str | None) -> None:
-        """Change the version of a registered remote bot (its owner re-registered it)."""
-        with self._write("cannot update store", "set_bot_version") as conn:
-            cursor = conn.execute("UPDATE bots SET version = ? WHERE name = ?", (version, name))
+    def set_bot_profile(
+        self,
+        name: str,
+        *,
+        version: str | None,
+        description: str | None,
+        owner_name: str | None,
+    ) -> None:
+        """What a registered remote bot's owner says of it (each registration again)."""
+        with self._write("cannot update store", "set_bot_profile") as conn:
+            cursor = conn.execute(
+                "UPDATE bots SET version = ?, description = ?, owner_name = ? WHERE name = ?",
+                (version, description, owner_name, name),
+            )
             if cursor.rowcount == 0:
                 raise StoreError(f"store {self.path}: no bot {name!r}")
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from test_contract import stored_match
 from test_server import ADMIN, OWNER_KEY, bearer, code_of
 from test_server_admin import admin, wait_stored
 from test_server_seats import Arena, Raw, clock, run
@@ -19,7 +20,7 @@ from test_server_seats import Arena, Raw, clock, run
 from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.server.play import PlayConfig
-from arena.store import Store
+from arena.store import RatingUpdate, Store
 
 
 @pytest.fixture
@@ -231,3 +232,59 @@ def test_the_reason_reaches_a_seated_bot(server: tuple[Store, Arena]) -> None:
     result = run(asyncio.wait_for(main(), 60))
     assert result.reason == arena_pb2.END_REASON_CANCELLED
     assert result.summary.endswith(": maintenance")
+
+
+# -- what an owner says of its bot ---------------------------------------------------
+
+
+def test_a_registrations_description_owner_and_version_are_shown_on_the_leaderboard(
+    server: tuple[Store, Arena],
+) -> None:
+    """RegisterRequest: the owner's display name and the description are "shown on the
+    leaderboard"; registering again replaces them."""
+    store, arena = server
+    with grpc.insecure_channel(arena.address) as channel:
+        registry = arena_pb2_grpc.RegistryStub(channel)
+        for description in ("plays the lowest card", "now with bombs"):
+            registry.Register(
+                arena_pb2.RegisterRequest(
+                    name="shown", owner="Ada", version="2.1", description=description
+                ),
+                metadata=bearer(OWNER_KEY),
+            )
+        store.add_match(stored_match("shown-1"), [RatingUpdate("shown", "guandan", "elo", 1510)])
+        board = arena_pb2_grpc.LeaderboardStub(channel)
+        [entry] = board.GetRatings(arena_pb2.GetRatingsRequest(variant="guandan")).ratings
+    assert (entry.bot, entry.description, entry.owner, entry.version) == (
+        "shown",
+        "now with bombs",
+        "Ada",
+        "2.1",
+    )
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("description", "x" * 201),
+        ("description", "two\nlines"),
+        ("owner", "o" * 65),
+        ("owner", "tab\there"),
+        ("version", "v" * 65),
+        ("version", "1.0\x00"),
+    ],
+)
+def test_a_registrations_free_text_is_one_bounded_line(
+    server: tuple[Store, Arena], field: str, value: str
+) -> None:
+    store, arena = server
+    with grpc.insecure_channel(arena.address) as channel:
+        request = arena_pb2.RegisterRequest(name="texts", **{field: value})
+        code, details = code_of(
+            lambda: arena_pb2_grpc.RegistryStub(channel).Register(
+                request, metadata=bearer(OWNER_KEY)
+            )
+        )
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert details.startswith(field)
+    assert store.bot("texts") is None  # nothing stored

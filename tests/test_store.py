@@ -97,7 +97,8 @@ def test_schema_is_the_contract(tmp_path: Path) -> None:
             return [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
 
         assert columns("bots") == [
-            "name", "kind", "owner", "version", "created_at", "games_json",
+            "name", "kind", "owner", "version", "created_at", "games_json", "description",
+            "owner_name",
         ]  # fmt: skip
         assert columns("tournaments") == [
             "id", "name", "variant", "options_json", "config_json", "created_at", "status",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
@@ -26,7 +26,7 @@ from arena.server.interceptor import current_principal
 from arena.server.limits import RateLimit
 from arena.server.remote import struct
 from arena.server.results import END_REASONS, rating_change, timestamp
-from arena.store import BUILTIN_KIND, RATING_SYSTEMS, Rating, Store, StoredMatch
+from arena.store import BUILTIN_KIND, RATING_SYSTEMS, Bot, Rating, Store, StoredMatch
 
 __all__ = ["LeaderboardService", "RegistryService", "Services"]
 
@@ -85,18 +85,25 @@ async def _fail(context: Context, failure: Failure) -> NoReturn:
 # Conversions
 
 
-def rating_entries(ratings: list[Rating], limit: int) -> list[arena_pb2.RatingEntry]:
-    """Ratings (grouped by system, best first) with their rank in their system."""
+def rating_entries(
+    ratings: list[Rating], limit: int, bots: Mapping[str, Bot]
+) -> list[arena_pb2.RatingEntry]:
+    """Ratings (grouped by system, best first) with their rank in their system and what
+    the ``bots`` (by name) were registered with."""
     entries: list[arena_pb2.RatingEntry] = []
     rank: dict[str, int] = {}
     for rating in ratings:
         rank[rating.system] = rank.get(rating.system, 0) + 1
         if limit and rank[rating.system] > limit:
             continue
+        bot = bots.get(rating.bot)
         entries.append(
             arena_pb2.RatingEntry(
                 rank=rank[rating.system],
                 bot=rating.bot,
+                description=(bot and bot.description) or "",
+                owner=(bot and bot.owner_name) or "",
+                version=(bot and bot.version) or "",
                 system=rating.system,
                 value=rating.value,
                 sigma=rating.sigma,
@@ -227,6 +234,22 @@ def registered_games(requested: Sequence[str]) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(requested)) or None
 
 
+def _one_line(field: str, text: str, limit: int) -> str | None:
+    """A registration's free text: one printable line of at most ``limit`` characters
+    (None when empty); anything else is INVALID_ARGUMENT naming the field."""
+    if len(text) > limit:
+        raise Failure(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"{field} is {len(text)} characters long; at most {limit}",
+        )
+    if not text.isprintable():
+        raise Failure(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"{field} {text!r} must be one line of printable characters",
+        )
+    return text or None
+
+
 def register(
     services: Services, request: arena_pb2.RegisterRequest, owner: str
 ) -> arena_pb2.RegisterResponse:
@@ -247,18 +270,18 @@ def register(
             "bots a minute: try again later",
         )
     store = services.store
-    version = request.version or None
+    version = _one_line("version", request.version, 64)
+    description = _one_line("description", request.description, 200)
+    owner_name = _one_line("owner", request.owner, 64)
     existing = store.bot(name)
     if existing is not None and existing.kind == BUILTIN_KIND:
         raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"{name!r} is a built-in bot's name")
     if existing is not None and (existing.kind != REMOTE_KIND or existing.owner != owner):
         raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"bot {name!r} belongs to another owner")
-    if existing is None:
-        created = store.add_bot(name, REMOTE_KIND, owner=owner, version=version)
-    else:
-        created = False
-        if existing.version != version:
-            store.set_bot_version(name, version)
+    created = existing is None and store.add_bot(name, REMOTE_KIND, owner=owner, version=version)
+    profile = {"version": version, "description": description, "owner_name": owner_name}
+    if existing is None or any(getattr(existing, key) != value for key, value in profile.items()):
+        store.set_bot_profile(name, **profile)
     if (None if existing is None else existing.games) != games:
         store.set_bot_games(name, games)
     secret, token_id = services.auth.issue_bot_token(name)
@@ -311,9 +334,11 @@ class LeaderboardService(arena_pb2_grpc.LeaderboardServicer):
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"unknown system {request.system!r} (expected one of {', '.join(RATING_SYSTEMS)})",
             )
-        ratings = self._s.store.ratings(request.variant, request.system or None)
+        store = self._s.store
+        ratings = store.ratings(request.variant, request.system or None)
+        bots = {bot.name: bot for bot in store.bots()}
         return arena_pb2.GetRatingsResponse(
-            variant=request.variant, ratings=rating_entries(ratings, request.limit)
+            variant=request.variant, ratings=rating_entries(ratings, request.limit, bots)
         )
 
     async def GetRatingHistory(

@@ -545,7 +545,7 @@ class GetRatingsRequest(_message.Message):
     def __init__(self, variant: _Optional[str] = ..., system: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
 
 class RatingEntry(_message.Message):
-    __slots__ = ("rank", "bot", "system", "value", "sigma", "matches", "updated_at")
+    __slots__ = ("rank", "bot", "system", "value", "sigma", "matches", "updated_at", "description", "owner", "version")
     RANK_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     SYSTEM_FIELD_NUMBER: _ClassVar[int]
@@ -553,6 +553,9 @@ class RatingEntry(_message.Message):
     SIGMA_FIELD_NUMBER: _ClassVar[int]
     MATCHES_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     rank: int
     bot: str
     system: str
@@ -560,7 +563,10 @@ class RatingEntry(_message.Message):
     sigma: float
     matches: int
     updated_at: _timestamp_pb2.Timestamp
-    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., system: _Optional[str] = ..., value: _Optional[float] = ..., sigma: _Optional[float] = ..., matches: _Optional[int] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    description: str
+    owner: str
+    version: str
+    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., system: _Optional[str] = ..., value: _Optional[float] = ..., sigma: _Optional[float] = ..., matches: _Optional[int] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., description: _Optional[str] = ..., owner: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
 
 class GetRatingsResponse(_message.Message):
     __slots__ = ("variant", "ratings")
