@@ -39,6 +39,16 @@ HUGE = "9" * 5000
         (arguments.bot, "search:samples=16,candidates=4", "search:samples=16,candidates=4"),
         (arguments.bot_list, "random, first", ["random", "first"]),
         (arguments.team, "random,first", ("random", "first")),
+        (
+            arguments.team,
+            "search:samples=16,candidates=4,random",
+            ("search:samples=16,candidates=4", "random"),
+        ),
+        (
+            arguments.bot_list,
+            "random,search:samples=2,first,heuristic",
+            ["random", "search:samples=2", "first", "heuristic"],
+        ),
         (arguments.bot_class, "bots.simple:RandomBot", "bots.simple:RandomBot"),
         (arguments.bot_name, "my-bot_1.0", "my-bot_1.0"),
         (arguments.game_option, "time_limit=0.5", "time_limit=0.5"),

@@ -71,6 +71,7 @@ __all__ = [
     "secret",
     "secret_or_env",
     "seed",
+    "split_bots",
     "variant",
 ]
 
@@ -216,14 +217,26 @@ def bot_name(text: str) -> str:
     return text
 
 
+def split_bots(text: str) -> list[str]:
+    """Comma-separated bots, unchecked: ``random,search:samples=16,candidates=4`` is two
+    bots (a part ``key=value`` after a bot with parameters is one more of them)."""
+    names: list[str] = []
+    for part in (part.strip() for part in text.split(",")):
+        if names and ":" in names[-1] and "=" in part and ":" not in part:
+            names[-1] += "," + part
+        else:
+            names.append(part)
+    return names
+
+
 def bot_names(text: str, field: str = "") -> list[str]:
-    """Comma-separated bot names (``random,first``), or a :class:`ConfigError` that names
-    ``field`` if given."""
-    names = [part.strip() for part in text.split(",")]
+    """Comma-separated bots (``random,first``), checked, or a :class:`ConfigError` that
+    names ``field`` if given."""
+    names = split_bots(text)
     if not text.strip() or not all(names):
         where = f"{field}: " if field else ""
         raise ConfigError(f"{where}must be comma-separated bot names, got {shown(text)}")
-    return [validate(Bot, part, field) for part in names]
+    return [validate(Bot, name, field) for name in names]
 
 
 def bot_list(text: str) -> list[str]:
