@@ -22,8 +22,8 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 
 
 def parse_bots(text: str) -> list[str]:
-    names = text.split(",")
-    if len(names) != 4 or not all(name.strip() for name in names):
+    names = arguments.split_bots(text)
+    if len(names) != 4 or not all(names):
         raise ConfigError(f"--bots needs four comma-separated names, got {text!r}")
     return arguments.bot_names(text, "--bots")
 
