@@ -12,6 +12,7 @@ from arena.games.base import NUM_SEATS, Event, Game, Outcome, State
 from arena.games.guandan import text
 from arena.games.guandan.combos import Kind, Reading, beats, play_readings, readings
 from arena.games.guandan.state import GAME_NAME, GuandanSetup, GuandanState, level_name
+from arena.games.options import whole_number
 
 __all__ = [
     "GuandanGame",
@@ -27,6 +28,8 @@ __all__ = [
 
 DECKS = 2
 HAND_SIZE = 27
+MAX_A_FAILS = 100
+"""Option ``a_fail_limit``: at most this many failed deals at A (0 = no limit)."""
 
 
 class GuandanGame(Game):
@@ -48,9 +51,7 @@ class GuandanGame(Game):
         limit = options.get("a_fail_limit", 0)
         if limit is None:
             limit = 0
-        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
-            raise ConfigError(f"a_fail_limit must be a whole number >= 0 (0 = off), got {limit!r}")
-        return {"a_fail_limit": limit}
+        return {"a_fail_limit": whole_number("a_fail_limit", limit, 0, MAX_A_FAILS, " (0 = off)")}
 
     def first_setup(self) -> GuandanSetup:
         return GuandanSetup()

@@ -10,6 +10,7 @@ from arena.cards import Card, format_cards, parse_cards
 from arena.chance import draw_sample, shuffled_deck
 from arena.errors import ConfigError
 from arena.games.base import NUM_SEATS, Event, Game, Outcome, State
+from arena.games.options import seconds, whole_number
 from arena.games.sanfu import text
 from arena.games.sanfu.state import GAME_NAME, SanfuSetup, SanfuState
 
@@ -18,6 +19,10 @@ __all__ = ["SanfuGame", "SanfuSetup", "SanfuState"]
 DECKS = 3
 DEAL_SIZE = 162
 HAND_SIZES = (41, 41, 40, 40)  # SF-1: the first two players to receive cards get 41
+MAX_DEALS = 1000
+"""Option ``deals``: a match of more deals than this is refused (not a sanfu match)."""
+MAX_TIME_LIMIT = 3600.0
+"""Option ``time_limit``: at most an hour a decision."""
 
 
 class SanfuGame(Game):
@@ -32,13 +37,10 @@ class SanfuGame(Game):
         if unknown:
             names = ", ".join(sorted(unknown))
             raise ConfigError(f"unknown option(s) for sanfu: {names}; known: deals, time_limit")
-        deals = options.get("deals", 8)
-        if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
-            raise ConfigError(f"deals must be a whole number >= 1, got {deals!r}")
-        limit = options.get("time_limit", 30)
-        if not isinstance(limit, int | float) or isinstance(limit, bool) or limit <= 0:
-            raise ConfigError(f"time_limit must be a number of seconds > 0, got {limit!r}")
-        return {"deals": deals, "time_limit": limit}
+        return {
+            "deals": whole_number("deals", options.get("deals", 8), 1, MAX_DEALS),
+            "time_limit": seconds("time_limit", options.get("time_limit", 30), MAX_TIME_LIMIT),
+        }
 
     def first_setup(self) -> SanfuSetup:
         return SanfuSetup(deals=self.options["deals"])

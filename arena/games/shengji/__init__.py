@@ -10,6 +10,7 @@ from arena.cards import Card, format_cards, parse_cards
 from arena.chance import shuffled_deck
 from arena.errors import ConfigError
 from arena.games.base import NUM_SEATS, Event, Game, Outcome, State
+from arena.games.options import whole_number
 from arena.games.shengji import text
 from arena.games.shengji.state import ShengjiRules, ShengjiSetup, ShengjiState
 
@@ -17,6 +18,8 @@ __all__ = ["ShengjiGame", "ShengjiRules", "ShengjiSetup", "ShengjiState", "varia
 
 # decks → (hand size, kitty size), rules/shengji.md Variants
 LAYOUT = {1: (12, 6), 2: (25, 8), 3: (39, 6), 4: (54, 0)}
+MAX_THROW_PENALTY = 1000
+"""Option ``throw_penalty``: at most this many points per card of a failed throw."""
 OPTIONS = ("constant_twos", "two_colour", "no_declaration", "throw_penalty", "match_end")
 
 
@@ -48,9 +51,7 @@ class ShengjiGame(Game):
         if checked["no_declaration"] not in ("notrump", "flip_kitty"):
             got = checked["no_declaration"]
             raise ConfigError(f"no_declaration must be 'notrump' or 'flip_kitty', got {got!r}")
-        penalty = checked["throw_penalty"]
-        if not isinstance(penalty, int) or isinstance(penalty, bool) or penalty < 0:
-            raise ConfigError(f"throw_penalty must be a whole number >= 0, got {penalty!r}")
+        whole_number("throw_penalty", checked["throw_penalty"], 0, MAX_THROW_PENALTY)
         if checked["match_end"] not in ("pass_a", "reach_a"):
             raise ConfigError(
                 f"match_end must be 'pass_a' or 'reach_a', got {checked['match_end']!r}"
@@ -179,4 +180,3 @@ def variants() -> list[type[ShengjiGame]]:
             )
         )
     return made
-
