@@ -1,10 +1,17 @@
-"""Shared fixtures: one small local Ray instance for the whole test session."""
+"""Shared fixtures: one small local Ray for the whole test session; processes run in
+sessions of their own (killed by pid at the end); a short temp dir for Ray."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from raykill import Sessions
 
 
 @pytest.fixture(scope="session")
@@ -15,3 +22,21 @@ def ray_session() -> Iterator[None]:
 
     with Runner(RayOptions(num_cpus=2)):
         yield
+
+
+@pytest.fixture
+def sessions(tmp_path: Path) -> Iterator[Sessions]:
+    """Processes started in sessions of their own (tests/raykill.py); what is left of
+    them at the end is killed, by pid."""
+    from raykill import Sessions
+
+    started = Sessions(tmp_path)
+    yield started
+    started.close()
+
+
+@pytest.fixture
+def ray_tmp() -> Iterator[Path]:
+    """A short temp dir of Ray's own for one test (socket paths must stay short)."""
+    with tempfile.TemporaryDirectory(prefix="arena-ray-", dir="/tmp") as path:
+        yield Path(path)

@@ -8,8 +8,9 @@ Start-up
     the dashboard is not started. A Ctrl-C during start-up is held until Ray is up
     and then shuts it down, so no Ray process outlives the interrupt. With an
     address (``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``) it joins that
-    cluster; a failure to join is one line naming the address and, for a cluster
-    with token authentication, the variables that carry its token.
+    cluster; what Ray's core writes to stderr while it tries is kept back, and a
+    failure to join is one line naming the address and, for a cluster with token
+    authentication, the variables that carry its token.
 
 Streaming
     Jobs go out in batches (one Ray task per batch), at most ``max_in_flight``
@@ -31,8 +32,10 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
+import tempfile
 import threading
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
@@ -49,9 +52,9 @@ T = TypeVar("T")
 MAX_RETRIES: Final = 3
 """Times a batch is submitted again after its worker or node died."""
 
-TOKEN_HELP: Final = (
-    "if the cluster uses token authentication, set RAY_AUTH_MODE=token and "
-    "RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, a file) to the cluster's token"
+TOKEN_VARIABLES: Final = (
+    "set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, a file) "
+    "to the cluster's token"
 )
 """What a driver needs to join a cluster with token authentication (Ray's
 ``RAY_AUTH_MODE``, ``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH``; default file
@@ -113,6 +116,31 @@ def ray_quiet() -> Iterator[None]:
         ray_logger.setLevel(level)
 
 
+@contextmanager
+def held_stderr() -> Iterator[Callable[[], str]]:
+    """Keep back what is written to file descriptor 2 (Ray's core writes there itself,
+    a line a second while it retries a connection); the block can read it."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+
+        def held() -> str:
+            sink.seek(0)
+            return sink.read().decode(errors="replace")
+
+        try:
+            yield held
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+AUTH_REFUSED: Final = ("InvalidAuthToken", "Unauthenticated", "AuthenticationError")
+"""What Ray says when a cluster refuses a driver's token (or its lack of one)."""
+
+
 class Runner:
     """A Ray session: started (or joined) on enter, shut down on exit if we started it."""
 
@@ -155,7 +183,7 @@ class Runner:
         else:
             log.info("ray_joining", address=self.options.address)
             kwargs = {"address": self.options.address}
-        with held_interrupt() as interrupted, ray_quiet():
+        with held_interrupt() as interrupted, ray_quiet(), self._held_output() as held:
             try:
                 ray.init(
                     **kwargs,
@@ -167,7 +195,7 @@ class Runner:
                 ray.shutdown()
                 if interrupted.is_set():
                     raise KeyboardInterrupt from None
-                raise RayError(self._failure(err)) from None
+                raise RayError(self._failure(err, held())) from None
             except BaseException:
                 ray.shutdown()
                 raise
@@ -176,12 +204,27 @@ class Runner:
             self.__exit__()
             raise KeyboardInterrupt
 
-    def _failure(self, err: Exception) -> str:
+    @contextmanager
+    def _held_output(self) -> Iterator[Callable[[], str]]:
+        """While joining a cluster, Ray's core output is held back (starting a local
+        Ray starts processes that would inherit the hold: nothing is held then)."""
+        if self.local:
+            yield lambda: ""
+            return
+        with held_stderr() as held:
+            yield held
+
+    def _failure(self, err: Exception, output: str) -> str:
         if self.local:
             return f"cannot start a local Ray: {first_line(err)}"
+        where = f"cannot join the Ray cluster at {self.options.address}"
+        if any(word in output or word in str(err) for word in AUTH_REFUSED):
+            return (
+                f"{where}: it refused this driver's token (or its lack of one); {TOKEN_VARIABLES}"
+            )
         return (
-            f"cannot join the Ray cluster at {self.options.address}: {first_line(err)}; "
-            f"check the address, and {TOKEN_HELP}"
+            f"{where}: {first_line(err)}; check the address, and if the cluster uses token "
+            f"authentication, {TOKEN_VARIABLES}"
         )
 
     def _restart(self, err: BaseException) -> None:

@@ -1,0 +1,119 @@
+"""Faults for real, in every tournament format: a Ray worker and the raylet killed
+under a running `arena tournament`, the driver itself killed (SIGKILL) at a random
+moment and run again; Ctrl-C during Ray's start-up; Ray clusters recorded on the
+machine. Each driver runs in a session of its own with a Ray temp dir of its own.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.register_assert_rewrite("raykill")
+
+from raykill import (  # noqa: E402
+    DEFINITIONS,
+    Sessions,
+    assert_exactly_the_definition,
+    busy_worker,
+    clean_env,
+    definition,
+    kill,
+    raylet,
+    stored_count,
+    wait_for,
+)
+
+from arena.sim import TournamentConfig  # noqa: E402
+from arena.sim.driver import expected_matches  # noqa: E402
+
+FAST_HEALTH_CHECKS = {
+    "RAY_health_check_initial_delay_ms": "0",
+    "RAY_health_check_period_ms": "300",
+    "RAY_health_check_timeout_ms": "300",
+    "RAY_health_check_failure_threshold": "3",
+}
+"""Ray finds a dead node in about a second rather than half a minute."""
+
+
+@pytest.mark.parametrize("name", sorted(DEFINITIONS))
+def test_killed_worker_raylet_and_driver_then_resumed_store_the_definition_exactly_once(
+    name: str, tmp_path: Path, ray_tmp: Path, sessions: Sessions
+) -> None:
+    path = definition(tmp_path, name)
+    config = TournamentConfig.load(path)
+    db = tmp_path / "t.sqlite"
+    args = ["tournament", str(path), "--db", str(db), "--batch", "1"]
+    env = clean_env({"RAY_TMPDIR": str(ray_tmp), **FAST_HEALTH_CHECKS})
+    chance = random.Random(name)
+
+    def after_next_match(driver: object) -> bool:
+        """Wait for one more stored match; False if the driver ended first."""
+        before = stored_count(db)
+        wait_for(
+            lambda: stored_count(db) > before or driver.poll() is not None,  # type: ignore[attr-defined]
+            "a match stored",
+        )
+        return driver.poll() is None  # type: ignore[attr-defined]
+
+    # the first run loses a worker in the middle of a batch, then is killed itself
+    driver = sessions.arena(args, env)
+    wait_for(lambda: busy_worker(driver.pid) is not None, "a worker playing a batch")
+    worker = busy_worker(driver.pid)
+    assert worker is not None
+    kill(worker.pid)
+    assert after_next_match(driver), sessions.tail(driver)
+    wait_for(lambda: chance.random() < 0.1, "a random moment")
+    kill(driver.pid)
+    driver.wait()
+    wait_for(lambda: not sessions.left(driver.pid), "the killed driver's Ray to go")
+    assert stored_count(db) < expected_matches(config)
+
+    # the second run loses its node (the raylet): it starts a fresh local Ray and
+    # submits again what was in flight
+    driver = sessions.arena(args, env)
+    assert after_next_match(driver), sessions.tail(driver)
+    node = raylet(driver.pid)
+    assert node is not None
+    kill(node.pid)
+    assert driver.wait() == 0, sessions.tail(driver)
+    assert "ray_restarted" in sessions.output(driver)
+    assert not sessions.left(driver.pid)
+    assert_exactly_the_definition(db, config)
+
+
+@pytest.mark.parametrize("moment", [0.0, 0.4, 0.8])
+def test_a_ctrl_c_during_ray_start_up_leaves_no_ray_process(
+    moment: float, tmp_path: Path, ray_tmp: Path, sessions: Sessions
+) -> None:
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) once Ray's
+    first process is up, and a little later: the command ends as interrupted, and no
+    Ray process outlives it."""
+    db = tmp_path / "t.sqlite"
+    args = ["tournament", str(definition(tmp_path, "round_robin")), "--db", str(db)]
+    driver = sessions.arena(args, clean_env({"RAY_TMPDIR": str(ray_tmp)}))
+    wait_for(lambda: len(sessions.left(driver.pid)) > 1, "Ray's first process")
+    time.sleep(moment)
+    kill(-driver.pid, signal.SIGINT)
+    assert driver.wait() == 130, sessions.tail(driver)
+    assert "run the same command again to resume" in sessions.tail(driver)
+    assert sessions.left(driver.pid) == []
+
+
+def test_without_an_address_a_cluster_recorded_on_the_machine_is_not_joined(
+    tmp_path: Path, ray_tmp: Path, sessions: Sessions
+) -> None:
+    """A dead cluster's record left in Ray's temp dir, and RAY_ADDRESS naming it: the
+    command still starts a local Ray of its own."""
+    (ray_tmp / "ray").mkdir()
+    (ray_tmp / "ray" / "ray_current_cluster").write_text("127.0.0.1:1\n")
+    db = tmp_path / "t.sqlite"
+    args = ["tournament", "--bots", "random,first", "--matches", "1", "--deals", "1"]
+    env = clean_env({"RAY_TMPDIR": str(ray_tmp), "RAY_ADDRESS": "127.0.0.1:1"})
+    driver = sessions.arena([*args, "--db", str(db)], env)
+    assert driver.wait() == 0, sessions.tail(driver)
+    assert stored_count(db) == 1
