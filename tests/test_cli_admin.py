@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import shutil
 import socket
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 import pytest
 from google.protobuf.message import Message
 from test_server import ADMIN, ServerThread
+from test_server_admin import self_signed_certificate
 from test_server_seats import Arena, clock
 
 from arena._proto.arena.v1 import arena_pb2
@@ -243,29 +243,7 @@ def test_every_admin_rpc_has_an_action(tmp_path: Path, capsys: pytest.CaptureFix
 def test_admin_over_tls_trusts_the_given_ca(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "1",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-            "-subj",
-            "/CN=localhost",
-            "-addext",
-            "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        ],
-        check=True,
-        capture_output=True,
-    )
+    cert, key = self_signed_certificate(tmp_path)
     with Store.open(tmp_path / "arena.sqlite") as store:
         running = ServerThread(store, tls=TlsFiles(str(cert), str(key)))
         try:

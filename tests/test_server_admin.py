@@ -244,9 +244,9 @@ def test_a_running_match_is_watched_live_with_public_messages_only(
     assert seqs == list(range(1, len(seqs) + 1))
 
 
-@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
-def test_tls_with_certificate_files(tmp_path: Path) -> None:
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
+    """A certificate for localhost and 127.0.0.1 and its key, made by openssl in ``folder``."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
     subprocess.run(
         [
             "openssl",
@@ -269,6 +269,12 @@ def test_tls_with_certificate_files(tmp_path: Path) -> None:
         check=True,
         capture_output=True,
     )
+    return cert, key
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
+def test_tls_with_certificate_files(tmp_path: Path) -> None:
+    cert, key = self_signed_certificate(tmp_path)
 
     async def main() -> tuple[int, grpc.StatusCode]:
         with Store.open(tmp_path / "arena.sqlite") as store:
