@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arena.errors import ConfigError
-from arena.sim import Runner, TournamentConfig, plan, play_job
+from arena.sim import RayError, RayOptions, Runner, TournamentConfig, plan, play_job
 
 
 def config(**changes: object) -> TournamentConfig:
@@ -66,3 +66,30 @@ def test_matches_played_on_ray_equal_matches_played_here() -> None:
     assert set(reports) == {j.id for j in jobs}
     for job in jobs:
         assert reports[job.id].record == play_job(job).record
+
+
+def test_a_joined_clusters_lost_driver_node_ends_the_run_in_one_resumable_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The node a driver runs on is not its to restart on a cluster it joined: the run
+    ends with a RayError (one line on the command line), not Ray's traceback."""
+    import ray
+    from ray.exceptions import LocalRayletDiedError
+
+    class Task:
+        def remote(self, item: int) -> int:
+            return item
+
+    def get(ref: int) -> None:
+        raise LocalRayletDiedError
+
+    monkeypatch.setattr(ray, "wait", lambda refs, num_returns: (refs[:num_returns], refs[1:]))
+    monkeypatch.setattr(ray, "get", get)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    runner = Runner(RayOptions(address="10.0.0.5:6379"))
+    with pytest.raises(RayError) as failure:
+        list(runner.stream([1, 2], Task(), max_in_flight=2))
+    message = str(failure.value)
+    assert "\n" not in message
+    assert message.startswith("the Ray node of this driver died (LocalRayletDiedError")
+    assert message.endswith("run the same command again to resume")
