@@ -23,7 +23,7 @@ from arena.sim.league import League
 from arena.store import Store, StoredMatch
 
 REPO = Path(__file__).resolve().parents[1]
-SLOW_BOT = "search:samples=1,candidates=2,max_samples=1"
+SLOW_BOT = "search:samples=4,candidates=2,max_samples=4"
 """A built-in bot slow enough (about a second a deal) for faults to land mid-run."""
 
 
@@ -139,6 +139,11 @@ def raylet(sid: int) -> Proc | None:
     return next((p for p in session_processes(sid) if "/raylet/raylet " in p.cmdline), None)
 
 
+def node_of(raylet: Proc) -> list[Proc]:
+    """A Ray node's processes: its raylet and what the raylet started (workers, agents)."""
+    return [raylet, *(p for p in session_processes(os.getsid(raylet.pid)) if p.ppid == raylet.pid)]
+
+
 def busy_worker(sid: int) -> Proc | None:
     """A Ray worker of the session playing a batch of matches (its process title names
     the task: ``ray::play_batch``)."""
@@ -172,7 +177,7 @@ class FromStore(MatchRunner):
 
 S = SLOW_BOT
 DEFINITIONS: dict[str, dict[str, object]] = {
-    "round_robin": {"teams": [[S, S], ["random", "random"], ["first", "first"]], "matches": 3},
+    "round_robin": {"teams": [[S, "random"], [S, "first"], ["random", "first"]], "matches": 3},
     "gauntlet": {
         "teams": [["random", "random"], ["first", "heuristic"]],
         "format": "gauntlet",
@@ -180,12 +185,14 @@ DEFINITIONS: dict[str, dict[str, object]] = {
         "matches": 4,
     },
     "rated": {
-        "teams": [[S, S], ["random", "random"], ["first", "first"], [S, "random"]],
+        "teams": [[S, "random"], [S, "first"], [S, "heuristic"], ["random", "first"]],
         "format": "rated",
         "matches": 4,
     },
     "paired": {"teams": [[S, "random"], ["first", "first"]], "matches": 4, "paired": True},
 }
+"""A slow bot in every match: a match lasts about a second, time enough to kill
+something while matches remain."""
 
 
 def definition(tmp_path: Path, name: str) -> Path:

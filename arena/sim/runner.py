@@ -5,8 +5,12 @@ Start-up
     the machine (``ray.init(address="local")``): never a cluster that ``ray
     start`` left running or recorded on the machine, nor ``RAY_ADDRESS``. It says
     in one log line what it starts; Ray's own start-up lines are kept back, and
-    the dashboard is not started. A Ctrl-C during start-up is held until Ray is up
-    and then shuts it down, so no Ray process outlives the interrupt. With an
+    the dashboard is not started. Ray protects a local instance with a token
+    (read from, or written to, ``~/.ray/auth_token``); unless Ray's token
+    variables are set, the runner gives its instance a token of its own in
+    ``RAY_AUTH_TOKEN`` instead, so the home directory is neither read nor
+    needed. A Ctrl-C during start-up is held until Ray is up and then shuts it
+    down, so no Ray process outlives the interrupt. With an
     address (``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``) it joins that
     cluster; what Ray's core writes to stderr while it tries is kept back, and a
     failure to join is one line naming the address and, for a cluster with token
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import signal
 import sys
 import tempfile
@@ -59,6 +64,10 @@ TOKEN_VARIABLES: Final = (
 """What a driver needs to join a cluster with token authentication (Ray's
 ``RAY_AUTH_MODE``, ``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH``; default file
 ``~/.ray/auth_token``)."""
+
+
+AUTH_VARIABLES: Final = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
+"""Ray's token authentication settings: set by the user, they are left alone."""
 
 
 class RayError(ArenaError):
@@ -147,6 +156,7 @@ class Runner:
     def __init__(self, options: RayOptions | None = None) -> None:
         self.options = options or RayOptions()
         self._started = False
+        self._token: str | None = None
 
     @property
     def local(self) -> bool:
@@ -171,6 +181,8 @@ class Runner:
             get_logger(__name__).info("ray_shutdown")
             ray.shutdown()
             self._started = False
+        if self._token is not None and os.environ.get("RAY_AUTH_TOKEN") == self._token:
+            del os.environ["RAY_AUTH_TOKEN"]
 
     def _start(self) -> None:
         import ray
@@ -180,6 +192,7 @@ class Runner:
             cpus = self.options.num_cpus or cores()
             log.info("ray_starting", address="local", cpus=cpus, note="a local Ray for this run")
             kwargs: dict[str, Any] = {"address": "local", "num_cpus": cpus}
+            self._own_token()
         else:
             log.info("ray_joining", address=self.options.address)
             kwargs = {"address": self.options.address}
@@ -213,6 +226,14 @@ class Runner:
             return
         with held_stderr() as held:
             yield held
+
+    def _own_token(self) -> None:
+        """A token for our local Ray (the same one across restarts), unless the user
+        set Ray's token variables."""
+        if self._token is None and any(name in os.environ for name in AUTH_VARIABLES):
+            return
+        self._token = self._token or secrets.token_urlsafe(32)
+        os.environ["RAY_AUTH_TOKEN"] = self._token
 
     def _failure(self, err: Exception, output: str) -> str:
         if self.local:
