@@ -138,11 +138,11 @@ def run_tournament(args: argparse.Namespace) -> int:
         print(f"tournament {config.id}: {total} matches of {config.variant}, ", end="")
         print(f"{len(done)} already stored")
         stored = played_deals = 0
-        started = time.perf_counter()
         log.info("tournament_started", matches=total, already_stored=len(done))
         try:
             with Runner(RayOptions(address=args.address)) as runner, progress_bar() as progress:
                 bar = progress.add_task("matches", total=total, completed=len(done), rate="")
+                started = time.perf_counter()  # the rate counts play, not Ray's start-up
                 size = args.batch or batch_size(config)
                 for reports, added in play_tournament(config, store, league, runner, size):
                     stored += added
@@ -156,10 +156,10 @@ def run_tournament(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_INTERRUPTED
-        if len(store.match_ids(config.id)) != total:
+        kept = len(store.match_ids(config.id))
+        if kept != total:  # never expected: a tournament ends with its definition's matches
             raise ArenaError(
-                f"tournament {config.id}: {len(store.match_ids(config.id))} matches stored, "
-                f"the definition has {total}"
+                f"tournament {config.id}: {kept} matches stored, the definition has {total}"
             )
         store.set_tournament_status(config.id, "finished")
         log.info("tournament_finished", stored=stored, deals=played_deals)
