@@ -24,7 +24,10 @@ Durability
 Atomicity
     Every write is one ``BEGIN IMMEDIATE`` … ``COMMIT`` transaction, rolled back
     on any error: a process killed at any moment leaves each match either wholly
-    stored (row, rating changes and rating history) or absent.
+    stored (row, rating changes and rating history) or absent. Matches that count
+    together (the two halves of a paired deal, :meth:`Store.add_matches`) are one
+    transaction: all stored, or none; a round's pairings (:meth:`Store.fix_round`)
+    are stored once, before any of its matches.
 
 Schema (version 1, ``PRAGMA user_version``; ``PRAGMA application_id`` marks an arena store)
     Times are UTC, ISO 8601 text (``2024-05-01T12:00:00.000000+00:00``). Columns
