@@ -1,7 +1,9 @@
-"""Faults for real, in every tournament format: a Ray worker and the raylet killed
-under a running `arena tournament`, the driver itself killed (SIGKILL) at a random
-moment and run again; Ctrl-C during Ray's start-up; Ray clusters recorded on the
-machine. Each driver runs in a session of its own with a Ray temp dir of its own.
+"""Faults for real, in every tournament format: a Ray worker and the node (its
+raylet) killed under a running `arena tournament`, the driver itself killed (SIGKILL)
+at random moments and run again, until the store holds exactly the definition with
+the ratings of an uninterrupted run; Ctrl-C during Ray's start-up; Ray clusters
+recorded on the machine. Each driver runs in a session of its own with a Ray temp dir
+of its own.
 """
 
 from __future__ import annotations
@@ -68,12 +70,21 @@ def test_killed_worker_raylet_and_driver_then_resumed_store_the_definition_exact
     assert worker is not None
     kill(worker.pid)
     assert after_next_match(driver), sessions.tail(driver)
+    assert '"event": "task_retried"' in sessions.output(driver)  # the batch went out again
     wait_for(lambda: chance.random() < 0.1, "a random moment")
     kill(driver.pid)
     driver.wait()  # its Ray's agents notice within a minute; the next run needs not wait
     assert stored_count(db) < expected_matches(config)
 
-    # the second run loses its node (the raylet and its workers) with batches in
+    # the second run is killed too, at another random moment
+    driver = sessions.arena(args, env)
+    assert after_next_match(driver), sessions.tail(driver)
+    wait_for(lambda: chance.random() < 0.1, "a random moment")
+    kill(driver.pid)
+    driver.wait()
+    assert stored_count(db) < expected_matches(config)
+
+    # the third run loses its node (the raylet and its workers) with batches in
     # flight: it starts a fresh local Ray and submits them again
     driver = sessions.arena(args, env)
     wait_for(lambda: busy_worker(driver.pid) is not None, "a worker playing a batch")
