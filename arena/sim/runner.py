@@ -8,8 +8,8 @@ Start-up
     the dashboard is not started. Ray protects a local instance with a token
     (read from, or written to, ``~/.ray/auth_token``); unless Ray's token
     variables are set, the runner gives its instance a token of its own in
-    ``RAY_AUTH_TOKEN`` instead, so the home directory is neither read nor
-    needed. A Ctrl-C during start-up is held until Ray is up and then shuts it
+    ``RAY_AUTH_TOKEN`` instead (one per process), so the home directory is
+    neither read nor needed. A Ctrl-C during start-up is held until Ray is up and then shuts it
     down, so no Ray process outlives the interrupt. With an
     address (``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``) it joins that
     cluster; what Ray's core writes to stderr while it tries is kept back, and a
@@ -150,13 +150,20 @@ AUTH_REFUSED: Final = ("InvalidAuthToken", "Unauthenticated", "AuthenticationErr
 """What Ray says when a cluster refuses a driver's token (or its lack of one)."""
 
 
+def own_token() -> None:
+    """A token for the local Rays of this process, unless Ray's token variables are
+    set (by the user, or by an earlier start: Ray keeps the token it read, so one
+    process keeps one token)."""
+    if not any(name in os.environ for name in AUTH_VARIABLES):
+        os.environ["RAY_AUTH_TOKEN"] = secrets.token_urlsafe(32)
+
+
 class Runner:
     """A Ray session: started (or joined) on enter, shut down on exit if we started it."""
 
     def __init__(self, options: RayOptions | None = None) -> None:
         self.options = options or RayOptions()
         self._started = False
-        self._token: str | None = None
 
     @property
     def local(self) -> bool:
@@ -181,8 +188,6 @@ class Runner:
             get_logger(__name__).info("ray_shutdown")
             ray.shutdown()
             self._started = False
-        if self._token is not None and os.environ.get("RAY_AUTH_TOKEN") == self._token:
-            del os.environ["RAY_AUTH_TOKEN"]
 
     def _start(self) -> None:
         import ray
@@ -192,7 +197,7 @@ class Runner:
             cpus = self.options.num_cpus or cores()
             log.info("ray_starting", address="local", cpus=cpus, note="a local Ray for this run")
             kwargs: dict[str, Any] = {"address": "local", "num_cpus": cpus}
-            self._own_token()
+            own_token()
         else:
             log.info("ray_joining", address=self.options.address)
             kwargs = {"address": self.options.address}
@@ -226,14 +231,6 @@ class Runner:
             return
         with held_stderr() as held:
             yield held
-
-    def _own_token(self) -> None:
-        """A token for our local Ray (the same one across restarts), unless the user
-        set Ray's token variables."""
-        if self._token is None and any(name in os.environ for name in AUTH_VARIABLES):
-            return
-        self._token = self._token or secrets.token_urlsafe(32)
-        os.environ["RAY_AUTH_TOKEN"] = self._token
 
     def _failure(self, err: Exception, output: str) -> str:
         if self.local:
