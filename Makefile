@@ -6,7 +6,8 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test bench clean proto
 
-# The Node.js example bot's packages, when npm is there (its test skips without node).
+# The Node.js example bot's packages, when npm is there (its test skips without node,
+# and fails instead on CI, where .ci/run installs Node.js).
 NODE_DEPS := bots/node/node_modules/.package-lock.json
 NODE_NEEDED := $(if $(shell command -v npm 2>/dev/null),$(NODE_DEPS))
 
@@ -26,11 +27,12 @@ $(NODE_DEPS): bots/node/package-lock.json
 proto: $(STAMP)
 	$(BIN)/python scripts/gen_proto.py
 
+# -rfEs: each skipped test listed with its reason (on CI, CI=true, it fails instead).
 test: $(STAMP) $(NODE_NEEDED)
 	$(BIN)/python scripts/gen_proto.py --check
 	$(BIN)/ruff check arena bots tests scripts
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest -rfEs
 
 bench: $(STAMP)
 	$(BIN)/arena bench guandan

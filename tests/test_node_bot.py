@@ -2,8 +2,9 @@
 
 The protocol is language-neutral: a bot written against the .proto alone, in another
 language, joins, answers decisions and finishes matches that are stored like any other.
-Skipped only when ``node`` is not installed; the bot's npm packages are installed with
-``npm ci`` when missing or older than its package-lock.json.
+Skipped only when ``node`` is not installed (on CI a failure: .ci/run installs Node.js);
+the bot's npm packages are installed with ``npm ci`` when missing or older than its
+package-lock.json.
 """
 
 from __future__ import annotations
