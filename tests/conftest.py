@@ -13,8 +13,15 @@ import pytest
 # On CI (CI=true) a skipped test fails, naming itself and its reason (tests/ci_skips.py).
 pytest_plugins = ("ci_skips",)
 
+# Helper modules of several test modules: their asserts explain themselves too. Marked
+# here, before any test module imports them.
+pytest.register_assert_rewrite("game_suite", "raykill")
+
 if TYPE_CHECKING:
     from raykill import Sessions
+    from test_server_seats import Arena
+
+    from arena.store import Store
 
 
 @pytest.fixture(scope="session")
@@ -43,3 +50,19 @@ def ray_tmp() -> Iterator[Path]:
     """A short temp dir of Ray's own for one test (socket paths must stay short)."""
     with tempfile.TemporaryDirectory(prefix="arena-ray-", dir="/tmp") as path:
         yield Path(path)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[Store, Arena]]:
+    """A real server on 127.0.0.1 (any free port) over a fresh store, 20 s a decision."""
+    from test_server_seats import Arena, clock
+
+    from arena.server.play import PlayConfig
+    from arena.store import Store
+
+    with Store.open(tmp_path / "arena.sqlite") as store:
+        arena = Arena(store, PlayConfig(clock=clock(decision=20.0)))
+        try:
+            yield store, arena
+        finally:
+            arena.close()

@@ -8,7 +8,6 @@ import json
 import shutil
 import socket
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,25 +15,14 @@ import pytest
 from google.protobuf.message import Message
 from test_server import ADMIN, ServerThread
 from test_server_admin import self_signed_certificate
-from test_server_seats import Arena, clock
+from test_server_seats import Arena
 
 from arena._proto.arena.v1 import arena_pb2
 from arena.cli import build_parser, main
 from arena.server.app import TlsFiles
-from arena.server.play import PlayConfig
 from arena.store import Store
 
 ADMIN_RPCS = {m.name for m in arena_pb2.DESCRIPTOR.services_by_name["Admin"].methods}
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[Store, Arena]]:
-    with Store.open(tmp_path / "arena.sqlite") as store:
-        arena = Arena(store, PlayConfig(clock=clock(decision=20.0)))
-        try:
-            yield store, arena
-        finally:
-            arena.close()
 
 
 def admin(

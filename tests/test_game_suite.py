@@ -5,18 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import game_suite as suite
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-pytest.register_assert_rewrite("game_suite")
-
-import game_suite as suite  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from arena.cards import format_cards  # noqa: E402
-from arena.errors import IllegalActionError  # noqa: E402
-from arena.games import Action, Event, Observation, make, names, next_seat  # noqa: E402
-from arena.games.guandan import GuandanGame, GuandanState  # noqa: E402
+from arena.cards import format_cards
+from arena.errors import IllegalActionError
+from arena.games import Action, Event, Observation, make, names, next_seat
+from arena.games.guandan import GuandanGame, GuandanState
 
 GAMES = names()
 SEEDS = st.integers(0, 2**32)

@@ -16,10 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-pytest.register_assert_rewrite("raykill")
-
-from raykill import (  # noqa: E402
+from raykill import (
     Sessions,
     assert_exactly_the_definition,
     busy_worker,
@@ -32,8 +29,8 @@ from raykill import (  # noqa: E402
     wait_for,
 )
 
-from arena.sim import TournamentConfig  # noqa: E402
-from arena.sim.driver import expected_matches  # noqa: E402
+from arena.sim import TournamentConfig
+from arena.sim.driver import expected_matches
 
 RAY = str(Path(sys.executable).with_name("ray"))
 

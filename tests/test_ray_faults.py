@@ -14,10 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-pytest.register_assert_rewrite("raykill")
-
-from raykill import (  # noqa: E402
+from raykill import (
     DEFINITIONS,
     Sessions,
     assert_exactly_the_definition,
@@ -31,8 +28,8 @@ from raykill import (  # noqa: E402
     wait_for,
 )
 
-from arena.sim import TournamentConfig  # noqa: E402
-from arena.sim.driver import expected_matches  # noqa: E402
+from arena.sim import TournamentConfig
+from arena.sim.driver import expected_matches
 
 FAST_HEALTH_CHECKS = {
     "RAY_health_check_initial_delay_ms": "0",

@@ -7,30 +7,18 @@ import asyncio
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from test_server import ADMIN, OWNER_KEY, bearer, code_of, register
-from test_server_seats import Arena, Raw, clock, run
+from test_server_seats import Arena, Raw, run
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.server.app import TlsFiles, start_server
 from arena.server.auth import parse_owner_keys
-from arena.server.play import PlayConfig
 from arena.store import Store
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[Store, Arena]]:
-    with Store.open(tmp_path / "arena.sqlite") as store:
-        arena = Arena(store, PlayConfig(clock=clock(decision=20.0)))
-        try:
-            yield store, arena
-        finally:
-            arena.close()
 
 
 def admin(arena: Arena) -> tuple[grpc.Channel, arena_pb2_grpc.AdminStub]:

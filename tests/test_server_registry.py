@@ -7,30 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import grpc
 import pytest
 from test_contract import stored_match
 from test_server import ADMIN, OWNER_KEY, bearer, code_of
 from test_server_admin import admin, wait_stored
-from test_server_seats import Arena, Raw, clock, run
+from test_server_seats import Arena, Raw, run
 
 from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
-from arena.server.play import PlayConfig
 from arena.store import RatingUpdate, Store
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[Store, Arena]]:
-    with Store.open(tmp_path / "arena.sqlite") as store:
-        arena = Arena(store, PlayConfig(clock=clock(decision=20.0)))
-        try:
-            yield store, arena
-        finally:
-            arena.close()
 
 
 def register(arena: Arena, name: str, *games_: str) -> arena_pb2.RegisterResponse:

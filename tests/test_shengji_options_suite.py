@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import game_suite as suite
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-pytest.register_assert_rewrite("game_suite")
-
-import game_suite as suite  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from arena.games import make  # noqa: E402
+from arena.games import make
 
 OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("shengji-1", {"two_colour": True}),
