@@ -72,14 +72,15 @@ def _number(value: float) -> str:
     return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
-def _fail(kind: str, message: str) -> PydanticCustomError:
+def invalid(kind: str, message: str) -> PydanticCustomError:
+    """The error a check raises: ``kind`` names it, ``message`` says what is wanted."""
     return PydanticCustomError(kind, message)
 
 
 def check_integer(value: object, low: int, high: int) -> int:
     """An int (not a bool, not a float) from ``low`` to ``high``."""
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise _fail("integer_range", f"must be an integer from {low:,} to {high:,}")
+        raise invalid("integer_range", f"must be an integer from {low:,} to {high:,}")
     return value
 
 
@@ -93,7 +94,7 @@ def check_number(value: object, low: float, high: float, *, open_low: bool = Fal
         wanted = f"above {_number(low)} and at most {_number(high)}"
     else:
         wanted = f"from {_number(low)} to {_number(high)}"
-    raise _fail("number_range", f"must be a finite number {wanted}")
+    raise invalid("number_range", f"must be a finite number {wanted}")
 
 
 def check_name(value: object) -> str:
@@ -104,7 +105,7 @@ def check_name(value: object) -> str:
         or not value.isprintable()
         or value != value.strip()
     ):
-        raise _fail(
+        raise invalid(
             "name",
             f"must be printable text of 1 to {MAX_NAME_LENGTH} characters without "
             "surrounding spaces",
@@ -115,7 +116,7 @@ def check_name(value: object) -> str:
 def check_bot(value: object) -> str:
     """A bot name, maybe with parameters (``search:samples=16``)."""
     if not isinstance(value, str) or not BOT_SPEC.fullmatch(value):
-        raise _fail(
+        raise invalid(
             "bot",
             "must be a bot name of 1 to 40 letters, digits, '-', '_' or '.', "
             "maybe with parameters (NAME:key=value,...)",
@@ -126,13 +127,13 @@ def check_bot(value: object) -> str:
 def check_team(value: object) -> tuple[str, str]:
     """Exactly two bots."""
     if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != 2:
-        raise _fail("team", "a team must be a list of exactly two bots")
+        raise invalid("team", "a team must be a list of exactly two bots")
     return (value[0], value[1])
 
 
 def check_option_key(value: object) -> str:
     if not isinstance(value, str) or not OPTION_KEY.fullmatch(value):
-        raise _fail("option_key", "must be 1 to 40 lower-case letters, digits or '_'")
+        raise invalid("option_key", "must be 1 to 40 lower-case letters, digits or '_'")
     return value
 
 
@@ -147,7 +148,7 @@ def check_option_value(value: object) -> bool | int | float | str:
         return check_number(value, -MAX_OPTION_INT, MAX_OPTION_INT)
     if isinstance(value, str) and len(value) <= MAX_OPTION_TEXT and value.isprintable():
         return value
-    raise _fail(
+    raise invalid(
         "option_value",
         f"an option value must be true, false, an integer or finite number within "
         f"±{MAX_OPTION_INT:,}, or printable text of at most {MAX_OPTION_TEXT} characters",
@@ -157,24 +158,24 @@ def check_option_value(value: object) -> bool | int | float | str:
 def check_options(value: object) -> dict[str, Any]:
     """A table of at most ``MAX_OPTIONS`` game options (their values checked one by one)."""
     if not isinstance(value, Mapping):
-        raise _fail("options", "must be a table of game options (KEY = VALUE)")
+        raise invalid("options", "must be a table of game options (KEY = VALUE)")
     if len(value) > MAX_OPTIONS:
-        raise _fail("options", f"at most {MAX_OPTIONS} game options")
+        raise invalid("options", f"at most {MAX_OPTIONS} game options")
     return dict(value)
 
 
 def check_sequence(value: object, limit: int) -> list[Any]:
     """A list (not text) of at most ``limit`` items."""
     if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
-        raise _fail("list", "must be a list")
+        raise invalid("list", "must be a list")
     if len(value) > limit:
-        raise _fail("list", f"must be a list of at most {limit} items")
+        raise invalid("list", f"must be a list of at most {limit} items")
     return list(value)
 
 
 def check_flag(value: object) -> bool:
     if not isinstance(value, bool):
-        raise _fail("flag", "must be true or false")
+        raise invalid("flag", "must be true or false")
     return value
 
 

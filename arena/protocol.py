@@ -8,6 +8,7 @@ module; it imports neither, so the SDK never depends on the server.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Final
 
 from arena._proto.arena.v1 import arena_pb2
@@ -17,6 +18,7 @@ from arena.games.base import MAX_DEAL_CARDS, Action
 
 __all__ = [
     "ADMIN_TOKEN_ENV",
+    "BOT_NAME",
     "DEFAULT_FILL_BOT",
     "DEFAULT_PORT",
     "DEFAULT_SERVER",
@@ -25,6 +27,10 @@ __all__ = [
     "action_from_proto",
     "action_to_proto",
 ]
+
+BOT_NAME: Final = re.compile(r"[A-Za-z0-9._-]{1,40}")
+"""A registered bot's name (``RegisterRequest.name``): 1 to 40 letters, digits, '-', '_' or
+'.'."""
 
 PROTOCOL: Final = 1
 """The protocol version: ``Hello.protocol`` and ``Welcome.protocol``."""

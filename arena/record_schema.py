@@ -20,10 +20,17 @@ from functools import partial
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
-from pydantic_core import PydanticCustomError
 
 from arena.errors import ParseError
-from arena.inputs import GameOptions, Name, check_integer, check_number, describe, shown
+from arena.inputs import (
+    GameOptions,
+    Name,
+    check_integer,
+    check_number,
+    describe,
+    invalid,
+    shown,
+)
 
 FORMAT: Final = "arena-record/1"
 
@@ -88,14 +95,10 @@ def _bounded_int(digits: str) -> int:
     return int(digits)
 
 
-def _fail(kind: str, message: str) -> PydanticCustomError:
-    return PydanticCustomError(kind, message)
-
-
 def check_text(value: object, limit: int = MAX_TEXT) -> str:
     """Text of at most ``limit`` characters."""
     if not isinstance(value, str) or len(value) > limit:
-        raise _fail("text", f"must be text of at most {limit:,} characters")
+        raise invalid("text", f"must be text of at most {limit:,} characters")
     return value
 
 
@@ -109,25 +112,25 @@ def check_json(value: object, depth: int = MAX_DEPTH) -> Any:
         return check_integer(value, -MAX_NUMBER, MAX_NUMBER)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise _fail("json", "must be a finite number")
+            raise invalid("json", "must be a finite number")
         return value
     if isinstance(value, str):
         return check_text(value)
     if isinstance(value, list | dict):
         if depth <= 0:
-            raise _fail("json", f"lists and objects nest at most {MAX_DEPTH} deep here")
+            raise invalid("json", f"lists and objects nest at most {MAX_DEPTH} deep here")
         if len(value) > MAX_ITEMS:
-            raise _fail("json", f"at most {MAX_ITEMS:,} items")
+            raise invalid("json", f"at most {MAX_ITEMS:,} items")
         if isinstance(value, list):
             return [check_json(item, depth - 1) for item in value]
         return {check_text(key, 100): check_json(item, depth - 1) for key, item in value.items()}
-    raise _fail("json", f"must be a JSON value, got {shown(value)}")
+    raise invalid("json", f"must be a JSON value, got {shown(value)}")
 
 
 def check_object(value: object, depth: int) -> dict[str, Any]:
     """A JSON object within the limits of :func:`check_json`."""
     if not isinstance(value, dict):
-        raise _fail("object", "must be a JSON object")
+        raise invalid("object", "must be a JSON object")
     checked: dict[str, Any] = check_json(value, depth)
     return checked
 

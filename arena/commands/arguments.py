@@ -41,6 +41,7 @@ from arena.inputs import (
     shown,
     validate,
 )
+from arena.protocol import BOT_NAME
 
 __all__ = [
     "MAX_COUNT",
@@ -196,7 +197,6 @@ def secret_or_env(given: str | None, env: str) -> str:
 
 
 BOT_CLASS = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
-BOT_NAME = re.compile(r"[A-Za-z0-9._-]{1,40}")
 
 
 def bot_class(text: str) -> str:

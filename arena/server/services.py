@@ -11,7 +11,6 @@ Bot ids: a bot's id is its name (unique, stable across updates).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, NoReturn
@@ -20,6 +19,7 @@ import grpc
 
 from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.protocol import BOT_NAME
 from arena.server.auth import Authenticator, Principal, hash_secret
 from arena.server.builtin import builtin_names
 from arena.server.interceptor import current_principal
@@ -33,7 +33,6 @@ __all__ = ["LeaderboardService", "RegistryService", "Services"]
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
 
-BOT_NAME: Final = re.compile(r"[A-Za-z0-9._-]{1,40}")
 REMOTE_KIND: Final = "remote"
 DEFAULT_PAGE: Final = 50
 MAX_PAGE: Final = 500
