@@ -1,6 +1,11 @@
 """End to end with a real Prometheus (Debian's ``prometheus``, installed by ``.ci/run``):
 it scrapes the arena's ``/metrics`` while matches are played, and its HTTP API then
-answers with the deals counter and a bot's Elo."""
+answers with the deals counter and the bots' Elo.
+
+The tests wait for one thing only, a scrape that started after the matches were over;
+the values that scrape took are then final and compared at once, so a wrong value fails
+with the value seen rather than as a wait that timed out. The metrics are the process's
+(other tests count deals too): the deals counted are compared with the count before."""
 
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from arena.metrics import start_metrics_server
+from arena.metrics import DEALS_FINISHED, start_metrics_server
 from arena.sim import Runner, TournamentConfig, plan
 from arena.sim.league import League
 from arena.store import Store
@@ -86,6 +91,8 @@ def _ready(url: str) -> bool:
 
 
 def wait_for(check: Callable[[], Any], seconds: float, what: str) -> Any:
+    """Poll ``check`` until it returns something true (an event: Prometheus ready, a
+    scrape done); a timeout names what was awaited."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         result = check()
@@ -103,17 +110,45 @@ def query(url: str, promql: str) -> list[dict[str, Any]]:
     return result
 
 
-def scraped_value(url: str, promql: str, at_least: float) -> float:
-    """Wait until ``promql`` has one sample of at least ``at_least``; return its value."""
+def scraped_after(url: str, target: str, since: float) -> None:
+    """Wait until Prometheus has scraped ``target`` (host:port) successfully in a scrape
+    that started after ``since`` (a ``time.time()``): what it took then is final.
+    Prometheus may shift a scrape's timestamp by up to 2 ms to align it: 10 ms more."""
+    up = f'up{{job="arena", instance="{target}"}}'
+    successful = f"timestamp({up}) * {up}"  # the last scrape's start, 0 if it failed
+    after = since + 0.01
+    last: list[float] = []
 
-    def check() -> float | None:
-        result = query(url, promql)
-        if len(result) == 1 and float(result[0]["value"][1]) >= at_least:
-            return float(result[0]["value"][1])
-        return None
+    def done() -> bool:
+        last[:] = [float(s["value"][1]) for s in query(url, successful)]
+        return any(start > after for start in last)
 
-    found: float = wait_for(check, 30, f"{promql} >= {at_least}")
-    return found
+    try:
+        wait_for(done, 30, f"a successful scrape of {target} after {after:.3f}")
+    except AssertionError as timeout:
+        raise AssertionError(f"{timeout}; {successful} was {last}") from None
+
+
+def value(url: str, promql: str) -> float:
+    """The one sample ``promql`` answers with now (fails naming what it answered)."""
+    result = query(url, promql)
+    assert len(result) == 1, f"{promql}: expected one sample, got {result}"
+    return float(result[0]["value"][1])
+
+
+def values_by_bot(url: str, promql: str) -> dict[str, float]:
+    """Each sample ``promql`` answers with now, by its ``bot`` label."""
+    return {s["metric"]["bot"]: float(s["value"][1]) for s in query(url, promql)}
+
+
+def deals_counted(variant: str) -> float:
+    """The deals this process has counted so far in ``variant`` (every outcome)."""
+    return sum(
+        sample.value
+        for family in DEALS_FINISHED.collect()
+        for sample in family.samples
+        if sample.name == "arena_deals_finished_total" and sample.labels["variant"] == variant
+    )
 
 
 @pytest.mark.usefixtures("ray_session")
@@ -133,21 +168,18 @@ def test_prometheus_scrapes_deals_and_elo_published_by_a_tournament_driver(
             for bot in ("random", "first"):
                 store.add_bot(bot, "builtin")
             league = League(store, config.variant)
+            before = deals_counted(config.variant)
             deals = 0
             with Runner() as runner:
                 for report in runner.run(plan(config), batch_size=2):
                     league.add(report, config.id)
                     deals += report.deals
             assert deals == 4
-            target = wait_for(lambda: query(url, 'up{job="arena"} == 1'), 30, "the target up")
-            assert target[0]["metric"]["instance"] == f"127.0.0.1:{endpoint.port}"
-            scraped_value(
-                url, 'sum(arena_deals_finished_total{job="arena", variant="guandan"})', deals
-            )
-            elo = scraped_value(
-                url, 'arena_rating_elo{job="arena", variant="guandan", bot="first"}', 1.0
-            )
-            assert elo == pytest.approx(league.elo["first"])
+            scraped_after(url, f"127.0.0.1:{endpoint.port}", time.time())
+            counted = 'sum(arena_deals_finished_total{job="arena", variant="guandan"})'
+            assert value(url, counted) == before + deals
+            elo = 'arena_rating_elo{job="arena", variant="guandan", bot=~"random|first"}'
+            assert values_by_bot(url, elo) == pytest.approx(league.elo)
     finally:
         endpoint.stop()
 
@@ -172,6 +204,8 @@ def test_prometheus_scrapes_a_running_server_while_bots_play(tmp_path: Path) -> 
                         register(channel, n, k).token for n, k in zip(names, keys, strict=True)
                     ]
 
+                before = deals_counted("shengji-1")
+
                 async def four() -> None:
                     await asyncio.gather(
                         *(
@@ -183,7 +217,15 @@ def test_prometheus_scrapes_a_running_server_while_bots_play(tmp_path: Path) -> 
                     )
 
                 asyncio.run(asyncio.wait_for(four(), 120))
-                scraped_value(url, 'sum(arena_deals_finished_total{variant="shengji-1"})', 2)
-                scraped_value(url, 'count(arena_rating_elo{variant="shengji-1"})', 4)
+                # the server counts a match before it sends its result
+                scraped_after(url, f"127.0.0.1:{server.running.metrics_port}", time.time())
+                counted = 'sum(arena_deals_finished_total{variant="shengji-1"})'
+                played = sum(match.deals for match in store.matches())
+                assert played == 2  # one match, PlayConfig(max_deals=2)
+                assert value(url, counted) == before + played
+                stored = {r.bot: r.value for r in store.ratings("shengji-1", "elo")}
+                assert sorted(stored) == sorted(names)
+                elo = 'arena_rating_elo{variant="shengji-1", bot=~"e2e-.*"}'
+                assert values_by_bot(url, elo) == pytest.approx(stored)
         finally:
             server.close()
