@@ -25,8 +25,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from public_cards import Statement, statement_for
+
 import bots
-from arena.cards import Card, format_card, parse_cards
+from arena.cards import Card, format_card, format_cards, parse_cards
 from arena.chance import derive_seed
 from arena.errors import ArenaError, IllegalActionError, ParseError
 from arena.games.base import MAX_DEAL_CARDS, NOBODY, NUM_SEATS, Action, Game, State, partner_of
@@ -170,9 +172,10 @@ def in_play(state: State, discard_events: frozenset[str]) -> Counter[Card]:
     return total
 
 
-def cards_in(value: Any) -> set[Card]:
-    """Every card named by a string anywhere inside a JSON-like value."""
-    found: set[Card] = set()
+def cards_in(value: Any) -> Counter[Card]:
+    """Every card named by a string anywhere inside a JSON-like value, each as many
+    times as the one string naming it most often names it."""
+    found: Counter[Card] = Counter()
     if isinstance(value, str):
         with contextlib.suppress(ParseError):
             found.update(parse_cards(value))
@@ -437,25 +440,38 @@ def check_malformed_actions_rejected(game: Game, seed: int) -> None:
 
 
 def check_observations(game: Game, seed: int) -> None:
-    """C-5: a seat sees its own hand, the public events and public facts only;
-    legal actions go to the seat to act only."""
+    """C-5: a seat sees its own hand, the public events and public facts only — each
+    card only while the rules make it public (``tests/public_cards.py``); legal actions
+    go to the seat to act only."""
     profile = profile_of(game)
     for state in start_states(game, seed):
-        ever_held: list[set[Card]] = [set() for _ in range(NUM_SEATS)]
-        check = partial(_check_observations_now, game, ever_held)
+        ever_held: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+        public = statement_for(state)
+
+        def check(
+            state: State,
+            action: Action,
+            public: Statement = public,
+            ever_held: list[Counter[Card]] = ever_held,
+        ) -> None:
+            check_observations_now(game, state, public, ever_held)
+            public.take(state.to_act, action)
+
         play_out(state, random.Random(seed), profile.max_decisions, check)
-        check(state, None)
+        check_observations_now(game, state, public, ever_held)
 
 
-def _check_observations_now(
-    game: Game, ever_held: list[set[Card]], state: State, action: Action | None
+def check_observations_now(
+    game: Game, state: State, public: Statement, ever_held: list[Counter[Card]]
 ) -> None:
+    """C-5 at one moment: the events show only cards public now, every seat's
+    observation shows only its own hand, public cards and cards it once held."""
     events = tuple(state.events)
-    public_cards: set[Card] = set()
-    for event in events:
-        public_cards.update(event.cards)
+    leaks = public.leaks(events, state.phase)
+    assert not leaks, f"{game.name}: events show hidden cards: {'; '.join(leaks)}"
+    public_cards = public.pool(events, state.phase)
     for seat in range(NUM_SEATS):
-        ever_held[seat].update(state.hand(seat))
+        ever_held[seat] |= Counter(state.hand(seat))
         obs = state.observe(seat)
         assert obs.game == game.name
         assert obs.seat == seat
@@ -476,10 +492,14 @@ def _check_observations_now(
         )
         leaked = shown - public_cards
         assert not leaked, (
-            f"seat {seat} is shown {sorted(leaked)} that were never played face up: {data}"
+            f"seat {seat} is shown {format_cards(sorted(leaked.elements()))} that are not "
+            f"public now: {data}"
         )
         private = cards_in(data["private"]) - public_cards - ever_held[seat]
-        assert not private, f"seat {seat} privately sees cards it never held: {private}"
+        assert not private, (
+            f"seat {seat} privately sees {format_cards(sorted(private.elements()))}, "
+            "which it never held"
+        )
 
 
 def check_observation_ignores_other_hands(game: Game, seed: int) -> None:

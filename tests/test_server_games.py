@@ -1,26 +1,35 @@
 """Every game over gRPC: four SDK bots play whole matches; no seat ever receives a card
-it does not hold (every message of many matches inspected); the SDK takes its seat back
-after its connection breaks."""
+it does not hold, and no event or public fact shows a card before the rules make it
+public (tests/public_cards.py; every message of many matches inspected, and leaks
+planted in the engine found on the wire)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import leak_plants as plants
 import pytest
 from google.protobuf.message import Message
+from leak_plants import Plant
+from public_cards import Statement, statement_for
 from test_server_play import held_cards
 from test_server_seats import Arena, Raw, clock, run
 
 from arena import games
 from arena._proto.arena.v1 import arena_pb2
-from arena.cards import parse_cards
+from arena.cards import format_cards, parse_cards
 from arena.client.runner import run_bot_async
 from arena.errors import ParseError
+from arena.games import NOBODY, Action, Event, Game
+from arena.match import AUTO_MARK, FLED_MARK
+from arena.server import session
 from arena.server.play import PlayConfig
 from arena.store import Store
 from bots.simple import RandomBot
@@ -120,14 +129,18 @@ def test_the_inspection_finds_a_card_in_any_field() -> None:
 PUBLIC = frozenset({"events", "public_facts", "description", "text", "summary"})
 
 
-@pytest.mark.parametrize("variant", games.names())
-def test_no_seat_receives_a_card_it_does_not_hold(store: Store, variant: str) -> None:
-    server = Arena(store, PlayConfig(clock=clock(), max_deals=2))
-    matches = 2
+Streams = list[list[arena_pb2.ServerMessage]]
+"""The messages each of the four seats of one match received, in order."""
+
+
+def play_raw_matches(store: Store, variant: str, matches: int, max_deals: int) -> list[Streams]:
+    """Four raw bots (first legal action) play ``matches`` matches on a real server on
+    127.0.0.1; per match, the four seats' streams."""
+    server = Arena(store, PlayConfig(clock=clock(), max_deals=max_deals))
     try:
         tokens = server.tokens(*(f"hide-{variant}-{n}" for n in range(4)))
 
-        async def one(token: str) -> list[list[arena_pb2.ServerMessage]]:
+        async def one(token: str) -> Streams:
             bot = Raw(server.address, token)
             await bot.hello()
             await bot.join(variant=variant, rated=False)
@@ -139,37 +152,149 @@ def test_no_seat_receives_a_card_it_does_not_hold(store: Store, variant: str) ->
             await bot.close()
             return streams
 
-        async def four() -> list[Any]:
+        async def four() -> list[Streams]:
             return list(await asyncio.gather(*(one(t) for t in tokens)))
 
         by_bot = run(four())
     finally:
         server.close()
-    for m in range(matches):
-        streams = [by_bot[b][m] for b in range(4)]
-        match_id = next(x.match_result.match_id for x in streams[0] if x.HasField("match_result"))
-        stored = store.match(match_id)
-        assert stored is not None
-        held = held_cards(stored.record, variant)
-        public = [
-            [
-                item
-                for x in stream
-                if x.WhichOneof("body") in ("events", "deal_result", "match_result")
-                for item in (x.events.events if x.HasField("events") else [x])
-            ]
-            for stream in streams
+    return [[by_bot[b][m] for b in range(4)] for m in range(matches)]
+
+
+def check_wire(store: Store, variant: str, streams: Streams) -> None:
+    """C-5 on the wire for one match: what is public is the same for every seat; a seat
+    receives no card it does not hold outside the public parts; every event and public
+    fact shows only cards public at the moment it is sent (tests/public_cards.py)."""
+    match_id = next(x.match_result.match_id for x in streams[0] if x.HasField("match_result"))
+    stored = store.match(match_id)
+    assert stored is not None
+    held = held_cards(stored.record, variant)
+    public = [
+        [
+            item
+            for x in stream
+            if x.WhichOneof("body") in ("events", "deal_result", "match_result")
+            for item in (x.events.events if x.HasField("events") else [x])
         ]
-        assert all(p == public[0] for p in public)  # what is public is the same for all
-        inspected = 0
-        for stream in streams:
-            deal, seat = 0, 0
-            for message in stream:
-                body = message.WhichOneof("body")
-                if body == "deal_started":
-                    deal, seat = message.deal_started.deal, message.deal_started.seat
-                if body in ("deal_started", "decision", "action_result") and deal:
-                    cards = _cards_in(message, PUBLIC)
-                    assert not cards - held[deal - 1][seat], (variant, body, deal, seat)
-                    inspected += cards.total()
-        assert inspected > 100  # the hands and legal actions were read, card by card
+        for stream in streams
+    ]
+    assert all(p == public[0] for p in public)  # what is public is the same for all
+    inspected = 0
+    for stream in streams:
+        deal, seat = 0, 0
+        for message in stream:
+            body = message.WhichOneof("body")
+            if body == "deal_started":
+                deal, seat = message.deal_started.deal, message.deal_started.seat
+            if body in ("deal_started", "decision", "action_result") and deal:
+                cards = _cards_in(message, PUBLIC)
+                assert not cards - held[deal - 1][seat], (variant, body, deal, seat)
+                inspected += cards.total()
+    assert inspected > 100  # the hands and legal actions were read, card by card
+    game = games.make(variant, **stored.record["options"])
+    for stream in streams:
+        leaks = public_leaks(game, stored.record["deals"], stream)
+        assert not leaks, f"{variant}: hidden cards on the wire: {'; '.join(leaks)}"
+
+
+class _Deal:
+    """One recorded deal replayed: who took each action, and the phase after each."""
+
+    def __init__(self, game: Game, deal: dict[str, Any]) -> None:
+        setup = game.setup_from_dict(deal["setup"])
+        self.start = game.new_deal(setup, seed=deal["seed"])
+        state = game.new_deal(setup, seed=deal["seed"])
+        self.steps: list[tuple[int, Action]] = []
+        self.phases = [state.phase]
+        for text in deal["actions"]:
+            if text.startswith(FLED_MARK):
+                break
+            if text == AUTO_MARK:
+                continue
+            action = Action.from_str(text)
+            self.steps.append((state.to_act, action))
+            state.apply(action)
+            self.phases.append(state.phase)
+
+
+def _wire_event(event: arena_pb2.Event) -> Event:
+    return Event(
+        event.kind,
+        event.seat if event.HasField("seat") else NOBODY,
+        tuple(c for text in event.cards for c in parse_cards(text)),
+    )
+
+
+def public_leaks(game: Game, deals: list[dict[str, Any]], stream: list[Any]) -> list[str]:
+    """The events and public facts of one seat's stream that show a card hidden at the
+    moment they were sent: each DecisionRequest is the seat's next decision of the
+    record, and the events before it were sent by then."""
+    replayed = [_Deal(game, deal) for deal in deals]
+    problems: list[str] = []
+    deal: _Deal | None = None
+    statement: Statement | None = None
+    events: list[Event] = []
+    mine: list[int] = []  # the record's moments of this seat's decisions in the deal
+    number, seat, taken, decisions = 0, 0, 0, 0
+
+    def check(moment: int, facts: Counter[int], where: str) -> None:
+        nonlocal taken
+        assert deal is not None and statement is not None
+        for seat, action in deal.steps[taken:moment]:
+            statement.take(seat, action)
+        taken = moment
+        phase = deal.phases[moment]
+        problems.extend(f"{where}: {leak}" for leak in statement.leaks(events, phase))
+        hidden = facts - statement.pool(events, phase)
+        if hidden:
+            problems.append(f"{where}: public facts show {format_cards(sorted(hidden.elements()))}")
+
+    for message in stream:
+        body = message.WhichOneof("body")
+        if body == "deal_started":
+            number, seat = message.deal_started.deal, message.deal_started.seat
+            deal = replayed[number - 1]
+            statement = statement_for(deal.start)
+            mine = [k for k, (s, _) in enumerate(deal.steps) if s == seat]
+            events, taken, decisions = [], 0, 0
+        elif body == "events":
+            events.extend(_wire_event(e) for e in message.events.events)
+        elif body == "decision" and deal is not None:
+            moment = mine[decisions]
+            decisions += 1
+            facts = _cards_in(message.decision.observation.public_facts)
+            check(moment, facts, f"deal {number}, decision {decisions} of seat {seat}")
+        elif body == "deal_result" and deal is not None:
+            check(len(deal.steps), Counter(), f"deal {number}, end")
+    return problems
+
+
+@pytest.mark.parametrize("variant", games.names())
+def test_no_seat_receives_a_card_it_does_not_hold(store: Store, variant: str) -> None:
+    for streams in play_raw_matches(store, variant, matches=2, max_deals=2):
+        check_wire(store, variant, streams)
+
+
+WIRE_PLANTS: list[tuple[str, Plant]] = [
+    ("guandan", plants.guandan_tribute_shown_when_given),  # GD-14, in events
+    ("shengji-1", plants.shengji_bury_shows_the_card),  # SJ-13, in events
+    ("shengji-2", plants.shengji_kitty_in_public),  # SJ-13, in public facts
+    ("sanfu", plants.sanfu_third_card_turned),  # SF-2, in events
+]
+
+
+@pytest.mark.parametrize(
+    ("variant", "plant"), WIRE_PLANTS, ids=[plant.__name__ for _, plant in WIRE_PLANTS]
+)
+def test_the_wire_check_finds_a_leak_planted_in_the_engine(
+    store: Store, monkeypatch: pytest.MonkeyPatch, variant: str, plant: Plant
+) -> None:
+    """A real server plays with an engine that leaks; the wire check must see it. The
+    match seed is pinned so that Guandan's second and third deals have tribute."""
+    plant(monkeypatch)
+    monkeypatch.setattr(
+        session, "secrets", SimpleNamespace(randbits=lambda bits: 5, token_hex=secrets.token_hex)
+    )
+    (streams,) = play_raw_matches(store, variant, matches=1, max_deals=3)
+    with pytest.raises(AssertionError, match="hidden cards on the wire"):
+        check_wire(store, variant, streams)
