@@ -127,10 +127,9 @@ def run_tournament(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     with metrics_endpoint(args), Store.open(args.db) as store:
         store.add_tournament(config.id, config.name, config.variant, dict(config.options), {})
-        for bot in sorted(
+        store.add_builtin_bots(
             {name for team in config.teams for name in team} | set(config.reference or ())
-        ):
-            store.add_bot(bot, "builtin")
+        )
         done = store.match_ids(config.id)
         league = League(store, config.variant)
         log = get_logger(__name__, tournament_id=config.id, variant=config.variant)
