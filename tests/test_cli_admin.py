@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import shutil
 import socket
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from google.protobuf.message import Message
 from test_server import ADMIN, ServerThread
 from test_server_admin import self_signed_certificate
 from test_server_seats import Arena
+from waiting import wait_for_tournament
 
 from arena._proto.arena.v1 import arena_pb2
 from arena.cli import build_parser, main
@@ -95,10 +95,7 @@ def test_a_tournament_file_is_played_and_listed(
     status, out, _ = admin(capsys, arena.address, "tournament", str(definition))
     assert status == 0 and out.startswith("tournament house-") and "2 match(es)" in out
     tournament = out.split()[1].rstrip(":")
-    end = time.monotonic() + 120
-    while len(list(store.matches(tournament_id=tournament))) < 2:
-        assert time.monotonic() < end, "the tournament's matches were not stored"
-        time.sleep(0.05)
+    wait_for_tournament(store, tournament, 2)
     status, out, _ = admin(capsys, arena.address, "list", "--tournament", tournament, "--json")
     rows = json.loads(out)["matches"]
     assert {r["status"] for r in rows} == {"finished"} and len(rows) == 2

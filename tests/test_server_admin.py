@@ -14,6 +14,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from test_server import ADMIN, OWNER_KEY, bearer, code_of, register
 from test_server_seats import Arena, Raw, run
+from waiting import wait_for_tournament
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.server.app import TlsFiles, start_server
@@ -111,10 +112,7 @@ def test_a_tournament_of_built_in_bots_is_played_and_stored(server: tuple[Store,
             arena_pb2.CreateTournamentRequest(toml=toml), metadata=bearer(ADMIN)
         )
         assert created.matches == 2
-        end = time.monotonic() + 120
-        while len(list(store.matches(tournament_id=created.tournament_id))) < 2:
-            assert time.monotonic() < end
-            time.sleep(0.05)
+        wait_for_tournament(store, created.tournament_id, 2)
         code, details = code_of(
             lambda: stub.CreateTournament(
                 arena_pb2.CreateTournamentRequest(toml=toml), metadata=bearer(ADMIN)

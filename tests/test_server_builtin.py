@@ -4,7 +4,6 @@ older arena left; ``search:samples=2`` is a bot of its own, rated under that nam
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +14,7 @@ from test_server import ADMIN, bearer, code_of
 from test_server_admin import admin, wait_stored
 from test_server_seats import WAIT, Arena, Raw, clock, run
 from test_store import old_store
+from waiting import wait_for_tournament
 
 from arena._proto.arena.v1 import arena_pb2
 from arena.client.runner import run_bot_async
@@ -192,11 +192,7 @@ def test_a_tournament_of_built_in_bots_with_parameters_is_played(tmp_path: Path)
                 arena_pb2.CreateTournamentRequest(definition=definition), metadata=bearer(ADMIN)
             )
 
-        async def stored() -> None:
-            while len(list(store.matches(tournament_id=created.tournament_id))) < created.matches:
-                await asyncio.sleep(0.05)
-
-        run(asyncio.wait_for(stored(), WAIT))
+        wait_for_tournament(store, created.tournament_id, created.matches, WAIT)
         [match] = store.matches(tournament_id=created.tournament_id)
         assert "search:samples=2,candidates=2" in rated_in(store, match.id, "guandan")
 
