@@ -1,21 +1,31 @@
 """``arena rules shengji``: shapes, trick winner, follow check, kitty multiplier.
 
-Every test names the rule of rules/shengji.md it checks (SJ-15 … SJ-25). The engine
-cross-check plays random deals and asks :func:`follow_error` and the engine the same
-follow questions.
+Every test names the rule of rules/shengji.md it checks (SJ-14 … SJ-29). The engine's
+follow decisions are checked against tests/shengji_follow_reference.py, a second and
+independent statement of SJ-19, SJ-28 and SJ-29: on the rules' worked examples, on
+random leads and hands (hypothesis) and during random deals.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
+from collections import Counter
+from itertools import combinations
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from shengji_follow_reference import Deal, follow_is_legal
 
+from arena.cards import RANKS, Card, format_cards, parse_cards
 from arena.cli import main
 from arena.games import make
 from arena.games.shengji.follow import follow_error
+from arena.games.shengji.order import TrumpOrder
+from arena.games.shengji.shapes import decompose
 from arena.games.shengji.state import ShengjiState
 
 # playing 10 with hearts trump, 2 not constant: the SJ-15 examples
@@ -246,8 +256,386 @@ def test_follow_refuses_a_play_not_in_the_hand(capsys: pytest.CaptureFixture[str
     assert "9h not in --hand" in line
 
 
-def test_follow_error_agrees_with_the_engine() -> None:
-    """Random deals of 2, 3 and 4 decks: every follow question gets the engine's answer."""
+# ------------------------------------------------------------------ follow vs. the rule text
+#
+# tests/shengji_follow_reference.py states SJ-19, SJ-28 and SJ-29 a second time, from
+# the rule text alone; the engine's verdict on a follow must be the same.
+
+
+def engine_allows(deal: Deal, hand: str, lead: str, play: str) -> bool:
+    order = TrumpOrder(deal.level, deal.trump, deal.constant_twos)
+    led = parse_cards(lead)
+    units = decompose(led, order)
+    suit = order.suits[led[0]]
+    return follow_error(parse_cards(hand), parse_cards(play), units, suit, order, deal.decks) == ""
+
+
+def reference_allows(deal: Deal, hand: str, lead: str, play: str) -> bool:
+    return follow_is_legal(deal, parse_cards(hand), parse_cards(lead), parse_cards(play))
+
+
+TEN = RANKS.index("T")
+SPADES_TRUMP = 0
+
+
+def playing_ten(decks: int, trump: int | None = SPADES_TRUMP, twos: bool = False) -> Deal:
+    return Deal(decks, TEN, trump, twos or decks == 4)
+
+
+FOLLOWS = [
+    # rule, deal, follower's hand, lead, play, legal
+    ("SJ-19a", playing_ten(2), "9h 8h 7h 3c", "Qh Qh", "9h 8h", True),
+    ("SJ-19a", playing_ten(2), "9h 8h 7h 3c", "Qh Qh", "9h 3c", False),
+    ("SJ-19a", playing_ten(2), "9h 3c 4c", "Qh Qh", "9h 3c", True),
+    ("SJ-19a", playing_ten(2), "9h 3c 4c", "Qh Qh", "3c 4c", False),
+    ("SJ-19a", playing_ten(1), "Qh 3c", "Ah Kh", "Qh 3c", True),  # a throw of singles
+    ("SJ-19a", playing_ten(1), "Qh 9h 3c", "Ah Kh", "Qh 3c", False),
+    ("SJ-19b pair", playing_ten(2), "Kh Kh 9h 3c", "Qh Qh", "Kh Kh", True),
+    ("SJ-19b pair", playing_ten(2), "Kh Kh 9h 3c", "Qh Qh", "Kh 9h", False),
+    ("SJ-19b pair in a tractor", playing_ten(2), "Kh Kh Qh Qh 9h", "5h 5h", "Qh Qh", True),
+    ("SJ-19b pair in a tractor", playing_ten(2), "Kh Kh Qh Qh 9h", "5h 5h", "Kh 9h", False),
+    ("SJ-19b tractor", playing_ten(2), "Kh Kh Qh Qh 9h 9h 3h", "6h 6h 5h 5h", "Kh Kh Qh Qh", True),
+    ("SJ-19b tractor", playing_ten(2), "Kh Kh Qh Qh 9h 9h 3h", "6h 6h 5h 5h", "Kh Kh 9h 9h", False),
+    ("SJ-19b sets", playing_ten(2), "Kh Kh 9h 9h 7h 3h", "6h 6h 5h 5h", "Kh Kh 9h 9h", True),
+    ("SJ-19b sets", playing_ten(2), "Kh Kh 9h 9h 7h 3h", "6h 6h 5h 5h", "Kh Kh 7h 3h", False),
+    # SJ-15: trump A, off-suit 10s, trump 10 are consecutive; an off 10 is between A and Ts
+    ("SJ-15 SJ-19b", playing_ten(2), "Ts Ts Th Th As As 5s", "4s 4s 3s 3s", "As As Th Th", True),
+    ("SJ-15 SJ-19b", playing_ten(2), "Ts Ts Th Th As As 5s", "4s 4s 3s 3s", "Th Th Ts Ts", True),
+    ("SJ-15 SJ-19b", playing_ten(2), "Ts Ts Th Th As As 5s", "4s 4s 3s 3s", "As As Ts Ts", False),
+    ("SJ-14 off 10s", playing_ten(2), "Th Td 5s", "3s 3s", "Th Td", True),
+    ("SJ-14 off 10s", playing_ten(2), "Th Td 5s", "3s 3s", "Td 5s", True),  # no pair held
+    # SJ-3 constant twos: trump A, other 2s, trump 2
+    (
+        "SJ-3 SJ-19b",
+        playing_ten(2, twos=True),
+        "As As 2h 2h 2s 2s 5s",
+        "4s 4s 3s 3s",
+        "2h 2h 2s 2s",
+        True,
+    ),
+    (
+        "SJ-3 SJ-19b",
+        playing_ten(2, twos=True),
+        "As As 2h 2h 2s 2s 5s",
+        "4s 4s 3s 3s",
+        "As As 2s 2s",
+        False,
+    ),
+    ("SJ-5 notrump", playing_ten(2, trump=None), "Th Th Ts BJ", "SJ SJ", "Th Th", True),
+    ("SJ-5 notrump", playing_ten(2, trump=None), "Th Th Ts BJ", "SJ SJ", "Ts BJ", False),
+    # throws: each combination, largest first
+    ("SJ-19b throw", playing_ten(2), "Qh Qh 9h 8h", "Ah Kh Kh", "Qh Qh 9h", True),
+    ("SJ-19b throw", playing_ten(2), "Qh Qh 9h 8h", "Ah Kh Kh", "Qh 9h 8h", False),
+    (
+        "SJ-19b throw",
+        playing_ten(2),
+        "9h 9h 8h 8h 5h 5h 3h",
+        "Ah Qh Qh Jh Jh",
+        "9h 9h 8h 8h 3h",
+        True,
+    ),
+    (
+        "SJ-19b throw",
+        playing_ten(2),
+        "9h 9h 8h 8h 5h 5h 3h",
+        "Ah Qh Qh Jh Jh",
+        "9h 9h 5h 5h 3h",
+        False,
+    ),
+    # README reading: among the ways to match the 2-pair tractor, the one that leaves the
+    # triple counts (two pairs + a triple are held)
+    (
+        "SJ-19b throw",
+        playing_ten(3),
+        "Ah Ah Ah Qh Qh Qh 8h 8h 8h",
+        "6h 6h 5h 5h Kh Kh Kh",
+        "Ah Ah Ah Qh Qh 8h 8h",
+        True,
+    ),
+    (
+        "SJ-19b throw",
+        playing_ten(3),
+        "Ah Ah Ah Qh Qh 8h 8h 3h",
+        "6h 6h 5h 5h Kh Kh Kh",
+        "Ah Ah Qh Qh 8h 8h 3h",
+        False,
+    ),
+    (
+        "SJ-19b throw",
+        playing_ten(3),
+        "Ah Ah Ah Qh Qh 8h 8h 3h",
+        "6h 6h 5h 5h Kh Kh Kh",
+        "Ah Ah Ah Qh Qh 8h 3h",
+        False,
+    ),
+    (
+        "SJ-19b throw",
+        playing_ten(3),
+        "Ah Ah Ah Qh Qh 8h 8h 8h",
+        "6h 6h 5h 5h Kh Kh Kh",
+        "Ah Ah Qh Qh 8h 8h 8h",
+        True,
+    ),
+    # SJ-14: four identical cards are two pairs (sets for a tractor no one can match)
+    (
+        "SJ-14 SJ-19b",
+        playing_ten(4),
+        "Qh Qh Qh Qh Ah Ah Ah Ah 9h 9h Jh",
+        "3h 3h 4h 4h 5h 5h 6h 6h 7h 7h",
+        "Qh Qh Qh Qh Ah Ah Ah Ah 9h 9h",
+        True,
+    ),
+    (
+        "SJ-14 SJ-19b",
+        playing_ten(4),
+        "Qh Qh Qh Qh Ah Ah Ah Ah 9h 9h Jh",
+        "3h 3h 4h 4h 5h 5h 6h 6h 7h 7h",
+        "Qh Qh Qh Ah Ah Ah Ah 9h 9h Jh",
+        False,
+    ),
+    # SJ-28: 3 decks
+    (
+        "SJ-28 Titanic",
+        playing_ten(3),
+        "Qh Qh Qh Jh Jh Jh 3h 4h",
+        "6h 6h 6h 5h 5h 5h",
+        "Qh Qh Qh Jh Jh Jh",
+        True,
+    ),
+    (
+        "SJ-28 Titanic",
+        playing_ten(3),
+        "Qh Qh Qh Jh Jh Jh 3h 4h",
+        "6h 6h 6h 5h 5h 5h",
+        "Qh Qh Qh Jh Jh 4h",
+        False,
+    ),
+    (
+        "SJ-28 Titanic",
+        playing_ten(3),
+        "Ah Ah Ah Kh Kh 8h 8h 8h",
+        "6h 6h 6h 5h 5h 5h",
+        "Ah Ah Kh Kh 8h 8h",
+        True,
+    ),  # a tractor of pairs + any 2 before two triples
+    (
+        "SJ-28 Titanic",
+        playing_ten(3),
+        "Ah Ah Ah Kh Kh 8h 8h 8h",
+        "6h 6h 6h 5h 5h 5h",
+        "Ah Ah Ah 8h 8h 8h",
+        False,
+    ),
+    (
+        "SJ-28 Titanic",
+        playing_ten(3),
+        "Ah Ah Ah 8h 8h 3h 4h",
+        "6h 6h 6h 5h 5h 5h",
+        "Ah Ah Ah 8h 8h 3h",
+        True,
+    ),  # triple + pair + single
+    (
+        "SJ-28 Titanic",
+        playing_ten(3),
+        "Ah Ah Ah 8h 8h 3h 4h",
+        "6h 6h 6h 5h 5h 5h",
+        "Ah Ah Ah 8h 3h 4h",
+        False,
+    ),
+    ("SJ-28 triple", playing_ten(3), "Kh Kh 9h 3h", "7h 7h 7h", "Kh Kh 9h", True),
+    ("SJ-28 triple", playing_ten(3), "Kh Kh 9h 3h", "7h 7h 7h", "Kh 9h 3h", False),
+    ("SJ-28 triple", playing_ten(3), "Kh Kh Kh 9h 9h", "7h 7h 7h", "Kh Kh 9h", False),
+    # SJ-29: 4 decks
+    ("SJ-29 quad", playing_ten(4), "Kh Kh Qh Qh 9h 9h 9h", "7h 7h 7h 7h", "Kh Kh Qh Qh", True),
+    ("SJ-29 quad", playing_ten(4), "Kh Kh Qh Qh 9h 9h 9h", "7h 7h 7h 7h", "9h 9h 9h Kh", False),
+    ("SJ-29 quad", playing_ten(4), "Kh Kh Qh Qh 9h 9h 9h", "7h 7h 7h 7h", "Kh Kh 9h 9h", False),
+    ("SJ-29 quad", playing_ten(4), "Kh Kh 9h 9h 9h 3h", "7h 7h 7h 7h", "Kh Kh 9h 9h", True),
+    ("SJ-29 quad", playing_ten(4), "Kh Kh 9h 9h 9h 3h", "7h 7h 7h 7h", "9h 9h 9h 3h", False),
+    (
+        "SJ-29 2-pair tractor",
+        playing_ten(4),
+        "Ah Ah Ah Ah Qh Qh Jh Jh 3h",
+        "6h 6h 5h 5h",
+        "Ah Ah Ah Ah",
+        True,
+    ),  # the follower chooses
+    (
+        "SJ-29 2-pair tractor",
+        playing_ten(4),
+        "Ah Ah Ah Ah Qh Qh Jh Jh 3h",
+        "6h 6h 5h 5h",
+        "Qh Qh Jh Jh",
+        True,
+    ),
+    (
+        "SJ-29 2-pair tractor",
+        playing_ten(4),
+        "Ah Ah Ah Ah Qh Qh Jh Jh 3h",
+        "6h 6h 5h 5h",
+        "Ah Ah Qh Qh",
+        False,
+    ),
+    (
+        "SJ-29 3-pair tractor",
+        playing_ten(4),
+        "Ah Ah Ah Kh Kh Kh 4h 4h 3h",
+        "6h 6h 7h 7h 8h 8h",
+        "Ah Ah Ah Kh Kh Kh",
+        True,
+    ),  # a triple tractor may stand for it
+    (
+        "SJ-29 3-pair tractor",
+        playing_ten(4),
+        "Ah Ah Ah Kh Kh Kh 4h 4h 3h",
+        "6h 6h 7h 7h 8h 8h",
+        "Ah Ah Kh Kh 4h 4h",
+        False,
+    ),
+    (
+        "SJ-29 triple tractor",
+        playing_ten(4),
+        "3h 3h 4h 4h 5h 5h Ah Ah Ah",
+        "Jh Jh Jh Qh Qh Qh",
+        "3h 3h 4h 4h 5h 5h",
+        True,
+    ),
+    (
+        "SJ-29 triple tractor",
+        playing_ten(4),
+        "3h 3h 4h 4h 5h 5h Ah Ah Ah",
+        "Jh Jh Jh Qh Qh Qh",
+        "Ah Ah Ah 3h 3h 4h",
+        False,
+    ),
+    (
+        "SJ-29 4-pair tractor",
+        playing_ten(4),
+        "Kh Kh Kh Qh Qh Qh 8h 8h 3h",
+        "3h 3h 4h 4h 5h 5h 6h 6h",
+        "Kh Kh Kh Qh Qh Qh 8h 8h",
+        True,
+    ),  # triple tractor + pair
+    (
+        "SJ-29 4-pair tractor",
+        playing_ten(4),
+        "Kh Kh Kh Qh Qh Qh 8h 8h 3h",
+        "3h 3h 4h 4h 5h 5h 6h 6h",
+        "Kh Kh Kh Qh Qh Qh 8h 3h",
+        False,
+    ),
+    (
+        "SJ-29 quad tractor",
+        playing_ten(4),
+        "Kh Kh Qh Qh Jh Jh 9h 9h Ah Ah Ah Ah 3h",
+        "4h 4h 4h 4h 5h 5h 5h 5h",
+        "Kh Kh Qh Qh Jh Jh 9h 9h",
+        True,
+    ),
+    (
+        "SJ-29 quad tractor",
+        playing_ten(4),
+        "Kh Kh Qh Qh Jh Jh 9h 9h Ah Ah Ah Ah 3h",
+        "4h 4h 4h 4h 5h 5h 5h 5h",
+        "Ah Ah Ah Ah Kh Kh Qh Qh",
+        False,
+    ),
+    # SJ-29 Decision: a shape not listed follows SJ-19 (b), widths largest first
+    ("SJ-29 triple, not listed", playing_ten(4), "Kh Kh 9h 3h", "7h 7h 7h", "Kh Kh 9h", True),
+    ("SJ-29 triple, not listed", playing_ten(4), "Kh Kh 9h 3h", "7h 7h 7h", "Kh 9h 3h", False),
+]
+
+
+@pytest.mark.parametrize(
+    ("rule", "deal", "hand", "lead", "play", "legal"),
+    FOLLOWS,
+    ids=[f"{case[0]}: {case[4]} on {case[3]} holding {case[2]}" for case in FOLLOWS],
+)
+def test_follow_rule_examples(
+    rule: str, deal: Deal, hand: str, lead: str, play: str, legal: bool
+) -> None:
+    """The worked follows of SJ-14 … SJ-29: the rule text and the engine agree."""
+    assert reference_allows(deal, hand, lead, play) is legal, rule
+    assert engine_allows(deal, hand, lead, play) is legal, rule
+
+
+@st.composite
+def follow_questions(draw: st.DrawFn) -> tuple[Deal, list[Card], list[Card]]:
+    """A deal, a lead of one suit (a throw with 1 to 3 decks) and a follower's hand.
+
+    The follower's cards of the led suit come from a window of a few steps of that
+    suit, several copies at a time, so that they hold sets and tractors often.
+    """
+    decks = draw(st.integers(1, 4))
+    twos = decks == 4 or draw(st.booleans())
+    deal = Deal(decks, draw(st.integers(0, 12)), draw(st.none() | st.integers(0, 3)), twos)
+    suit = draw(st.sampled_from(sorted({deal.suit(c) for c in range(54)}, key=str)))
+    ladder = deal.ladder(suit)
+    left = Counter({card: decks for card in range(54)})
+    lead: list[Card] = []
+    for _ in range(draw(st.integers(1, 1 if decks == 4 else 3))):
+        width = draw(st.integers(1, decks))
+        length = 1 if width == 1 else draw(st.integers(1, min(5, len(ladder))))
+        start = draw(st.integers(0, len(ladder) - length))
+        cards = [draw(st.sampled_from(sorted(ladder[start + k]))) for k in range(length)]
+        if all(left[c] >= width for c in cards):
+            for card in cards:
+                left[card] -= width
+                lead += [card] * width
+    assume(lead)
+    low = draw(st.integers(0, len(ladder) - 1))
+    window = sorted(c for step in ladder[low : low + draw(st.integers(2, 8))] for c in step)
+    hand: list[Card] = []
+    for card in draw(st.lists(st.sampled_from(window), max_size=len(lead) + 6)):
+        copies = min(left[card], draw(st.integers(1, decks)))
+        left[card] -= copies
+        hand += [card] * copies
+    others = [c for c in range(54) if deal.suit(c) != suit]
+    hand += draw(st.lists(st.sampled_from(others), max_size=4))
+    return deal, lead, hand
+
+
+@settings(max_examples=600, deadline=None)
+@given(follow_questions(), st.randoms(use_true_random=False))
+def test_engine_follow_verdicts_equal_the_rule_text(
+    question: tuple[Deal, list[Card], list[Card]], rng: random.Random
+) -> None:
+    """Random deals (1-4 decks, with and without trumps, constant twos), leads and hands:
+    for every play of the lead's size (a sample when there are many) the engine allows
+    exactly what the independent statement of SJ-19/SJ-28/SJ-29 allows."""
+    deal, lead, hand = question
+    order = TrumpOrder(deal.level, deal.trump, deal.constant_twos)
+    units = decompose(lead, order)
+    suit = order.suits[lead[0]]
+    for play in plays_of_size(deal, lead, hand, rng):
+        engine = follow_error(hand, play, units, suit, order, deal.decks) == ""
+        assert engine is follow_is_legal(deal, hand, lead, play), (
+            format_cards(hand),
+            format_cards(lead),
+            format_cards(play),
+        )
+
+
+def plays_of_size(
+    deal: Deal, lead: list[Card], hand: list[Card], rng: random.Random
+) -> list[tuple[Card, ...]]:
+    """Plays of the lead's size from the hand: every one in the led suit when there are
+    few (a sample otherwise), and a few that mix in other cards."""
+    size, suit = len(lead), deal.suit(lead[0])
+    held = sorted(c for c in hand if deal.suit(c) == suit)
+    plays: list[tuple[Card, ...]] = []
+    if len(held) > size:
+        if math.comb(len(held), size) <= 300:
+            plays = sorted(set(combinations(held, size)))
+        else:
+            plays = [tuple(sorted(rng.sample(held, size))) for _ in range(40)]
+    for _ in range(3):
+        plays.append(tuple(rng.sample(hand, size)) if len(hand) >= size else tuple(hand))
+    return plays
+
+
+def test_engine_follow_checks_in_played_deals() -> None:
+    """Random deals of 1 to 4 decks: every follow question the engine answers during
+    play (its legal actions and random tries) gets the rule text's answer."""
     rng = random.Random(19)
     asked = 0
     for name in ("shengji-1", "shengji-2", "shengji-3", "shengji-4"):
@@ -266,14 +654,14 @@ def test_follow_error_agrees_with_the_engine() -> None:
 def _cross_check(state: ShengjiState, rng: random.Random) -> int:
     seat, trick, order = state.to_act, state._trick, state.order
     assert order is not None
-    hand = state.hand(seat)
+    deal = Deal(state.rules.decks, order.level, order.trump, order.constant_twos)
+    lead = [card for unit in trick.lead for card in unit.cards]
+    hand = list(state.hand(seat))
     candidates = [a.cards for a in state.legal_actions()[:5]]
     candidates += [tuple(sorted(rng.sample(hand, trick.size))) for _ in range(5)]
-    candidates.append(hand[: trick.size + 1])
     for cards in candidates:
-        engine = state._follow_error(seat, cards)
-        pure = follow_error(hand, cards, trick.lead, trick.suit, order, state.rules.decks)
-        assert pure == engine, (state.hand(seat), cards, trick.lead)
+        engine = state._follow_error(seat, cards) == ""
+        assert engine is follow_is_legal(deal, hand, lead, cards), (hand, cards, lead)
     return len(candidates)
 
 

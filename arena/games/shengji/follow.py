@@ -11,6 +11,7 @@ best score that the follower's cards of ``G`` allow.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 
 from arena.cards import Card
 from arena.games.shengji.order import TrumpOrder
@@ -145,10 +146,11 @@ def _general_score(pile: Pile, shapes: list[Shape]) -> Score:
     """SJ-19 (b): each lead unit, largest first, matched as well as the cards allow.
 
     A tractor is matched by a tractor of its width and length, failing that by as
-    many sets of its width as the cards hold (up to its length); a set by a set
-    of its width, failing that by the widest smaller set (widths largest first,
-    SJ-29 Decision). No card counts twice; among the ways to match a unit, the
-    one that leaves the best match for the later units counts.
+    many sets of its width as the cards hold (up to its length; any of them, four
+    identical cards being two pairs); a set by a set of its width, failing that by
+    the widest smaller set (widths largest first, SJ-29 Decision). No card counts
+    twice; among the ways to match a unit, the one that leaves the best match for
+    the later units counts.
     """
     if not shapes:
         return ()
@@ -156,7 +158,8 @@ def _general_score(pile: Pile, shapes: list[Shape]) -> Score:
     if width == 1:
         return (0, *_general_score(pile, rest))
     best: Score | None = None
-    for local, taken in _unit_matches(pile, width, length):
+    later_sets = any(w > 1 for w, _ in rest)  # only then does the choice of sets matter
+    for local, taken in _unit_matches(pile, width, length, later_sets):
         remaining = pile.copy()
         for unit in taken:
             remaining.take(unit)
@@ -167,14 +170,21 @@ def _general_score(pile: Pile, shapes: list[Shape]) -> Score:
     return best
 
 
-def _unit_matches(pile: Pile, width: int, length: int) -> list[tuple[Score, list[Unit]]]:
-    """The best ways to match one lead unit: (its local score, the units taken)."""
+def _unit_matches(
+    pile: Pile, width: int, length: int, every: bool
+) -> list[tuple[Score, list[Unit]]]:
+    """The best ways to match one lead unit: (its local score, the units taken).
+
+    Without ``every``, one choice of sets stands for all (no later unit needs sets).
+    """
     if length >= 2:
         exact = list(pile.units(width, length))
         if exact:
             return [((2, length), [unit]) for unit in exact]
-        sets = _disjoint_sets(pile, width, length)
-        return [((1, len(sets)), sets)] if sets else [((0, 0), [])]
+        choices = _set_choices(pile, width, length, every)
+        if choices:
+            return [((1, len(sets)), sets) for sets in choices]
+        return [((0, 0), [])]
     for narrower in range(width, 1, -1):
         found = list(pile.units(narrower, 1))
         if found:
@@ -182,18 +192,22 @@ def _unit_matches(pile: Pile, width: int, length: int) -> list[tuple[Score, list
     return [((0, 0), [])]
 
 
-def _disjoint_sets(pile: Pile, width: int, limit: int) -> list[Unit]:
-    """Up to ``limit`` sets of ``width``, the highest first."""
-    remaining = pile.copy()
-    taken: list[Unit] = []
-    for unit in sorted(pile.units(width, 1), key=lambda u: u.top, reverse=True):
-        if len(taken) == limit:
-            break
-        identity = remaining.order.identities[unit.cards[0]]
-        if remaining.counts[identity] >= width:
-            remaining.take(unit)
-            taken.append(unit)
-    return taken
+def _set_choices(pile: Pile, width: int, limit: int, every: bool) -> list[list[Unit]]:
+    """Every choice of as many disjoint sets of ``width`` as the pile holds, up to ``limit``.
+
+    Any of them may stand for the tractor: which one is best depends on the later
+    units. ``k × width`` identical cards are ``k`` sets (SJ-14: a quad is two pairs).
+    """
+    identities = pile.order.identities
+    sets = [
+        unit
+        for unit in pile.units(width, 1)
+        for _ in range(pile.counts[identities[unit.cards[0]]] // width)
+    ]
+    if not every:
+        return [sets[:limit]] if sets else []
+    chosen = {tuple(c): list(c) for c in combinations(sets, min(limit, len(sets)))}
+    return [choice for choice in chosen.values() if choice]
 
 
 SET_NAMES = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
