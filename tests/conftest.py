@@ -15,7 +15,7 @@ pytest_plugins = ("ci_skips",)
 
 # Helper modules of several test modules: their asserts explain themselves too. Marked
 # here, before any test module imports them.
-pytest.register_assert_rewrite("game_suite", "raykill")
+pytest.register_assert_rewrite("game_suite", "printed", "raykill")
 
 if TYPE_CHECKING:
     from raykill import Sessions

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from printed import Printed, agree, figure, figures
 
 from arena.cli import main
 
@@ -23,3 +24,40 @@ def test_bench_bots_reports_each_bot_against_random(capsys: pytest.CaptureFixtur
 def test_bench_bots_names_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "bots", "--bots", "clever", "--deals", "1"]) == 2
     assert "unknown bot 'clever'" in capsys.readouterr().err
+
+
+def test_bench_bots_figures_are_the_counts_over_the_seconds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["bench", "bots", "--variant", "guandan", "--deals", "2", "--bots", "heuristic,first"]
+    assert main([*argv, "--json"]) == 0
+    rows = {row["bot"]: row for row in json.loads(capsys.readouterr().out)["bots"]}
+    assert list(rows) == ["random", "heuristic", "first"]
+    base = rows["random"]
+    for row in rows.values():
+        assert row["deals"] == 2 and row["decisions"] >= 2 and row["seconds"] > 0
+        assert row["ms_per_deal"] * row["deals"] == pytest.approx(row["seconds"] * 1e3)
+        assert row["decisions_per_deal"] * row["deals"] == pytest.approx(row["decisions"])
+        assert 0 < row["slowest_decision_ms"] <= row["seconds"] * 1e3  # one of its decisions
+        assert row["ratio_to_random"] == pytest.approx(row["seconds"] / base["seconds"])
+        target = row["target_ratio"]
+        assert row["met"] == (None if target is None else row["ratio_to_random"] <= target)
+
+
+def test_bench_bots_text_ratios_are_the_printed_times_quotients(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "bots", "--variant", "guandan", "--deals", "2"]) == 0
+    out = capsys.readouterr().out
+    assert figure("guandan: {} consecutive match deals per bot", out) == Printed.of("2")
+    line = "{} ms/deal {} decisions/deal slowest {} ms {}x random"
+    base_ms, base_decisions, base_slowest, base_ratio = figures(f"random {line}", out)
+    ms, decisions, slowest, ratio = figures(f"heuristic {line}", out)
+    assert base_ratio == Printed.of("1.00")
+    agree("heuristic's deal time in random deals", ratio, ms / base_ms)
+    for per_deal, most, count in (
+        (base_ms, base_slowest, base_decisions),
+        (ms, slowest, decisions),
+    ):
+        assert per_deal.high > 0 and count.high >= 1
+        assert most.low <= (per_deal * 2).high  # a decision within the two deals' time

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
 from google.protobuf import json_format, struct_pb2
+from printed import Printed, agree, figure, figures
 
 from arena._proto.arena.v1 import arena_pb2
 from arena.cli import main
 from arena.client.wire import facts_from_struct, observation_from_proto
-from arena.commands.bench_grpc import percentile
+from arena.commands.bench_grpc import LATENCY_MATCHES, percentile
 from arena.errors import ParseError
 from arena.games import make
 from arena.protocol import action_from_proto
@@ -47,6 +49,28 @@ def test_bench_grpc_json_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert "DecisionRequest" in report["round_trip"]
     assert set(concurrent["cpu_us_per_decision"]) == {"server and bots"}
     assert local["cpu_us_per_decision"] > 0 and report["cpu_slowdown"] > 0
+    assert_counts_agree(report)
+
+
+def assert_counts_agree(report: dict[str, Any]) -> None:
+    """Every rate of a JSON report is its counts over its seconds, every ratio the
+    quotient of the two figures it compares."""
+    latency, concurrent, local = report["latency"], report["concurrent"], report["in_process"]
+    for phase in (latency, concurrent, local):
+        assert phase["seconds"] > 0 and phase["decisions"] >= phase["matches"]
+        rate = phase["decisions_per_second"]
+        assert rate * phase["seconds"] == pytest.approx(phase["decisions"])
+    assert latency["matches"] == LATENCY_MATCHES
+    assert report["slowdown"] == pytest.approx(
+        local["decisions_per_second"] / concurrent["decisions_per_second"]
+    )
+    remote_cpu = sum(concurrent["cpu_us_per_decision"].values())
+    assert report["cpu_slowdown"] == pytest.approx(remote_cpu / local["cpu_us_per_decision"])
+    targets, met = report["targets"], report["met"]
+    assert met["p50_ms"] == (latency["p50_ms"] <= targets["p50_ms"])
+    assert met["p99_ms"] == (latency["p99_ms"] <= targets["p99_ms"])
+    rate = concurrent["decisions_per_second"]
+    assert met["decisions_per_second"] == (rate >= targets["decisions_per_second"])
 
 
 def test_bench_grpc_text_report_with_bots_in_a_second_process(
@@ -59,13 +83,31 @@ def test_bench_grpc_text_report_with_bots_in_a_second_process(
     assert "in process (baseline" in out and "slowdown" in out
     assert "target ≤ 0.5" in out and "target ≥ 5000" in out
     assert "CPU µs per decision" in out and "server " in out and "bots " in out
+    assert figures("1 match at a time ({} matches, {} decisions)", out)[0] == Printed.of("4")
+    matches, decisions, remote = figures(
+        "{} matches at once ({} decisions): {} remote decisions/s", out
+    )
+    assert matches == Printed.of("1") and decisions.low >= 1 and remote.high > 0
+    local_matches, local = figures("the same {} matches in process (baseline, one thread): {}", out)
+    assert local_matches == matches and local.high > 0
+    agree("slowdown", figure("slowdown remote vs in process: {}x", out), local / remote)
+    server, bots, in_process, cpu_slowdown = figures(
+        "server {}, bots {}; in process {} ({}x the CPU", out
+    )
+    agree("CPU slowdown", cpu_slowdown, (server + bots) / in_process)
+    p50, p99 = figures("p50 {} ms, p99 {} ms", out)  # the concurrent phase's
+    assert p50.high > 0 and p50.low <= p99.high
 
 
 def test_bench_grpc_refuses_nonsense(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "grpc", "--matches", "0"]) == 2
-    assert "at least 1" in capsys.readouterr().err
-    assert main(["bench", "grpc", "--variant", "chess"]) == 2
-    assert "unknown variant 'chess'" in capsys.readouterr().err
+    for argv, said in [
+        (["--matches", "0"], "--matches: must be an integer from 1 to"),
+        (["--variant", "chess"], "--variant: unknown variant 'chess'"),
+    ]:
+        with pytest.raises(SystemExit) as refused:  # argparse's refusal of the option
+            main(["bench", "grpc", *argv])
+        assert refused.value.code == 2
+        assert said in capsys.readouterr().err
 
 
 def _reference_facts(message: struct_pb2.Struct) -> object:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.chance import derive_seed
-from arena.commands import Subcommands, arguments
+from arena.commands import Subcommands, arguments, print_json
 from arena.commands.bench_deals import match_setups
 from arena.errors import ConfigError
 from arena.games import make
@@ -159,9 +159,7 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument(
         "--threads", action="store_true", help="with 'grpc': the bots' act in worker threads"
     )
-    parser.add_argument(
-        "--json", action="store_true", help="with 'grpc'/'bots': the report as JSON"
-    )
+    parser.add_argument("--json", action="store_true", help="the report as JSON")
     parser.set_defaults(handler=run_bench_command)
 
 
@@ -188,46 +186,103 @@ def run_bench_command(args: argparse.Namespace) -> int:
     return run_bench(args)
 
 
-def run_bench(args: argparse.Namespace) -> int:
-    if args.deals < 1:
-        raise ConfigError(f"--deals must be at least 1, got {args.deals}")
-    game = make(args.game)
-    seeds = [derive_seed(args.seed, "bench", i) for i in range(args.deals)]
-    deals = list(zip(seeds, match_setups(game, seeds), strict=True))
+def measure(game: Game, deals: list[tuple[int, Any]]) -> dict[str, Any]:
+    """Time the four kinds of work on ``deals``; the report (JSON-ready): the counts,
+    the seconds, and every rate and ratio computed from them."""
     setup = time_setup(game, deals)
     engine = time_engine(game, deals)
     records: list[dict[str, Any]] = []
     driver = time_driver(game, deals, records)
     counted = time_metrics(game.name, records)
     n = len(deals)
-    engine_rate, driver_rate = n / engine.seconds, n / driver.seconds
-    print(f"{game.describe()}: {n} consecutive match deals, random bots, one process")
-    print(f"  setup only (baseline): {n / setup.seconds:12.0f} deals/s")
-    print(
-        f"  engine:                {engine_rate:12.1f} deals/s  "
-        f"({engine.seconds / setup.seconds:.1f}x the setup time)"
-    )
-    print(
-        f"  driver + observations: {driver_rate:12.1f} deals/s  "
-        f"({driver.seconds / engine.seconds:.2f}x the engine time)"
-    )
-    print(f"  decisions per deal:    {engine.decisions / n:12.1f}")
-    print(f"  legal actions/decision:{engine.legal / engine.decisions:12.1f}")
-    print(
-        f"  µs per decision:       {engine.seconds / engine.decisions * 1e6:12.1f} (engine), "
-        f"{driver.seconds / driver.decisions * 1e6:.1f} (driver)"
-    )
+    engine_rate = n / engine.seconds
     overhead = counted.seconds / engine.seconds
-    print(
-        f"  metrics bookkeeping:   {counted.seconds / n * 1e6:12.1f} µs per deal "
-        f"({overhead:.3%} of the engine time; target ≤ {TARGET_METRICS_OVERHEAD:.0%}: "
-        f"{'met' if overhead <= TARGET_METRICS_OVERHEAD else 'NOT met'})"
-    )
     target = TARGET_DEALS_PER_SECOND.get(game.name)
-    if target is not None:
-        verdict = "met" if engine_rate >= target else "NOT met"
-        print(
-            f"  target ≥ {target:.0f} deals/s (engine, one core): {verdict} "
-            f"({engine_rate / target:.2f}x the target)"
-        )
+    return {
+        "game": game.describe(),
+        "deals": n,
+        "setup": {"seconds": setup.seconds, "deals_per_second": n / setup.seconds},
+        "engine": {
+            "seconds": engine.seconds,
+            "deals_per_second": engine_rate,
+            "decisions": engine.decisions,
+            "legal_actions": engine.legal,
+            "decisions_per_deal": engine.decisions / n,
+            "legal_actions_per_decision": engine.legal / engine.decisions,
+            "us_per_decision": engine.seconds / engine.decisions * 1e6,
+            "setup_times": engine.seconds / setup.seconds,
+        },
+        "driver": {
+            "seconds": driver.seconds,
+            "deals_per_second": n / driver.seconds,
+            "decisions": driver.decisions,
+            "decisions_per_deal": driver.decisions / n,
+            "us_per_decision": driver.seconds / driver.decisions * 1e6,
+            "engine_times": driver.seconds / engine.seconds,
+        },
+        "metrics": {
+            "seconds": counted.seconds,
+            "us_per_deal": counted.seconds / n * 1e6,
+            "engine_fraction": overhead,
+            "target_fraction": TARGET_METRICS_OVERHEAD,
+            "met": overhead <= TARGET_METRICS_OVERHEAD,
+        },
+        "target": None
+        if target is None
+        else {
+            "deals_per_second": target,
+            "times": engine_rate / target,
+            "met": engine_rate >= target,
+        },
+    }
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    if args.deals < 1:
+        raise ConfigError(f"--deals must be at least 1, got {args.deals}")
+    game = make(args.game)
+    seeds = [derive_seed(args.seed, "bench", i) for i in range(args.deals)]
+    report = measure(game, list(zip(seeds, match_setups(game, seeds), strict=True)))
+    if args.json:
+        print_json(report)
+    else:
+        _print(report)
     return 0
+
+
+def _met(met: bool) -> str:
+    return "met" if met else "NOT met"
+
+
+def _print(report: dict[str, Any]) -> None:
+    setup, engine, driver = report["setup"], report["engine"], report["driver"]
+    metrics, target = report["metrics"], report["target"]
+    print(f"{report['game']}: {report['deals']} consecutive match deals, random bots, one process")
+    print(f"  setup only (baseline): {setup['deals_per_second']:12.0f} deals/s")
+    print(
+        f"  engine:                {engine['deals_per_second']:12.1f} deals/s  "
+        f"({engine['setup_times']:.1f}x the setup time)"
+    )
+    print(
+        f"  driver + observations: {driver['deals_per_second']:12.1f} deals/s  "
+        f"({driver['engine_times']:.2f}x the engine time)"
+    )
+    print(
+        f"  decisions per deal:    {engine['decisions_per_deal']:12.1f} (engine), "
+        f"{driver['decisions_per_deal']:.1f} (driver)"
+    )
+    print(f"  legal actions/decision:{engine['legal_actions_per_decision']:12.1f}")
+    print(
+        f"  µs per decision:       {engine['us_per_decision']:12.1f} (engine), "
+        f"{driver['us_per_decision']:.1f} (driver)"
+    )
+    print(
+        f"  metrics bookkeeping:   {metrics['us_per_deal']:12.1f} µs per deal "
+        f"({metrics['engine_fraction']:.3%} of the engine time; "
+        f"target ≤ {metrics['target_fraction']:.0%}: {_met(metrics['met'])})"
+    )
+    if target is not None:
+        print(
+            f"  target ≥ {target['deals_per_second']:.0f} deals/s (engine, one core): "
+            f"{_met(target['met'])} ({target['times']:.2f}x the target)"
+        )

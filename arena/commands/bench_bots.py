@@ -107,6 +107,9 @@ def run_bench_bots(args: argparse.Namespace) -> int:
         rows.append(
             {
                 "bot": name,
+                "deals": cost.deals,
+                "decisions": cost.decisions,
+                "seconds": cost.seconds,
                 "ms_per_deal": cost.seconds / cost.deals * 1e3,
                 "decisions_per_deal": cost.decisions / cost.deals,
                 "slowest_decision_ms": cost.slowest * 1e3,

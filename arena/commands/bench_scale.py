@@ -3,14 +3,18 @@
 Three timings of the same matches (built-in random bots, a few deals each):
 a plain single process (the baseline), local Ray with one worker, and local Ray
 with N workers (N = cores). Printed: the efficiency ``rate_N / (N · rate_1)`` and
-Ray's overhead against the plain process.
+Ray's overhead against the plain process; ``--json``: the deals and seconds of each
+timing too.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import dataclass
+from typing import Any
 
+from arena.commands import print_json
 from arena.errors import ConfigError
 from arena.sim import MatchJob, RayOptions, Runner, cores, play_jobs, team_players
 
@@ -32,37 +36,100 @@ def scale_jobs(variant: str, matches: int, deals: int, seed: int) -> list[MatchJ
     ]
 
 
-def ray_rate(jobs: list[MatchJob], workers: int, batch: int) -> float:
-    """Deals/s on a fresh local Ray of ``workers`` CPUs, its start-up not counted."""
+@dataclass(frozen=True)
+class Run:
+    """Deals played and the seconds they took."""
+
+    deals: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.deals / self.seconds
+
+    def to_dict(self) -> dict[str, float]:
+        return {"deals": self.deals, "seconds": self.seconds, "deals_per_second": self.rate}
+
+
+def plain_run(jobs: list[MatchJob]) -> Run:
+    """The matches played one after another in this process."""
+    started = time.perf_counter()
+    deals = sum(r.deals for r in play_jobs(jobs))
+    return Run(deals, time.perf_counter() - started)
+
+
+def ray_run(jobs: list[MatchJob], workers: int, batch: int) -> Run:
+    """The matches on a fresh local Ray of ``workers`` CPUs, its start-up not counted."""
     with Runner(RayOptions(num_cpus=workers)) as runner:
         list(runner.run(jobs[: workers * batch], batch_size=batch))  # start the workers
         started = time.perf_counter()
         deals = sum(r.deals for r in runner.run(jobs, batch_size=batch))
-        return deals / (time.perf_counter() - started)
+        return Run(deals, time.perf_counter() - started)
+
+
+def measure(variant: str, matches: int, deals: int, seed: int, workers: int) -> dict[str, Any]:
+    """The three timings of the same matches; the report (JSON-ready)."""
+    jobs = scale_jobs(variant, matches, deals, seed)
+    batch = max(1, len(jobs) // (4 * workers))
+    plain = plain_run(jobs)
+    one = ray_run(jobs, 1, batch)
+    many = ray_run(jobs, workers, batch)
+    efficiency = many.rate / (workers * one.rate)
+    overhead = plain.rate / one.rate - 1
+    return {
+        "variant": variant,
+        "matches": len(jobs),
+        "deals_per_match": deals,
+        "workers": workers,
+        "plain": plain.to_dict(),
+        "ray_1": one.to_dict(),
+        "ray_n": many.to_dict(),
+        "speedup": many.rate / plain.rate,
+        "efficiency": efficiency,
+        "overhead": overhead,
+        "target_efficiency": TARGET_EFFICIENCY,
+        "target_overhead": TARGET_OVERHEAD,
+        "met": {
+            "efficiency": efficiency >= TARGET_EFFICIENCY,
+            "overhead": overhead <= TARGET_OVERHEAD,
+        },
+    }
 
 
 def run_scale(args: argparse.Namespace) -> int:
     if args.matches < 1 or args.deals < 1:
         raise ConfigError("--matches and --deals must be at least 1")
-    workers = args.workers or cores()
-    jobs = scale_jobs(args.variant, args.matches, args.deals, args.seed)
-    batch = max(1, len(jobs) // (4 * workers))
-    started = time.perf_counter()
-    plain = sum(r.deals for r in play_jobs(jobs)) / (time.perf_counter() - started)
-    one = ray_rate(jobs, 1, batch)
-    many = ray_rate(jobs, workers, batch)
-    efficiency = many / (workers * one)
-    overhead = plain / one - 1
-    print(f"{args.variant}: {len(jobs)} matches of {args.deals} deals, random bots")
-    print(f"  plain single process (baseline): {plain:10.1f} deals/s")
-    print(f"  Ray, 1 worker:                   {one:10.1f} deals/s  (overhead {overhead:+.1%})")
-    print(f"  Ray, {workers} workers:                  {many:10.1f} deals/s  ({many / plain:.2f}x)")
-    print(
-        f"  efficiency rate_N / (N·rate_1) = {efficiency:.2f} (target ≥ {TARGET_EFFICIENCY}: "
-        f"{_verdict(efficiency >= TARGET_EFFICIENCY)}); Ray overhead {overhead:+.1%} "
-        f"(target ≤ {TARGET_OVERHEAD:.0%}: {_verdict(overhead <= TARGET_OVERHEAD)})"
-    )
+    report = measure(args.variant, args.matches, args.deals, args.seed, args.workers or cores())
+    if args.json:
+        print_json(report)
+    else:
+        print_report(report)
     return 0
+
+
+def print_report(report: dict[str, Any]) -> None:
+    """The report as text."""
+    plain, one, many = report["plain"], report["ray_1"], report["ray_n"]
+    workers, met = report["workers"], report["met"]
+    print(
+        f"{report['variant']}: {report['matches']} matches of {report['deals_per_match']} "
+        "deals, random bots"
+    )
+    print(f"  plain single process (baseline): {plain['deals_per_second']:10.1f} deals/s")
+    print(
+        f"  Ray, 1 worker:                   {one['deals_per_second']:10.1f} deals/s  "
+        f"(overhead {report['overhead']:+.1%})"
+    )
+    print(
+        f"  Ray, {workers} workers:                  {many['deals_per_second']:10.1f} deals/s  "
+        f"({report['speedup']:.2f}x)"
+    )
+    print(
+        f"  efficiency rate_N / (N·rate_1) = {report['efficiency']:.2f} "
+        f"(target ≥ {report['target_efficiency']}: {_verdict(met['efficiency'])}); "
+        f"Ray overhead {report['overhead']:+.1%} "
+        f"(target ≤ {report['target_overhead']:.0%}: {_verdict(met['overhead'])})"
+    )
 
 
 def _verdict(met: bool) -> str:

@@ -1,0 +1,77 @@
+"""``arena bench GAME``: every rate and ratio printed is what the counts printed make it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from printed import Printed, agree, figure, figures
+
+from arena.cli import main
+from arena.commands.bench import TARGET_DEALS_PER_SECOND, TARGET_METRICS_OVERHEAD
+
+DEALS = 6
+
+
+def test_the_json_rates_are_the_counts_over_the_seconds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "guandan", "--deals", str(DEALS), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    setup, engine, driver, metrics = (report[k] for k in ("setup", "engine", "driver", "metrics"))
+    assert report["deals"] == DEALS
+    for timing in (setup, engine, driver):
+        assert timing["seconds"] > 0
+        assert timing["deals_per_second"] * timing["seconds"] == pytest.approx(DEALS)
+    for timing in (engine, driver):
+        assert timing["decisions"] >= DEALS  # a deal has decisions
+        assert timing["decisions_per_deal"] * DEALS == pytest.approx(timing["decisions"])
+        rate = timing["decisions"] / timing["seconds"]
+        assert timing["us_per_decision"] * rate == pytest.approx(1e6)
+    assert engine["legal_actions"] >= engine["decisions"]  # one legal action at least
+    per_decision = engine["legal_actions_per_decision"] * engine["decisions"]
+    assert per_decision == pytest.approx(engine["legal_actions"])
+    assert engine["setup_times"] == pytest.approx(engine["seconds"] / setup["seconds"])
+    assert engine["setup_times"] == pytest.approx(
+        setup["deals_per_second"] / engine["deals_per_second"]
+    )
+    assert driver["engine_times"] == pytest.approx(driver["seconds"] / engine["seconds"])
+    assert metrics["seconds"] > 0
+    assert metrics["us_per_deal"] * DEALS == pytest.approx(metrics["seconds"] * 1e6)
+    assert metrics["engine_fraction"] == pytest.approx(metrics["seconds"] / engine["seconds"])
+    assert metrics["target_fraction"] == TARGET_METRICS_OVERHEAD
+    assert metrics["met"] == (metrics["engine_fraction"] <= TARGET_METRICS_OVERHEAD)
+    target = report["target"]
+    assert target["deals_per_second"] == TARGET_DEALS_PER_SECOND["guandan"]
+    assert target["times"] * target["deals_per_second"] == pytest.approx(engine["deals_per_second"])
+    assert target["met"] == (engine["deals_per_second"] >= target["deals_per_second"])
+
+
+@pytest.mark.parametrize("game", ["guandan", "sanfu"])
+def test_the_printed_figures_agree_with_each_other(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    assert main(["bench", game, "--deals", str(DEALS)]) == 0
+    out = capsys.readouterr().out
+    assert figure(": {} consecutive match deals", out) == Printed.of(str(DEALS))
+    setup = figure("setup only (baseline): {} deals/s", out)
+    engine, setup_times = figures("engine: {} deals/s ({}x the setup time)", out)
+    driver, engine_times = figures("driver + observations: {} deals/s ({}x the engine time)", out)
+    for rate in (setup, engine, driver):
+        assert rate.high > 0
+    agree("engine time in setup times", setup_times, setup / engine)
+    agree("driver time in engine times", engine_times, engine / driver)
+    engine_decisions, driver_decisions = figures(
+        "decisions per deal: {} (engine), {} (driver)", out
+    )
+    engine_us, driver_us = figures("µs per decision: {} (engine), {} (driver)", out)
+    agree("engine µs per decision", engine_us, 1e6 / (engine * engine_decisions))
+    agree("driver µs per decision", driver_us, 1e6 / (driver * driver_decisions))
+    assert figure("legal actions/decision: {}", out).high >= 1
+    us_per_deal, fraction = figures(
+        "metrics bookkeeping: {} µs per deal ({} of the engine time", out
+    )
+    agree("metrics share of the engine time", fraction, us_per_deal * engine / 1e6)
+    target = figure("target ≥ {} deals/s (engine, one core)", out)
+    times = figure("({}x the target)", out)
+    agree("engine rate in targets", times, engine / target)
