@@ -98,6 +98,25 @@ def shengji_hidden_declaration_shown(monkeypatch: pytest.MonkeyPatch) -> None:
     _wrap(monkeypatch, ShengjiState, "_declare", show)
 
 
+def shengji_flipped_kitty_card_shown_while_dealing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SJ-8: the kitty's 4th card shown as the dealing starts, before anyone could declare
+    (with ``flip_kitty`` it may only be turned once the dealing is over undeclared)."""
+
+    def show(self: ShengjiState, *args: Any) -> None:
+        self._events.append(Event("trump", cards=self.kitty[3:4]))
+
+    _wrap(monkeypatch, ShengjiState, "__init__", show)
+
+
+def guandan_new_event_kind_shows_a_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """C-5: an event of a kind no rule publishes cards with ("hint") names a hand."""
+
+    def show(self: GuandanState, *args: Any) -> None:
+        self._events.append(Event("hint", 0, self.hand(0)[:3]))
+
+    _wrap(monkeypatch, GuandanState, "__init__", show)
+
+
 def sanfu_third_card_turned(monkeypatch: pytest.MonkeyPatch) -> None:
     """SF-2: a third card of the deal turned face up."""
 

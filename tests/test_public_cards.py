@@ -15,7 +15,11 @@ from typing import Any
 
 import leak_plants as plants
 import pytest
-from game_suite import check_observations, check_observations_now
+from game_suite import (
+    check_observation_ignores_other_hands,
+    check_observations,
+    check_observations_now,
+)
 from public_cards import Statement, statement_for, tributes_owed
 
 from arena.cards import BIG_JOKER, Card, deck, parse_cards
@@ -176,11 +180,16 @@ def watch_burying() -> None:
     watch(*shengji_deal(), burying(None))
 
 
-def test_sj08_flip_kitty_shows_the_fourth_kitty_card_once_the_dealing_is_over() -> None:
+def watch_flip_kitty() -> ShengjiState:
     game = make("shengji-2", no_declaration="flip_kitty")
     state = game.new_deal(ShengjiSetup(), seed=3)
     assert isinstance(state, ShengjiState)
     watch(game, state, burying(None), seed=3)
+    return state
+
+
+def test_sj08_flip_kitty_shows_the_fourth_kitty_card_once_the_dealing_is_over() -> None:
+    state = watch_flip_kitty()
     trump = next(e for e in state.events if e.kind == "trump")
     assert trump.cards == state.kitty[3:4]
 
@@ -281,6 +290,10 @@ def test_c05_no_seat_sees_a_hidden_card_in_one_deal(variant: str) -> None:
     watch(game, game.new_deal(game.first_setup(), seed=11), seed=11)
 
 
+def test_c05_guandan_cards_swapped_between_two_other_hands_change_nothing_seen() -> None:
+    check_observation_ignores_other_hands(make("guandan"), 11)
+
+
 # --------------------------------------------- the checks find planted leaks
 
 
@@ -303,6 +316,8 @@ PLANTED: list[tuple[plants.Plant, Callable[[], Any]]] = [
     (plants.shengji_kitty_in_public, watch_burying),
     (plants.shengji_buried_in_every_private, watch_burying),
     (plants.next_hand_in_public(ShengjiState), lambda: suite_on_seeds("shengji-1")),
+    (plants.shengji_flipped_kitty_card_shown_while_dealing, watch_flip_kitty),
+    (plants.guandan_new_event_kind_shows_a_hand, lambda: suite_on_seeds("guandan")),
     (plants.shengji_hidden_declaration_shown, test_sj10_four_deck_deal_shows_no_declared_card),
     (plants.sanfu_third_card_turned, lambda: watch(make("sanfu"), sanfu_deal([6, 101]))),
     (plants.sanfu_turn_shows_a_neighbour, lambda: watch(make("sanfu"), sanfu_deal([6, 101]))),

@@ -226,22 +226,23 @@ def _wire_event(event: arena_pb2.Event) -> Event:
 
 
 def public_leaks(game: Game, deals: list[dict[str, Any]], stream: list[Any]) -> list[str]:
-    """The events and public facts of one seat's stream that show a card hidden at the
-    moment they were sent: each DecisionRequest is the seat's next decision of the
-    record, and the events before it were sent by then."""
+    """The events and public facts (a decision's, a deal result's details) of one seat's
+    stream that show a card hidden at the moment they were sent: each DecisionRequest is
+    the seat's next decision of the record, and the events before it were sent by then."""
     replayed = [_Deal(game, deal) for deal in deals]
     problems: list[str] = []
     deal: _Deal | None = None
     statement: Statement | None = None
-    events: list[Event] = []
+    events: list[Event] = []  # the deal's events received so far
+    by_deal: dict[int, list[Event]] = {}
     mine: list[int] = []  # the record's moments of this seat's decisions in the deal
     number, seat, taken, decisions = 0, 0, 0, 0
 
     def check(moment: int, facts: Counter[int], where: str) -> None:
         nonlocal taken
         assert deal is not None and statement is not None
-        for seat, action in deal.steps[taken:moment]:
-            statement.take(seat, action)
+        for who, action in deal.steps[taken:moment]:
+            statement.take(who, action)
         taken = moment
         phase = deal.phases[moment]
         problems.extend(f"{where}: {leak}" for leak in statement.leaks(events, phase))
@@ -256,16 +257,18 @@ def public_leaks(game: Game, deals: list[dict[str, Any]], stream: list[Any]) -> 
             deal = replayed[number - 1]
             statement = statement_for(deal.start)
             mine = [k for k, (s, _) in enumerate(deal.steps) if s == seat]
-            events, taken, decisions = [], 0, 0
+            events, taken, decisions = by_deal.setdefault(number, []), 0, 0
         elif body == "events":
-            events.extend(_wire_event(e) for e in message.events.events)
+            for event in message.events.events:
+                by_deal.setdefault(event.deal, []).append(_wire_event(event))
         elif body == "decision" and deal is not None:
             moment = mine[decisions]
             decisions += 1
             facts = _cards_in(message.decision.observation.public_facts)
             check(moment, facts, f"deal {number}, decision {decisions} of seat {seat}")
         elif body == "deal_result" and deal is not None:
-            check(len(deal.steps), Counter(), f"deal {number}, end")
+            facts = _cards_in(message.deal_result.details)  # e.g. Shengji's kitty, now shown
+            check(len(deal.steps), facts, f"deal {number}, end")
     return problems
 
 
@@ -277,6 +280,8 @@ def test_no_seat_receives_a_card_it_does_not_hold(store: Store, variant: str) ->
 
 WIRE_PLANTS: list[tuple[str, Plant]] = [
     ("guandan", plants.guandan_tribute_shown_when_given),  # GD-14, in events
+    ("guandan", plants.guandan_tribute_moved_to_give_time),  # GD-14, events sent too early
+    ("shengji-2", plants.shengji_kitty_shown_after_burying),  # SJ-25, events sent too early
     ("shengji-1", plants.shengji_bury_shows_the_card),  # SJ-13, in events
     ("shengji-2", plants.shengji_kitty_in_public),  # SJ-13, in public facts
     ("sanfu", plants.sanfu_third_card_turned),  # SF-2, in events
