@@ -172,6 +172,17 @@ def shengji_kitty_in_public(monkeypatch: pytest.MonkeyPatch) -> None:
     _observe_with(monkeypatch, ShengjiState, peek)
 
 
+def shengji_declared_suit_in_public(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SJ-10: the suit of the standing four-deck declaration told while dealing."""
+
+    def peek(state: ShengjiState, obs: Observation) -> Observation:
+        if state.phase != "declare" or state.standing is None:
+            return obs
+        return obs._replace(public={**obs.public, "suit": state.standing.suit})
+
+    _observe_with(monkeypatch, ShengjiState, peek)
+
+
 def shengji_buried_in_every_private(monkeypatch: pytest.MonkeyPatch) -> None:
     """SJ-13, C-5: every seat, not only the dealer, privately told the buried cards."""
 

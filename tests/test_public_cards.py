@@ -232,7 +232,8 @@ def test_sj10_a_four_deck_declaration_hides_its_suit_until_the_dealing_ends() ->
     compared = 0
     while states[0].phase == "declare":
         for seat in (0, 2, 3):  # the three others cannot tell hearts from spades
-            assert states[0].observe(seat).to_dict() == states[1].observe(seat).to_dict()
+            views = [state.observe(seat).to_dict() for state in states]
+            assert views[0] == views[1], f"seat {seat} tells a 2h declaration from a 2s one"
             compared += 1
         for state in states:
             state.apply(declare_first_offer_of_seat_1(state, rng))
@@ -340,14 +341,6 @@ def test_the_hidden_declaration_check_finds_a_planted_suit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """SJ-10: a suit told during the dealing is seen by the twin comparison."""
-    original = ShengjiState.observe
-
-    def observe(self: ShengjiState, seat: int) -> Any:
-        obs = original(self, seat)
-        if self.phase == "declare" and self.standing is not None:
-            return obs._replace(public={**obs.public, "suit": self.standing.suit})
-        return obs
-
-    monkeypatch.setattr(ShengjiState, "observe", observe)
-    with pytest.raises(AssertionError):
+    plants.shengji_declared_suit_in_public(monkeypatch)
+    with pytest.raises(AssertionError, match="tells a 2h declaration from a 2s one"):
         test_sj10_a_four_deck_declaration_hides_its_suit_until_the_dealing_ends()
