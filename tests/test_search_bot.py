@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections.abc import Callable, Iterator
 
 import pytest
+import search_positions as frozen
 
 import bots
 from arena import games
+from arena.cards import parse_cards
 from arena.chance import derive_seed
-from arena.games.base import NUM_SEATS, PASS, Action, Observation, State
+from arena.games.base import NUM_SEATS, PASS, Action, Observation, State, team_of
 from arena.match import Policy, play_match
 from bots.determinize import sample_state
+from bots.heuristic import HeuristicBot
 from bots.sanfu.actions import pattern_of
-from bots.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, EXTEND, SearchBot
+from bots.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, EXTEND, SearchBot, deal_value
 from bots.simple import FirstBot, RandomBot
 
 VARIANTS = ["guandan", "sanfu", "shengji-1", "shengji-2", "shengji-3", "shengji-4"]
@@ -250,3 +254,159 @@ def test_one_deal_is_no_evidence_of_a_gain() -> None:
         Scripted(lambda i, seed: float(i == 1), samples=1, max_samples=2).act(observation)
         != observation.legal_actions[0]
     )
+
+
+# ------------------------------------------------- built positions: what the search is for
+
+
+def _replayed(state: State, actions: str) -> State:
+    """``state`` after the ``|``-separated ``actions``, each checked legal."""
+    for text in actions.split("|"):
+        action = Action.from_str(text.strip())
+        state.check_legal(action)
+        state.apply(action)
+    return state
+
+
+def _guandan_position() -> State:
+    """Seats 3 and 2 are out; seat 1 leads with 2s 3s 4s 4d 5s As (2 is the level), its
+    one opponent left holds one card (7h). Leading the 4d lets the opponent out: seat
+    1's team goes up 1. The straight flush 2s 3s 4s 5s As cannot be followed, and the
+    4d then goes out: up 2."""
+    game = games.make("guandan")
+    setup = dataclasses.replace(game.first_setup(), leader=frozen.GUANDAN_LEADER)
+    hands = [parse_cards(h) for h in frozen.GUANDAN_HANDS]
+    return _replayed(game.new_deal(setup, hands=hands), frozen.GUANDAN_ACTIONS)
+
+
+def _shengji_position() -> State:
+    """The second-to-last trick; seat 3 (a defender, 50 points so far) plays last, on
+    the declarers' winning 2c (clubs are trumps), holding 2d and the big joker. Taking
+    this trick with the joker wins its 5 points but leaves the last trick (and the
+    kitty) to the declarers' small joker: 55 points, +0. Giving the 2d keeps the big
+    joker for the last trick and its Th: 60 points, the defenders take over, +1."""
+    game = games.make("shengji-1")
+    hands = [parse_cards(h) for h in frozen.SHENGJI_HANDS]
+    return _replayed(game.new_deal(game.first_setup(), hands=hands), frozen.SHENGJI_ACTIONS)
+
+
+def _sanfu_position() -> State:
+    """Seat 1 leads with 8s and Ac, its partner out; the opponents hold Kh SJ and
+    Tc Jd Ah Ad. Leading the ace, the joker takes it and the opponents keep the lead
+    to the end: seat 1 is left with the 8s and its team loses 2x. Leading the 8s, the
+    ace is kept to take the lead back once the joker is spent: seat 1 goes out and
+    its team wins."""
+    game = games.make("sanfu")
+    hands = [parse_cards(h) for h in frozen.SANFU_HANDS]
+    state = game.new_deal(game.first_setup(), hands=hands, turned=frozen.SANFU_TURNED)
+    return _replayed(state, frozen.SANFU_ACTIONS)
+
+
+def open_hand_values(state: State, seat: int) -> dict[Action, float]:
+    """Each legal action's deal value for ``seat``'s team when every hand is open and
+    every seat plays its best from there on (a full search of the rest of the deal)."""
+    game = state.observe(seat).game
+
+    def value(after: State) -> float:
+        if after.is_terminal():
+            return deal_value(after, seat, game)
+        results = []
+        for action in after.legal_actions():
+            child = after.clone()
+            child.apply(action)
+            results.append(value(child))
+        return max(results) if team_of(after.to_act) == team_of(seat) else min(results)
+
+    values: dict[Action, float] = {}
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        values[action] = value(child)
+    return values
+
+
+@pytest.mark.parametrize(
+    ("build", "heuristics", "better"),
+    [
+        (_guandan_position, "play 4d", "play 2s 3s 4s 5s As"),
+        (_shengji_position, "play BJ", "play 2d"),
+        (_sanfu_position, "play Ac", "play 8s"),
+    ],
+    ids=["guandan", "shengji", "sanfu"],
+)
+def test_the_search_finds_the_play_the_heuristic_misses(
+    build: Callable[[], State], heuristics: str, better: str
+) -> None:
+    """In a built endgame the heuristic's rule of thumb loses: the search, with the
+    registered bot's counted budget and a fixed seed, plays the better action."""
+    state = build()
+    observation = state.observe(state.to_act)
+    rule_of_thumb, best = Action.from_str(heuristics), Action.from_str(better)
+    assert all(HeuristicBot(seed).act(observation) == rule_of_thumb for seed in range(3))
+    values = open_hand_values(state, observation.seat)
+    assert values[best] == max(values.values()) > values[rule_of_thumb], values
+    bot = bots.make("search", seed=1)
+    assert isinstance(bot, SearchBot)
+    chosen = bot.act(observation)
+    state.check_legal(chosen)
+    assert chosen == best != rule_of_thumb
+    assert bot.last.searched == 1 and bot.last.rollouts <= bot.budget
+
+
+@pytest.mark.parametrize("variant", ["guandan", "shengji-1", "shengji-2"])
+def test_the_counted_rollouts_are_every_candidate_in_every_drawn_deal(variant: str) -> None:
+    """Rollouts = candidates × first deals + 2 × deals drawn beyond them (the leader
+    and the rollout policy's choice); with no failed draw the first deals are
+    ``samples``. The totals are the sums of the decisions' counts."""
+    bot = SearchBot(2, samples=3, candidates=3, rollout=RandomBot, max_samples=9)
+    checked = extended = rollouts = samples = 0
+    positions = list(decisions(variant, 4, every=4))[:8]
+    for _, observation in positions:
+        bot.act(observation)
+        last = bot.last
+        rollouts, samples = rollouts + last.rollouts, samples + last.samples
+        if not last.searched or last.failed_samples:
+            continue
+        width = min(bot.candidates, len(observation.legal_actions))
+        assert bot.samples <= last.samples <= bot.max_samples
+        more = last.samples - bot.samples
+        assert last.rollouts == width * bot.samples + 2 * more
+        checked += 1
+        extended += more > 0
+    assert checked >= 3 and extended >= 1
+    assert (bot.total.decisions, bot.total.rollouts, bot.total.samples) == (
+        len(positions),
+        rollouts,
+        samples,
+    )
+
+
+@pytest.mark.parametrize("variant", ["shengji-1", "shengji-2"])
+def test_a_shengji_deal_is_worth_more_to_the_team_that_won_more_points(variant: str) -> None:
+    """The value the search maximizes: the levels, then half the share of the points,
+    so of two finished deals the one with more defender points is worth more to the
+    defenders and less to the declarers."""
+    game = games.make(variant)
+    finished = []
+    for seed in range(16):
+        state = game.new_deal(game.first_setup(), seed=seed)
+        players = [RandomBot(seed * 4 + seat) for seat in range(NUM_SEATS)]
+        while not state.is_terminal():
+            state.apply(players[state.player_at(state.to_act)].act(state.observe(state.to_act)))
+        details = state.outcome().details
+        declarer = next(s for s in range(NUM_SEATS) if team_of(s) == details["declarer_team"])
+        defender = (declarer + 1) % NUM_SEATS
+        finished.append(
+            (
+                details["defender_points"],
+                deal_value(state, defender, variant),
+                deal_value(state, declarer, variant),
+            )
+        )
+    finished.sort()
+    for (points, defends, declares), (more, defends_more, declares_more) in itertools.pairwise(
+        finished
+    ):
+        if more > points:
+            assert defends_more > defends and declares_more < declares, finished
+    assert len({points for points, _, _ in finished}) >= 4
