@@ -195,9 +195,11 @@ DEFINITIONS: dict[str, dict[str, object]] = {
 something while matches remain."""
 
 
-def definition(tmp_path: Path, name: str) -> Path:
-    """A small definition file of one of the formats, with a slow bot in it."""
+def definition(tmp_path: Path, name: str, scale: int = 1) -> Path:
+    """A small definition file of one of the formats, with a slow bot in it; ``scale``
+    times its matches (rounds)."""
     fields = {"name": name, "variant": "guandan", "deals": 1, "seed": 7, **DEFINITIONS[name]}
+    fields["matches"] = int(fields["matches"]) * scale  # type: ignore[call-overload]
     path = tmp_path / f"{name}.toml"
     path.write_text("".join(f"{key} = {json.dumps(value)}\n" for key, value in fields.items()))
     return path
