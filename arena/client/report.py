@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Protocol, TextIO
@@ -94,7 +95,7 @@ def match_outcome(result: arena_pb2.MatchResult, player: int | None, partnered: 
 
 
 @dataclass(frozen=True)
-class Fact:
+class Fact(ABC):
     """One moment of a run: :meth:`line` for people, :meth:`fields` for logs."""
 
     event: ClassVar[str] = ""
@@ -102,8 +103,9 @@ class Fact:
     level: ClassVar[str] = "info"
     """The log level: ``info``, or ``warning`` for what went wrong."""
 
+    @abstractmethod
     def line(self) -> str:
-        raise NotImplementedError
+        """One short line for people."""
 
     def fields(self) -> dict[str, Any]:
         return asdict(self)
