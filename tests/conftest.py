@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-# On CI (CI=true) a skipped test fails, naming itself and its reason (tests/ci_skips.py).
-pytest_plugins = ("ci_skips",)
+# On CI (CI=true) a skipped test fails, naming itself and its reason (tests/ci_skips.py);
+# the web face's browser, stores and servers are fixtures of tests/browser.py.
+pytest_plugins = ("ci_skips", "browser")
 
 # Helper modules of several test modules: their asserts explain themselves too. Marked
 # here, before any test module imports them.
