@@ -1,0 +1,223 @@
+"""A match's Watch messages as frames of a drawn card table (pure: no I/O, no store).
+
+The browser's table draws frames and does no game logic: every seat's hand (a finished,
+stored match only), the trick on the table and the last one, points, levels, trump,
+the wild card, finishing places, roles, automatic plays and flights, the moment of the
+step and the log lines in the page's language are all in the frames.
+
+Messages are ``WatchMessage`` dicts (``MessageToDict(..., preserving_proto_field_name=
+True)``): ``match``, ``deal_started``, ``events``, ``deal_result``, ``match_result``.
+One frame is drawn for a deal's start, one per step (one decision and what it caused:
+a batch of events, split if a catch-up batch holds several decisions) and one for the
+deal's result. :class:`TableFold` draws them as the messages arrive (a live match);
+:func:`table_view` draws a whole stored match.
+
+What a frame shows of the hands: the four hands only when the match's record is given
+(a finished, stored match, whose record anyone may read), re-played by the engine and
+matched to the frames by the events' ``seq``; otherwise ``hand`` is ``null`` and
+``count`` only what the game makes public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.games.base import NUM_SEATS
+from arena.replay import MatchRecord
+from arena.web.table_deal import DealView, Event, MatchFacts, Step, event_seat
+from arena.web.table_guandan import GuandanView
+from arena.web.table_hands import Hands, RecordMismatch, RevealedHands
+from arena.web.table_text import Words
+
+__all__ = ["RecordMismatch", "TableFold", "table_view"]
+
+VIEWS: dict[str, type[DealView]] = {"guandan": GuandanView}
+
+DECISIONS = frozenset(
+    {"play", "pass", "declare", "bury", "tribute", "return", "auto", "fled", "throw_failed"}
+)
+"""Event kinds that start a step: each is (or announces) one decision."""
+
+
+def table_view(
+    messages: Sequence[Mapping[str, Any]], record: MatchRecord | None, language: str
+) -> dict[str, Any]:
+    """A whole match drawn: its header, deals, frames, result and the UI's words."""
+    fold = TableFold(language, record)
+    frames = [frame for message in messages for frame in fold.feed(message)]
+    return {
+        "match": fold.header,
+        "deals": fold.deals,
+        "frames": frames,
+        "result": fold.result,
+        "labels": fold.labels,
+    }
+
+
+def split_steps(events: Sequence[Event]) -> list[list[Event]]:
+    """A batch of events cut into steps, each starting with one decision's event.
+
+    A failed throw and its forced play are one step, as are tributes (or returns)
+    revealed together; events before any decision (a deal's opening) are a step.
+    """
+    steps: list[list[Event]] = []
+    opener: Event | None = None
+    for event in events:
+        kind = str(event.get("kind", ""))
+        if kind in DECISIONS and opener is not None and not _same_step(opener, event):
+            steps.append([])
+            opener = None
+        if not steps:
+            steps.append([])
+        steps[-1].append(event)
+        if kind in DECISIONS and opener is None:
+            opener = event
+    return steps
+
+
+def _same_step(opener: Event, event: Event) -> bool:
+    first, kind = opener.get("kind"), event.get("kind")
+    if first == "throw_failed" and kind == "play":
+        return event_seat(opener) == event_seat(event)
+    return first == kind and kind in ("tribute", "return")
+
+
+def _actor(step: Sequence[Event]) -> int | None:
+    for event in step:
+        if event.get("kind") in DECISIONS:
+            return event_seat(event)
+    return None
+
+
+class TableFold:
+    """The frames of a match drawn as its Watch messages arrive."""
+
+    def __init__(self, language: str, record: MatchRecord | None = None) -> None:
+        self.words = Words(language)
+        self.revealed = None if record is None else RevealedHands.of(record)
+        self.match: MatchFacts | None = None
+        self._header: dict[str, Any] = {}
+        self.deals: list[dict[str, Any]] = []
+        self.deal: DealView | None = None
+        self.totals = [0] * NUM_SEATS
+        self.count = 0
+        self.seq = 0
+        self._result: dict[str, Any] | None = None
+        self.labels: dict[str, str] = {}
+
+    @property
+    def header(self) -> dict[str, Any]:
+        """The match: id, variant, game, decks, options, players, rated, tournament, live."""
+        return self._header
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self._result
+
+    def feed(self, message: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The new frames one message draws (none for the match's header or result)."""
+        if "match" in message:
+            self._start_match(message["match"], bool(message.get("live")))
+            return []
+        if "deal_started" in message:
+            return [self._start_deal(message["deal_started"])]
+        if "events" in message:
+            return self._events((message["events"] or {}).get("events") or [])
+        if "deal_result" in message:
+            return self._deal_result(message["deal_result"])
+        if "match_result" in message:
+            self._match_result(message["match_result"])
+        return []
+
+    # -------------------------------------------------------------- messages
+
+    def _start_match(self, info: Mapping[str, Any], live: bool) -> None:
+        variant = str(info.get("variant", ""))
+        game, _, decks = variant.partition("-")
+        players = [str(p) for p in info.get("players") or ()]
+        self.match = MatchFacts(
+            game=game,
+            variant=variant,
+            options=dict(info.get("options") or {}),
+            players=players,
+            decks=int(decks) if decks.isdigit() else None,
+        )
+        self._header = {
+            "id": str(info.get("match_id", "")),
+            "variant": variant,
+            "game": game,
+            "decks": self.match.decks,
+            "options": self.match.options,
+            "players": players,
+            "rated": bool(info.get("rated")),
+            "tournament": info.get("tournament_id") or None,
+            "live": live,
+            "revealed": self.revealed is not None,
+        }
+        self.labels = self.words.labels(game)
+
+    def _start_deal(self, started: Mapping[str, Any]) -> dict[str, Any]:
+        if self.match is None:
+            raise ValueError("a deal_started message before the match's header")
+        view = VIEWS.get(self.match.game, DealView)
+        self.deal = view(self.words, self.match, started)
+        self.deals.append(
+            {"number": self.deal.number, "first": self.count, "last": self.count, "summary": ""}
+        )
+        hands = None if self.revealed is None else self.revealed.start(self.deal.number)
+        return self._frame(Step(), hands)
+
+    def _events(self, events: Sequence[Event]) -> list[dict[str, Any]]:
+        deal = self._current()
+        frames = []
+        for step in split_steps(events):
+            done = deal.apply(step, _actor(step))
+            last = step[-1]
+            self.seq = int(last.get("seq", self.seq))
+            hands = None
+            if self.revealed is not None:
+                hands = self.revealed.at(self.seq, str(last.get("kind", "")))
+            frames.append(self._frame(done, hands))
+        return frames
+
+    def _deal_result(self, result: Mapping[str, Any]) -> list[dict[str, Any]]:
+        deal = self._current()
+        totals = [int(t) for t in result.get("totals") or ()]
+        if len(totals) == NUM_SEATS:
+            self.totals = totals
+        step = deal.result(result)
+        self.deals[-1]["summary"] = step.moment["text"] if step.moment else ""
+        hands = None if self.revealed is None else self.revealed.end(deal.number)
+        return [self._frame(step, hands)]
+
+    def _match_result(self, result: Mapping[str, Any]) -> None:
+        totals = [int(t) for t in result.get("totals") or self.totals]
+        winner = result.get("winner_team")
+        reason = str(result.get("reason") or "END_REASON_UNSPECIFIED")
+        players = self.match.players if self.match else []
+        if winner is None:
+            summary = self.words("result.no_winner", deals=int(result.get("deals", 0)))
+        else:
+            names = [players[p] if p < len(players) else "" for p in (int(winner), int(winner) + 2)]
+            summary = self.words("result.match_winner", team=self.words.team(int(winner), names))
+        self._result = {
+            "summary": summary,
+            "totals": totals,
+            "reason": self.words(f"reason.{reason}"),
+            "winner_team": None if winner is None else int(winner),
+        }
+
+    # ----------------------------------------------------------------- frames
+
+    def _current(self) -> DealView:
+        if self.deal is None:
+            raise ValueError("events or a deal result before any deal_started message")
+        return self.deal
+
+    def _frame(self, step: Step, hands: Hands | None) -> dict[str, Any]:
+        deal = self._current()
+        frame = deal.frame(self.count, self.seq, step, self.totals, hands)
+        self.deals[-1]["last"] = self.count
+        self.count += 1
+        return frame

@@ -1,0 +1,84 @@
+"""Every seat's hand through a finished match, from its record re-played by the engine.
+
+Only a finished, stored match has a record given out (the same record
+``Leaderboard.GetMatchRecord`` gives anyone); its frames show every hand. The record is
+re-played deal by deal exactly as :func:`arena.server.spectate.stored_messages` does, so
+the events are numbered the same way (1, 2, 3 … across the match): the hands after the
+entry that produced event ``seq`` are the hands of a frame whose last event is ``seq``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from arena import games
+from arena.cards import card_names
+from arena.games.base import NUM_SEATS, State
+from arena.replay import MatchRecord, replay_entry, start_deal
+
+__all__ = ["Hands", "RecordMismatch", "RevealedHands"]
+
+Hands = tuple[tuple[str, ...], ...]
+"""The four seats' cards (card codes, sorted as the engine sorts them)."""
+
+
+class RecordMismatch(ValueError):
+    """The record given to the table is not the record of the messages it draws."""
+
+
+@dataclass
+class RevealedHands:
+    """Hands per deal at its start and end, and after each event (by ``seq``)."""
+
+    starts: list[Hands] = field(default_factory=list)
+    ends: list[Hands] = field(default_factory=list)
+    after: dict[int, Hands] = field(default_factory=dict)
+    kinds: dict[int, str] = field(default_factory=dict)
+    """The kind of event ``seq`` in the record's re-play, to check the messages against."""
+
+    @classmethod
+    def of(cls, record: MatchRecord) -> RevealedHands:
+        game = games.make(record.game, **record.options)
+        revealed = cls()
+        seq = 0
+        for deal in record.deals:
+            state = start_deal(game, deal)
+            revealed.starts.append(_hands(state))
+            seen = 0
+            for text in (None, *deal.actions):
+                if text is not None:
+                    replay_entry(state, text)
+                events = state.events[seen:]
+                if events:
+                    hands = _hands(state)
+                    for event in events:
+                        seq += 1
+                        revealed.after[seq] = hands
+                        revealed.kinds[seq] = event.kind
+                seen = len(state.events)
+            revealed.ends.append(_hands(state))
+        return revealed
+
+    def at(self, seq: int, kind: str) -> Hands:
+        """The hands once event ``seq`` (of ``kind``) happened."""
+        if self.kinds.get(seq) != kind:
+            raise RecordMismatch(
+                f"event {seq} is {kind!r} in the messages but "
+                f"{self.kinds.get(seq, 'missing')!r} in the record"
+            )
+        return self.after[seq]
+
+    def start(self, deal: int) -> Hands:
+        return self._of_deal(self.starts, deal)
+
+    def end(self, deal: int) -> Hands:
+        return self._of_deal(self.ends, deal)
+
+    def _of_deal(self, hands: list[Hands], deal: int) -> Hands:
+        if not 1 <= deal <= len(hands):
+            raise RecordMismatch(f"deal {deal} is not in the record ({len(hands)} deals)")
+        return hands[deal - 1]
+
+
+def _hands(state: State) -> Hands:
+    return tuple(tuple(card_names(state.hand(seat))) for seat in range(NUM_SEATS))
