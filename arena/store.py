@@ -96,6 +96,25 @@ Schema version 5 adds
     registered (shown on leaderboards); ``bots.owner_name`` TEXT NULL — the display name
     its owner gave (``owner`` is the owner's key identity).
 
+Schema version 6 adds what pages and lists read without opening records (filled for
+every match already stored when a store is brought up to date):
+    ``match_summaries`` — one row per stored match, narrow (no record): ``number``
+        INTEGER PRIMARY KEY (the order matches were stored: 1, 2, …), ``id`` UNIQUE
+        REFERENCES matches, ``variant``, ``tournament_id``, ``options_json``,
+        ``players_json`` (the seating), ``result`` (``team0``, ``team1``, ``draw`` or
+        ``aborted``: cut short), ``winner_team`` NULL, ``totals_json``, ``deals``,
+        ``end_reason`` (as :attr:`StoredMatch.end_reason`), ``rated`` (0/1: it changed
+        ratings), ``auto_plays`` and ``flights`` (the record's ``!auto`` and ``!fled``
+        entries), ``finished_at``. Indexed by (variant, number), (tournament_id,
+        number), (result, number) and finished_at.
+    ``match_players`` — one row per seat of a stored match: ``number`` REFERENCES
+        match_summaries, ``seat``, ``bot``, ``variant``, ``team`` (0: seats 0 and 2),
+        ``score`` REAL NULL — the match for the bot: 1 won, 0.5 drawn, 0 lost, on the
+        row of the bot's first seat only; NULL on its other seats, in a match cut short,
+        and for a bot seated on both teams. PRIMARY KEY (number, seat); indexed by
+        (bot, number) and (variant, bot, score).
+    ``ratings`` gains an index by (variant, system, value) (ranks).
+
 Built-in bots (kind ``builtin``, :data:`BUILTIN_KIND`) are rows of ``bots`` like any
 other: :meth:`Store.add_builtin_bots` adds them on demand (idempotently), before a
 match that seats them is stored or rated. Each name is one bot, parameters included:
@@ -109,7 +128,7 @@ import json
 import math
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -122,14 +141,19 @@ from arena.metrics import observe_store_write
 
 __all__ = [
     "BUILTIN_KIND",
+    "MATCH_RESULTS",
     "RATING_SYSTEMS",
     "SCHEMA_VERSION",
     "TOKEN_KINDS",
     "TOURNAMENT_STATUSES",
     "Bot",
+    "HeadToHead",
+    "MatchFilter",
+    "MatchListing",
     "Rating",
     "RatingChange",
     "RatingUpdate",
+    "Results",
     "Store",
     "StoreError",
     "StoredMatch",
@@ -137,7 +161,7 @@ __all__ = [
     "Tournament",
 ]
 
-SCHEMA_VERSION: Final = 5
+SCHEMA_VERSION: Final = 6
 """The schema this code writes and understands (``PRAGMA user_version``)."""
 
 APPLICATION_ID: Final = 0x41524E41
@@ -332,6 +356,232 @@ class Tournament:
     created_at: str
 
 
+MATCH_RESULTS: Final = ("team0", "team1", "draw", "aborted")
+"""How a stored match came out, as lists filter it (``aborted``: cut short)."""
+
+AUTO_ENTRY: Final = "!auto"
+FLED_ENTRY: Final = "!fled"
+"""The record's clock marks (:data:`arena.match.AUTO_MARK`, :data:`arena.match.FLED_MARK`)."""
+
+
+@dataclass(frozen=True)
+class MatchFilter:
+    """Which stored matches a list shows; None: any. ``since`` and ``until`` bound
+    ``finished_at`` (ISO text, ``since`` ≤ t < ``until``); ``text`` is searched in match
+    ids and seated bot names (case-insensitive for ASCII)."""
+
+    variant: str | None = None
+    tournament_id: str | None = None
+    bot: str | None = None
+    since: str | None = None
+    until: str | None = None
+    result: str | None = None
+    text: str | None = None
+
+    def __post_init__(self) -> None:
+        _check(
+            self.result is None or self.result in MATCH_RESULTS,
+            f"unknown match result {self.result!r} (expected one of {', '.join(MATCH_RESULTS)})",
+        )
+
+
+@dataclass(frozen=True)
+class MatchListing:
+    """A row of ``match_summaries``: a stored match as lists show it."""
+
+    number: int
+    id: str
+    variant: str
+    tournament_id: str | None
+    options: dict[str, Any]
+    players: tuple[str, ...]
+    result: str
+    winner_team: int | None
+    totals: tuple[int, ...]
+    deals: int
+    end_reason: str
+    rated: bool
+    auto_plays: int
+    flights: int
+    finished_at: str
+
+
+@dataclass(frozen=True)
+class Results:
+    """A bot's played-out matches: won, drawn, lost (a match counts once per bot)."""
+
+    bot: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def matches(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """A bot's played-out matches against one opponent (seated on the other team)."""
+
+    opponent: str
+    matches: int
+    wins: int
+    draws: int
+    losses: int
+
+
+def match_result(outcome: dict[str, Any]) -> str:
+    """``team0``, ``team1``, ``draw`` or ``aborted`` (cut short), from a stored outcome:
+    its team score (team 0's: 1, 0.5, 0), else its winner, else the teams' totals."""
+    if isinstance(outcome.get("aborted"), str):
+        return "aborted"
+    score = outcome.get("team_score")
+    if isinstance(score, int | float) and score in (0, 0.5, 1):
+        return "team0" if score == 1 else "team1" if score == 0 else "draw"
+    winner = outcome.get("winner")
+    if isinstance(winner, int) and winner in (0, 1):
+        return f"team{winner}"
+    totals = outcome.get("totals")
+    if isinstance(totals, list) and len(totals) == 4 and all(isinstance(t, int) for t in totals):
+        ours, theirs = totals[0] + totals[2], totals[1] + totals[3]
+        return "team0" if ours > theirs else "team1" if ours < theirs else "draw"
+    return "draw"
+
+
+def _entries(record: dict[str, Any], mark: str) -> int:
+    """How many of the record's entries are the clock mark ``mark``."""
+    deals = record.get("deals")
+    count = 0
+    for deal in deals if isinstance(deals, list) else ():
+        actions = deal.get("actions") if isinstance(deal, dict) else None
+        for entry in actions if isinstance(actions, list) else ():
+            if isinstance(entry, str) and (entry == mark or entry.startswith(mark + " ")):
+                count += 1
+    return count
+
+
+def _summary_row(match: StoredMatch, rated: bool, finished_at: str) -> tuple[Any, ...]:
+    """The ``match_summaries`` row of a match (without its number)."""
+    totals = match.outcome.get("totals")
+    totals = [int(t) for t in totals] if isinstance(totals, list) else []
+    return (
+        match.id,
+        match.variant,
+        match.tournament_id,
+        _dumps(match.options, f"match {match.id!r}: options"),
+        _dumps(list(match.seating), f"match {match.id!r}: seating"),
+        match_result(match.outcome),
+        match.winner_team,
+        _dumps(totals, f"match {match.id!r}: totals"),
+        match.deals,
+        match.end_reason,
+        int(rated),
+        _entries(match.record, AUTO_ENTRY),
+        _entries(match.record, FLED_ENTRY),
+        finished_at,
+    )
+
+
+def _player_rows(number: int, match: StoredMatch, result: str) -> list[tuple[Any, ...]]:
+    """The ``match_players`` rows of a match: each bot's result on its first seat."""
+    teams: dict[str, set[int]] = {}
+    for seat, bot in enumerate(match.seating):
+        teams.setdefault(bot, set()).add(seat % 2)
+    rows: list[tuple[Any, ...]] = []
+    seen: set[str] = set()
+    for seat, bot in enumerate(match.seating):
+        team = seat % 2
+        score: float | None = None
+        if result != "aborted" and len(teams[bot]) == 1 and bot not in seen:
+            score = 0.5 if result == "draw" else 1.0 if result == f"team{team}" else 0.0
+        seen.add(bot)
+        rows.append((number, seat, bot, match.variant, team, score))
+    return rows
+
+
+def _insert_summary(conn: sqlite3.Connection, match: StoredMatch, rated: bool, at: str) -> None:
+    """Add a stored match's summary and players (inside the caller's transaction)."""
+    row = _summary_row(match, rated, at)
+    cursor = conn.execute(
+        f"INSERT INTO match_summaries ({_SUMMARY_COLUMNS}) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        row,
+    )
+    number = cursor.lastrowid
+    assert number is not None
+    conn.executemany(
+        "INSERT INTO match_players (number, seat, bot, variant, team, score) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        _player_rows(number, match, row[5]),
+    )
+
+
+def _fill_summaries(conn: sqlite3.Connection) -> None:
+    """Schema 6: a summary and players for every match stored before, in stored order."""
+    last = 0
+    while True:
+        rows = conn.execute(
+            f"SELECT rowid, {_MATCH_COLUMNS}, EXISTS (SELECT 1 FROM rating_history h "
+            "WHERE h.match_id = matches.id) AS rated FROM matches WHERE rowid > ? "
+            f"ORDER BY rowid LIMIT {_PAGE}",
+            (last,),
+        ).fetchall()
+        for row in rows:
+            match = _match_from_row(row)
+            _insert_summary(conn, match, bool(row["rated"]), row["finished_at"])
+        if len(rows) < _PAGE:
+            return
+        last = rows[-1]["rowid"]
+
+
+def _listing_from_row(row: sqlite3.Row) -> MatchListing:
+    return MatchListing(
+        number=row["number"],
+        id=row["id"],
+        variant=row["variant"],
+        tournament_id=row["tournament_id"],
+        options=_loads(row["options_json"]),
+        players=tuple(_loads(row["players_json"])),
+        result=row["result"],
+        winner_team=row["winner_team"],
+        totals=tuple(_loads(row["totals_json"])),
+        deals=row["deals"],
+        end_reason=row["end_reason"],
+        rated=bool(row["rated"]),
+        auto_plays=row["auto_plays"],
+        flights=row["flights"],
+        finished_at=row["finished_at"],
+    )
+
+
+def _like(text: str) -> str:
+    """A LIKE pattern (escape ``\\``) finding ``text`` anywhere."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _where(wanted: MatchFilter) -> tuple[str, list[object]]:
+    """The WHERE clause (over ``match_summaries s``) of a filter, and its parameters."""
+    clauses: list[str] = []
+    params: list[object] = []
+    for clause, value in (
+        ("s.variant = ?", wanted.variant),
+        ("s.tournament_id = ?", wanted.tournament_id),
+        ("s.result = ?", wanted.result),
+        ("s.finished_at >= ?", wanted.since),
+        ("s.finished_at < ?", wanted.until),
+        ("s.number IN (SELECT number FROM match_players WHERE bot = ?)", wanted.bot),
+    ):
+        if value is not None:
+            clauses.append(clause)
+            params.append(value)
+    if wanted.text:
+        clauses.append("(s.id LIKE ? ESCAPE '\\' OR s.players_json LIKE ? ESCAPE '\\')")
+        params += [_like(wanted.text), _like(json.dumps(wanted.text, ensure_ascii=False)[1:-1])]
+    return (" AND ".join(clauses) or "1"), params
+
+
 # ---------------------------------------------------------------------------
 # Schema
 
@@ -424,14 +674,59 @@ _SCHEMA_V5: Final = (
     "ALTER TABLE bots ADD COLUMN owner_name TEXT",
 )
 
+_SCHEMA_V6: Final = (
+    """CREATE TABLE match_summaries (
+        number INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE REFERENCES matches (id),
+        variant TEXT NOT NULL,
+        tournament_id TEXT,
+        options_json TEXT NOT NULL,
+        players_json TEXT NOT NULL,
+        result TEXT NOT NULL CHECK (result IN ('team0', 'team1', 'draw', 'aborted')),
+        winner_team INTEGER,
+        totals_json TEXT NOT NULL,
+        deals INTEGER NOT NULL,
+        end_reason TEXT NOT NULL,
+        rated INTEGER NOT NULL,
+        auto_plays INTEGER NOT NULL,
+        flights INTEGER NOT NULL,
+        finished_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX match_summaries_variant ON match_summaries (variant, number)",
+    "CREATE INDEX match_summaries_tournament ON match_summaries (tournament_id, number)",
+    "CREATE INDEX match_summaries_result ON match_summaries (result, number)",
+    "CREATE INDEX match_summaries_finished ON match_summaries (finished_at)",
+    """CREATE TABLE match_players (
+        number INTEGER NOT NULL REFERENCES match_summaries (number),
+        seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        bot TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        team INTEGER NOT NULL CHECK (team IN (0, 1)),
+        score REAL CHECK (score IN (0, 0.5, 1)),
+        PRIMARY KEY (number, seat)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX match_players_bot ON match_players (bot, number)",
+    "CREATE INDEX match_players_results ON match_players (variant, bot, score)",
+    "CREATE INDEX ratings_rank ON ratings (variant, system, value)",
+)
+
 _MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
     1: _SCHEMA_V1,
     2: _SCHEMA_V2,
     3: _SCHEMA_V3,
     4: _SCHEMA_V4,
     5: _SCHEMA_V5,
+    6: _SCHEMA_V6,
 }
 """Statements taking the schema from version ``n - 1`` to version ``n``."""
+
+_SUMMARY_COLUMNS: Final = (
+    "id, variant, tournament_id, options_json, players_json, result, winner_team, "
+    "totals_json, deals, end_reason, rated, auto_plays, flights, finished_at"
+)
+
+_FILLS: Final[dict[int, Callable[[sqlite3.Connection], None]]] = {6: _fill_summaries}
+"""What fills the tables version ``n`` adds from the rows stored before."""
 
 _MATCH_COLUMNS: Final = (
     "id, tournament_id, variant, options_json, seed, seating_json, outcome_json, "
@@ -473,6 +768,18 @@ def _bot_from_row(row: sqlite3.Row) -> Bot:
         games=None if games is None else tuple(_loads(games)),
         description=row["description"],
         owner_name=row["owner_name"],
+    )
+
+
+def _tournament_from_row(row: sqlite3.Row) -> Tournament:
+    return Tournament(
+        id=row["id"],
+        name=row["name"],
+        variant=row["variant"],
+        options=_loads(row["options_json"]),
+        config=_loads(row["config_json"]),
+        status=row["status"],
+        created_at=row["created_at"],
     )
 
 
@@ -572,6 +879,9 @@ class Store:
                 for target in range(version + 1, SCHEMA_VERSION + 1):
                     for statement in _MIGRATIONS[target]:
                         conn.execute(statement)
+                    fill = _FILLS.get(target)
+                    if fill is not None:
+                        fill(conn)
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -826,18 +1136,7 @@ class Store:
             "FROM tournaments WHERE id = ?",
             (id,),
         )
-        if not rows:
-            return None
-        row = rows[0]
-        return Tournament(
-            id=row["id"],
-            name=row["name"],
-            variant=row["variant"],
-            options=_loads(row["options_json"]),
-            config=_loads(row["config_json"]),
-            status=row["status"],
-            created_at=row["created_at"],
-        )
+        return _tournament_from_row(rows[0]) if rows else None
 
     def set_tournament_status(self, id: str, status: str) -> None:
         """Set the status of tournament ``id`` (which must exist)."""
@@ -966,6 +1265,7 @@ class Store:
                     at,
                 ),
             )
+        _insert_summary(conn, match, bool(rating_updates), row[-1])
         return True
 
     def match(self, id: str) -> StoredMatch | None:
@@ -1073,6 +1373,130 @@ class Store:
         )
         found = [_match_from_row(row) for row in rows]
         return [m for m in found if bot is None or bot in m.seating]
+
+    # -- lists (match_summaries, match_players) -----------------------------------
+
+    def match_listings(
+        self, wanted: MatchFilter = MatchFilter(), *, offset: int = 0, limit: int = 50
+    ) -> list[MatchListing]:
+        """Stored matches that pass ``wanted``, newest first: ``limit`` from ``offset``."""
+        _check(offset >= 0 and limit >= 0, "offset and limit are 0 or more")
+        where, params = _where(wanted)
+        rows = self._read(
+            f"SELECT number, {_SUMMARY_COLUMNS} FROM match_summaries s WHERE {where} "
+            "ORDER BY s.number DESC LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+        )
+        return [_listing_from_row(row) for row in rows]
+
+    def count_matches(self, wanted: MatchFilter = MatchFilter()) -> int:
+        """How many stored matches pass ``wanted``."""
+        where, params = _where(wanted)
+        rows = self._read(f"SELECT count(*) FROM match_summaries s WHERE {where}", params)
+        count: int = rows[0][0]
+        return count
+
+    def match_listing(self, id: str) -> MatchListing | None:
+        """The stored match ``id`` as lists show it, or None."""
+        rows = self._read(
+            f"SELECT number, {_SUMMARY_COLUMNS} FROM match_summaries WHERE id = ?", (id,)
+        )
+        return _listing_from_row(rows[0]) if rows else None
+
+    def results(
+        self, variant: str | None = None, *, tournament_id: str | None = None
+    ) -> dict[str, Results]:
+        """Each bot's won, drawn and lost matches: in a variant, or in one tournament."""
+        if tournament_id is not None:
+            sql = (
+                "SELECT p.bot, sum(p.score = 1), sum(p.score = 0.5), sum(p.score = 0) "
+                "FROM match_summaries s JOIN match_players p ON p.number = s.number "
+                "WHERE s.tournament_id = ? AND p.score IS NOT NULL GROUP BY p.bot"
+            )
+            params: tuple[object, ...] = (tournament_id,)
+        else:
+            sql = (
+                "SELECT bot, sum(score = 1), sum(score = 0.5), sum(score = 0) "
+                "FROM match_players WHERE variant = ? AND score IS NOT NULL GROUP BY bot"
+            )
+            params = (variant,)
+        return {row[0]: Results(*row) for row in self._read(sql, params)}
+
+    def bot_results(self, bot: str) -> dict[str, Results]:
+        """A bot's won, drawn and lost matches in each variant it played."""
+        rows = self._read(
+            "SELECT variant, sum(score = 1), sum(score = 0.5), sum(score = 0) "
+            "FROM match_players WHERE bot = ? AND score IS NOT NULL GROUP BY variant",
+            (bot,),
+        )
+        return {row[0]: Results(bot, row[1], row[2], row[3]) for row in rows}
+
+    def head_to_head(self, bot: str) -> list[HeadToHead]:
+        """A bot's results against each bot it met on the other team, most met first."""
+        rows = self._read(
+            "SELECT opponent, count(*), sum(score = 1), sum(score = 0.5), sum(score = 0) "
+            "FROM (SELECT DISTINCT m.number, o.bot AS opponent, m.score AS score "
+            "FROM match_players m JOIN match_players o "
+            "ON o.number = m.number AND o.team <> m.team "
+            "WHERE m.bot = ? AND m.score IS NOT NULL) "
+            "GROUP BY opponent ORDER BY count(*) DESC, opponent",
+            (bot,),
+        )
+        return [HeadToHead(*row) for row in rows]
+
+    def incident_listings(self, bot: str, limit: int = 200) -> list[MatchListing]:
+        """The bot's last ``limit`` matches whose records hold a clock mark (an automatic
+        play, a flight), newest first."""
+        rows = self._read(
+            f"SELECT number, {_SUMMARY_COLUMNS} FROM match_summaries s "
+            "WHERE s.number IN (SELECT number FROM match_players WHERE bot = ?) "
+            "AND (s.auto_plays > 0 OR s.flights > 0) ORDER BY s.number DESC LIMIT ?",
+            (bot, limit),
+        )
+        return [_listing_from_row(row) for row in rows]
+
+    def tournaments(self) -> list[Tournament]:
+        """Every tournament, newest first."""
+        rows = self._read(
+            "SELECT id, name, variant, options_json, config_json, status, created_at "
+            "FROM tournaments ORDER BY created_at DESC, id"
+        )
+        return [_tournament_from_row(row) for row in rows]
+
+    def tournament_counts(self) -> dict[str, int]:
+        """The number of stored matches of each tournament that has any."""
+        rows = self._read(
+            "SELECT tournament_id, count(*) FROM match_summaries "
+            "WHERE tournament_id IS NOT NULL GROUP BY tournament_id"
+        )
+        return {row[0]: row[1] for row in rows}
+
+    def bot_ratings(self, bot: str) -> list[Rating]:
+        """A bot's current ratings in every variant and system."""
+        rows = self._read(
+            "SELECT bot, variant, system, value, sigma, matches, updated_at FROM ratings "
+            "WHERE bot = ? ORDER BY variant, system",
+            (bot,),
+        )
+        return [Rating(*row) for row in rows]
+
+    def elo_rank(self, variant: str, elo: float) -> int:
+        """The rank an Elo of ``elo`` has in a variant (1: none higher)."""
+        rows = self._read(
+            "SELECT count(*) FROM ratings WHERE variant = ? AND system = 'elo' AND value > ?",
+            (variant, elo),
+        )
+        rank: int = rows[0][0] + 1
+        return rank
+
+    def bot_rating_history(self, bot: str) -> list[RatingChange]:
+        """Every change of every rating of a bot (all variants and systems), oldest first."""
+        rows = self._read(
+            'SELECT id, match_id, bot, variant, system, "before", after, sigma, at '
+            "FROM rating_history WHERE bot = ? ORDER BY id",
+            (bot,),
+        )
+        return [RatingChange(*row) for row in rows]
 
     # -- ratings -----------------------------------------------------------------
 

@@ -26,7 +26,16 @@ from arena.server.interceptor import current_principal
 from arena.server.limits import RateLimit
 from arena.server.remote import struct
 from arena.server.results import END_REASONS, rating_change, timestamp
-from arena.store import BUILTIN_KIND, RATING_SYSTEMS, Bot, Rating, Store, StoredMatch
+from arena.store import (
+    BUILTIN_KIND,
+    RATING_SYSTEMS,
+    Bot,
+    MatchFilter,
+    MatchListing,
+    Rating,
+    Store,
+    StoredMatch,
+)
 
 __all__ = ["LeaderboardService", "RegistryService", "Services"]
 
@@ -116,20 +125,63 @@ def rating_entries(
 def match_summary(match: StoredMatch) -> arena_pb2.MatchSummary:
     """A stored (hence finished) match as a MatchSummary."""
     totals = match.outcome.get("totals") or []
-    return arena_pb2.MatchSummary(
-        info=arena_pb2.MatchInfo(
-            match_id=match.id,
-            variant=match.variant,
-            options=struct(match.options),
-            players=list(match.seating),
-            tournament_id=match.tournament_id or "",
-        ),
-        status=arena_pb2.MATCH_STATUS_FINISHED,
+    return _finished_summary(
+        match.id,
+        match.variant,
+        match.options,
+        match.seating,
+        match.tournament_id,
         deals=match.deals,
-        finished_at=timestamp(match.finished_at),
-        end_reason=END_REASONS.get(match.end_reason, arena_pb2.END_REASON_CANCELLED),
+        finished_at=match.finished_at,
+        end_reason=match.end_reason,
         winner_team=match.winner_team,
         totals=[int(total) for total in totals],
+    )
+
+
+def listing_summary(listing: MatchListing) -> arena_pb2.MatchSummary:
+    """A stored match, as the store lists it, as a MatchSummary."""
+    return _finished_summary(
+        listing.id,
+        listing.variant,
+        listing.options,
+        listing.players,
+        listing.tournament_id,
+        deals=listing.deals,
+        finished_at=listing.finished_at,
+        end_reason=listing.end_reason,
+        winner_team=listing.winner_team,
+        totals=list(listing.totals),
+    )
+
+
+def _finished_summary(
+    match_id: str,
+    variant: str,
+    options: dict[str, Any],
+    players: Sequence[str],
+    tournament_id: str | None,
+    *,
+    deals: int,
+    finished_at: str | None,
+    end_reason: str,
+    winner_team: int | None,
+    totals: list[int],
+) -> arena_pb2.MatchSummary:
+    return arena_pb2.MatchSummary(
+        info=arena_pb2.MatchInfo(
+            match_id=match_id,
+            variant=variant,
+            options=struct(options),
+            players=list(players),
+            tournament_id=tournament_id or "",
+        ),
+        status=arena_pb2.MATCH_STATUS_FINISHED,
+        deals=deals,
+        finished_at=timestamp(finished_at),
+        end_reason=END_REASONS.get(end_reason, arena_pb2.END_REASON_CANCELLED),
+        winner_team=winner_team,
+        totals=totals,
     )
 
 
@@ -159,19 +211,16 @@ def list_matches(
     ]
     if statuses and arena_pb2.MATCH_STATUS_FINISHED not in statuses:
         return arena_pb2.ListMatchesResponse(matches=shown)
-    matches = [
-        match
-        for match in store.matches(
-            variant=request.variant or None, tournament_id=request.tournament_id or None
-        )
-        if not request.bot or request.bot in match.seating
-    ]
-    matches.reverse()
-    page = matches[offset : offset + size]
-    after = offset + len(page)
+    wanted = MatchFilter(
+        variant=request.variant or None,
+        tournament_id=request.tournament_id or None,
+        bot=request.bot or None,
+    )
+    page = store.match_listings(wanted, offset=offset, limit=size + 1)
+    after = offset + min(len(page), size)
     return arena_pb2.ListMatchesResponse(
-        matches=[*shown, *(match_summary(match) for match in page)],
-        next_page_token=str(after) if after < len(matches) else "",
+        matches=[*shown, *(listing_summary(listing) for listing in page[:size])],
+        next_page_token=str(after) if len(page) > size else "",
     )
 
 

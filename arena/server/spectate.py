@@ -26,7 +26,7 @@ from arena.server.results import end_of_match, rating_change
 from arena.server.services import Failure, Services, list_matches
 from arena.store import RATING_SYSTEMS, Store, StoredMatch
 
-__all__ = ["SpectateService", "stored_messages"]
+__all__ = ["LiveFeed", "SpectateService", "stored_messages"]
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Mapping
@@ -189,6 +189,38 @@ def _first_deal(deals: list[_Deal], after_seq: int) -> int:
     return max(len(deals) - 1, 0)
 
 
+class LiveFeed:
+    """A spectator's seat at a running match: :meth:`open` catches it up (``busy`` held,
+    taken in a worker thread so the event loop never waits on the match thread), then
+    :meth:`messages` gives every public message, handed over from the match thread, until
+    the match is over; the watcher is removed however the reading ends."""
+
+    def __init__(self, session: MatchSession) -> None:
+        self._session = session
+        self._loop = asyncio.get_running_loop()
+        self._inbox: asyncio.Queue[arena_pb2.WatchMessage | None] = asyncio.Queue()
+
+    def _watcher(self, message: arena_pb2.WatchMessage | None) -> None:
+        self._loop.call_soon_threadsafe(self._inbox.put_nowait, message)
+
+    async def open(self, after_seq: int = 0) -> bool:
+        """Start watching: False (nothing sent) if the match is over already."""
+        session = self._session
+        await asyncio.to_thread(session.busy.acquire)
+        try:
+            return session.watch(self._watcher, after_seq)
+        finally:
+            session.busy.release()
+
+    async def messages(self) -> AsyncIterator[arena_pb2.WatchMessage]:
+        """The catch-up, then every public message up to the match's result."""
+        try:
+            while (message := await self._inbox.get()) is not None:
+                yield message
+        finally:
+            self._session.unwatch(self._watcher)
+
+
 class SpectateService(arena_pb2_grpc.SpectateServicer):
     def __init__(
         self, services: Services, running: Mapping[str, MatchSession] | None = None
@@ -203,23 +235,10 @@ class SpectateService(arena_pb2_grpc.SpectateServicer):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
         session = self._running.get(request.match_id)
         if session is not None:
-            loop = asyncio.get_running_loop()
-            inbox: asyncio.Queue[arena_pb2.WatchMessage | None] = asyncio.Queue()
-
-            def watcher(message: arena_pb2.WatchMessage | None) -> None:
-                loop.call_soon_threadsafe(inbox.put_nowait, message)
-
-            await asyncio.to_thread(session.busy.acquire)
-            try:
-                following = session.watch(watcher, request.after_seq)
-            finally:
-                session.busy.release()
-            if following:
-                try:
-                    while (message := await inbox.get()) is not None:
-                        yield message
-                finally:
-                    session.unwatch(watcher)
+            feed = LiveFeed(session)
+            if await feed.open(request.after_seq):
+                async for message in feed.messages():
+                    yield message
                 return
         try:
             messages = await asyncio.to_thread(

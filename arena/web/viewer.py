@@ -1,0 +1,740 @@
+"""What the web face may show, and the only module of it that reads the store or the
+running matches.
+
+Public events come only from the Spectate operations: :func:`stored_messages` for a
+stored match, :meth:`MatchSession.watch` (through :class:`LiveFeed`) for a running one.
+All hands come only from a finished match's stored record, the one
+``Leaderboard.GetMatchRecord`` gives anyone (:meth:`Viewer.revealed_record`); a running
+match never gives out a record. Lists, counts, leaderboards and head-to-head figures are
+SQL over the store's summary tables (:class:`~arena.store.MatchFilter`), never Python
+over every match. Balance reports are the JSON files ``arena balance --json FILE``
+writes, read from one folder by a checked name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import re
+from collections.abc import AsyncGenerator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import grpc
+from google.protobuf.json_format import MessageToDict
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from arena import games
+from arena._proto.arena.v1 import arena_pb2
+from arena.errors import ArenaError, ParseError
+from arena.rating import wilson_interval
+from arena.replay import MatchRecord
+from arena.server.services import Failure
+from arena.server.spectate import LiveFeed, stored_messages
+from arena.sim.league import ELO, OPENSKILL, ROOM, Ratings
+from arena.store import (
+    MATCH_RESULTS,
+    MatchFilter,
+    MatchListing,
+    Rating,
+    Results,
+    Store,
+    Tournament,
+)
+from arena.web.incidents import Incidents, match_incidents
+
+if TYPE_CHECKING:
+    from arena.server.session import MatchSession
+
+__all__ = [
+    "BadQuery",
+    "BotInfo",
+    "BotPage",
+    "BrokenMatch",
+    "HeadToHeadRow",
+    "LeaderRow",
+    "MatchPage",
+    "MatchQuery",
+    "MatchRow",
+    "NotFound",
+    "ReportRow",
+    "TournamentPage",
+    "TournamentRow",
+    "Viewer",
+]
+
+MAX_PER_PAGE: Final = 200
+DEFAULT_PER_PAGE: Final = 50
+MAX_PAGE: Final = 100_000
+"""The highest page number a list accepts (beyond the last: an empty page)."""
+MAX_TEXT: Final = 100
+"""The longest filter text (a name, an id, a search)."""
+RECENT: Final = 20
+"""Matches a bot page lists."""
+INCIDENT_MATCHES: Final = 200
+"""The most matches with clock marks a bot page re-plays to count its incidents."""
+MAX_REPORT_BYTES: Final = 20_000_000
+REPORT_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+"""A report's name: its file's name in the reports folder without ``.json``."""
+
+
+class NotFound(Exception):
+    """An unknown bot, match, tournament or report (a 404); the message names it."""
+
+
+class BadQuery(ValueError):
+    """A filter or page the viewer refuses (a 400); the message names the field."""
+
+
+class BrokenMatch(ArenaError):
+    """A stored match whose record cannot be re-played (the store was changed by hand)."""
+
+
+# ---------------------------------------------------------------------------
+# Rows
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    """A bot in a leaderboard: its ratings and its played-out matches."""
+
+    rank: int
+    bot: str
+    elo: float | None
+    skill: float | None
+    """OpenSkill μ−3σ."""
+    room_points: float | None
+    """Shengji variants only."""
+    matches: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: float | None
+    """Won matches, a draw counted half, over matches; None without any."""
+    win_low: float
+    win_high: float
+    """The win rate's Wilson 95% interval."""
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """A match as lists show it, stored or running."""
+
+    id: str
+    variant: str
+    tournament: str | None
+    players: tuple[str, ...]
+    status: str
+    """``running``, ``scheduled``, ``finished`` or ``aborted`` (cut short)."""
+    winner_team: int | None
+    totals: tuple[int, ...]
+    deals: int
+    end_reason: str
+    created: str
+    """When it finished (stored) or started (running), ISO 8601; empty if not yet."""
+    rated: bool
+    live: bool
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    rows: list[MatchRow]
+    total: int
+    page: int
+    pages: int
+    per_page: int
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    name: str
+    kind: str
+    owner: str | None
+    """The display name its owner gave."""
+    version: str | None
+    description: str | None
+    games: tuple[str, ...] | None
+    """The variants it registered for; None: every variant."""
+    created: str | None
+
+
+@dataclass(frozen=True)
+class HeadToHeadRow:
+    opponent: str
+    matches: int
+    wins: int
+    draws: int
+    losses: int
+
+
+@dataclass(frozen=True)
+class BotPage:
+    bot: BotInfo
+    ratings: dict[str, LeaderRow]
+    """Per variant it played or is rated in; ``rank`` is its Elo rank there."""
+    history: dict[str, dict[str, list[tuple[str, float, str]]]]
+    """Per variant, per system (``elo``, ``skill`` μ−3σ, ``room``): (time, value, match)."""
+    recent: list[MatchRow]
+    head_to_head: list[HeadToHeadRow]
+    incidents: Incidents
+    incident_matches: list[str] = field(default_factory=list)
+    """The matches the incidents happened in, newest first."""
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    id: str
+    name: str
+    variant: str
+    status: str
+    created: str
+    definition: dict[str, Any]
+    planned: int | None
+    """Matches planned, when its definition says."""
+    played: int
+    """Matches stored."""
+
+
+@dataclass(frozen=True)
+class TournamentPage(TournamentRow):
+    standings: list[LeaderRow]
+    """Rated from its own matches only, in the order they were stored."""
+    matches: MatchPage
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    name: str
+    modified: str
+    size: int
+    variants: tuple[str, ...]
+    deals_per_variant: int | None
+    complete: bool | None
+    error: str | None
+    """Why the file cannot be read as a report (listed as broken); None when fine."""
+
+
+# ---------------------------------------------------------------------------
+# The match list's query
+
+
+def _text(params: Mapping[str, str], key: str) -> str | None:
+    value = params.get(key, "").strip()
+    if len(value) > MAX_TEXT:
+        raise BadQuery(f"{key}: at most {MAX_TEXT} characters, got {len(value)}")
+    if value and not value.isprintable():
+        raise BadQuery(f"{key} {value!r}: printable characters only")
+    return value or None
+
+
+def _number(params: Mapping[str, str], key: str, default: int, highest: int) -> int:
+    text = params.get(key, "").strip()
+    if not text:
+        return default
+    if not text.isdecimal() or not text.isascii():
+        raise BadQuery(f"{key} {text[:40]!r} is not a whole number from 1 to {highest}")
+    if len(text) > 12 or not 1 <= int(text) <= highest:
+        raise BadQuery(f"{key} {text[:40]!r} is out of range: 1 to {highest}")
+    return int(text)
+
+
+def _day(params: Mapping[str, str], key: str) -> date | None:
+    text = params.get(key, "").strip()
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text[:10]) if len(text) == 10 else datetime.fromisoformat(text)
+    except ValueError:
+        raise BadQuery(f"{key} {text[:40]!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _bound(day: date | None, *, end: bool) -> str | None:
+    """A date (the whole day) or a time as the store's ISO text: UTC."""
+    if day is None:
+        return None
+    if isinstance(day, datetime):
+        moment = day if day.tzinfo is not None else day.replace(tzinfo=UTC)
+    else:
+        moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
+        if end:
+            moment += timedelta(days=1)
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+@dataclass(frozen=True)
+class MatchQuery:
+    """A page of the match list and its filters (None: any)."""
+
+    variant: str | None = None
+    tournament: str | None = None
+    bot: str | None = None
+    since: date | None = None
+    until: date | None = None
+    """Inclusive: a date is the whole day (UTC)."""
+    result: str | None = None
+    """``team0``, ``team1``, ``draw`` or ``aborted``."""
+    text: str | None = None
+    page: int = 1
+    per_page: int = DEFAULT_PER_PAGE
+
+    @classmethod
+    def parse(cls, params: Mapping[str, str]) -> MatchQuery:
+        """The query of a request's parameters (``q`` is the text; others are ignored);
+        :class:`BadQuery` naming the first field that is wrong and its value."""
+        variant = _text(params, "variant")
+        if variant is not None and variant not in games.names():
+            raise BadQuery(f"variant {variant!r} is unknown (known: {', '.join(games.names())})")
+        result = _text(params, "result")
+        if result is not None and result not in MATCH_RESULTS:
+            raise BadQuery(f"result {result!r}: expected one of {', '.join(MATCH_RESULTS)}")
+        since, until = _day(params, "since"), _day(params, "until")
+        first, last = _bound(since, end=False), _bound(until, end=True)
+        if first is not None and last is not None and first >= last:
+            raise BadQuery(f"since {params['since']!r} is after until {params['until']!r}")
+        return cls(
+            variant=variant,
+            tournament=_text(params, "tournament"),
+            bot=_text(params, "bot"),
+            since=since,
+            until=until,
+            result=result,
+            text=_text(params, "q"),
+            page=_number(params, "page", 1, MAX_PAGE),
+            per_page=_number(params, "per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE),
+        )
+
+    def filter(self) -> MatchFilter:
+        return MatchFilter(
+            variant=self.variant,
+            tournament_id=self.tournament,
+            bot=self.bot,
+            since=_bound(self.since, end=False),
+            until=_bound(self.until, end=True),
+            result=self.result,
+            text=self.text,
+        )
+
+
+# ---------------------------------------------------------------------------
+# Balance reports
+
+
+class _ReportVariant(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str
+    game: str
+    deals: int
+
+
+class _Report(BaseModel):
+    """What a row needs of a balance report (``arena balance --json``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    deals_per_variant: int
+    complete: bool
+    variants: list[_ReportVariant]
+
+
+# ---------------------------------------------------------------------------
+# The viewer
+
+
+def _listing_row(listing: MatchListing) -> MatchRow:
+    return MatchRow(
+        id=listing.id,
+        variant=listing.variant,
+        tournament=listing.tournament_id,
+        players=listing.players,
+        status="aborted" if listing.result == "aborted" else "finished",
+        winner_team=listing.winner_team,
+        totals=listing.totals,
+        deals=listing.deals,
+        end_reason=listing.end_reason,
+        created=listing.finished_at,
+        rated=listing.rated,
+        live=False,
+    )
+
+
+def _live_row(summary: arena_pb2.MatchSummary) -> MatchRow:
+    info = summary.info
+    started = summary.started_at.ToDatetime(UTC) if summary.HasField("started_at") else None
+    running = summary.status == arena_pb2.MATCH_STATUS_RUNNING
+    return MatchRow(
+        id=info.match_id,
+        variant=info.variant,
+        tournament=info.tournament_id or None,
+        players=tuple(info.players),
+        status="running" if running else "scheduled",
+        winner_team=None,
+        totals=tuple(summary.totals),
+        deals=summary.deals,
+        end_reason="",
+        created="" if started is None else started.isoformat(timespec="microseconds"),
+        rated=info.rated,
+        live=True,
+    )
+
+
+def message_dict(message: arena_pb2.WatchMessage) -> dict[str, Any]:
+    """A Watch message as the web face passes it on (proto field names, defaults left out)."""
+    return MessageToDict(message, preserving_proto_field_name=True)
+
+
+def _leader_rows(
+    ratings: Mapping[str, Mapping[str, Rating]], results: Mapping[str, Results]
+) -> list[LeaderRow]:
+    """Rows for every bot rated or with results, best Elo first (unrated last, by name)."""
+    bots = sorted(set(ratings) | set(results))
+    elo = {bot: ratings.get(bot, {}).get(ELO) for bot in bots}
+    bots.sort(key=lambda bot: (elo[bot] is None, -(elo[bot].value if elo[bot] else 0.0), bot))  # type: ignore[union-attr]
+    return [
+        _leader_row(rank, bot, ratings.get(bot, {}), results.get(bot, Results(bot)))
+        for rank, bot in enumerate(bots, start=1)
+    ]
+
+
+def _leader_row(rank: int, bot: str, rated: Mapping[str, Rating], results: Results) -> LeaderRow:
+    elo, skill, room = rated.get(ELO), rated.get(OPENSKILL), rated.get(ROOM)
+    n = results.matches
+    won = results.wins + results.draws / 2
+    low, high = wilson_interval(won, n) if n else (0.0, 1.0)
+    return LeaderRow(
+        rank=rank,
+        bot=bot,
+        elo=None if elo is None else elo.value,
+        skill=None if skill is None else _conservative(skill.value, skill.sigma),
+        room_points=None if room is None else room.value,
+        matches=n,
+        wins=results.wins,
+        draws=results.draws,
+        losses=results.losses,
+        win_rate=won / n if n else None,
+        win_low=low,
+        win_high=high,
+    )
+
+
+def _conservative(mu: float, sigma: float | None) -> float:
+    return mu - 3.0 * sigma if sigma is not None else mu
+
+
+def _by_bot(ratings: list[Rating]) -> dict[str, dict[str, Rating]]:
+    table: dict[str, dict[str, Rating]] = {}
+    for rating in ratings:
+        table.setdefault(rating.bot, {})[rating.system] = rating
+    return table
+
+
+class Viewer:
+    """Read-only access to a store and the running matches, as a web page may see them."""
+
+    def __init__(
+        self,
+        store: Store,
+        sessions: Mapping[str, MatchSession] | None = None,
+        reports: Path | None = None,
+    ) -> None:
+        self._store = store
+        self._sessions: Mapping[str, MatchSession] = sessions if sessions is not None else {}
+        self._reports = reports
+        self._incidents: dict[str, dict[str, Incidents]] = {}
+
+    # -- variants and leaderboards ------------------------------------------------
+
+    def variants(self) -> list[str]:
+        return games.names()
+
+    def leaderboard(self, variant: str, *, tournament: str | None = None) -> list[LeaderRow]:
+        """A variant's leaderboard (stored ratings), or one tournament's standings."""
+        if tournament is not None:
+            return self.tournament(tournament).standings
+        if variant not in games.names():
+            raise NotFound(f"no variant {variant!r} (known: {', '.join(games.names())})")
+        return _leader_rows(_by_bot(self._store.ratings(variant)), self._store.results(variant))
+
+    def _standings(self, tournament: Tournament) -> list[LeaderRow]:
+        """Rated afresh from the tournament's played-out matches, in stored order (as
+        ``arena leaderboard --tournament``); records are read for room points only."""
+        ratings = Ratings(tournament.variant)
+        needs_record = tournament.variant.startswith("shengji-")
+        for match in self._store.matches(tournament_id=tournament.id) if needs_record else ():
+            if "aborted" not in match.outcome:
+                score = float(match.outcome["team_score"])
+                ratings.apply(ratings.rate(match.seating, score, match.record))
+        if not needs_record:
+            self._rate_listed(ratings, tournament.id)
+        table: dict[str, dict[str, Rating]] = {}
+        for update in ratings.updates():
+            table.setdefault(update.bot, {})[update.system] = Rating(
+                update.bot, update.variant, update.system, update.after, update.sigma, 0, ""
+            )
+        return _leader_rows(table, self._store.results(tournament_id=tournament.id))
+
+    def _rate_listed(self, ratings: Ratings, tournament_id: str) -> None:
+        """Rate a tournament's played-out matches from their summaries, oldest first."""
+        wanted = MatchFilter(tournament_id=tournament_id)
+        total = self._store.count_matches(wanted)
+        listings: list[MatchListing] = []
+        for offset in range(0, total, 1000):
+            listings += self._store.match_listings(wanted, offset=offset, limit=1000)
+        for listing in reversed(listings):
+            if listing.result != "aborted":
+                score = {"team0": 1.0, "team1": 0.0, "draw": 0.5}[listing.result]
+                ratings.apply(ratings.rate(listing.players, score, {}))
+
+    # -- bots ---------------------------------------------------------------------------
+
+    def bot(self, name: str) -> BotPage:
+        """A bot's page; NotFound for a name neither registered nor seated in a match."""
+        store = self._store
+        bot = store.bot(name)
+        recent = store.match_listings(MatchFilter(bot=name), limit=RECENT)
+        if bot is None and not recent:
+            raise NotFound(f"no bot {name!r}")
+        info = BotInfo(
+            name=name,
+            kind=bot.kind if bot is not None else "unregistered",
+            owner=bot.owner_name if bot is not None else None,
+            version=bot.version if bot is not None else None,
+            description=bot.description if bot is not None else None,
+            games=bot.games if bot is not None else None,
+            created=bot.created_at if bot is not None else None,
+        )
+        incidents, where = self._bot_incidents(name)
+        return BotPage(
+            bot=info,
+            ratings=self._bot_ratings(name),
+            history=self._history(name),
+            recent=[_listing_row(listing) for listing in recent],
+            head_to_head=[
+                HeadToHeadRow(h.opponent, h.matches, h.wins, h.draws, h.losses)
+                for h in store.head_to_head(name)
+            ],
+            incidents=incidents,
+            incident_matches=where,
+        )
+
+    def _bot_ratings(self, name: str) -> dict[str, LeaderRow]:
+        results = self._store.bot_results(name)
+        by_variant: dict[str, dict[str, Rating]] = {}
+        for rating in self._store.bot_ratings(name):
+            by_variant.setdefault(rating.variant, {})[rating.system] = rating
+        rows = {}
+        for variant in sorted(set(by_variant) | set(results)):
+            ratings = by_variant.get(variant, {})
+            elo = ratings.get(ELO)
+            rank = self._store.elo_rank(variant, elo.value) if elo is not None else 0
+            rows[variant] = _leader_row(rank, name, ratings, results.get(variant, Results(name)))
+        return rows
+
+    def _history(self, name: str) -> dict[str, dict[str, list[tuple[str, float, str]]]]:
+        history: dict[str, dict[str, list[tuple[str, float, str]]]] = {}
+        for change in self._store.bot_rating_history(name):
+            system = "skill" if change.system == OPENSKILL else change.system
+            value = (
+                _conservative(change.after, change.sigma)
+                if change.system == OPENSKILL
+                else change.after
+            )
+            points = history.setdefault(change.variant, {}).setdefault(system, [])
+            points.append((change.at, value, change.match_id))
+        return history
+
+    def _bot_incidents(self, name: str) -> tuple[Incidents, list[str]]:
+        """The bot's incidents in its last matches with clock marks (re-played once each)."""
+        total = Incidents()
+        where: list[str] = []
+        for listing in self._store.incident_listings(name, INCIDENT_MATCHES):
+            found = self._incidents.get(listing.id)
+            if found is None:
+                found = match_incidents(self._record(listing.id))
+                self._incidents[listing.id] = found
+            mine = found.get(name, Incidents())
+            if mine:
+                total += mine
+                where.append(listing.id)
+        return total, where
+
+    # -- tournaments --------------------------------------------------------------------
+
+    def tournaments(self) -> list[TournamentRow]:
+        counts = self._store.tournament_counts()
+        return [_tournament_row(t, counts.get(t.id, 0)) for t in self._store.tournaments()]
+
+    def tournament(self, id: str, page: int = 1) -> TournamentPage:
+        found = self._store.tournament(id)
+        if found is None:
+            raise NotFound(f"no tournament {id!r}")
+        played = self._store.count_matches(MatchFilter(tournament_id=id))
+        row = _tournament_row(found, played)
+        return TournamentPage(
+            **{name: getattr(row, name) for name in TournamentRow.__dataclass_fields__},
+            standings=self._standings(found),
+            matches=self.matches(MatchQuery(tournament=id, page=page)),
+        )
+
+    # -- matches ------------------------------------------------------------------------
+
+    def matches(self, query: MatchQuery) -> MatchPage:
+        """A page of stored matches, newest first; a page past the last is empty."""
+        if not 1 <= query.page <= MAX_PAGE:
+            raise BadQuery(f"page {query.page} is out of range: 1 to {MAX_PAGE}")
+        if not 1 <= query.per_page <= MAX_PER_PAGE:
+            raise BadQuery(f"per_page {query.per_page} is out of range: 1 to {MAX_PER_PAGE}")
+        wanted = query.filter()
+        total = self._store.count_matches(wanted)
+        offset = (query.page - 1) * query.per_page
+        listings = (
+            self._store.match_listings(wanted, offset=offset, limit=query.per_page)
+            if offset < total
+            else []
+        )
+        return MatchPage(
+            rows=[_listing_row(listing) for listing in listings],
+            total=total,
+            page=query.page,
+            pages=max(1, math.ceil(total / query.per_page)),
+            per_page=query.per_page,
+        )
+
+    def live_matches(self) -> list[MatchRow]:
+        """The matches being played now."""
+        return [_live_row(session.summary()) for session in list(self._sessions.values())]
+
+    def match(self, id: str) -> MatchRow:
+        listing = self._store.match_listing(id)
+        if listing is not None:
+            return _listing_row(listing)
+        session = self._sessions.get(id)
+        if session is not None:
+            return _live_row(session.summary())
+        raise NotFound(f"no match {id!r}")
+
+    def watch_messages(self, id: str, after_seq: int = 0) -> list[dict[str, Any]]:
+        """A stored match's public messages (the Spectate stream), as dicts."""
+        try:
+            messages = stored_messages(self._store, id, after_seq)
+        except Failure as failure:
+            if failure.code == grpc.StatusCode.NOT_FOUND:
+                raise NotFound(failure.message) from None
+            raise BrokenMatch(failure.message) from None
+        return [message_dict(message) for message in messages]
+
+    def revealed_record(self, id: str) -> MatchRecord | None:
+        """The record (every hand) of a stored match, as ``GetMatchRecord`` gives it;
+        None for a match still running; NotFound for an unknown one."""
+        if self._store.match_listing(id) is None:
+            if id in self._sessions:
+                return None
+            raise NotFound(f"no match {id!r}")
+        return self._record(id)
+
+    def _record(self, id: str) -> MatchRecord:
+        stored = self._store.match(id)
+        if stored is None:
+            raise NotFound(f"no match {id!r}")
+        try:
+            return MatchRecord.from_dict(stored.record)
+        except ParseError as err:
+            raise BrokenMatch(f"match {id!r}: its record cannot be read: {err}") from None
+
+    async def follow(self, id: str, after_seq: int = 0) -> AsyncGenerator[dict[str, Any], None]:
+        """A running match: its catch-up, then every public message up to its result.
+        A stored one: its stored messages. NotFound for an unknown match."""
+        session = self._sessions.get(id)
+        if session is not None:
+            feed = LiveFeed(session)
+            if await feed.open(after_seq):
+                async for message in feed.messages():
+                    yield message_dict(message)
+                return
+        for stored in await asyncio.to_thread(self.watch_messages, id, after_seq):
+            yield stored
+
+    # -- balance reports ----------------------------------------------------------------
+
+    def reports(self) -> list[ReportRow]:
+        """The balance reports in the reports folder, by name; broken files included."""
+        folder = self._reports
+        if folder is None or not folder.is_dir():
+            return []
+        files = sorted(p for p in folder.glob("*.json") if REPORT_NAME.fullmatch(p.stem))
+        return [_report_row(path) for path in files if path.is_file()]
+
+    def report(self, name: str) -> dict[str, Any]:
+        """A report's JSON; NotFound for a bad name, a missing file or a broken one."""
+        path = self._report_path(name)
+        data, error = _read_report(path)
+        if error is not None or data is None:
+            raise NotFound(f"report {name!r} cannot be read: {error}")
+        return data
+
+    def _report_path(self, name: str) -> Path:
+        folder = self._reports
+        if folder is None or not REPORT_NAME.fullmatch(name):
+            raise NotFound(f"no report {name[:60]!r}")
+        path = folder / f"{name}.json"
+        if not path.is_file() or path.resolve().parent != folder.resolve():
+            raise NotFound(f"no report {name!r}")
+        return path
+
+
+def _tournament_row(tournament: Tournament, played: int) -> TournamentRow:
+    return TournamentRow(
+        id=tournament.id,
+        name=tournament.name,
+        variant=tournament.variant,
+        status=tournament.status,
+        created=tournament.created_at,
+        definition=tournament.config,
+        planned=_planned(tournament.config),
+        played=played,
+    )
+
+
+def _planned(config: Mapping[str, Any]) -> int | None:
+    """Matches a fixture's definition plans (a paired one plays each twice)."""
+    matches = config.get("matches")
+    if config.get("fixture") is True and isinstance(matches, int) and matches > 0:
+        return matches * (2 if config.get("paired") else 1)
+    return None
+
+
+def _read_report(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """A report file's JSON, or why it is not a report."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_REPORT_BYTES:
+            return None, f"{size:,} bytes: a report is at most {MAX_REPORT_BYTES:,}"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        _Report.model_validate(data)
+    except OSError as err:
+        return None, err.strerror or type(err).__name__
+    except ValidationError as err:
+        where = ".".join(str(part) for part in err.errors()[0]["loc"])
+        return None, f"not a balance report: {where}: {err.errors()[0]['msg']}"
+    except (ValueError, RecursionError) as err:  # not UTF-8, not JSON
+        return None, f"not JSON: {str(err).splitlines()[0] if str(err) else type(err).__name__}"
+    return data, None
+
+
+def _report_row(path: Path) -> ReportRow:
+    data, error = _read_report(path)
+    stat = path.stat()
+    modified = datetime.fromtimestamp(stat.st_mtime, UTC).isoformat(timespec="seconds")
+    variants = () if data is None else tuple(v["name"] for v in data["variants"])
+    return ReportRow(
+        name=path.stem,
+        modified=modified,
+        size=stat.st_size,
+        variants=variants,
+        deals_per_variant=None if data is None else data["deals_per_variant"],
+        complete=None if data is None else data["complete"],
+        error=error,
+    )
