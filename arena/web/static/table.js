@@ -1,0 +1,838 @@
+/* The drawn card table of a match page (templates/match.html).
+
+   The page carries the match's table view (arena/web/table.py's table_view) as JSON in
+   #table-data: a header, the frames (one per step: a deal's start, each action, the
+   deal's result), the result and the words ("labels") in the page's language. This
+   script draws one frame at a time on the felt and moves between frames: by action, by
+   trick, by deal, playing at a chosen speed, by the scrub bar, the deal picker, the keys
+   and the URL hash (#d2-s15: deal 2, its 15th step; #f123: frame 123), which keeps the
+   position across a reload. A live match (data-live="true") follows its server-sent
+   events stream, appending frames as they come and reconnecting after the last one
+   received.
+
+   Seats sit south (0), west (1), north (2), east (3): each next seat (s + 1) clockwise.
+   Every word shown comes from the view's labels, log lines and facts. */
+(function () {
+  "use strict";
+
+  const root = document.getElementById("table");
+  const dataBlock = document.getElementById("table-data");
+  if (!root || !dataBlock) {
+    return;
+  }
+
+  const view = JSON.parse(dataBlock.textContent);
+  const labels = view.labels || {};
+  const frames = [];
+  const POSITIONS = ["south", "west", "north", "east"];
+  const SUIT_SYMBOLS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+  const RED_SUITS = new Set(["h", "d"]);
+  const STEP_MS = 900; // one step at speed 1×
+  const MAX_BACKS = 13; // backs drawn for a hidden hand (its count is written beside)
+  const RETRY_MS = [500, 1000, 2000, 4000, 8000];
+
+  const state = {
+    index: -1,
+    following: true, // a live table shows the newest frame until the user steps back
+    playing: false,
+    timer: null,
+    live: root.dataset.live === "true",
+    ended: false,
+    source: null,
+    retries: 0,
+    seen: new Set(),
+    dealFirst: new Map(), // deal number → index of its first frame
+    dealLast: new Map(),
+  };
+
+  const el = {
+    seats: [0, 1, 2, 3].map((s) => root.querySelector(`.seat[data-seat="${s}"]`)),
+    trick: document.getElementById("trick"),
+    lastTrick: document.getElementById("last-trick"),
+    facts: document.getElementById("facts"),
+    legend: document.getElementById("legend"),
+    info: document.getElementById("table-info"),
+    moment: document.getElementById("moment"),
+    result: document.getElementById("result"),
+    log: document.getElementById("log"),
+    position: document.getElementById("position"),
+    scrub: document.getElementById("scrub"),
+    deal: document.getElementById("deal"),
+    speed: document.getElementById("speed"),
+    play: document.getElementById("play"),
+    badge: document.getElementById("live-badge"),
+  };
+
+  /* ---------- words ---------- */
+
+  function label(key, fields) {
+    const text = labels[key];
+    if (text === undefined) {
+      return "";
+    }
+    if (!fields) {
+      return text;
+    }
+    return text.replace(/\{(\w+)\}/g, (whole, name) =>
+      name in fields ? String(fields[name]) : whole,
+    );
+  }
+
+  function make(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) {
+      node.className = className;
+    }
+    if (text !== undefined && text !== null) {
+      node.textContent = text;
+    }
+    return node;
+  }
+
+  /* ---------- cards ---------- */
+
+  function cardParts(code) {
+    if (code === "BJ" || code === "SJ") {
+      return { joker: code === "BJ" ? "big" : "small" };
+    }
+    const rank = code.slice(0, -1);
+    const suit = code.slice(-1);
+    return { rank, suit, rankText: rank === "T" ? "10" : rank };
+  }
+
+  function isLevel(parts, marks) {
+    const level = marks && marks.level;
+    return Boolean(level) && !parts.joker && (parts.rank === level || parts.rankText === level);
+  }
+
+  /** A face-up card: rank and suit in two corners, a large pip; jokers named down the
+   *  corner with a star; marks (level, trump suit, wild) as classes. */
+  function faceCard(code, marks) {
+    const parts = cardParts(code);
+    const card = make("div", "card");
+    card.dataset.card = code;
+    if (parts.joker) {
+      card.classList.add("joker", parts.joker);
+      const name = label(parts.joker === "big" ? "joker_big" : "joker_small");
+      card.append(make("span", "idx", name), make("span", "pip", "★"));
+      return card;
+    }
+    const symbol = SUIT_SYMBOLS[parts.suit] || parts.suit;
+    if (RED_SUITS.has(parts.suit)) {
+      card.classList.add("red");
+    }
+    for (const flip of [false, true]) {
+      const corner = make("span", flip ? "idx flip" : "idx");
+      corner.append(
+        make("span", parts.rankText === "10" ? "rank ten" : "rank", parts.rankText),
+        make("span", "suit", symbol),
+      );
+      card.append(corner);
+    }
+    card.append(make("span", "pip", symbol));
+    if (marks) {
+      if (marks.trump && marks.trump === parts.suit) {
+        card.classList.add("trump");
+      }
+      if (isLevel(parts, marks)) {
+        card.classList.add("level");
+      }
+      if ((marks.wild || []).includes(code)) {
+        card.classList.add("wild");
+      }
+    }
+    return card;
+  }
+
+  function backCard() {
+    return make("div", "card back");
+  }
+
+  /* ---------- seats ---------- */
+
+  function signed(value) {
+    return value > 0 ? `+${value}` : String(value);
+  }
+
+  function seatPlate(seat, frame) {
+    const plate = make("div", "plate");
+    if (seat.team === 0 || seat.team === 1) {
+      plate.append(make("span", "team", label(`team_${seat.team}`)));
+    }
+    plate.append(make("span", "name", seat.name));
+    if (seat.role) {
+      plate.append(make("span", "tag role", label(seat.role)));
+    }
+    if (seat.out) {
+      plate.append(make("span", `tag out place-${seat.out}`, label(`place_${seat.out}`)));
+    }
+    if (seat.auto) {
+      plate.append(make("span", "tag auto", label("auto")));
+    }
+    if (seat.fled) {
+      plate.append(make("span", "tag fled", label("fled")));
+    }
+    if (seat.points !== null && seat.points !== undefined) {
+      plate.append(make("span", "tag points", label("points", { points: seat.points })));
+    }
+    if (seat.count !== null && seat.count !== undefined) {
+      plate.append(make("span", "tag count", label("cards_left", { count: seat.count })));
+    } else if (!seat.hand && !seat.out) {
+      plate.append(make("span", "tag count", label("many_cards")));
+    }
+    const total = frame.totals ? frame.totals[seat.seat] : null;
+    if (total !== null && total !== undefined) {
+      const chip = make("span", "tag total", signed(total));
+      chip.title = label("totals");
+      plate.append(chip);
+    }
+    return plate;
+  }
+
+  function seatHand(seat, marks) {
+    const hand = make("div", "hand");
+    if (Array.isArray(seat.hand)) {
+      if (seat.hand.length === 0) {
+        hand.classList.add("empty");
+      }
+      for (const code of seat.hand) {
+        hand.append(faceCard(code, marks));
+      }
+      return hand;
+    }
+    const count = seat.count === null || seat.count === undefined ? MAX_BACKS : seat.count;
+    if (count === 0) {
+      hand.classList.add("empty");
+      return hand;
+    }
+    hand.classList.add("backs");
+    for (let k = 0; k < Math.min(count, MAX_BACKS); k += 1) {
+      hand.append(backCard());
+    }
+    return hand;
+  }
+
+  function drawSeat(node, seat, frame) {
+    const position = POSITIONS[seat.seat];
+    node.className = `seat seat-${position}`;
+    if (seat.team === 0 || seat.team === 1) {
+      node.classList.add(`team-${seat.team}`);
+    }
+    node.classList.toggle("acting", frame.actor === seat.seat);
+    node.classList.toggle("is-out", Boolean(seat.out));
+    node.classList.toggle("has-fled", Boolean(seat.fled));
+    node.replaceChildren(seatPlate(seat, frame), seatHand(seat, frame.marks));
+  }
+
+  function emptySeats() {
+    const players = (view.match && view.match.players) || [];
+    return [0, 1, 2, 3].map((s) => ({
+      seat: s,
+      name: players[s] || "",
+      team: s % 2,
+      hand: null,
+      count: null,
+      out: null,
+      role: null,
+      auto: false,
+      fled: false,
+      points: null,
+    }));
+  }
+
+  /* ---------- the trick ---------- */
+
+  /** The plays to show per seat: its last entry, after any failed throw of the trick. */
+  function playsBySeat(entries, skipPasses) {
+    const bySeat = new Map();
+    entries.forEach((entry, order) => {
+      if (skipPasses && entry.pass && bySeat.has(entry.seat)) {
+        return;
+      }
+      const shown = bySeat.get(entry.seat) || { failed: [], last: null, order: 0 };
+      if (shown.last && shown.last.failed) {
+        shown.failed.push(shown.last);
+      }
+      shown.last = entry;
+      shown.order = order;
+      bySeat.set(entry.seat, shown);
+    });
+    return bySeat;
+  }
+
+  function playNode(entry, marks) {
+    const node = make("div", `play at-${entry.seat}`);
+    if (entry.pass) {
+      node.append(make("span", "pass", label("pass")));
+      return node;
+    }
+    const cards = make("div", "cards");
+    for (const code of entry.cards || []) {
+      cards.append(faceCard(code, marks));
+    }
+    node.append(cards);
+    if (entry.failed) {
+      node.classList.add("failed");
+      node.append(make("span", "label", label("failed")));
+    } else if (entry.label) {
+      node.append(make("span", "label", entry.label));
+    }
+    return node;
+  }
+
+  function drawTrick(container, entries, marks, options) {
+    const bySeat = playsBySeat(entries || [], options.skipPasses);
+    const topSeat = options.markTop ? topOf(entries || []) : null;
+    const nodes = [];
+    let newest = -1;
+    for (const shown of bySeat.values()) {
+      newest = Math.max(newest, shown.order);
+    }
+    for (const [seat, shown] of bySeat) {
+      const node = playNode(shown.last, marks);
+      for (const failed of shown.failed) {
+        node.prepend(playNode(failed, marks));
+      }
+      node.classList.toggle("top", seat === topSeat);
+      node.classList.toggle("latest", options.animate && shown.order === newest);
+      nodes.push(node);
+    }
+    if (options.trickNumber) {
+      nodes.push(make("span", "trick-no", label("trick_no", { trick: options.trickNumber })));
+    }
+    container.replaceChildren(...nodes);
+  }
+
+  /** In a climbing game the last play that was not a pass leads the trick. */
+  function topOf(entries) {
+    for (let k = entries.length - 1; k >= 0; k -= 1) {
+      if (!entries[k].pass && !entries[k].failed) {
+        return entries[k].seat;
+      }
+    }
+    return null;
+  }
+
+  /* ---------- header, moment, result, log ---------- */
+
+  function drawFacts(frame) {
+    const nodes = (frame.facts || []).map(([name, value]) => {
+      const fact = make("div", "fact");
+      fact.append(make("dt", null, name), make("dd", null, value));
+      return fact;
+    });
+    el.facts.replaceChildren(...nodes);
+  }
+
+  function drawLegend(marks) {
+    const keys = [];
+    if (marks && marks.level) {
+      keys.push(["card level", "legend_level"]);
+    }
+    if (marks && marks.trump && marks.trump !== "notrump") {
+      keys.push(["card trump", "legend_trump"]);
+    }
+    if (marks && marks.wild && marks.wild.length) {
+      keys.push(["card wild", "legend_wild"]);
+    }
+    el.legend.replaceChildren(
+      ...keys.map(([swatch, key]) => {
+        const item = make("span", "key");
+        item.append(make("span", `swatch ${swatch}`), make("span", null, label(key)));
+        return item;
+      }),
+    );
+  }
+
+  function drawMoment(moment) {
+    if (!moment || !moment.text) {
+      el.moment.hidden = true;
+      el.moment.textContent = "";
+      el.moment.removeAttribute("data-kind");
+      return;
+    }
+    el.moment.className = `moment kind-${moment.kind}`;
+    el.moment.dataset.kind = moment.kind;
+    el.moment.textContent = moment.text;
+    el.moment.hidden = false;
+  }
+
+  function drawResult(show) {
+    const result = view.result;
+    if (!show || !result) {
+      el.result.hidden = true;
+      return;
+    }
+    el.result.querySelector(".summary").textContent = result.summary || "";
+    el.result.querySelector(".reason").textContent = result.reason || "";
+    const players = (view.match && view.match.players) || [];
+    const rows = (result.totals || []).map((total, seat) => {
+      const row = make("tr", `team-${seat % 2}`);
+      row.append(make("td", null, players[seat] || ""), make("td", "num", signed(total)));
+      return row;
+    });
+    el.result.querySelector("tbody").replaceChildren(...rows);
+    el.result.hidden = false;
+  }
+
+  function teamOf(frame, seat) {
+    if (seat === null || seat === undefined || !frame.seats || !frame.seats[seat]) {
+      return null;
+    }
+    return frame.seats[seat].team;
+  }
+
+  function drawLog(index) {
+    const frame = frames[index];
+    const first = state.dealFirst.get(frame.deal);
+    const items = [];
+    let current = null;
+    for (let k = first; k <= index; k += 1) {
+      for (const line of frames[k].log || []) {
+        const item = make("li", `kind-${line.kind}`, line.text);
+        item.dataset.frame = String(k);
+        const team = teamOf(frames[k], line.seat);
+        if (team === 0 || team === 1) {
+          item.classList.add(`team-${team}`);
+        }
+        if (line.auto) {
+          item.classList.add("auto");
+          item.dataset.auto = label("auto");
+        }
+        if (k === index) {
+          item.classList.add("now");
+          current = current || item;
+        }
+        items.push(item);
+      }
+    }
+    el.log.replaceChildren(...items);
+    const shown = current || items[items.length - 1];
+    if (shown) {
+      el.log.scrollTop = Math.max(0, shown.offsetTop - el.log.clientHeight + shown.offsetHeight * 3);
+    }
+  }
+
+  /* ---------- one frame ---------- */
+
+  function stepOf(index) {
+    const frame = frames[index];
+    const first = state.dealFirst.get(frame.deal);
+    const last = state.dealLast.get(frame.deal);
+    return { deal: frame.deal, step: index - first + 1, steps: last - first + 1 };
+  }
+
+  function draw(previous) {
+    const index = state.index;
+    const frame = frames[index];
+    root.dataset.frame = String(index);
+    const seats = frame.seats && frame.seats.length === 4 ? frame.seats : emptySeats();
+    seats.forEach((seat, s) => drawSeat(el.seats[s], seat, frame));
+    const climbing = view.match && view.match.game !== "shengji";
+    drawTrick(el.trick, frame.table, frame.marks, {
+      markTop: climbing,
+      animate: previous === index - 1,
+      trickNumber: frame.trick || null,
+    });
+    if (frame.last_trick && frame.last_trick.length) {
+      drawTrick(el.lastTrick.querySelector(".trick"), frame.last_trick, frame.marks, {
+        markTop: false,
+        animate: false,
+        skipPasses: true,
+      });
+      el.lastTrick.hidden = false;
+    } else {
+      el.lastTrick.hidden = true;
+    }
+    drawFacts(frame);
+    drawLegend(frame.marks);
+    drawMoment(frame.moment);
+    const position = stepOf(index);
+    el.position.textContent = label("position", position);
+    el.info.textContent = label("deal_option", { number: frame.deal });
+    el.scrub.max = String(frames.length - 1);
+    el.scrub.value = String(index);
+    if (el.deal.value !== String(frame.deal)) {
+      el.deal.value = String(frame.deal);
+    }
+    drawLog(index);
+    drawResult(index === frames.length - 1 && (!state.live || state.ended));
+    updateButtons();
+    keepInHash(position);
+  }
+
+  function updateButtons() {
+    const atStart = state.index <= 0;
+    const atEnd = state.index >= frames.length - 1;
+    for (const id of ["first", "prev", "prev-trick", "prev-deal"]) {
+      document.getElementById(id).disabled = atStart;
+    }
+    for (const id of ["last", "next", "next-trick", "next-deal"]) {
+      document.getElementById(id).disabled = atEnd;
+    }
+  }
+
+  function drawEmpty() {
+    emptySeats().forEach((seat, s) => drawSeat(el.seats[s], seat, { totals: null, marks: null }));
+    el.position.textContent = "";
+    for (const id of ["first", "prev", "prev-trick", "prev-deal", "last", "next", "next-trick", "next-deal"]) {
+      document.getElementById(id).disabled = true;
+    }
+  }
+
+  /* ---------- moving ---------- */
+
+  function go(index, byUser) {
+    if (!frames.length) {
+      return;
+    }
+    const target = Math.max(0, Math.min(frames.length - 1, index));
+    if (byUser) {
+      state.following = target === frames.length - 1;
+    }
+    if (target === state.index) {
+      return;
+    }
+    const previous = state.index;
+    state.index = target;
+    draw(previous);
+  }
+
+  function trickStart(index) {
+    const frame = frames[index];
+    let k = index;
+    while (k > 0 && frames[k - 1].deal === frame.deal && frames[k - 1].trick === frame.trick) {
+      k -= 1;
+    }
+    return k;
+  }
+
+  function nextTrick(index) {
+    const frame = frames[index];
+    let k = index + 1;
+    while (k < frames.length && frames[k].deal === frame.deal && frames[k].trick === frame.trick) {
+      k += 1;
+    }
+    return k;
+  }
+
+  function prevTrick(index) {
+    const start = trickStart(index);
+    return start < index ? start : trickStart(Math.max(0, index - 1));
+  }
+
+  function dealNumbers() {
+    return Array.from(state.dealFirst.keys()).sort((a, b) => a - b);
+  }
+
+  function nextDeal(index) {
+    const deal = frames[index].deal;
+    const later = dealNumbers().find((number) => number > deal);
+    return later === undefined ? frames.length - 1 : state.dealFirst.get(later);
+  }
+
+  function prevDeal(index) {
+    const deal = frames[index].deal;
+    const first = state.dealFirst.get(deal);
+    if (first < index) {
+      return first;
+    }
+    const earlier = dealNumbers().filter((number) => number < deal).pop();
+    return earlier === undefined ? 0 : state.dealFirst.get(earlier);
+  }
+
+  const moves = {
+    first: () => 0,
+    last: () => frames.length - 1,
+    prev: (i) => i - 1,
+    next: (i) => i + 1,
+    "prev-trick": prevTrick,
+    "next-trick": nextTrick,
+    "prev-deal": prevDeal,
+    "next-deal": nextDeal,
+  };
+
+  function move(name) {
+    if (!frames.length) {
+      return;
+    }
+    go(moves[name](state.index), true);
+  }
+
+  /* ---------- playing ---------- */
+
+  function setPlaying(playing) {
+    state.playing = playing;
+    el.play.setAttribute("aria-pressed", playing ? "true" : "false");
+    const text = el.play.dataset[playing ? "pauseText" : "playText"];
+    el.play.title = text;
+    el.play.setAttribute("aria-label", text);
+    clearTimeout(state.timer);
+    state.timer = null;
+    if (playing) {
+      if (state.index >= frames.length - 1 && (!state.live || state.ended)) {
+        go(0, true);
+      }
+      schedule();
+    }
+  }
+
+  function schedule() {
+    const speed = Number(el.speed.value) || 1;
+    state.timer = setTimeout(tick, STEP_MS / speed);
+  }
+
+  function tick() {
+    if (!state.playing) {
+      return;
+    }
+    if (state.index < frames.length - 1) {
+      go(state.index + 1, true);
+    } else if (!state.live || state.ended) {
+      setPlaying(false);
+      return;
+    }
+    schedule();
+  }
+
+  /* ---------- the URL hash ---------- */
+
+  function keepInHash(position) {
+    const hash = `#d${position.deal}-s${position.step}`;
+    if (window.location.hash !== hash) {
+      history.replaceState(null, "", hash);
+    }
+  }
+
+  function indexFromHash(hash) {
+    let found = /^#f(\d+)$/.exec(hash);
+    if (found) {
+      return Number(found[1]) < frames.length ? Number(found[1]) : null;
+    }
+    found = /^#d(\d+)-s(\d+)$/.exec(hash);
+    if (found && state.dealFirst.has(Number(found[1]))) {
+      const deal = Number(found[1]);
+      const index = state.dealFirst.get(deal) + Math.max(1, Number(found[2])) - 1;
+      return Math.min(index, state.dealLast.get(deal));
+    }
+    return null;
+  }
+
+  /* ---------- frames in ---------- */
+
+  function frameKey(frame) {
+    const kinds = (frame.log || []).map((line) => line.kind).join(",");
+    return `${frame.deal}|${frame.seq}|${frame.trick}|${kinds}`;
+  }
+
+  /** Add a frame unless it is one already held (a reconnection may send it again). */
+  function append(frame) {
+    const key = frameKey(frame);
+    if (state.seen.has(key)) {
+      return false;
+    }
+    state.seen.add(key);
+    const index = frames.length;
+    frames.push(frame);
+    if (!state.dealFirst.has(frame.deal)) {
+      state.dealFirst.set(frame.deal, index);
+      const option = make("option", null, label("deal_option", { number: frame.deal }));
+      option.value = String(frame.deal);
+      el.deal.append(option);
+    }
+    state.dealLast.set(frame.deal, index);
+    return true;
+  }
+
+  function lastSeq() {
+    return frames.reduce((most, frame) => Math.max(most, frame.seq || 0), 0);
+  }
+
+  /* ---------- live ---------- */
+
+  function setBadge(mode) {
+    if (!el.badge) {
+      return;
+    }
+    el.badge.hidden = false;
+    el.badge.classList.toggle("ended", mode === "ended");
+    el.badge.classList.toggle("waiting", mode === "waiting");
+    el.badge.textContent = el.badge.dataset[`${mode}Text`] || "";
+  }
+
+  function receiveFrame(event) {
+    const added = append(JSON.parse(event.data));
+    if (!added) {
+      return;
+    }
+    if (state.index < 0 || (state.following && !state.playing)) {
+      go(frames.length - 1, false);
+    } else {
+      el.scrub.max = String(frames.length - 1);
+      updateButtons();
+      if (el.position && state.index >= 0) {
+        el.position.textContent = label("position", stepOf(state.index));
+      }
+    }
+  }
+
+  function finish(result) {
+    view.result = result;
+    state.ended = true;
+    root.dataset.ended = "true";
+    setBadge("ended");
+    if (state.source) {
+      state.source.close();
+      state.source = null;
+    }
+    if (state.following && frames.length) {
+      state.index = -1;
+      go(frames.length - 1, false);
+    }
+  }
+
+  function connect() {
+    const id = encodeURIComponent(root.dataset.match);
+    const lang = encodeURIComponent(root.dataset.lang || "");
+    const url = `/api/matches/${id}/live?lang=${lang}&after=${lastSeq()}`;
+    const source = new EventSource(url);
+    state.source = source;
+    source.addEventListener("open", () => {
+      state.retries = 0;
+      setBadge("live");
+    });
+    source.addEventListener("header", (event) => {
+      view.match = Object.assign({}, view.match, JSON.parse(event.data));
+    });
+    source.addEventListener("frame", receiveFrame);
+    source.addEventListener("result", (event) => finish(JSON.parse(event.data)));
+    source.addEventListener("error", () => {
+      source.close();
+      if (state.source !== source || state.ended) {
+        return;
+      }
+      state.source = null;
+      setBadge("waiting");
+      const delay = RETRY_MS[Math.min(state.retries, RETRY_MS.length - 1)];
+      state.retries += 1;
+      setTimeout(connect, delay);
+    });
+  }
+
+  /* ---------- input ---------- */
+
+  function bindControls() {
+    for (const name of Object.keys(moves)) {
+      document.getElementById(name).addEventListener("click", () => move(name));
+    }
+    el.play.addEventListener("click", () => setPlaying(!state.playing));
+    el.speed.addEventListener("change", () => {
+      if (state.playing) {
+        clearTimeout(state.timer);
+        schedule();
+      }
+    });
+    el.scrub.addEventListener("input", () => go(Number(el.scrub.value), true));
+    el.deal.addEventListener("change", () => {
+      const first = state.dealFirst.get(Number(el.deal.value));
+      if (first !== undefined) {
+        go(first, true);
+      }
+    });
+    el.log.addEventListener("click", (event) => {
+      const item = event.target.closest("li[data-frame]");
+      if (item) {
+        go(Number(item.dataset.frame), true);
+      }
+    });
+    window.addEventListener("hashchange", () => {
+      const index = indexFromHash(window.location.hash);
+      if (index !== null) {
+        go(index, true);
+      }
+    });
+    document.addEventListener("keydown", onKey);
+    bindSwipe();
+  }
+
+  const KEYS = {
+    ArrowLeft: (shift) => (shift ? "prev-trick" : "prev"),
+    ArrowRight: (shift) => (shift ? "next-trick" : "next"),
+    PageUp: () => "prev-deal",
+    PageDown: () => "next-deal",
+    Home: () => "first",
+    End: () => "last",
+  };
+
+  function onKey(event) {
+    if (event.ctrlKey || event.altKey || event.metaKey) {
+      return;
+    }
+    const target = event.target;
+    if (target && (target.tagName === "SELECT" || target.tagName === "TEXTAREA")) {
+      return;
+    }
+    if (target && target.tagName === "INPUT" && target.type !== "range") {
+      return;
+    }
+    if (event.key === " " || event.code === "Space") {
+      event.preventDefault();
+      setPlaying(!state.playing);
+      return;
+    }
+    const pick = KEYS[event.key];
+    if (pick) {
+      event.preventDefault();
+      move(pick(event.shiftKey));
+    }
+  }
+
+  /** On a touch screen a horizontal swipe on the felt steps back or forth. */
+  function bindSwipe() {
+    const felt = document.getElementById("felt");
+    let start = null;
+    felt.addEventListener("touchstart", (event) => {
+      const touch = event.changedTouches[0];
+      start = { x: touch.clientX, y: touch.clientY };
+    }, { passive: true });
+    felt.addEventListener("touchend", (event) => {
+      if (!start) {
+        return;
+      }
+      const touch = event.changedTouches[0];
+      const dx = touch.clientX - start.x;
+      const dy = touch.clientY - start.y;
+      start = null;
+      if (Math.abs(dx) > 50 && Math.abs(dx) > 2 * Math.abs(dy)) {
+        move(dx < 0 ? "next" : "prev");
+      }
+    }, { passive: true });
+  }
+
+  /* ---------- start ---------- */
+
+  function start() {
+    for (const frame of view.frames || []) {
+      append(frame);
+    }
+    bindControls();
+    const fromHash = indexFromHash(window.location.hash);
+    if (state.live && view.result) {
+      state.ended = true;
+      root.dataset.ended = "true";
+      setBadge("ended");
+    }
+    if (!frames.length) {
+      drawEmpty();
+    } else if (fromHash !== null) {
+      go(fromHash, true);
+    } else {
+      go(state.live ? frames.length - 1 : 0, false);
+    }
+    if (state.live && !state.ended) {
+      connect();
+    }
+  }
+
+  start();
+})();
