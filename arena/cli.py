@@ -23,6 +23,7 @@ from arena.commands import (
     rules,
     serve,
     tournament,
+    web,
 )
 from arena.commands.arguments import ArenaParser
 from arena.errors import ArenaError
@@ -40,6 +41,7 @@ COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
     bench.add_parser,
     balance.add_parser,
     serve.add_parser,
+    web.add_parser,
     bot.add_parser,
     admin.add_parser,
 )

@@ -64,6 +64,9 @@ __all__ = [
     "STORE_OPERATIONS",
     "STORE_WRITE_ERRORS",
     "STORE_WRITE_SECONDS",
+    "WEB_METHODS",
+    "WEB_REQUESTS",
+    "WEB_REQUEST_SECONDS",
     "BatchCounts",
     "MetricsServer",
     "bot_seated",
@@ -79,6 +82,7 @@ __all__ = [
     "record_illegal_action",
     "record_match",
     "record_timeout",
+    "record_web_request",
     "set_connected_bots",
     "set_queue_length",
     "set_rating",
@@ -119,6 +123,9 @@ DECISION_BUCKETS: Final = (
 )  # fmt: skip
 BATCH_BUCKETS: Final = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0)
 STORE_BUCKETS: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0)
+WEB_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5, 10.0, 60.0)
+WEB_METHODS: Final = ("GET", "HEAD", "POST", "OTHER")
+"""``method`` of a web request (any other method counts as ``OTHER``)."""
 
 EXPORTED: dict[str, frozenset[str]] = {}
 """Sample name → label names of every arena metric (filled as they are defined below)."""
@@ -237,6 +244,18 @@ STORE_WRITE_ERRORS: Final = _counter(
     "arena_store_write_errors",
     "Store write transactions that failed, by operation.",
     ["operation"],
+)
+WEB_REQUESTS: Final = _counter(
+    "arena_web_requests",
+    "Web requests answered, by route template, method and status.",
+    ["route", "method", "status"],
+)
+WEB_REQUEST_SECONDS: Final = _histogram(
+    "arena_web_request_seconds",
+    "Time to answer a web request (an event stream: its whole life), by route template, "
+    "method and status.",
+    ["route", "method", "status"],
+    buckets=WEB_BUCKETS,
 )
 
 
@@ -433,6 +452,13 @@ def set_rating(variant: str, bot: str, system: str, value: float, sigma: float |
         RATING_ELO.labels(variant, bot).set(value)
     elif system == "openskill" and sigma is not None:
         RATING_OPENSKILL.labels(variant, bot).set(value - 3 * sigma)
+
+
+def record_web_request(route: str, method: str, status: int, seconds: float) -> None:
+    """A web request was answered: ``route`` is its route template (``/bots/{name}``)."""
+    shown = method if method in WEB_METHODS else "OTHER"
+    WEB_REQUESTS.labels(route, shown, str(status)).inc()
+    WEB_REQUEST_SECONDS.labels(route, shown, str(status)).observe(seconds)
 
 
 @contextmanager

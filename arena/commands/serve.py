@@ -14,6 +14,7 @@ import sys
 
 from arena.commands import Subcommands, add_db_argument, arguments
 from arena.commands.metrics_endpoint import add_metrics_arguments
+from arena.commands.web import add_web_arguments
 from arena.errors import ArenaError
 from arena.inputs import read_text
 from arena.protocol import ADMIN_TOKEN_ENV, DEFAULT_PORT
@@ -80,6 +81,7 @@ def add_parser(sub: Subcommands) -> None:
         help="seconds matches get to finish on shutdown (60)",
     )
     add_metrics_arguments(parser)
+    add_web_arguments(parser, port_default=None)
     parser.set_defaults(handler=run_serve, terminal_log_level=None)  # its log is its output
 
 
@@ -125,6 +127,9 @@ def run_serve(args: argparse.Namespace) -> int:
                     drain=args.drain,
                     metrics_port=args.metrics_port,
                     metrics_host=args.metrics_host,
+                    web_port=args.web_port,
+                    web_host=args.web_host,
+                    reports=args.reports,
                     announce=lambda line: print(line, flush=True),
                 )
             )

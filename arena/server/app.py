@@ -8,7 +8,7 @@ import signal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -32,6 +32,9 @@ from arena.server.services import (
 )
 from arena.server.spectate import SpectateService
 from arena.store import Store
+
+if TYPE_CHECKING:
+    from arena.web.serving import WebServer
 
 __all__ = [
     "ARENA_SERVICES",
@@ -92,11 +95,17 @@ class RunningServer:
     port: int
     play: PlayService
     metrics: MetricsServer | None = None
+    web: WebServer | None = None
 
     @property
     def metrics_port(self) -> int | None:
         """The port of the ``/metrics`` endpoint, if the server has one."""
         return self.metrics.port if self.metrics is not None else None
+
+    @property
+    def web_port(self) -> int | None:
+        """The port of the web face, if the server has one."""
+        return self.web.port if self.web is not None else None
 
     async def stop(
         self, grace: float | None = SHUTDOWN_GRACE, drain: float = DRAIN_SECONDS
@@ -106,6 +115,8 @@ class RunningServer:
         await self.health.enter_graceful_shutdown()
         log.info("shutdown_started", health="NOT_SERVING")
         await self.play.drain("the server is shutting down", drain)
+        if self.web is not None:
+            await self.web.stop()
         await self.server.stop(grace)
         if self.metrics is not None:
             self.metrics.stop()
@@ -124,10 +135,15 @@ async def start_server(
     registrations_per_minute: float = REGISTRATIONS_PER_MINUTE,
     metrics_port: int | None = None,
     metrics_host: str = "127.0.0.1",
+    web_port: int | None = None,
+    web_host: str = "127.0.0.1",
+    reports: Path | None = None,
 ) -> RunningServer:
     """Build and start a server on ``host:port`` (port 0: any free port), with TLS when
-    ``tls`` is given, and Prometheus metrics on ``metrics_host:metrics_port`` when a
-    metrics port is given (0: any free port)."""
+    ``tls`` is given, Prometheus metrics on ``metrics_host:metrics_port`` when a
+    metrics port is given (0: any free port), and the web face on ``web_host:web_port``
+    in the same event loop when a web port is given (its live tables are this server's
+    running matches; ``reports``: the folder of balance reports it lists)."""
     auth = Authenticator(store, owner_keys, admin_tokens)
     services = Services(
         store=store,
@@ -177,9 +193,37 @@ async def start_server(
         for variant in games.names():
             metrics.publish_ratings(store, variant)
         endpoint = metrics.start_metrics_server(metrics_port, metrics_host)
+    web = None
+    if web_port is not None:
+        try:
+            web = await _start_web(store, play_service, web_host, web_port, reports)
+        except BaseException:
+            await server.stop(None)
+            if endpoint is not None:
+                endpoint.stop()
+            raise
     await server.start()
-    log.info("server_started", port=bound, tls=tls is not None, metrics_port=metrics_port)
-    return RunningServer(server, health_servicer, bound, play_service, endpoint)
+    log.info(
+        "server_started",
+        port=bound,
+        tls=tls is not None,
+        metrics_port=metrics_port,
+        web_port=web.port if web is not None else None,
+    )
+    return RunningServer(server, health_servicer, bound, play_service, endpoint, web)
+
+
+async def _start_web(
+    store: Store, play: PlayService, host: str, port: int, reports: Path | None
+) -> WebServer:
+    """The web face of this server's store and running matches, started."""
+    from arena.web.app import create_app
+    from arena.web.serving import WebServer
+    from arena.web.viewer import Viewer
+
+    web = WebServer(create_app(Viewer(store, play.sessions, reports)), host, port)
+    await web.start()
+    return web
 
 
 async def serve(
@@ -194,6 +238,9 @@ async def serve(
     drain: float = DRAIN_SECONDS,
     metrics_port: int | None = None,
     metrics_host: str = "127.0.0.1",
+    web_port: int | None = None,
+    web_host: str = "127.0.0.1",
+    reports: Path | None = None,
     announce: Callable[[str], None] = print,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully (running matches get
@@ -208,6 +255,9 @@ async def serve(
         tls=tls,
         metrics_port=metrics_port,
         metrics_host=metrics_host,
+        web_port=web_port,
+        web_host=web_host,
+        reports=reports,
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -217,6 +267,8 @@ async def serve(
     announce(f"arena server listening on {shown}:{running.port}")
     if running.metrics is not None:
         announce(f"metrics on {running.metrics.url}")
+    if running.web is not None:
+        announce(f"web face on {running.web.url}")
     try:
         await stop.wait()
     finally:

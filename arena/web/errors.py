@@ -1,0 +1,66 @@
+"""Error pages: an unknown id is a 404 page, a bad query parameter a 400 page naming it,
+the unexpected a 500 page that shows no internals (the error is logged, with the
+request's id shown to the reader). Under ``/api/`` the same errors are JSON."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from arena.web.i18n import translate
+from arena.web.rendering import Renderer, page_language
+from arena.web.viewer import BadQuery
+
+__all__ = ["BadParameter", "ErrorPages"]
+
+KNOWN_STATUSES: Final = (400, 404, 405, 500)
+"""Statuses with a title of their own in the catalogs (others show the 500 title's
+neighbour, ``error.other``)."""
+
+
+class BadParameter(BadQuery):
+    """A query parameter the site itself refuses (a sort column, a language …)."""
+
+    def __init__(self, name: str, value: str, wanted: str) -> None:
+        shown = value if len(value) <= 40 else value[:40] + "…"
+        super().__init__(f"{name}: {wanted}, got {shown!r}")
+        self.name = name
+
+
+class ErrorPages:
+    """Renders the error responses of the site."""
+
+    def __init__(self, renderer: Renderer) -> None:
+        self.renderer = renderer
+
+    def response(self, request: Request, status: int, message: str | None = None) -> Response:
+        """The error page (or JSON under ``/api/``) for ``status``; ``message`` says what
+        was wrong when the reader may know it (never for a 500)."""
+        lang = page_language(request)
+        key = f"error.{status}" if status in KNOWN_STATUSES else "error.other"
+        title = translate(lang, f"{key}.title")
+        explanation = message or translate(lang, f"{key}.text")
+        request_id = getattr(request.state, "request_id", "")
+        if request.url.path.startswith("/api/"):
+            body = {"error": title, "message": explanation, "request_id": request_id}
+            return JSONResponse(body, status_code=status)
+        context = {
+            "status": status,
+            "title": title,
+            "message": explanation,
+            "request_id": request_id,
+        }
+        return self.renderer.page(request, "error.html", context, status=status)
+
+    async def http_error(self, request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        return self.response(request, status)
+
+    async def not_found(self, request: Request, exc: Exception) -> Response:
+        return self.response(request, 404, str(exc) or None)
+
+    async def bad_query(self, request: Request, exc: Exception) -> Response:
+        return self.response(request, 400, str(exc) or None)

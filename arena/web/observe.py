@@ -1,0 +1,124 @@
+"""What wraps every request of the site: its language, its security headers, its metrics
+and its log line, and the 500 page for anything unexpected.
+
+- Language: ``?lang=zh|en`` chooses it and sets the ``lang`` cookie; else the cookie;
+  else ``Accept-Language``; else Chinese. Any other ``lang`` is a 400 page naming it.
+- Headers: a Content-Security-Policy allowing only the site itself (scripts and styles
+  in files, images also as ``data:`` URIs for balance plots), no framing, no sniffing.
+- Metrics: ``arena_web_requests_total`` and ``arena_web_request_seconds`` by route
+  template (``/bots/{name}``, never the name: the labels stay few), method and status.
+- Log: one ``web_request`` event per request (method, path, route, status, duration,
+  language, request id); an unexpected error is logged with its traceback as
+  ``web_request_failed`` and answered by the 500 page, which shows none of it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from http.cookies import SimpleCookie
+from typing import Final
+
+from starlette.datastructures import MutableHeaders
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from arena import metrics
+from arena.log import get_logger
+from arena.web.errors import BadParameter, ErrorPages
+from arena.web.i18n import LANGUAGES, choose_language
+
+__all__ = ["LANGUAGE_COOKIE", "SECURITY_HEADERS", "SiteMiddleware"]
+
+LANGUAGE_COOKIE: Final = "lang"
+COOKIE_SECONDS: Final = 365 * 24 * 3600
+SECURITY_HEADERS: Final = {
+    "content-security-policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    ),
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "same-origin",
+}
+
+log = get_logger("arena.web")
+
+
+def _language(request: Request) -> tuple[str, str | None]:
+    """The request's language, and the one asked in the query (to keep in the cookie)."""
+    asked = request.query_params.get("lang")
+    if asked is not None and asked not in LANGUAGES:
+        raise BadParameter("lang", asked, f"must be one of {', '.join(LANGUAGES)}")
+    cookie = request.cookies.get(LANGUAGE_COOKIE)
+    return choose_language(asked, cookie, request.headers.get("accept-language")), asked
+
+
+class SiteMiddleware:
+    """The outermost layer of the site (see the module's docstring)."""
+
+    def __init__(self, app: ASGIApp, route_of: Callable[[Scope], str], errors: ErrorPages):
+        self.app = app
+        self.route_of = route_of
+        self.errors = errors
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        route = self.route_of(dict(scope))
+        request = Request(scope)
+        request.state.request_id = secrets.token_hex(6)
+        status = 500
+        response_started = False
+        asked: str | None = None
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal status, response_started
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+                response_started = True
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers.setdefault(name, value)
+                if asked is not None:
+                    headers.append("set-cookie", _language_cookie(asked))
+            await send(message)
+
+        try:
+            request.state.lang = choose_language(None, None, None)
+            request.state.lang, asked = _language(request)
+            await self.app(scope, receive, send_with_headers)
+        except BadParameter as err:
+            await self.errors.response(request, 400, str(err))(scope, receive, send_with_headers)
+        except Exception:
+            log.exception("web_request_failed", path=scope["path"], route=route)
+            if response_started:
+                raise  # nothing more can be said on this response: the server closes it
+            await self.errors.response(request, 500)(scope, receive, send_with_headers)
+        finally:
+            seconds = time.perf_counter() - started
+            metrics.record_web_request(route, scope["method"], status, seconds)
+            log.info(
+                "web_request",
+                method=scope["method"],
+                path=scope["path"],
+                route=route,
+                status=status,
+                ms=round(seconds * 1000, 1),
+                lang=request.state.lang,
+                request_id=request.state.request_id,
+            )
+
+
+def _language_cookie(lang: str) -> str:
+    cookie: SimpleCookie = SimpleCookie()
+    cookie[LANGUAGE_COOKIE] = lang
+    morsel = cookie[LANGUAGE_COOKIE]
+    morsel["path"] = "/"
+    morsel["max-age"] = COOKIE_SECONDS
+    morsel["samesite"] = "Lax"
+    return morsel.OutputString()

@@ -1,0 +1,211 @@
+"""The site's pages: each reads through the :class:`~arena.web.viewer.Viewer` and renders
+one template. Handlers are plain functions (Starlette runs them in its thread pool, so
+a page reading the store never holds up the event loop the gRPC server shares)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+
+from arena.web import plots
+from arena.web.params import choice, identifier
+from arena.web.rendering import Renderer, page_language
+from arena.web.reports import report_view
+from arena.web.viewer import LeaderRow, MatchQuery, MatchRow, NotFound, TournamentRow, Viewer
+
+__all__ = ["SORTS", "Pages", "sort_rows"]
+
+SORTS: Final = {
+    "elo": "elo",
+    "skill": "skill",
+    "room": "room_points",
+    "matches": "matches",
+    "win_rate": "win_rate",
+}
+"""``sort`` of the leaderboard → the row's field it orders by."""
+ORDERS: Final = ("desc", "asc")
+
+
+def sort_rows(rows: Sequence[LeaderRow], sort: str, order: str) -> list[LeaderRow]:
+    """The rows ordered by ``sort`` (a :data:`SORTS` key), rows without a value last
+    in either order, ties by name."""
+    field = SORTS[sort]
+
+    def value(row: LeaderRow) -> float | None:
+        found: float | int | None = getattr(row, field)
+        return None if found is None or not math.isfinite(found) else float(found)
+
+    present = [row for row in rows if value(row) is not None]
+    missing = sorted((row for row in rows if value(row) is None), key=lambda r: r.bot)
+    present.sort(key=lambda r: r.bot)
+    present.sort(key=lambda r: value(r) or 0.0, reverse=order == "desc")
+    return present + missing
+
+
+@dataclass(frozen=True)
+class SortLink:
+    """A column header's link: the order it asks and whether it is the current sort."""
+
+    href: str
+    active: bool
+    order: str
+
+
+class Pages:
+    """Every HTML page of the site, over one viewer."""
+
+    def __init__(self, viewer: Viewer, renderer: Renderer) -> None:
+        self.viewer = viewer
+        self.renderer = renderer
+
+    # -- leaderboard --------------------------------------------------------------
+
+    def home(self, request: Request) -> Response:
+        return RedirectResponse("/leaderboard", status_code=307)
+
+    def leaderboard(self, request: Request) -> Response:
+        params = request.query_params
+        variants = self.viewer.variants()
+        tournament = identifier(params, "tournament")
+        variant = choice(params, "variant", variants, variants[0])
+        if tournament is not None:
+            variant = self._tournament_row(tournament).variant
+        sort = choice(params, "sort", list(SORTS), "elo")
+        order = choice(params, "order", ORDERS, "desc")
+        rows = sort_rows(self.viewer.leaderboard(variant, tournament=tournament), sort, order)
+        links = {key: _sort_link(request, key, sort, order) for key in SORTS}
+        return self.renderer.page(
+            request,
+            "leaderboard.html",
+            {
+                "variants": variants,
+                "variant": variant,
+                "tournament": tournament,
+                "rows": rows,
+                "sort": sort,
+                "order": order,
+                "sort_links": links,
+                "room": any(row.room_points is not None for row in rows),
+            },
+        )
+
+    # -- bots ---------------------------------------------------------------------
+
+    def bot(self, request: Request) -> Response:
+        page = self.viewer.bot(request.path_params["name"])
+        lang = page_language(request)
+        charts = [
+            (variant, system, plots.rating_history(points, variant, system, lang))
+            for variant, systems in sorted(page.history.items())
+            for system, points in sorted(systems.items())
+            if points
+        ]
+        return self.renderer.page(request, "bot.html", {"page": page, "charts": charts})
+
+    # -- tournaments ----------------------------------------------------------------
+
+    def tournaments(self, request: Request) -> Response:
+        return self.renderer.page(request, "tournaments.html", {"rows": self.viewer.tournaments()})
+
+    def tournament(self, request: Request) -> Response:
+        number = MatchQuery.parse({"page": request.query_params.get("page", "")}).page
+        page = self.viewer.tournament(request.path_params["id"], page=number)
+        return self.renderer.page(
+            request, "tournament.html", {"page": page, "page_link": _page_link(request)}
+        )
+
+    def tournament_progress(self, request: Request) -> Response:
+        """The tournament's progress as JSON (its page polls it while it runs)."""
+        row = self._tournament_row(request.path_params["id"])
+        return JSONResponse(
+            {"id": row.id, "status": row.status, "planned": row.planned, "played": row.played},
+            headers={"cache-control": "no-store"},
+        )
+
+    def _tournament_row(self, tournament: str) -> TournamentRow:
+        for row in self.viewer.tournaments():
+            if row.id == tournament:
+                return row
+        raise NotFound(f"no tournament {tournament!r}")
+
+    # -- matches --------------------------------------------------------------------
+
+    def matches(self, request: Request) -> Response:
+        params = {k: v for k, v in request.query_params.items() if k != "lang"}
+        query = MatchQuery.parse(params)
+        page = self.viewer.matches(query)
+        live = [row for row in self.viewer.live_matches() if _shown(row, query)]
+        return self.renderer.page(
+            request,
+            "matches.html",
+            {
+                "query": query,
+                "params": params,
+                "page": page,
+                "live": live,
+                "variants": self.viewer.variants(),
+                "page_link": _page_link(request),
+            },
+        )
+
+    # -- balance reports ------------------------------------------------------------
+
+    def reports(self, request: Request) -> Response:
+        return self.renderer.page(request, "reports.html", {"rows": self.viewer.reports()})
+
+    def report(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        data = self.viewer.report(name)
+        return self.renderer.page(
+            request, "report.html", {"name": name, "report": report_view(data)}
+        )
+
+    # -- health ---------------------------------------------------------------------
+
+    def healthz(self, request: Request) -> Response:
+        return JSONResponse({"status": "ok"}, headers={"cache-control": "no-store"})
+
+
+def _shown(row: MatchRow, query: MatchQuery) -> bool:
+    """Whether a running match is shown above a list: on its first page, when it is of
+    the variant, tournament and bot asked (results and dates are for finished ones)."""
+    return (
+        query.page == 1
+        and query.result is None
+        and query.variant in (None, row.variant)
+        and query.tournament in (None, row.tournament)
+        and (query.bot is None or query.bot in row.players)
+        and (query.text is None or query.text in row.id or query.text in row.players)
+    )
+
+
+def _sort_link(request: Request, key: str, sort: str, order: str) -> SortLink:
+    """The header link of column ``key``: the current column flips its order, another
+    column starts descending."""
+    asked = ("asc" if order == "desc" else "desc") if key == sort else "desc"
+    params = [(k, v) for k, v in request.query_params.multi_items() if k not in ("sort", "order")]
+    return SortLink(
+        _href(request.url.path, [*params, ("sort", key), ("order", asked)]),
+        key == sort,
+        order if key == sort else "",
+    )
+
+
+def _page_link(request: Request) -> Callable[[int], str]:
+    """A function giving this list's URL at another page."""
+    kept = [(k, v) for k, v in request.query_params.multi_items() if k != "page"]
+
+    def link(number: int) -> str:
+        return _href(request.url.path, [*kept, ("page", str(number))])
+
+    return link
+
+
+def _href(path: str, params: Sequence[tuple[str, str]]) -> str:
+    return f"{path}?{urlencode(params)}" if params else path

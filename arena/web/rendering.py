@@ -1,0 +1,103 @@
+"""Server-rendered pages: the Jinja2 environment of the package's templates and what every
+template gets — ``t`` (the page's words), ``lang``, ``static_url``, ``request``, the
+language switch's links — plus a few number and time filters."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from functools import partial
+from typing import Any, Final
+from urllib.parse import urlencode
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from arena.web.assets import StaticAssets
+from arena.web.i18n import DEFAULT_LANGUAGE, LANGUAGES, translate
+
+__all__ = ["DASH", "Renderer", "page_language"]
+
+DASH: Final = "—"
+"""What a missing value shows as."""
+
+
+def page_language(request: Request) -> str:
+    """The language chosen for this request (set by the site's middleware)."""
+    lang = getattr(request.state, "lang", DEFAULT_LANGUAGE)
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def _number(value: float | int | None, digits: int = 0, sign: bool = False) -> str:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return DASH
+    text = f"{value:+,.{digits}f}" if sign else f"{value:,.{digits}f}"
+    return text.replace("-", "−")
+
+
+def _percent(value: float | None, digits: int = 1) -> str:
+    if value is None or not math.isfinite(value):
+        return DASH
+    return f"{100 * value:.{digits}f}%"
+
+
+def _when(value: str | None) -> str:
+    """An ISO time as ``2024-05-01 12:00`` (UTC); the text itself if it does not parse."""
+    if not value:
+        return DASH
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return value
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+def _with_language(request: Request, lang: str) -> str:
+    """This page's path and query, in ``lang``."""
+    params = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
+    return f"{request.url.path}?{urlencode([*params, ('lang', lang)])}"
+
+
+class Renderer:
+    """Renders the package's templates for a request."""
+
+    def __init__(self, assets: StaticAssets) -> None:
+        self.assets = assets
+        self.env = Environment(
+            loader=PackageLoader("arena.web", "templates"),
+            autoescape=select_autoescape(("html", "svg", "xml"), default_for_string=True),
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.env.filters.update(number=_number, percent=_percent, when=_when)
+
+    def context(self, request: Request) -> dict[str, Any]:
+        """What every template gets."""
+        lang = page_language(request)
+        t: Callable[..., str] = partial(translate, lang)
+        switch = {other: _with_language(request, other) for other in LANGUAGES}
+        return {
+            "request": request,
+            "lang": lang,
+            "languages": LANGUAGES,
+            "language_links": switch,
+            "language_names": {other: translate(other, "lang.name") for other in LANGUAGES},
+            "t": t,
+            "static_url": self.assets.url,
+            "path": request.url.path,
+        }
+
+    def page(
+        self,
+        request: Request,
+        template: str,
+        context: Mapping[str, Any] | None = None,
+        status: int = 200,
+    ) -> HTMLResponse:
+        """``template`` rendered with the common context and ``context``."""
+        data = self.context(request)
+        data.update(context or {})
+        return HTMLResponse(self.env.get_template(template).render(data), status_code=status)

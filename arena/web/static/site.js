@@ -1,0 +1,51 @@
+/* The site's own script (the table has table.js): a running tournament's progress,
+   polled from /tournaments/ID/progress every few seconds; the page reloads once when the
+   tournament's status changes (its standings and matches then are final). */
+(function () {
+  "use strict";
+
+  const POLL_MS = 3000;
+  const box = document.getElementById("progress");
+  if (!box || box.dataset.status !== "running") {
+    return;
+  }
+
+  function fill(template, fields) {
+    return template.replace(/\{(\w+)\}/g, (whole, name) =>
+      name in fields ? String(fields[name]) : whole
+    );
+  }
+
+  function show(progress) {
+    const bar = box.querySelector("progress");
+    const text = box.querySelector(".progress-text");
+    if (bar && progress.planned) {
+      bar.max = progress.planned;
+      bar.value = progress.played;
+    }
+    if (text) {
+      const template = progress.planned ? box.dataset.text : box.dataset.textOpen;
+      text.textContent = fill(template, progress);
+    }
+    box.dataset.played = String(progress.played);
+  }
+
+  async function poll() {
+    try {
+      const response = await fetch(box.dataset.url, { cache: "no-store" });
+      if (response.ok) {
+        const progress = await response.json();
+        if (progress.status !== box.dataset.status) {
+          window.location.reload();
+          return;
+        }
+        show(progress);
+      }
+    } catch (error) {
+      /* the server may be restarting: try again at the next tick */
+    }
+    window.setTimeout(poll, POLL_MS);
+  }
+
+  window.setTimeout(poll, POLL_MS);
+})();
