@@ -40,7 +40,6 @@
     ended: false,
     source: null,
     retries: 0,
-    seen: new Set(),
     dealFirst: new Map(), // deal number → index of its first frame
     dealLast: new Map(),
   };
@@ -76,6 +75,20 @@
     return text.replace(/\{(\w+)\}/g, (whole, name) =>
       name in fields ? String(fields[name]) : whole,
     );
+  }
+
+  /** A phrase with values: the catalog's pattern when it has one (`key`), else the
+   *  plain word (`word`) followed by the value. */
+  function phrase(key, word, fields, value) {
+    if (labels[key] !== undefined) {
+      return label(key, fields);
+    }
+    const plain = label(word);
+    return plain ? `${plain} ${value}` : String(value);
+  }
+
+  function place(number) {
+    return labels[`place.${number}`] !== undefined ? label(`place.${number}`) : String(number);
   }
 
   function make(tag, className, text) {
@@ -156,15 +169,14 @@
 
   function seatPlate(seat, frame) {
     const plate = make("div", "plate");
-    if (seat.team === 0 || seat.team === 1) {
-      plate.append(make("span", "team", label(`team_${seat.team}`)));
-    }
-    plate.append(make("span", "name", seat.name));
+    const dot = make("span", "team");
+    dot.title = label("team");
+    plate.append(dot, make("span", "name", seat.name));
     if (seat.role) {
-      plate.append(make("span", "tag role", label(seat.role)));
+      plate.append(make("span", `tag role role-${seat.role}`, label(seat.role)));
     }
     if (seat.out) {
-      plate.append(make("span", `tag out place-${seat.out}`, label(`place_${seat.out}`)));
+      plate.append(make("span", `tag out place-${seat.out}`, place(seat.out)));
     }
     if (seat.auto) {
       plate.append(make("span", "tag auto", label("auto")));
@@ -172,13 +184,14 @@
     if (seat.fled) {
       plate.append(make("span", "tag fled", label("fled")));
     }
-    if (seat.points !== null && seat.points !== undefined) {
-      plate.append(make("span", "tag points", label("points", { points: seat.points })));
+    if (seat.points) {
+      const points = { points: seat.points };
+      plate.append(make("span", "tag points", phrase("seat_points", "points", points, seat.points)));
     }
-    if (seat.count !== null && seat.count !== undefined) {
-      plate.append(make("span", "tag count", label("cards_left", { count: seat.count })));
-    } else if (!seat.hand && !seat.out) {
-      plate.append(make("span", "tag count", label("many_cards")));
+    if (seat.count !== null && seat.count !== undefined && !(seat.out && seat.count === 0)) {
+      const count = make("span", "tag count", phrase("count", null, { count: seat.count }, seat.count));
+      count.title = label("cards_left");
+      plate.append(count);
     }
     const total = frame.totals ? frame.totals[seat.seat] : null;
     if (total !== null && total !== undefined) {
@@ -242,22 +255,24 @@
 
   /* ---------- the trick ---------- */
 
-  /** The plays to show per seat: its last entry, after any failed throw of the trick. */
-  function playsBySeat(entries, skipPasses) {
+  /** The entry shown per seat: its last one (a pass after a play in a climbing game
+   *  shows the pass; `skipPasses` keeps the play, for the last trick). */
+  function shownBySeat(entries, skipPasses) {
     const bySeat = new Map();
     entries.forEach((entry, order) => {
-      if (skipPasses && entry.pass && bySeat.has(entry.seat)) {
-        return;
+      if (!(skipPasses && entry.pass && bySeat.has(entry.seat))) {
+        bySeat.set(entry.seat, { entry, order });
       }
-      const shown = bySeat.get(entry.seat) || { failed: [], last: null, order: 0 };
-      if (shown.last && shown.last.failed) {
-        shown.failed.push(shown.last);
-      }
-      shown.last = entry;
-      shown.order = order;
-      bySeat.set(entry.seat, shown);
     });
     return bySeat;
+  }
+
+  function cardRow(codes, marks, className) {
+    const cards = make("div", className);
+    for (const code of codes || []) {
+      cards.append(faceCard(code, marks));
+    }
+    return cards;
   }
 
   function playNode(entry, marks) {
@@ -266,39 +281,40 @@
       node.append(make("span", "pass", label("pass")));
       return node;
     }
-    const cards = make("div", "cards");
-    for (const code of entry.cards || []) {
-      cards.append(faceCard(code, marks));
-    }
-    node.append(cards);
     if (entry.failed) {
       node.classList.add("failed");
-      node.append(make("span", "label", label("failed")));
-    } else if (entry.label) {
+      if (entry.tried && entry.tried.length) {
+        const tried = make("div", "tried");
+        tried.append(cardRow(entry.tried, marks, "cards"), make("span", "label", label("tried")));
+        node.append(tried);
+      }
+    }
+    node.append(cardRow(entry.cards, marks, "cards"));
+    if (entry.label) {
       node.append(make("span", "label", entry.label));
     }
     return node;
   }
 
   function drawTrick(container, entries, marks, options) {
-    const bySeat = playsBySeat(entries || [], options.skipPasses);
-    const topSeat = options.markTop ? topOf(entries || []) : null;
-    const nodes = [];
+    const list = entries || [];
+    const bySeat = shownBySeat(list, options.skipPasses);
+    const hasBest = list.some((entry) => entry.best);
+    const topSeat = hasBest ? null : options.markTop ? topOf(list) : null;
     let newest = -1;
     for (const shown of bySeat.values()) {
       newest = Math.max(newest, shown.order);
     }
+    const nodes = [];
     for (const [seat, shown] of bySeat) {
-      const node = playNode(shown.last, marks);
-      for (const failed of shown.failed) {
-        node.prepend(playNode(failed, marks));
-      }
-      node.classList.toggle("top", seat === topSeat);
+      const node = playNode(shown.entry, marks);
+      node.classList.toggle("top", hasBest ? Boolean(shown.entry.best) : seat === topSeat);
       node.classList.toggle("latest", options.animate && shown.order === newest);
       nodes.push(node);
     }
     if (options.trickNumber) {
-      nodes.push(make("span", "trick-no", label("trick_no", { trick: options.trickNumber })));
+      const trick = options.trickNumber;
+      nodes.push(make("span", "trick-no", phrase("trick_no", "trick", { trick }, trick)));
     }
     container.replaceChildren(...nodes);
   }
@@ -306,7 +322,7 @@
   /** In a climbing game the last play that was not a pass leads the trick. */
   function topOf(entries) {
     for (let k = entries.length - 1; k >= 0; k -= 1) {
-      if (!entries[k].pass && !entries[k].failed) {
+      if (!entries[k].pass) {
         return entries[k].seat;
       }
     }
@@ -327,18 +343,19 @@
   function drawLegend(marks) {
     const keys = [];
     if (marks && marks.level) {
-      keys.push(["card level", "legend_level"]);
+      keys.push(["card level", "level"]);
     }
     if (marks && marks.trump && marks.trump !== "notrump") {
-      keys.push(["card trump", "legend_trump"]);
+      keys.push(["card trump", "trump"]);
     }
     if (marks && marks.wild && marks.wild.length) {
-      keys.push(["card wild", "legend_wild"]);
+      keys.push(["card wild", "wild"]);
     }
     el.legend.replaceChildren(
       ...keys.map(([swatch, key]) => {
         const item = make("span", "key");
-        item.append(make("span", `swatch ${swatch}`), make("span", null, label(key)));
+        const word = labels[`legend_${key}`] !== undefined ? `legend_${key}` : key;
+        item.append(make("span", `swatch ${swatch}`), make("span", null, label(word)));
         return item;
       }),
     );
@@ -355,6 +372,9 @@
     el.moment.dataset.kind = moment.kind;
     el.moment.textContent = moment.text;
     el.moment.hidden = false;
+    el.moment.style.animation = "none";
+    void el.moment.offsetWidth; // restart the banner's animation for this step
+    el.moment.style.animation = "";
   }
 
   function drawResult(show) {
@@ -422,6 +442,18 @@
     return { deal: frame.deal, step: index - first + 1, steps: last - first + 1 };
   }
 
+  function positionText(position) {
+    if (labels.position !== undefined) {
+      return label("position", position);
+    }
+    const step = `${position.step}/${position.steps}`;
+    return `${dealName(position.deal)} · ${phrase("step_no", "step", {}, step)}`;
+  }
+
+  function dealName(number) {
+    return phrase("deal_option", "deal", { number }, number);
+  }
+
   function draw(previous) {
     const index = state.index;
     const frame = frames[index];
@@ -446,17 +478,18 @@
     }
     drawFacts(frame);
     drawLegend(frame.marks);
-    drawMoment(frame.moment);
+    const atResult = index === frames.length - 1 && (!state.live || state.ended);
+    drawMoment(atResult && view.result ? null : frame.moment);
     const position = stepOf(index);
-    el.position.textContent = label("position", position);
-    el.info.textContent = label("deal_option", { number: frame.deal });
+    el.position.textContent = positionText(position);
+    el.info.textContent = dealName(frame.deal);
     el.scrub.max = String(frames.length - 1);
     el.scrub.value = String(index);
     if (el.deal.value !== String(frame.deal)) {
       el.deal.value = String(frame.deal);
     }
     drawLog(index);
-    drawResult(index === frames.length - 1 && (!state.live || state.ended));
+    drawResult(atResult);
     updateButtons();
     keepInHash(position);
   }
@@ -620,23 +653,17 @@
 
   /* ---------- frames in ---------- */
 
-  function frameKey(frame) {
-    const kinds = (frame.log || []).map((line) => line.kind).join(",");
-    return `${frame.deal}|${frame.seq}|${frame.trick}|${kinds}`;
-  }
-
-  /** Add a frame unless it is one already held (a reconnection may send it again). */
+  /** Add a frame unless it is one already held: a reconnection sends the frames of the
+   *  last event again, and frames are numbered (`i`) from the match's start. */
   function append(frame) {
-    const key = frameKey(frame);
-    if (state.seen.has(key)) {
+    if (typeof frame.i === "number" && frame.i < frames.length) {
       return false;
     }
-    state.seen.add(key);
     const index = frames.length;
     frames.push(frame);
     if (!state.dealFirst.has(frame.deal)) {
       state.dealFirst.set(frame.deal, index);
-      const option = make("option", null, label("deal_option", { number: frame.deal }));
+      const option = make("option", null, dealName(frame.deal));
       option.value = String(frame.deal);
       el.deal.append(option);
     }
@@ -671,7 +698,7 @@
       el.scrub.max = String(frames.length - 1);
       updateButtons();
       if (el.position && state.index >= 0) {
-        el.position.textContent = label("position", stepOf(state.index));
+        el.position.textContent = positionText(stepOf(state.index));
       }
     }
   }
