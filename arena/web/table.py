@@ -28,16 +28,25 @@ from arena.replay import MatchRecord
 from arena.web.table_deal import DealView, Event, MatchFacts, Step, event_seat
 from arena.web.table_guandan import GuandanView
 from arena.web.table_hands import Hands, RecordMismatch, RevealedHands
+from arena.web.table_sanfu import SanfuView
+from arena.web.table_shengji import ShengjiView
 from arena.web.table_text import Words
 
 __all__ = ["RecordMismatch", "TableFold", "table_view"]
 
-VIEWS: dict[str, type[DealView]] = {"guandan": GuandanView}
+VIEWS: dict[str, type[DealView]] = {
+    "guandan": GuandanView,
+    "shengji": ShengjiView,
+    "sanfu": SanfuView,
+}
 
 DECISIONS = frozenset(
     {"play", "pass", "declare", "bury", "tribute", "return", "auto", "fled", "throw_failed"}
 )
-"""Event kinds that start a step: each is (or announces) one decision."""
+"""Event kinds of a decision: each is (or announces) one, made by its seat."""
+STEP_STARTS = DECISIONS | {"dealt", "trump"}
+"""Event kinds that start a step: the decisions, and the end of Shengji's dealing and of
+its declarations (which a pass that shows no event may bring about)."""
 
 
 def table_view(
@@ -56,7 +65,8 @@ def table_view(
 
 
 def split_steps(events: Sequence[Event]) -> list[list[Event]]:
-    """A batch of events cut into steps, each starting with one decision's event.
+    """A batch of events cut into steps, each starting with one decision's event (or
+    the end of Shengji's dealing).
 
     A failed throw and its forced play are one step, as are tributes (or returns)
     revealed together; events before any decision (a deal's opening) are a step.
@@ -64,15 +74,11 @@ def split_steps(events: Sequence[Event]) -> list[list[Event]]:
     steps: list[list[Event]] = []
     opener: Event | None = None
     for event in events:
-        kind = str(event.get("kind", ""))
-        if kind in DECISIONS and opener is not None and not _same_step(opener, event):
+        starts = event.get("kind") in STEP_STARTS
+        if not steps or (starts and not (opener is not None and _same_step(opener, event))):
             steps.append([])
-            opener = None
-        if not steps:
-            steps.append([])
+            opener = event if starts else None
         steps[-1].append(event)
-        if kind in DECISIONS and opener is None:
-            opener = event
     return steps
 
 

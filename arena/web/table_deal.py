@@ -149,6 +149,10 @@ class DealView:
         return str(event.get("description") or event.get("kind", ""))
 
     def moment(self, kind: str, text: str) -> None:
+        """The step's moment; a step with several says them all, the last one's kind."""
+        earlier = self.step.moment
+        if earlier is not None:
+            text = self.words("moment.then", first=earlier["text"], then=text)
         self.step.moment = {"kind": kind, "text": text}
 
     def acted(self, seat: int) -> None:
@@ -206,9 +210,10 @@ class DealView:
         self.table, self.table_is_trick, self.trick_done = entries, False, True
 
     def mark_best(self, seat: int) -> None:
-        """The play of ``seat`` is the one that wins (so far)."""
+        """The latest play of ``seat`` is the one that wins (so far)."""
+        plays = [e for e in self.table if e["seat"] == seat and not e["pass"]]
         for entry in self.table:
-            entry["best"] = entry["seat"] == seat and not entry["pass"]
+            entry["best"] = bool(plays) and entry is plays[-1]
 
     def on_play(self, event: Event) -> str:
         seat = event_seat(event)

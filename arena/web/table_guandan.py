@@ -90,10 +90,9 @@ class GuandanView(DealView):
             self.show([self._entry(seat, cards, kind)])
         shown = self.words.cards(cards)
         to = self.seats[target].name
-        line = self.words(f"moment.{kind}", name=self.seats[seat].name, cards=shown, to=to)
-        moment = self.step.moment
-        text = line if moment is None or moment["kind"] != kind else f"{moment['text']}; {line}"
-        self.moment(kind, text)
+        self.moment(
+            kind, self.words(f"moment.{kind}", name=self.seats[seat].name, cards=shown, to=to)
+        )
         return self.words(f"event.{kind}", cards=shown, to=to)
 
     def _entry(self, seat: int, cards: list[str], kind: str) -> dict[str, Any]:
