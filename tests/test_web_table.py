@@ -35,9 +35,10 @@ from arena.replay import verify
 from arena.server.spectate import stored_messages
 from arena.store import Store, StoredMatch
 from arena.web.i18n import LANGUAGES
-from arena.web.table import TableFold, split_steps, table_view
+from arena.web.table import VIEWS, TableFold, split_steps, table_view
+from arena.web.table_deal import MatchFacts
 from arena.web.table_hands import RecordMismatch
-from arena.web.table_text import LABEL_KEYS
+from arena.web.table_text import LABEL_KEYS, Words
 
 PLAYERS = ["random", "first", "random", "first"]
 VARIANTS = ["guandan", "shengji-1", "shengji-2", "shengji-3", "shengji-4", "sanfu"]
@@ -392,6 +393,19 @@ def test_public_counts_are_the_engines(played: Store_, variant: str) -> None:
     assert counted
 
 
+def test_the_header_says_live_once_a_message_comes_as_played(played: Store_) -> None:
+    """A running match's catch-up comes first (not live), then its live messages: the
+    header says live from the first of those; the frames are the same."""
+    match = played.play("guandan", seed=7)
+    fold = TableFold("en")
+    fold.feed(match.messages[0])
+    assert fold.header["live"] is False
+    live = [{**m, "live": True} for m in match.messages[1:]]
+    frames = [f for m in live for f in fold.feed(m)]
+    assert fold.header["live"] is True
+    assert frames == table_view(match.messages, None, "en")["frames"]
+
+
 def test_a_record_of_another_match_is_refused(played: Store_) -> None:
     """The record must be the messages' match: the first event that differs is named."""
     guandan = played.play("guandan", seed=7)
@@ -413,6 +427,13 @@ def test_both_catalogs_hold_the_same_table_keys() -> None:
     assert all(f"table.label.{k}" in keys[0] for k in LABEL_KEYS)
 
 
+def _facts(view: dict[str, Any]) -> MatchFacts:
+    header = view["match"]
+    return MatchFacts(
+        header["game"], header["variant"], header["options"], header["players"], header["decks"]
+    )
+
+
 def _flat(table: dict[str, Any], prefix: str = "") -> Iterator[str]:
     for key, value in table.items():
         if isinstance(value, dict):
@@ -431,6 +452,13 @@ def test_every_word_of_every_variant_is_in_the_catalog(
     match = played.play(variant, seed=7)
     view = table_view(match.messages, match.record, language)
     assert set(LABEL_KEYS) <= set(view["labels"])
+    kinds = {
+        event["kind"]
+        for message in match.messages
+        for event in (message.get("events") or {}).get("events", [])
+    }
+    dealer = VIEWS[view["match"]["game"]](Words(language), _facts(view), {})
+    assert kinds <= set(dealer.handlers), "an event kind the table only copies from the server"
     texts = [line["text"] for frame in view["frames"] for line in frame["log"]]
     assert all(texts)
     if language == "zh":

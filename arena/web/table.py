@@ -114,7 +114,8 @@ class TableFold:
 
     @property
     def header(self) -> dict[str, Any]:
-        """The match: id, variant, game, decks, options, players, rated, tournament, live."""
+        """The match: id, variant, game, decks, options, players, rated, tournament, live
+        (true once a message came as the match was played), revealed (hands shown)."""
         return self._header
 
     @property
@@ -123,6 +124,8 @@ class TableFold:
 
     def feed(self, message: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The new frames one message draws (none for the match's header or result)."""
+        if message.get("live") and self._header:
+            self._header["live"] = True  # caught up: following the match as it is played
         if "match" in message:
             self._start_match(message["match"], bool(message.get("live")))
             return []
