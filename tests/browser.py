@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import threading
 import time
@@ -303,12 +304,32 @@ class ReplayedDeal:
     """Every public event of the deal, with its seq."""
     steps: list[Step]
 
+    def step_at(self, seq: int) -> int | None:
+        """The index of the step that published the event numbered ``seq`` (``None``:
+        the deal had published nothing by then)."""
+        for index, step in enumerate(self.steps):
+            if step.deal_events and step.seq >= seq:
+                first = (
+                    step.seq
+                    - (
+                        step.deal_events - self.steps[index - 1].deal_events
+                        if index
+                        else step.deal_events
+                    )
+                    + 1
+                )
+                return index if first <= seq else None
+        raise AssertionError(f"deal {self.number}: no event numbered {seq}")
+
     def steps_at(self, seq: int) -> list[Step]:
-        """The steps a frame numbered ``seq`` may show: those whose last event is
-        ``seq`` (the entry that published it and those after it that published none);
-        as dealt when the deal had published nothing by ``seq``."""
-        shown = [s for s in self.steps if s.deal_events and s.seq == seq]
-        return shown or [self.steps[0]]
+        """The steps a frame numbered ``seq`` may show: the one that published the event
+        ``seq`` and those after it that published none; as dealt when the deal had
+        published nothing by ``seq``."""
+        index = self.step_at(seq)
+        if index is None:
+            return [self.steps[0]]
+        last = self.steps[index].seq
+        return [s for s in self.steps[index:] if s.seq == last]
 
 
 class Timeline:
@@ -375,6 +396,7 @@ class GatedBot(Bot):
         self.answered = 0
         self.allowed = 0
         self.waiting = False
+        self.ended = False
         self.condition = threading.Condition()
 
     def act(self, observation: Observation) -> Action | str:
@@ -397,10 +419,24 @@ class GatedBot(Bot):
         self.allow(1_000_000)
 
     def paused_at(self, answered: int) -> None:
+        assert self.reach(answered), f"the match ended before {answered} decisions"
+
+    def reach(self, answered: int) -> bool:
+        """Allow up to ``answered`` decisions and wait until the bot stands before the
+        next one (True) or its match is over (False)."""
         with self.condition:
+            self.allowed = max(self.allowed, answered)
+            self.condition.notify_all()
             assert self.condition.wait_for(
-                lambda: self.waiting and self.answered == answered, WAIT
+                lambda: self.ended or (self.waiting and self.answered == answered), WAIT
             ), f"the bot did not stop after {answered} decisions (answered {self.answered})"
+            return not self.ended
+
+    def end(self) -> None:
+        """Its match is over (or its connection failed): nothing more to wait for."""
+        with self.condition:
+            self.ended = True
+            self.condition.notify_all()
 
 
 @dataclass
@@ -415,21 +451,29 @@ class Live:
         return LiveMatch(self.arena, variant, name, policy)
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    """A real server on 127.0.0.1 with its web face (both on free ports): one-deal
-    matches, a minute a decision (a paused bot never runs out of time)."""
+@contextlib.contextmanager
+def serving_live(path: Path, max_deals: int) -> Iterator[Live]:
+    """A real server on 127.0.0.1 over a new store at ``path``, with its web face (both
+    on free ports): matches of ``max_deals`` deals, a minute a decision (a paused bot
+    never runs out of time)."""
     from test_server_seats import Arena, clock
 
     from arena.server.play import PlayConfig
 
-    play = PlayConfig(clock=clock(decision=60.0), max_deals=1)
-    with Store.open(tmp_path_factory.mktemp("live") / "arena.sqlite") as store:
+    play = PlayConfig(clock=clock(decision=60.0), max_deals=max_deals)
+    with Store.open(path) as store:
         arena = Arena(store, play, web_port=0)
         try:
             yield Live(arena, store, f"http://127.0.0.1:{arena.running.web_port}")
         finally:
             arena.close()
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    """:func:`serving_live`, one-deal matches."""
+    with serving_live(tmp_path_factory.mktemp("live") / "arena.sqlite", 1) as served:
+        yield served
 
 
 class LiveMatch:
@@ -461,10 +505,12 @@ class LiveMatch:
                 )
             except BaseException as err:  # shown by finish()
                 self.errors.append(err)
+            finally:
+                self.bot.end()
 
         self.thread = threading.Thread(target=play, daemon=True)
         self.thread.start()
-        self.bot.paused_at(0)
+        assert self.bot.reach(0), f"the match of {name} did not start: {self.errors}"
         self.id = self._running_id()
 
     def _running_id(self) -> str:
@@ -474,6 +520,10 @@ class LiveMatch:
 
         (match_id,) = self.arena.run(find())
         return match_id
+
+    def reach(self, answered: int) -> bool:
+        """:meth:`GatedBot.reach`."""
+        return self.bot.reach(answered)
 
     def finish(self) -> None:
         """Let the bot answer everything and wait for the match's end."""
