@@ -594,6 +594,8 @@ def test_shengji_declarations_overrides_trump_and_kitty(played: Store_) -> None:
     details = match.record.deals[number - 1].result["details"]
     assert details["last_bonus"] > 0
     assert f"+{details['last_bonus']} for the defenders" in frame["moment"]["text"]
+    points = sum({"5": 5, "T": 10, "K": 10}.get(card[0], 0) for card in details["kitty"].split())
+    assert f"holds {points} points ×{details['last_bonus'] // points} =" in frame["moment"]["text"]
     assert [e["cards"] for e in frame["table"]] == [details["kitty"].split()]
     assert frame["i"] == view["deals"][number - 1]["last"] - 1  # the deal's last event
     assert dict(frame["facts"])["Defenders' points"] == str(details["defender_points"])
@@ -632,11 +634,14 @@ def test_shengji_throw_penalty_counts_for_the_defenders(played: Store_) -> None:
 def test_shengji_four_decks_hidden_declaration_and_settlement(played: Store_) -> None:
     """SJ-10: a four-deck declaration shows how many level cards, never the suit (no
     card in the frame, only the count); SJ-30: the last trick's settlement."""
-    _, view = find("shengji-4", played, has("declare"), seeds=range(10), deals=1)
+    match, view = find("shengji-4", played, has("declare"), seeds=range(10), deals=1)
     declared = [f for f in view["frames"] if any(line["kind"] == "declare" for line in f["log"])]
     assert declared and all(f["table"][0]["cards"] == [] for f in declared)
     assert all("suit hidden" in f["moment"]["text"] for f in declared)
-    assert any("Last trick" in m["text"] for m in moments(view))
+    settled = [m["text"] for m in moments(view) if "Last trick" in m["text"]]
+    assert len(settled) == len(view["deals"])
+    bonus = match.record.deals[0].result["details"]["last_bonus"]
+    assert f"change by {bonus:+d}" in settled[0]
 
 
 def test_sanfu_turned_cards_swaps_and_captures(played: Store_) -> None:

@@ -23,7 +23,7 @@ from arena.games.base import NUM_SEATS, team_of
 from arena.web.table_hands import Hands
 from arena.web.table_text import Words
 
-__all__ = ["DealView", "Event", "MatchFacts", "event_cards", "event_seat"]
+__all__ = ["DealView", "Event", "MatchFacts", "entry", "event_cards", "event_seat", "number"]
 
 Event = Mapping[str, Any]
 """A Watch event as a dict (``seq, deal, kind, seat, cards, target, value, tag …``)."""
@@ -38,6 +38,23 @@ def event_seat(event: Event, key: str = "seat") -> int | None:
 
 def event_cards(event: Event) -> list[str]:
     return [str(card) for card in event.get("cards", ())]
+
+
+def entry(seat: int, cards: list[str], label: str = "", passed: bool = False) -> dict[str, Any]:
+    """One play on the table (or cards shown there: a tribute, a declaration, the kitty).
+
+    ``best``: the play that wins the trick so far; ``failed`` and ``tried``: a failed
+    throw's forced cards and what was tried (SJ-17).
+    """
+    return {
+        "seat": seat,
+        "cards": cards,
+        "pass": passed,
+        "label": label,
+        "failed": False,
+        "tried": None,
+        "best": False,
+    }
 
 
 def number(value: Any, default: int = 0) -> int:
@@ -85,6 +102,8 @@ class DealView:
     double_out: ClassVar[str] = "double_out"
     """The moment of a team going out first and second."""
     scores_points: ClassVar[bool] = False
+    climbing: ClassVar[bool] = False
+    """Whether the last play of a trick is the one that wins it so far (Guandan, sanfu)."""
     """Whether seats take points (Shengji tricks, sanfu captures)."""
 
     def __init__(self, words: Words, match: MatchFacts, started: Mapping[str, Any]) -> None:
@@ -139,6 +158,13 @@ class DealView:
                 )
         return self.step
 
+    def seat_of(self, event: Event, key: str = "seat") -> int:
+        """The seat an event must name; a clear error for an event that names none."""
+        seat = event_seat(event, key)
+        if seat is None or not 0 <= seat < NUM_SEATS:
+            raise ValueError(f"a {event.get('kind')!r} event without a seat {key}: {event}")
+        return seat
+
     def line(self, seat: int | None, text: str) -> str:
         if seat is None:
             return text
@@ -191,17 +217,7 @@ class DealView:
 
     def put(self, seat: int, cards: list[str], label: str = "", passed: bool = False) -> None:
         self.open_trick()
-        self.table.append(
-            {
-                "seat": seat,
-                "cards": cards,
-                "pass": passed,
-                "label": label,
-                "failed": False,
-                "tried": None,
-                "best": False,
-            }
-        )
+        self.table.append(entry(seat, cards, label, passed))
 
     def show(self, entries: list[dict[str, Any]]) -> None:
         """Cards shown on the table outside a trick (tribute, a turned kitty …)."""
@@ -212,17 +228,18 @@ class DealView:
     def mark_best(self, seat: int) -> None:
         """The latest play of ``seat`` is the one that wins (so far)."""
         plays = [e for e in self.table if e["seat"] == seat and not e["pass"]]
-        for entry in self.table:
-            entry["best"] = bool(plays) and entry is plays[-1]
+        for shown in self.table:
+            shown["best"] = bool(plays) and shown is plays[-1]
 
     def on_play(self, event: Event) -> str:
-        seat = event_seat(event)
+        seat = self.seat_of(event)
         cards = event_cards(event)
-        assert seat is not None
         self.acted(seat)
         label = self.play_label(event)
         self.put(seat, cards, label)
         self.played(seat, len(cards))
+        if self.climbing:
+            self.mark_best(seat)
         shown = self.words.cards(cards)
         if label:
             return self.words("event.play_as", cards=shown, label=label)
@@ -239,15 +256,13 @@ class DealView:
             self.seats[seat].count = count - cards
 
     def on_pass(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         self.acted(seat)
         self.put(seat, [], passed=True)
         return self.words("event.pass")
 
     def on_out(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         place = number(event.get("value"), 1)
         self.seats[seat].out = place
         name = self.seats[seat].name
@@ -341,10 +356,10 @@ class DealView:
             "actor": step.actor,
             "log": step.log,
             "seats": seats,
-            "table": [dict(entry) for entry in self.table],
+            "table": [dict(shown) for shown in self.table],
             "last_trick": None
             if self.last_trick is None
-            else [dict(entry) for entry in self.last_trick],
+            else [dict(shown) for shown in self.last_trick],
             "facts": self.facts(),
             "marks": self.marks(),
             "moment": step.moment,

@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.cards import RANKS
 from arena.games.guandan.combos import KIND_BY_LABEL, SEQUENCE_KINDS, value_text
-from arena.web.table_deal import DealView, Event, MatchFacts, event_cards, event_seat, number
+from arena.web.table_deal import DealView, Event, MatchFacts, entry, event_cards, event_seat, number
 from arena.web.table_text import Words
 
 __all__ = ["GuandanView"]
@@ -24,6 +24,7 @@ __all__ = ["GuandanView"]
 
 class GuandanView(DealView):
     game = "guandan"
+    climbing = True
 
     def __init__(self, words: Words, match: MatchFacts, started: Mapping[str, Any]) -> None:
         super().__init__(words, match, started)
@@ -52,24 +53,15 @@ class GuandanView(DealView):
         shown = self.words.card(rank) if rank in ("SJ", "BJ") else rank.replace("T", "10")
         return self.words("kind.with_rank", kind=self.words.kind(self.game, label), rank=shown)
 
-    def on_play(self, event: Event) -> str:
-        seat = event_seat(event)
-        text = super().on_play(event)
-        if seat is not None:
-            self.mark_best(seat)
-        return text
-
     def on_announce(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         left = number(event.get("value"))
         self.seats[seat].count = left  # GD-12: public from now on
         self.moment("announce", self.words("moment.announce", name=self.seats[seat].name, n=left))
         return self.words("event.announce", n=left)
 
     def on_out(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         self.seats[seat].count = 0
         return super().on_out(event)
 
@@ -81,30 +73,18 @@ class GuandanView(DealView):
 
     def _hand_over(self, event: Event, kind: str) -> str:
         """A tribute or return card handed over (GD-13/GD-14: all of them at once)."""
-        seat, target = event_seat(event), event_seat(event, "target")
-        assert seat is not None and target is not None
+        seat, target = self.seat_of(event), self.seat_of(event, "target")
         cards = event_cards(event)
         if self.step.log and self.step.log[-1]["kind"] == kind:
-            self.table.append(self._entry(seat, cards, kind))
+            self.table.append(entry(seat, cards, self.words(f"label.{kind}")))
         else:
-            self.show([self._entry(seat, cards, kind)])
+            self.show([entry(seat, cards, self.words(f"label.{kind}"))])
         shown = self.words.cards(cards)
         to = self.seats[target].name
         self.moment(
             kind, self.words(f"moment.{kind}", name=self.seats[seat].name, cards=shown, to=to)
         )
         return self.words(f"event.{kind}", cards=shown, to=to)
-
-    def _entry(self, seat: int, cards: list[str], kind: str) -> dict[str, Any]:
-        return {
-            "seat": seat,
-            "cards": cards,
-            "pass": False,
-            "label": self.words(f"label.{kind}"),
-            "failed": False,
-            "tried": None,
-            "best": False,
-        }
 
     def on_refuse(self, event: Event) -> str:
         seat = event_seat(event)

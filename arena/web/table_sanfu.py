@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.games.base import team_of
-from arena.web.table_deal import DealView, Event, MatchFacts, event_cards, event_seat, number
+from arena.web.table_deal import DealView, Event, MatchFacts, event_cards, number
 from arena.web.table_text import Words
 
 __all__ = ["SanfuView"]
@@ -31,6 +31,7 @@ class SanfuView(DealView):
     game = "sanfu"
     scores_points = True
     double_out = "sweep"
+    climbing = True
 
     def __init__(self, words: Words, match: MatchFacts, started: Mapping[str, Any]) -> None:
         super().__init__(words, match, started)
@@ -50,8 +51,7 @@ class SanfuView(DealView):
         return self.words("event.sanfu.deal", n=number(event.get("value")) + 1)
 
     def on_turn(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         cards = event_cards(event)
         shown = self.words.cards(cards)
         self.seats[seat].role = "turned"
@@ -61,8 +61,7 @@ class SanfuView(DealView):
         return self.words("event.turn", cards=shown)
 
     def on_swap(self, event: Event) -> str:
-        seat, other = event_seat(event), event_seat(event, "target")
-        assert seat is not None and other is not None
+        seat, other = self.seat_of(event), self.seat_of(event, "target")
         a, b = self.seats[seat], self.seats[other]
         a.count, b.count = b.count, a.count  # the players take their cards along (SF-4)
         mover = self.player_name(number(event.get("value")))
@@ -72,16 +71,13 @@ class SanfuView(DealView):
 
     def on_play(self, event: Event) -> str:
         text = super().on_play(event)
-        seat = event_seat(event)
-        assert seat is not None
-        self.mark_best(seat)
+        seat = self.seat_of(event)
         if event.get("tag") == "joker_triple":  # SF-16: 报喜
             self.moment("bonus", self.words("moment.bonus", name=self.seats[seat].name))
         return text
 
     def on_capture(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         points = number(event.get("value"))
         self.seats[seat].points = (self.seats[seat].points or 0) + points
         return self.words("event.capture", n=points)

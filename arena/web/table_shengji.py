@@ -16,15 +16,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from arena.cards import RANKS, SUITS, parse_cards
+from arena.cards import RANKS, SUITS, Card, parse_cards
 from arena.games.base import team_of
 from arena.games.shengji import scoring
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.trick import largest_unit_cards, widest_set
-from arena.web.table_deal import DealView, Event, MatchFacts, event_cards, event_seat, number
+from arena.web.table_deal import (
+    DealView,
+    Event,
+    MatchFacts,
+    entry,
+    event_cards,
+    event_seat,
+    number,
+)
 from arena.web.table_text import Words
 
 __all__ = ["ShengjiView"]
@@ -33,6 +41,8 @@ HAND_SIZES = {1: 12, 2: 25, 3: 39, 4: 54}
 """Cards each player holds once the dealing is over (rules/shengji.md, Variants)."""
 COLOURS = ("black", "red")
 JOKERS = ("SJ", "BJ")
+Measure = Callable[[Sequence[Card], TrumpOrder], int]
+"""A size of a play in a deal's order: its largest combination, its widest set."""
 
 
 class ShengjiView(DealView):
@@ -80,8 +90,7 @@ class ShengjiView(DealView):
         )
 
     def on_declare(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         self.acted(seat)
         cards = event_cards(event)
         hidden = event.get("tag") == "hidden" or not cards  # SJ-10: the suit stays hidden
@@ -93,7 +102,7 @@ class ShengjiView(DealView):
         self.declaration = (seat, self.words("fact.hidden_cards", n=n) if hidden else shown)
         self.declared_suit = suit
         label = self.words("label.declare" if which == "declare" else "label.override")
-        self.show([self.entry(seat, cards, label)])
+        self.show([entry(seat, cards, label)])
         self.moment(
             "declare", self.words(f"moment.{which}{suffix}", name=self.name(seat), cards=shown, n=n)
         )
@@ -116,8 +125,7 @@ class ShengjiView(DealView):
         return self.words("event.dealt")
 
     def on_trump(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         self.dealer = seat
         self.level = number(event.get("value"), self.level)
         self.trump = str(event.get("tag") or "notrump")
@@ -135,7 +143,7 @@ class ShengjiView(DealView):
         flipped = event_cards(event)
         if flipped:  # SJ-8 flip_kitty: the kitty's 4th card names the suit
             shown = self.words.cards(flipped)
-            self.show([self.entry(seat, flipped, self.words("label.kitty"))])
+            self.show([entry(seat, flipped, self.words("label.kitty"))])
             self.moment(
                 "declare",
                 self.words("moment.trump_flipped", name=self.name(seat), cards=shown, trump=trump),
@@ -145,8 +153,7 @@ class ShengjiView(DealView):
         return self.words("event.trump", trump=trump)
 
     def on_kitty_taken(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         self.kitty_size = number(event.get("value"))
         count = self.seats[seat].count
         self.seats[seat].count = None if count is None else count + self.kitty_size
@@ -156,8 +163,7 @@ class ShengjiView(DealView):
         return self.words("event.kitty_taken", n=self.kitty_size)
 
     def on_bury(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         self.acted(seat)
         self.played(seat, 1)
         self.buried += 1
@@ -168,8 +174,7 @@ class ShengjiView(DealView):
     # ---------------------------------------------------------------- play
 
     def on_throw_failed(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         tried = event_cards(event)
         self.pending_throw = (seat, tried)
         penalty = number(self.match.options.get("throw_penalty"))
@@ -188,13 +193,13 @@ class ShengjiView(DealView):
         if self.pending_throw is not None and self.pending_throw[0] == seat:
             tried = self.pending_throw[1]
             self.pending_throw = None
-            entry = self.table[-1]
-            entry.update(failed=True, tried=tried, label=self.words("label.throw"))
+            forced = self.table[-1]
+            forced.update(failed=True, tried=tried, label=self.words("label.throw"))
             line = self.words(
                 "moment.throw_failed",
                 name=self.name(seat),
                 tried=self.words.cards(tried),
-                forced=self.words.cards(entry["cards"]),
+                forced=self.words.cards(forced["cards"]),
             )
             if number(self.match.options.get("throw_penalty")):
                 line += self.words("moment.throw_penalty", points=self.defender_points)
@@ -202,8 +207,7 @@ class ShengjiView(DealView):
         return text
 
     def on_trick(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         points = number(event.get("value"))
         points_of = self.seats[seat].points or 0
         self.seats[seat].points = points_of + points
@@ -213,8 +217,7 @@ class ShengjiView(DealView):
         return self.words("event.trick", n=points)
 
     def on_kitty(self, event: Event) -> str:
-        seat = event_seat(event)
-        assert seat is not None
+        seat = self.seat_of(event)
         cards = event_cards(event)
         value = number(event.get("value"))
         winner = next((e for e in self.table if e["best"]), None)
@@ -227,7 +230,7 @@ class ShengjiView(DealView):
             return self.words("event.kitty_hidden")
         self.kitty = cards
         shown = self.words.cards(cards)
-        self.show([self.entry(seat, cards, self.words("label.kitty"))])
+        self.show([entry(seat, cards, self.words("label.kitty"))])
         defenders_won = (
             winner is not None
             and self.dealer is not None
@@ -249,7 +252,7 @@ class ShengjiView(DealView):
             self.moment("kitty", self.words("moment.kitty_kept", cards=shown))
         return self.words("event.kitty", cards=shown)
 
-    def _last_width(self, winner: dict[str, Any] | None, measure: Any) -> int:
+    def _last_width(self, winner: dict[str, Any] | None, measure: Measure) -> int:
         """A measure (largest combination, widest set) of the last trick's winning play."""
         if winner is None or self.trump is None:
             return 1
@@ -266,17 +269,6 @@ class ShengjiView(DealView):
             bool(self.match.options.get("two_colour")),
         )
         return int(measure(parse_cards(" ".join(winner["cards"])), order))
-
-    def entry(self, seat: int, cards: list[str], label: str) -> dict[str, Any]:
-        return {
-            "seat": seat,
-            "cards": cards,
-            "pass": False,
-            "label": label,
-            "failed": False,
-            "tried": None,
-            "best": False,
-        }
 
     # ------------------------------------------------------------- facts
 
