@@ -112,7 +112,10 @@ every match already stored when a store is brought up to date):
         ``score`` REAL NULL — the match for the bot: 1 won, 0.5 drawn, 0 lost, on the
         row of the bot's first seat only; NULL on its other seats, in a match cut short,
         and for a bot seated on both teams. PRIMARY KEY (number, seat); indexed by
-        (bot, number) and (variant, bot, score).
+        (bot, number).
+    ``bot_results`` — each bot's played-out matches in a variant (the scores of
+        ``match_players`` counted as matches are stored): ``variant``, ``bot``,
+        ``wins``, ``draws``, ``losses``; PRIMARY KEY (variant, bot), indexed by bot.
     ``ratings`` gains an index by (variant, system, value) (ranks).
 
 Built-in bots (kind ``builtin``, :data:`BUILTIN_KIND`) are rows of ``bots`` like any
@@ -154,6 +157,7 @@ __all__ = [
     "RatingChange",
     "RatingUpdate",
     "Results",
+    "Standing",
     "Store",
     "StoreError",
     "StoredMatch",
@@ -421,6 +425,20 @@ class Results:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """A bot in a variant: its current ratings (None: none yet) and its results."""
+
+    bot: str
+    elo: float | None
+    mu: float | None
+    sigma: float | None
+    room: float | None
+    wins: int
+    draws: int
+    losses: int
+
+
+@dataclass(frozen=True)
 class HeadToHead:
     """A bot's played-out matches against one opponent (seated on the other team)."""
 
@@ -510,10 +528,21 @@ def _insert_summary(conn: sqlite3.Connection, match: StoredMatch, rated: bool, a
     )
     number = cursor.lastrowid
     assert number is not None
+    players = _player_rows(number, match, row[5])
     conn.executemany(
         "INSERT INTO match_players (number, seat, bot, variant, team, score) "
         "VALUES (?, ?, ?, ?, ?, ?)",
-        _player_rows(number, match, row[5]),
+        players,
+    )
+    conn.executemany(
+        "INSERT INTO bot_results (variant, bot, wins, draws, losses) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (variant, bot) DO UPDATE SET wins = wins + excluded.wins, "
+        "draws = draws + excluded.draws, losses = losses + excluded.losses",
+        [
+            (variant, bot, int(score == 1), int(score == 0.5), int(score == 0))
+            for _, _, bot, variant, _, score in players
+            if score is not None
+        ],
     )
 
 
@@ -706,7 +735,15 @@ _SCHEMA_V6: Final = (
         PRIMARY KEY (number, seat)
     ) WITHOUT ROWID""",
     "CREATE INDEX match_players_bot ON match_players (bot, number)",
-    "CREATE INDEX match_players_results ON match_players (variant, bot, score)",
+    """CREATE TABLE bot_results (
+        variant TEXT NOT NULL,
+        bot TEXT NOT NULL,
+        wins INTEGER NOT NULL CHECK (wins >= 0),
+        draws INTEGER NOT NULL CHECK (draws >= 0),
+        losses INTEGER NOT NULL CHECK (losses >= 0),
+        PRIMARY KEY (variant, bot)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX bot_results_bot ON bot_results (bot)",
     "CREATE INDEX ratings_rank ON ratings (variant, system, value)",
 )
 
@@ -1415,18 +1452,31 @@ class Store:
             )
             params: tuple[object, ...] = (tournament_id,)
         else:
-            sql = (
-                "SELECT bot, sum(score = 1), sum(score = 0.5), sum(score = 0) "
-                "FROM match_players WHERE variant = ? AND score IS NOT NULL GROUP BY bot"
-            )
+            sql = "SELECT bot, wins, draws, losses FROM bot_results WHERE variant = ?"
             params = (variant,)
         return {row[0]: Results(*row) for row in self._read(sql, params)}
+
+    def standings(self, variant: str) -> list[Standing]:
+        """Every bot rated in a variant or with results there, best Elo first (those
+        without an Elo last, by name): one query over ``ratings`` and ``bot_results``."""
+        rows = self._read(
+            "SELECT bot, max(CASE WHEN system = 'elo' THEN value END) AS elo, "
+            "max(CASE WHEN system = 'openskill' THEN value END), "
+            "max(CASE WHEN system = 'openskill' THEN sigma END), "
+            "max(CASE WHEN system = 'room' THEN value END), "
+            "sum(wins), sum(draws), sum(losses) FROM ("
+            "SELECT bot, system, value, sigma, 0 AS wins, 0 AS draws, 0 AS losses "
+            "FROM ratings WHERE variant = ? UNION ALL "
+            "SELECT bot, NULL, NULL, NULL, wins, draws, losses FROM bot_results "
+            "WHERE variant = ?) GROUP BY bot ORDER BY elo IS NULL, elo DESC, bot",
+            (variant, variant),
+        )
+        return [Standing(*row) for row in rows]
 
     def bot_results(self, bot: str) -> dict[str, Results]:
         """A bot's won, drawn and lost matches in each variant it played."""
         rows = self._read(
-            "SELECT variant, sum(score = 1), sum(score = 0.5), sum(score = 0) "
-            "FROM match_players WHERE bot = ? AND score IS NOT NULL GROUP BY variant",
+            "SELECT variant, wins, draws, losses FROM bot_results WHERE bot = ? ORDER BY variant",
             (bot,),
         )
         return {row[0]: Results(bot, row[1], row[2], row[3]) for row in rows}

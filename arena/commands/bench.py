@@ -18,6 +18,7 @@ import argparse
 import random
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from arena.chance import derive_seed
@@ -115,14 +116,15 @@ def add_parser(sub: Subcommands) -> None:
     parser = sub.add_parser(
         "bench",
         help="measure engine speed with random bots ('bench scale': Ray, 'bench grpc': remote, "
-        "'bench bots': the built-in bots' cost)",
+        "'bench bots': the built-in bots' cost, 'bench web': the web face)",
         description="arena bench GAME: engine speed in one process. "
         "arena bench scale --variant V: deals/s on Ray with 1 and N workers. "
         "arena bench grpc --variant V: remote SDK bots against the same matches in process. "
         "arena bench bots --variant V --bots heuristic: deals by built-in bots against "
-        "random bots.",
+        "random bots. arena bench web [--db FILE]: the web face's pages on a store of 1,000 "
+        "bots and 100,000 matches, and a live table's delay.",
     )
-    parser.add_argument("game", help="game name, e.g. guandan, or 'scale', 'grpc' or 'bots'")
+    parser.add_argument("game", help="game name, e.g. guandan, or 'scale', 'grpc', 'bots' or 'web'")
     parser.add_argument(
         "--variant",
         type=arguments.variant,
@@ -130,13 +132,16 @@ def add_parser(sub: Subcommands) -> None:
         help="with 'scale'/'grpc'/'bots': the variant",
     )
     parser.add_argument(
-        "--bots", default="heuristic", help="with 'bots': bots to time, comma-separated"
+        "--bots",
+        default=None,
+        help="with 'bots': bots to time, comma-separated (heuristic); "
+        "'web': bots in the store (1000)",
     )
     parser.add_argument(
         "--matches",
         type=arguments.count,
         default=None,
-        help="with 'scale': matches (96); 'grpc': at once (32)",
+        help="with 'scale': matches (96); 'grpc': at once (32); 'web': in the store (100000)",
     )
     parser.add_argument(
         "--workers",
@@ -158,6 +163,18 @@ def add_parser(sub: Subcommands) -> None:
     )
     parser.add_argument(
         "--threads", action="store_true", help="with 'grpc': the bots' act in worker threads"
+    )
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help="with 'web': the store to build once and reuse (default: a temporary one)",
+    )
+    parser.add_argument(
+        "--requests",
+        type=arguments.count,
+        default=40,
+        help="with 'web': requests per kind of page (40)",
     )
     parser.add_argument("--json", action="store_true", help="the report as JSON")
     parser.set_defaults(handler=run_bench_command)
@@ -181,7 +198,17 @@ def run_bench_command(args: argparse.Namespace) -> int:
         from arena.commands.bench_bots import run_bench_bots
 
         args.deals = 50 if args.deals is None else args.deals
+        args.bots = "heuristic" if args.bots is None else args.bots
         return run_bench_bots(args)
+    if args.game == "web":
+        from arena.commands.bench_web import run_web_bench  # loads the web face: only here
+
+        args.matches = 100_000 if args.matches is None else args.matches
+        try:
+            args.bots = 1000 if args.bots is None else arguments.count(args.bots)
+        except argparse.ArgumentTypeError as err:
+            raise ConfigError(f"--bots: {err}") from None
+        return run_web_bench(args)
     args.deals = 300 if args.deals is None else args.deals
     return run_bench(args)
 

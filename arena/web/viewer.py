@@ -391,25 +391,49 @@ def _leader_rows(
 ) -> list[LeaderRow]:
     """Rows for every bot rated or with results, best Elo first (unrated last, by name)."""
     bots = sorted(set(ratings) | set(results))
-    elo = {bot: ratings.get(bot, {}).get(ELO) for bot in bots}
-    bots.sort(key=lambda bot: (elo[bot] is None, -(elo[bot].value if elo[bot] else 0.0), bot))  # type: ignore[union-attr]
-    return [
-        _leader_row(rank, bot, ratings.get(bot, {}), results.get(bot, Results(bot)))
-        for rank, bot in enumerate(bots, start=1)
-    ]
+    elo = {bot: _value(ratings.get(bot, {}), ELO) for bot in bots}
+    bots.sort(key=lambda bot: (elo[bot] is None, -(elo[bot] or 0.0), bot))
+    rows = []
+    for rank, bot in enumerate(bots, start=1):
+        rated = ratings.get(bot, {})
+        skill = rated.get(OPENSKILL)
+        rows.append(
+            _leader_row(
+                rank,
+                bot,
+                elo[bot],
+                None if skill is None else skill.value,
+                None if skill is None else skill.sigma,
+                _value(rated, ROOM),
+                results.get(bot, Results(bot)),
+            )
+        )
+    return rows
 
 
-def _leader_row(rank: int, bot: str, rated: Mapping[str, Rating], results: Results) -> LeaderRow:
-    elo, skill, room = rated.get(ELO), rated.get(OPENSKILL), rated.get(ROOM)
+def _value(rated: Mapping[str, Rating], system: str) -> float | None:
+    rating = rated.get(system)
+    return None if rating is None else rating.value
+
+
+def _leader_row(
+    rank: int,
+    bot: str,
+    elo: float | None,
+    mu: float | None,
+    sigma: float | None,
+    room: float | None,
+    results: Results,
+) -> LeaderRow:
     n = results.matches
     won = results.wins + results.draws / 2
     low, high = wilson_interval(won, n) if n else (0.0, 1.0)
     return LeaderRow(
         rank=rank,
         bot=bot,
-        elo=None if elo is None else elo.value,
-        skill=None if skill is None else _conservative(skill.value, skill.sigma),
-        room_points=None if room is None else room.value,
+        elo=elo,
+        skill=None if mu is None else _conservative(mu, sigma),
+        room_points=room,
         matches=n,
         wins=results.wins,
         draws=results.draws,
@@ -456,7 +480,13 @@ class Viewer:
             return self.tournament(tournament).standings
         if variant not in games.names():
             raise NotFound(f"no variant {variant!r} (known: {', '.join(games.names())})")
-        return _leader_rows(_by_bot(self._store.ratings(variant)), self._store.results(variant))
+        return [
+            _leader_row(
+                rank, row.bot, row.elo, row.mu, row.sigma, row.room,
+                Results(row.bot, row.wins, row.draws, row.losses),
+            )
+            for rank, row in enumerate(self._store.standings(variant), start=1)
+        ]  # fmt: skip
 
     def _standings(self, tournament: Tournament) -> list[LeaderRow]:
         """Rated afresh from the tournament's played-out matches, in stored order (as
@@ -528,9 +558,16 @@ class Viewer:
         rows = {}
         for variant in sorted(set(by_variant) | set(results)):
             ratings = by_variant.get(variant, {})
-            elo = ratings.get(ELO)
-            rank = self._store.elo_rank(variant, elo.value) if elo is not None else 0
-            rows[variant] = _leader_row(rank, name, ratings, results.get(variant, Results(name)))
+            elo, skill = _value(ratings, ELO), ratings.get(OPENSKILL)
+            rows[variant] = _leader_row(
+                self._store.elo_rank(variant, elo) if elo is not None else 0,
+                name,
+                elo,
+                None if skill is None else skill.value,
+                None if skill is None else skill.sigma,
+                _value(ratings, ROOM),
+                results.get(variant, Results(name)),
+            )
         return rows
 
     def _history(self, name: str) -> dict[str, dict[str, list[tuple[str, float, str]]]]:

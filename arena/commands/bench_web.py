@@ -1,0 +1,536 @@
+"""``arena bench web``: the web face's answer times on a large store, and a live table's delay.
+
+The store (``--db FILE`` keeps it for the next run; else a temporary one) holds
+``--bots`` bots and ``--matches`` matches whose records re-play: a few short real
+matches of several variants are played once by random bots, then stored again and
+again under new ids and new seatings (the record's players are the seating), rated as
+a league would rate them, a tenth of them in tournaments, their finishing times spread
+over a year.
+
+Pages are asked of the site in this process (the Starlette app over
+``httpx.ASGITransport``: the server's own time, no network), the kinds in turn so that
+each sees the same machine load: the leaderboard, the match list (no filter, by
+variant, by bot, a deep page, a text search, a result and a date range), a bot page and
+a match page (the drawn table of a stored match). Each kind's p50 and p95 are printed
+with their ratio to ``/healthz`` (the baseline: the same app doing nothing) measured in
+the same run.
+
+The live delay: a server started with its web face (``start_server(web_port=0)``)
+plays a match between a paced SDK bot and built-in bots; a watcher registered on the
+match's session stamps each event batch as the session hands it to its spectators, and
+an SSE client on ``/api/matches/{id}/live`` stamps each frame as it arrives (one
+monotonic clock, one process): the delay is the difference, per event batch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, Final
+
+from arena.chance import derive_seed
+from arena.commands import print_json
+from arena.commands.bench_grpc import percentile
+from arena.errors import ArenaError, ConfigError
+from arena.games.base import Action, Observation
+from arena.sim.jobs import MatchJob, MatchReport
+from arena.sim.league import Ratings
+from arena.sim.worker import play_job
+from arena.store import RatingUpdate, Store, StoredMatch
+from bots.simple import RandomBot
+
+__all__ = ["BenchError", "build_store", "measure", "run_web_bench"]
+
+VARIANTS: Final = ("guandan", "shengji-1", "shengji-2", "sanfu")
+TEMPLATES_PER_VARIANT: Final = 6
+"""Real matches played per variant; the store holds copies of them."""
+TOURNAMENTS_PER_VARIANT: Final = 3
+IN_TOURNAMENTS: Final = 10
+"""One match in this many belongs to a tournament."""
+BATCH: Final = 1000
+"""Matches stored per transaction while the store is built."""
+BOT_KIND: Final = "bench"
+TARGETS_MS: Final = {
+    "leaderboard": 100.0,
+    "matches": 100.0,
+    "matches by variant": 100.0,
+    "matches by bot": 100.0,
+    "matches deep page": 100.0,
+    "matches text search": 100.0,
+    "matches result and dates": 100.0,
+    "match page": 150.0,
+    "live": 100.0,
+}
+"""p95 targets (the issue's): lists and leaderboards 100 ms, a match page 150 ms, a live
+table 100 ms after the engine applied the event."""
+LIVE_PACE: Final = 0.02
+"""Seconds the paced SDK bot thinks before each decision of the live match."""
+LIVE_DEALS: Final = 2
+LIVE_TIMEOUT: Final = 120.0
+QUIET: Final = ("arena.server", "arena.web", "uvicorn.error", "httpx")
+"""Loggers held to warnings while the bench runs (no line per request or match)."""
+
+
+class BenchError(ArenaError):
+    """The bench could not finish (a page failed, the live match did not run)."""
+
+
+# ---------------------------------------------------------------------------
+# The store
+
+
+def bot_name(number: int) -> str:
+    return f"bench-{number:04d}"
+
+
+def _templates(seed: int) -> list[MatchReport]:
+    """Short real matches (one deal) of each variant, random bots."""
+    return [
+        play_job(
+            MatchJob(
+                id=f"template-{variant}-{i}",
+                variant=variant,
+                options={},
+                seed=derive_seed(seed, "bench-web", variant, i),
+                players=("random", "random", "random", "random"),
+                max_deals=1,
+            )
+        )
+        for variant in VARIANTS
+        for i in range(TEMPLATES_PER_VARIANT)
+    ]
+
+
+def _tournament_id(variant: str, number: int) -> str:
+    return f"bench-{variant}-cup-{number}"
+
+
+def _copy(
+    template: MatchReport, number: int, seating: tuple[str, ...], at: str, tournament: str | None
+) -> StoredMatch:
+    """``template`` stored as match ``number`` with another seating (its record's players)."""
+    stored = template.stored(tournament)
+    record = {**template.record, "players": list(seating)}
+    return StoredMatch(
+        id=f"bench-{number:06d}",
+        tournament_id=tournament,
+        variant=stored.variant,
+        options=stored.options,
+        seed=stored.seed,
+        seating=seating,
+        outcome=stored.outcome,
+        record=record,
+        deals=stored.deals,
+        decisions=stored.decisions,
+        finished_at=at,
+    )
+
+
+def build_store(store: Store, bots: int, matches: int, seed: int) -> None:
+    """Fill an empty ``store`` with ``bots`` bots and ``matches`` rated matches."""
+    if bots < 4:
+        raise ConfigError(f"--bots must be at least 4 (four seats), got {bots}")
+    for number in range(bots):
+        store.add_bot(bot_name(number), BOT_KIND)
+    for variant in VARIANTS:
+        for number in range(TOURNAMENTS_PER_VARIANT):
+            store.add_tournament(
+                _tournament_id(variant, number), f"{variant} cup {number}", variant
+            )
+    templates = _templates(seed)
+    rng = random.Random(seed)
+    ratings = {variant: Ratings(variant) for variant in VARIANTS}
+    start = datetime.now(UTC) - timedelta(days=365)
+    step = timedelta(days=365) / max(matches, 1)
+    batch: list[tuple[StoredMatch, list[RatingUpdate]]] = []
+    for number in range(matches):
+        template = templates[number % len(templates)]
+        variant = template.job.variant
+        seating = tuple(bot_name(b) for b in rng.sample(range(bots), 4))
+        tournament = None
+        if number % IN_TOURNAMENTS == 0:
+            tournament = _tournament_id(variant, rng.randrange(TOURNAMENTS_PER_VARIANT))
+        at = (start + step * number).isoformat(timespec="microseconds")
+        match = _copy(template, number, seating, at, tournament)
+        league = ratings[variant]
+        updates = league.rate(seating, template.team_score(), match.record)
+        league.apply(updates)
+        batch.append((match, updates))
+        if len(batch) == BATCH:
+            store.add_matches(batch)
+            batch = []
+    store.add_matches(batch)
+
+
+def open_store(db: Path, bots: int, matches: int, seed: int) -> Store:
+    """The bench store at ``db``: built when new, reused when it holds what is asked."""
+    store = Store.open(db)
+    try:
+        held = store.count_matches()
+        if held == 0:
+            build_store(store, bots, matches, seed)
+        elif held != matches or len(store.bots()) != bots:
+            raise ConfigError(
+                f"{db} holds {held} matches and {len(store.bots())} bots, not the "
+                f"{matches} and {bots} asked: give another --db, or the same sizes"
+            )
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+# ---------------------------------------------------------------------------
+# Pages
+
+
+@dataclass
+class Timings:
+    """Seconds per request, per kind of page."""
+
+    seconds: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, kind: str, seconds: float) -> None:
+        self.seconds.setdefault(kind, []).append(seconds)
+
+
+def _page_urls(store: Store, bots: int, rng: random.Random) -> dict[str, list[str]]:
+    """Some URLs of each kind of page (chosen once, asked in turn)."""
+    total = store.count_matches()
+    deep = max(1, total // 50 - 1)
+    listed = store.match_listings(limit=200)
+    middle = datetime.now(UTC) - timedelta(days=180)
+    picks = [bot_name(rng.randrange(bots)) for _ in range(10)]
+    return {
+        "healthz": ["/healthz"],
+        "leaderboard": [f"/leaderboard?variant={variant}" for variant in VARIANTS],
+        "matches": ["/matches"],
+        "matches by variant": [f"/matches?variant={variant}" for variant in VARIANTS],
+        "matches by bot": [f"/matches?bot={bot}" for bot in picks],
+        "matches deep page": [f"/matches?page={deep - k}" for k in range(5)],
+        "matches text search": [f"/matches?q={bot[:-1]}" for bot in picks],
+        "matches result and dates": [
+            f"/matches?result=draw&since={(middle - timedelta(days=30)).date()}"
+            f"&until={middle.date()}",
+            f"/matches?result=team0&variant=sanfu&since={middle.date()}",
+        ],
+        "bot page": [f"/bots/{bot}" for bot in picks],
+        "match page": [f"/matches/{listing.id}" for listing in rng.sample(listed, 10)],
+    }
+
+
+async def time_pages(store: Store, bots: int, requests: int, seed: int) -> Timings:
+    """Ask each kind of page ``requests`` times, the kinds in turn, after one warm-up."""
+    import httpx
+
+    from arena.web.app import create_app
+    from arena.web.viewer import Viewer
+
+    app = create_app(Viewer(store))
+    urls = _page_urls(store, bots, random.Random(seed))
+    timings = Timings()
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+        for round_ in range(requests + 1):
+            for kind, choices in urls.items():
+                url = choices[round_ % len(choices)]
+                started = time.perf_counter()
+                response = await client.get(url)
+                seconds = time.perf_counter() - started
+                if response.status_code != 200:
+                    raise BenchError(f"{url} answered {response.status_code}")
+                if round_:  # the first round warms caches up
+                    timings.add(kind, seconds)
+    return timings
+
+
+# ---------------------------------------------------------------------------
+# The live table
+
+
+class PacedBot:
+    """A random bot that thinks :data:`LIVE_PACE` seconds before each decision."""
+
+    def __init__(self, seed: int) -> None:
+        self._bot = RandomBot(seed)
+
+    def act(self, observation: Observation) -> Action | str:
+        time.sleep(LIVE_PACE)
+        return self._bot.act(observation)
+
+
+class _Stamps:
+    """When the session handed each event batch to its spectators (by its last seq)."""
+
+    def __init__(self) -> None:
+        self.at: dict[int, float] = {}
+        self._lock = threading.Lock()
+
+    def watcher(self, message: Any) -> None:
+        now = time.monotonic()
+        if message is not None and message.live and message.HasField("events"):
+            with self._lock:
+                for event in message.events.events:
+                    self.at.setdefault(event.seq, now)
+
+    def get(self, seq: int) -> float | None:
+        with self._lock:
+            return self.at.get(seq)
+
+
+class _LoopThread:
+    """An event loop in a background thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, coroutine: Any, seconds: float = 30.0) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(seconds)
+
+    def close(self) -> None:
+        """Cancel what still runs on the loop (a stream's watchers), then stop it."""
+        self.run(_cancel_tasks())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+async def _cancel_tasks() -> None:
+    tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@contextlib.contextmanager
+def _quiet(*names: str) -> Iterator[None]:
+    """These loggers say only warnings and errors for a while."""
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
+def measure_live(variant: str, seed: int) -> list[float]:
+    """Seconds from a session's hand-over of each event batch to its frame's arrival."""
+    from arena.server.app import start_server
+    from arena.server.auth import hash_secret
+    from arena.server.play import PlayConfig
+
+    owner = f"ok_{secrets.token_urlsafe(16)}"
+    with tempfile.TemporaryDirectory(prefix="arena-bench-web-") as folder:
+        store = Store.open(Path(folder) / "live.sqlite")
+        server = _LoopThread()
+        bots = _LoopThread()
+        try:
+            running = server.run(
+                start_server(
+                    store,
+                    port=0,
+                    web_port=0,
+                    owner_keys={hash_secret(owner): "bench"},
+                    play=PlayConfig(max_deals=LIVE_DEALS),
+                )
+            )
+            try:
+                token = _register(running.port, owner)
+                played = asyncio.run_coroutine_threadsafe(
+                    _play_paced(running.port, token, variant, seed), bots.loop
+                )
+                session = _running_session(running.play.sessions)
+                stamps = _Stamps()
+                with session.busy:
+                    session.watch(stamps.watcher, 0)
+                delays = asyncio.run(_follow(running.web_port, session.match_id, stamps))
+                played.result(LIVE_TIMEOUT)
+            finally:
+                server.run(running.stop(0, drain=0))
+        finally:
+            bots.close()
+            server.close()
+            store.close()
+    return delays
+
+
+def _register(port: int, owner: str) -> str:
+    import grpc
+
+    from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        answer = arena_pb2_grpc.RegistryStub(channel).Register(
+            arena_pb2.RegisterRequest(name="bench-paced"),
+            metadata=(("authorization", f"Bearer {owner}"),),
+        )
+    token: str = answer.token
+    return token
+
+
+async def _play_paced(port: int, token: str, variant: str, seed: int) -> None:
+    from arena.client.runner import run_bot_async
+
+    await run_bot_async(
+        PacedBot(seed),
+        f"127.0.0.1:{port}",
+        token,
+        [variant],
+        False,
+        1,
+        max_retries=0,
+        fill_after=0.01,
+        fill_bot="random",
+    )
+
+
+def _running_session(sessions: Any) -> Any:
+    """The one session the server runs, once it does."""
+    deadline = time.monotonic() + LIVE_TIMEOUT
+    while time.monotonic() < deadline:
+        for session in list(sessions.values()):
+            return session
+        time.sleep(0.005)
+    raise BenchError(f"no match started within {LIVE_TIMEOUT:.0f} s")
+
+
+async def _follow(port: int | None, match_id: str, stamps: _Stamps) -> list[float]:
+    """Read the live table's frames to the result; each batch's first frame's delay."""
+    import httpx
+
+    if port is None:
+        raise BenchError("the server has no web face")
+    url = f"http://127.0.0.1:{port}/api/matches/{match_id}/live"
+    connected = time.monotonic()
+    delays: dict[int, float] = {}
+    event = ""
+    async with (
+        httpx.AsyncClient(timeout=LIVE_TIMEOUT) as client,
+        client.stream("GET", url) as response,
+    ):
+        if response.status_code != 200:
+            raise BenchError(f"{url} answered {response.status_code}")
+        async for line in response.aiter_lines():
+            now = time.monotonic()
+            if line.startswith("event:"):
+                event = line.partition(":")[2].strip()
+            elif line.startswith("data:") and event == "frame":
+                seq = int(json.loads(line.partition(":")[2]).get("seq", 0))
+                emitted = stamps.get(seq)
+                if emitted is not None and emitted > connected and seq not in delays:
+                    delays[seq] = now - emitted
+            elif line.startswith("data:") and event == "result":
+                break
+    if not delays:
+        raise BenchError("the live table sent no frame of an event emitted after it connected")
+    return list(delays.values())
+
+
+# ---------------------------------------------------------------------------
+# The report
+
+
+def _figures(seconds: list[float], baseline: float) -> dict[str, Any]:
+    p50, p95 = percentile(seconds, 0.5) * 1000, percentile(seconds, 0.95) * 1000
+    return {"requests": len(seconds), "p50_ms": p50, "p95_ms": p95, "healthz_times": p50 / baseline}
+
+
+def measure(
+    db: Path | None, bots: int, matches: int, requests: int, seed: int, live: bool = True
+) -> dict[str, Any]:
+    """Build or open the store, time the pages and the live table; the report."""
+    with contextlib.ExitStack() as stack:
+        if db is None:
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-bench-web-"))
+            db = Path(folder) / "bench.sqlite"
+        started = time.perf_counter()
+        store = stack.enter_context(open_store(db, bots, matches, seed))
+        build = time.perf_counter() - started
+        stack.enter_context(_quiet(*QUIET))
+        timings = asyncio.run(time_pages(store, bots, requests, seed))
+        delays = measure_live("guandan", seed) if live else None
+    baseline = percentile(timings.seconds["healthz"], 0.5) * 1000
+    pages = {
+        kind: _figures(seconds, baseline)
+        for kind, seconds in timings.seconds.items()
+        if kind != "healthz"
+    }
+    report: dict[str, Any] = {
+        "bots": bots,
+        "matches": matches,
+        "store_seconds": build,
+        "healthz": _figures(timings.seconds["healthz"], baseline),
+        "pages": pages,
+        "live": None,
+        "targets_p95_ms": TARGETS_MS,
+    }
+    if delays is not None:
+        report["live"] = _figures(delays, baseline) | {"frames": len(delays)}
+    report["met"] = {
+        kind: figures["p95_ms"] <= TARGETS_MS[kind]
+        for kind, figures in [*pages.items(), ("live", report["live"])]
+        if figures is not None and kind in TARGETS_MS
+    }
+    return report
+
+
+def _print(report: dict[str, Any]) -> None:
+    print(
+        f"web face: {report['bots']} bots, {report['matches']} matches "
+        f"(store ready in {report['store_seconds']:.1f} s); time at the server, in process"
+    )
+    base = report["healthz"]
+    print(f"  {'page':<26}{'p50 ms':>9}{'p95 ms':>9}{'x healthz':>11}  target p95")
+    print(
+        f"  {'/healthz (baseline)':<26}{base['p50_ms']:9.2f}{base['p95_ms']:9.2f}"
+        f"{base['healthz_times']:11.1f}"
+    )
+    rows = [*report["pages"].items()]
+    if report["live"] is not None:
+        rows.append(("live (event -> frame)", report["live"]))
+    for kind, figures in rows:
+        key = "live" if kind.startswith("live") else kind
+        target = TARGETS_MS.get(key)
+        verdict = (
+            ""
+            if target is None
+            else f"≤ {target:.0f}: " + ("met" if report["met"][key] else "NOT met")
+        )
+        print(
+            f"  {kind:<26}{figures['p50_ms']:9.2f}{figures['p95_ms']:9.2f}"
+            f"{figures['healthz_times']:11.1f}  {verdict}"
+        )
+    if report["live"] is not None:
+        print(
+            f"  live: {report['live']['frames']} event batches of a running guandan match, "
+            "from the session's hand-over to spectators to the SSE frame's arrival"
+        )
+
+
+def run_web_bench(args: argparse.Namespace) -> int:
+    """``arena bench web``."""
+    if args.matches < 1 or args.requests < 1:
+        raise ConfigError("--matches and --requests must be at least 1")
+    report = measure(args.db, args.bots, args.matches, args.requests, args.seed, live=True)
+    if args.json:
+        print_json(report)
+    else:
+        _print(report)
+    return 0
