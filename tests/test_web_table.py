@@ -26,19 +26,23 @@ from hypothesis import strategies as st
 
 import bots
 from arena import games
+from arena._proto.arena.v1 import arena_pb2
 from arena.cards import BIG_JOKER, card_names, format_cards
 from arena.games.base import NUM_SEATS, Event, Observation, State
 from arena.games.guandan import GuandanSetup
+from arena.games.guandan import Kind as GuandanKind
+from arena.games.sanfu.combos import Kind as SanfuKind
 from arena.match import Clock, SeatGone, play_deal, play_match
 from arena.record import DealRecord, MatchRecord, match_summary, outcome_to_dict, start_deal
 from arena.replay import verify
 from arena.server.spectate import stored_messages
 from arena.store import Store, StoredMatch
-from arena.web.i18n import LANGUAGES
+from arena.web import table as table_module
+from arena.web.i18n import LANGUAGES, catalog
 from arena.web.table import VIEWS, TableFold, split_steps, table_view
 from arena.web.table_deal import MatchFacts
 from arena.web.table_hands import RecordMismatch
-from arena.web.table_text import LABEL_KEYS, Words
+from arena.web.table_text import LABEL_KEYS, PLACES, Words
 
 PLAYERS = ["random", "first", "random", "first"]
 VARIANTS = ["guandan", "shengji-1", "shengji-2", "shengji-3", "shengji-4", "sanfu"]
@@ -427,6 +431,32 @@ def test_both_catalogs_hold_the_same_table_keys() -> None:
     assert all(f"table.label.{k}" in keys[0] for k in LABEL_KEYS)
 
 
+SOURCES = sorted(Path(table_module.__file__).parent.glob("table*.py"))
+
+
+def test_every_key_the_table_can_ask_for_is_in_both_catalogs() -> None:
+    """Every literal key the table's code names, and every key it builds from the
+    games' words (combinations, suits, places, end reasons, declarations), is in both
+    catalogs — also those a played match seldom reaches."""
+    literal = re.compile(r"""(?:words|\bw)\(\s*"([a-z_]+(?:\.[a-z_0-9]+)+)"\s*[,)]""")
+    keys = {key for source in SOURCES for key in literal.findall(source.read_text("utf-8"))}
+    assert "moment.announce" in keys and "result.forfeit" in keys  # the scan finds them
+    keys |= {f"kind.guandan.{kind.label}" for kind in GuandanKind}
+    keys |= {f"kind.sanfu.{kind.label}" for kind in SanfuKind}
+    keys |= {f"suit.{name}" for name in (*"shdc", "notrump", "red", "black")}
+    keys |= {f"place.{game}.{n}" for game in PLACES for n in range(1, 5)}
+    keys |= {f"reason.{name}" for name in arena_pb2.EndReason.DESCRIPTOR.values_by_name}
+    keys |= {
+        f"moment.{which}{hidden}"
+        for which in ("declare", "override", "strengthen", "self_override")
+        for hidden in ("", "_hidden")
+    }
+    keys |= {f"label.{key}" for key in LABEL_KEYS} | {"label.tribute", "label.return"}
+    for language in LANGUAGES:
+        missing = sorted(key for key in keys if f"table.{key}" not in catalog(language))
+        assert missing == [], language
+
+
 def _facts(view: dict[str, Any]) -> MatchFacts:
     header = view["match"]
     return MatchFacts(
@@ -555,6 +585,9 @@ def test_guandan_double_tribute_and_anti_tribute(played: Store_) -> None:
     found = moments(view)
     assert any("抗贡" in m["text"] for m in found)
     assert not any(line["kind"] == "tribute" for f in view["frames"] for line in f["log"])
+    both = _composed_guandan(played, "gd-double-refused", (0, 2, 1, 3), seed=7, jokers_to=1)
+    view = table_view(both.messages, both.record, "en")
+    assert any("Anti-tribute: the losing team holds" in m["text"] for m in moments(view))
 
 
 def test_guandan_places_levels_and_double_out(played: Store_) -> None:
@@ -629,6 +662,21 @@ def test_shengji_throw_penalty_counts_for_the_defenders(played: Store_) -> None:
     assert dict(last_event["facts"])["Defenders' points"] == str(details["defender_points"])
     frame = next(f for f in view["frames"] if (f["moment"] or {}).get("kind") == "throw_failed")
     assert "defenders' points now" in frame["moment"]["text"]
+
+
+def test_shengji_flipped_kitty_card_names_the_trump(played: Store_) -> None:
+    """SJ-8 flip_kitty: when nobody declares, the kitty's 4th card is turned and names
+    the trump; it is shown on the table and in the moment, and is public from then on."""
+    game = games.make("shengji-2", no_declaration="flip_kitty")
+    policies = [bots.make("first") for _ in PLAYERS]  # "first" never declares (pass first)
+    result = play_match(game, policies, seed=3, players=PLAYERS, max_deals=1)
+    match = played.add("flip-kitty", result.record)
+    view = table_view(match.messages, None, "en")
+    frame = next(f for f in view["frames"] if any(e["kind"] == "trump" for e in f["log"]))
+    assert frame["table"][0]["label"] == "kitty" and len(frame["table"][0]["cards"]) == 1
+    assert "No declaration: kitty card" in frame["moment"]["text"]
+    assert frame["marks"]["trump"] == frame["table"][0]["cards"][0][-1]
+    assert hidden_leaks(view, match.messages) == []
 
 
 def test_shengji_four_decks_hidden_declaration_and_settlement(played: Store_) -> None:
