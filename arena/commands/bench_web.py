@@ -62,6 +62,8 @@ IN_TOURNAMENTS: Final = 10
 BATCH: Final = 1000
 """Matches stored per transaction while the store is built."""
 BOT_KIND: Final = "bench"
+PER_PAGE: Final = 50
+"""The match list's page size (the site's default)."""
 TARGETS_MS: Final = {
     "leaderboard": 100.0,
     "matches": 100.0,
@@ -208,8 +210,7 @@ class Timings:
 
 def _page_urls(store: Store, bots: int, rng: random.Random) -> dict[str, list[str]]:
     """Some URLs of each kind of page (chosen once, asked in turn)."""
-    total = store.count_matches()
-    deep = max(1, total // 50 - 1)
+    pages = -(-store.count_matches() // PER_PAGE)
     listed = store.match_listings(limit=200)
     middle = datetime.now(UTC) - timedelta(days=180)
     picks = [bot_name(rng.randrange(bots)) for _ in range(10)]
@@ -219,7 +220,7 @@ def _page_urls(store: Store, bots: int, rng: random.Random) -> dict[str, list[st
         "matches": ["/matches"],
         "matches by variant": [f"/matches?variant={variant}" for variant in VARIANTS],
         "matches by bot": [f"/matches?bot={bot}" for bot in picks],
-        "matches deep page": [f"/matches?page={deep - k}" for k in range(5)],
+        "matches deep page": [f"/matches?page={max(1, pages - k)}" for k in range(5)],
         "matches text search": [f"/matches?q={bot[:-1]}" for bot in picks],
         "matches result and dates": [
             f"/matches?result=draw&since={(middle - timedelta(days=30)).date()}"
