@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from arena import metrics
 from arena.log import get_logger
 from arena.web.errors import BadParameter, ErrorPages
-from arena.web.i18n import LANGUAGES, choose_language
+from arena.web.i18n import DEFAULT_LANGUAGE, LANGUAGES, choose_language
 
 __all__ = ["LANGUAGE_COOKIE", "SECURITY_HEADERS", "SiteMiddleware"]
 
@@ -56,6 +56,57 @@ def _language(request: Request) -> tuple[str, str | None]:
     return choose_language(asked, cookie, request.headers.get("accept-language")), asked
 
 
+class _Exchange:
+    """One request as the middleware follows it: the response's status, the headers added
+    to it, and its metrics and log line, taken once, as its last part is sent (so a
+    client that has the whole response finds it counted)."""
+
+    def __init__(self, scope: Scope, send: Send, route: str) -> None:
+        self.scope = scope
+        self.request = Request(scope)
+        self.request.state.request_id = secrets.token_hex(6)
+        self.request.state.lang = DEFAULT_LANGUAGE
+        self.route = route
+        self.asked: str | None = None
+        self.status = 500
+        self.started = False
+        self._send = send
+        self._began = time.perf_counter()
+        self._done = False
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.status = int(message["status"])
+            self.started = True
+            headers = MutableHeaders(scope=message)
+            for name, value in SECURITY_HEADERS.items():
+                headers.setdefault(name, value)
+            if self.asked is not None:
+                headers.append("set-cookie", _language_cookie(self.asked))
+        elif message["type"] == "http.response.body" and not message.get("more_body", False):
+            self.finish()
+        await self._send(message)
+
+    def finish(self) -> None:
+        """Count and log the request (once)."""
+        if self._done:
+            return
+        self._done = True
+        seconds = time.perf_counter() - self._began
+        method = self.scope["method"]
+        metrics.record_web_request(self.route, method, self.status, seconds)
+        log.info(
+            "web_request",
+            method=method,
+            path=self.scope["path"],
+            route=self.route,
+            status=self.status,
+            ms=round(seconds * 1000, 1),
+            lang=self.request.state.lang,
+            request_id=self.request.state.request_id,
+        )
+
+
 class SiteMiddleware:
     """The outermost layer of the site (see the module's docstring)."""
 
@@ -68,50 +119,20 @@ class SiteMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        started = time.perf_counter()
-        route = self.route_of(dict(scope))
-        request = Request(scope)
-        request.state.request_id = secrets.token_hex(6)
-        status = 500
-        response_started = False
-        asked: str | None = None
-
-        async def send_with_headers(message: Message) -> None:
-            nonlocal status, response_started
-            if message["type"] == "http.response.start":
-                status = int(message["status"])
-                response_started = True
-                headers = MutableHeaders(scope=message)
-                for name, value in SECURITY_HEADERS.items():
-                    headers.setdefault(name, value)
-                if asked is not None:
-                    headers.append("set-cookie", _language_cookie(asked))
-            await send(message)
-
+        exchange = _Exchange(scope, send, self.route_of(dict(scope)))
+        request = exchange.request
         try:
-            request.state.lang = choose_language(None, None, None)
-            request.state.lang, asked = _language(request)
-            await self.app(scope, receive, send_with_headers)
+            request.state.lang, exchange.asked = _language(request)
+            await self.app(scope, receive, exchange.send)
         except BadParameter as err:
-            await self.errors.response(request, 400, str(err))(scope, receive, send_with_headers)
+            await self.errors.response(request, 400, str(err))(scope, receive, exchange.send)
         except Exception:
-            log.exception("web_request_failed", path=scope["path"], route=route)
-            if response_started:
+            log.exception("web_request_failed", path=scope["path"], route=exchange.route)
+            if exchange.started:
                 raise  # nothing more can be said on this response: the server closes it
-            await self.errors.response(request, 500)(scope, receive, send_with_headers)
+            await self.errors.response(request, 500)(scope, receive, exchange.send)
         finally:
-            seconds = time.perf_counter() - started
-            metrics.record_web_request(route, scope["method"], status, seconds)
-            log.info(
-                "web_request",
-                method=scope["method"],
-                path=scope["path"],
-                route=route,
-                status=status,
-                ms=round(seconds * 1000, 1),
-                lang=request.state.lang,
-                request_id=request.state.request_id,
-            )
+            exchange.finish()
 
 
 def _language_cookie(lang: str) -> str:

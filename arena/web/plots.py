@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
+from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
@@ -23,6 +25,8 @@ __all__ = ["interval_bars", "nice_ticks", "rating_history", "time_ticks"]
 WIDTH: Final = 640
 HEIGHT: Final = 260
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 28, 48
+TIME_AXIS_SECONDS: Final = 3600
+"""A history spanning this long or more is drawn over time (else by rated match)."""
 MAX_POINTS: Final = 300
 """Points drawn as dots (and links); beyond that the line alone."""
 MAX_LINE: Final = 1000
@@ -100,14 +104,47 @@ def _frame(parts: list[str], title: str, label: str, css: str) -> Markup:
 
 def _text(x: float, y: float, text: str, anchor: str = "middle", extra: str = "") -> str:
     return (
-        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="12" '
+        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="13" '
         f'fill="#444"{extra}>{escape(text)}</text>'
     )
 
 
+@dataclass(frozen=True)
+class _XAxis:
+    """Where the points of a history go across: their x values, the axis's range, ticks
+    (value, label) and title."""
+
+    values: list[float]
+    low: float
+    high: float
+    ticks: list[tuple[float, str]]
+    title: str
+
+
+def _time_axis(times: list[float], lang: str) -> _XAxis:
+    low, high = min(times), max(times)
+    ticks, fmt = time_ticks(low, high)
+    labelled = [(tick, datetime.fromtimestamp(tick, UTC).strftime(fmt)) for tick in ticks]
+    day = datetime.fromtimestamp(low, UTC).strftime("%Y-%m-%d")
+    return _XAxis(times, low, high, labelled, translate(lang, "plot.time_axis", day=day))
+
+
+def _count_axis(count: int, lang: str) -> _XAxis:
+    ticks = [
+        tick for tick in nice_ticks(1, max(count, 2)) if 1 <= tick <= count and tick == int(tick)
+    ]
+    labelled = [(float(tick), f"{int(tick)}") for tick in ticks or [1.0]]
+    values = [float(n) for n in range(1, count + 1)]
+    return _XAxis(values, 0.5, count + 0.5, labelled, translate(lang, "plot.count_axis"))
+
+
 def rating_history(points: Sequence[Sequence[Any]], variant: str, system: str, lang: str) -> Markup:
     """A line chart of ``(time ISO, value, match id)`` points: a bot's rating in one
-    system of one variant after each of its rated matches."""
+    system of one variant after each of its rated matches.
+
+    Across goes the time when the history spans at least :data:`TIME_AXIS_SECONDS`;
+    a shorter one (a tournament played in a minute would be one vertical line) goes by
+    rated match, first to last. Each point's time and match are in its tooltip."""
     timed = [
         (t, float(v), str(m))
         for t, v, m in ((_parse_time(p[0]), p[1], p[2]) for p in points)
@@ -123,15 +160,16 @@ def rating_history(points: Sequence[Sequence[Any]], variant: str, system: str, l
         return _frame(parts, title, title, "rating-history")
     times = [t for t, _, _ in timed]
     values = [v for _, v, _ in timed]
-    t_low, t_high = min(times), max(times)
-    if t_high - t_low < 10:
-        t_low, t_high = t_low - 5, t_high + 5
+    if max(times) - min(times) >= TIME_AXIS_SECONDS:
+        axis = _time_axis(times, lang)
+    else:
+        axis = _count_axis(len(timed), lang)
     y_ticks = nice_ticks(min(values), max(values))
     y_low, y_high = y_ticks[0], y_ticks[-1]
     left, right, top, bottom = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
 
-    def x_of(t: float) -> float:
-        return _scale(t, t_low, t_high, left, right)
+    def x_of(x: float) -> float:
+        return _scale(x, axis.low, axis.high, left + 4, right - 4)
 
     def y_of(v: float) -> float:
         return _scale(v, y_low, y_high, bottom, top)
@@ -141,34 +179,28 @@ def rating_history(points: Sequence[Sequence[Any]], variant: str, system: str, l
         y = y_of(tick)
         parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}" stroke="#e3e3e3"/>')
         parts.append(_text(left - 6, y + 4, _number(tick), anchor="end"))
-    ticks, fmt = time_ticks(t_low, t_high)
-    for tick in ticks:
+    for tick, label in axis.ticks:
         x = x_of(tick)
         parts.append(
             f'<line x1="{x:.1f}" y1="{bottom}" x2="{x:.1f}" y2="{bottom + 5}" stroke="#444"/>'
         )
-        label = datetime.fromtimestamp(tick, UTC).strftime(fmt)
-        parts.append(_text(x, bottom + 18, label))
-    day = datetime.fromtimestamp(t_low, UTC).strftime("%Y-%m-%d")
-    parts.append(_text((left + right) / 2, HEIGHT - 8, translate(lang, "plot.time_axis", day=day)))
-    parts.append(
-        _text(
-            14,
-            (top + bottom) / 2,
-            system_name,
-            extra=f' transform="rotate(-90 14 {(top + bottom) / 2:.1f})"',
-        )
-    )
+        parts.append(_text(x, bottom + 19, label))
+    parts.append(_text((left + right) / 2, HEIGHT - 8, axis.title))
+    middle = (top + bottom) / 2
+    parts.append(_text(16, middle, system_name, extra=f' transform="rotate(-90 16 {middle:.1f})"'))
+    xs = axis.values
     stride = max(1, math.ceil(len(timed) / MAX_LINE))
-    line = " ".join(f"{x_of(t):.1f},{y_of(v):.1f}" for t, v, _ in timed[::stride] + timed[-1:])
+    shown = [*range(0, len(timed), stride), len(timed) - 1]
+    line = " ".join(f"{x_of(xs[i]):.1f},{y_of(values[i]):.1f}" for i in shown)
     parts.append(f'<polyline points="{line}" fill="none" stroke="{COLOURS[0]}" stroke-width="2"/>')
     if len(timed) <= MAX_POINTS:
-        for t, v, match in timed:
+        for x, (t, v, match) in zip(xs, timed, strict=True):
             when = datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S")
             tip = f"{_number(v)} · {when} · {match}"
+            href = "/matches/" + quote(match, safe="")
             parts.append(
-                f'<a href="/matches/{escape(match)}"><circle cx="{x_of(t):.1f}" cy="{y_of(v):.1f}" '
-                f'r="3.5" fill="{COLOURS[0]}"><title>{escape(tip)}</title></circle></a>'
+                f'<a href="{escape(href)}"><circle cx="{x_of(x):.1f}" cy="{y_of(v):.1f}" '
+                f'r="4" fill="{COLOURS[0]}"><title>{escape(tip)}</title></circle></a>'
             )
     return _frame(parts, title, title, "rating-history")
 

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from arena.web.assets import StaticAssets
-from arena.web.i18n import DEFAULT_LANGUAGE, LANGUAGES, translate
+from arena.web.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, translate
 
 __all__ = ["DASH", "Renderer", "page_language"]
 
@@ -54,6 +54,12 @@ def _when(value: str | None) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")
 
 
+def _end_reason(lang: str, text: str) -> str:
+    """Why a match ended, in ``lang`` when it is one of the known reasons."""
+    key = "end_reason." + text.replace(" ", "_")
+    return translate(lang, key) if key in catalog(lang) else text
+
+
 def _with_language(request: Request, lang: str) -> str:
     """This page's path and query, in ``lang``."""
     params = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
@@ -80,6 +86,7 @@ class Renderer:
         t: Callable[..., str] = partial(translate, lang)
         switch = {other: _with_language(request, other) for other in LANGUAGES}
         return {
+            "reason": partial(_end_reason, lang),
             "request": request,
             "lang": lang,
             "languages": LANGUAGES,

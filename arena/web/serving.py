@@ -10,6 +10,7 @@ tables) :data:`GRACE_SECONDS` to end when it stops.
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -71,6 +72,8 @@ class WebServer:
             timeout_graceful_shutdown=GRACE_SECONDS,
         )
         self._server = _Server(self._config)
+        # uvicorn's own lines (started, shutting down) would repeat the arena's events
+        logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
         self._task: asyncio.Task[None] | None = None
 
     @property

@@ -22,23 +22,21 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import aclosing
 from typing import Any, Final
 
-from sse_starlette import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from arena.web.errors import BadParameter
+from arena.web.events import EventStream
 from arena.web.rendering import Renderer, page_language
 from arena.web.table import TableFold, table_view
 from arena.web.viewer import Viewer
 
-__all__ = ["CATCH_UP_SECONDS", "MAX_AFTER", "PING_SECONDS", "TablePages"]
+__all__ = ["CATCH_UP_SECONDS", "MAX_AFTER", "TablePages"]
 
 CATCH_UP_SECONDS: Final = 0.2
 """How long a running match's page waits for one more caught-up message before it draws
 what it has (the stream brings the rest)."""
-PING_SECONDS: Final = 15
-"""A comment line on an idle stream this often keeps proxies from closing it."""
 MAX_AFTER: Final = 10_000_000
 
 
@@ -106,22 +104,21 @@ class TablePages:
         match_id = request.path_params["id"]
         after = _after(request.query_params)
         await run_in_threadpool(self.viewer.match, match_id)  # unknown: 404 before the stream
-        events = self._events(match_id, page_language(request), after)
-        return EventSourceResponse(events, ping=PING_SECONDS, headers={"cache-control": "no-store"})
+        return EventStream(self._events(match_id, page_language(request), after))
 
-    async def _events(self, match_id: str, lang: str, after: int) -> AsyncIterator[dict[str, str]]:
+    async def _events(self, match_id: str, lang: str, after: int) -> AsyncIterator[tuple[str, str]]:
         fold = TableFold(lang)
         header_sent = False
         async with aclosing(self.viewer.follow(match_id)) as stream:
             async for message in stream:
                 frames = fold.feed(message)
                 if not header_sent and "match" in message:
-                    yield {"event": "header", "data": _json(fold.header)}
+                    yield "header", _json(fold.header)
                     header_sent = True
                 for frame in frames:
                     if int(frame.get("seq", 0)) >= after:
-                        yield {"event": "frame", "data": _json(frame)}
+                        yield "frame", _json(frame)
                 result = fold.result
                 if result is not None:
-                    yield {"event": "result", "data": _json(result)}
+                    yield "result", _json(result)
                     return

@@ -1,0 +1,618 @@
+"""The web face's pages over a store of real played matches (tests/browser.py's
+``build_played_store``) and a real balance report, through Starlette's test client:
+served for real on 127.0.0.1 (tests/browser.py's ``WebThread``) and asked with httpx:
+every page and its content, sorting, filters, paging, both languages, error pages for
+unknown ids and bad parameters (never a traceback), versioned static files, security
+headers, request metrics and log lines; any text in any query parameter is a 200, 400
+or 404 page, never a 500 (hypothesis)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pytest
+from browser import TOURNAMENT, LoopThread, Played, WebThread, build_played_store
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena import metrics
+from arena.cli import main as arena_main
+from arena.log import configure
+from arena.store import Store
+from arena.web.app import create_app
+from arena.web.assets import LONG_CACHE, NO_CACHE, StaticAssets
+from arena.web.i18n import LANGUAGES, catalog
+from arena.web.serving import WebServer
+from arena.web.viewer import Viewer
+
+TRACEBACK_SIGNS = ("Traceback", 'File "', "Error:", "site-packages", "arena/web/")
+"""Text that would show an internal error's details to a reader."""
+
+
+# -- fixtures ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    return build_played_store(tmp_path_factory.mktemp("pages") / "played.sqlite")
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with a real balance report of three games, a JSON file that is no
+    report and a file that is no JSON."""
+    folder = tmp_path_factory.mktemp("reports")
+    status = arena_main(
+        ["balance", "--variant", "guandan", "--variant", "shengji-2", "--variant", "sanfu",
+         "--deals", "30", "--local", "--json", str(folder / "mixed.json")]
+    )  # fmt: skip
+    assert status == 0
+    (folder / "other.json").write_text('{"x": 1}')
+    (folder / "broken.json").write_text("garbage")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def store(played: Played) -> Iterator[Store]:
+    with Store.open(played.path, read_only=True) as opened:
+        yield opened
+
+
+class Client:
+    """Requests to a served site, each on its own (no cookies kept between them)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
+        return httpx.get(self.url + path, follow_redirects=False, timeout=60, **kwargs)
+
+    def stream(self, path: str) -> Any:
+        return httpx.stream("GET", self.url + path, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def client(store: Store, reports: Path) -> Iterator[Client]:
+    site = WebThread(store, reports)
+    try:
+        yield Client(site.url)
+    finally:
+        site.close()
+
+
+def get(client: Client, url: str, **kwargs: Any) -> httpx.Response:
+    response = client.get(url, **kwargs)
+    assert response.status_code < 500, f"{url}: {response.status_code}\n{response.text[:2000]}"
+    return response
+
+
+class Tags(HTMLParser):
+    """Every start tag of a page with its attributes, and its text."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str]]] = []
+        self.text: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, {k: v or "" for k, v in attrs}))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+    def find(self, tag: str, **attrs: str) -> list[dict[str, str]]:
+        return [
+            found
+            for name, found in self.tags
+            if name == tag and all(found.get(k.rstrip("_")) == v for k, v in attrs.items())
+        ]
+
+    def having(self, tag: str, attr: str) -> list[dict[str, str]]:
+        return [found for name, found in self.tags if name == tag and attr in found]
+
+
+def rows_of(html: str, attr: str = "data-bot") -> list[str]:
+    return [tag[attr] for tag in Tags(html).having("tr", attr)]
+
+
+def no_traceback(text: str) -> None:
+    for sign in TRACEBACK_SIGNS:
+        assert sign not in text, f"{sign!r} shown in an error page:\n{text[:3000]}"
+
+
+# -- every page -----------------------------------------------------------------------
+
+
+def test_front_page_redirects_to_the_leaderboard(client: Client) -> None:
+    response = get(client, "/")
+    assert response.status_code == 307
+    assert response.headers["location"] == "/leaderboard"
+
+
+@pytest.mark.parametrize("variant", ["guandan", "shengji-2", "sanfu"])
+def test_leaderboard_of_each_variant(client: Client, store: Store, variant: str) -> None:
+    html = get(client, f"/leaderboard?variant={variant}&lang=en").text
+    page = Tags(html)
+    assert page.find("table", id="leaderboard")
+    rated = {rating.bot for rating in store.ratings(variant)}
+    assert rated and rated <= set(rows_of(html))
+    for bot in rated:
+        assert page.find("a", class_="bot-link", href=f"/bots/{bot}")
+    assert ("Room points" in html) == variant.startswith("shengji")
+
+
+def test_leaderboard_sorts_by_every_column_both_ways(client: Client, store: Store) -> None:
+    variant = "shengji-2"
+    elo = {r.bot: r.value for r in store.ratings(variant, "elo")}
+    by_elo = sorted(elo, key=lambda bot: -elo[bot])
+    assert rows_of(get(client, f"/leaderboard?variant={variant}").text) == by_elo
+    ascending = rows_of(get(client, f"/leaderboard?variant={variant}&sort=elo&order=asc").text)
+    assert ascending == by_elo[::-1]
+    for sort in ("skill", "room", "matches", "win_rate"):
+        html = get(client, f"/leaderboard?variant={variant}&sort={sort}&order=desc").text
+        values = column_values(html, sort)
+        present = [v for v in values if v is not None]
+        assert present == sorted(present, reverse=True), (sort, values)
+        assert values[len(present) :] == [None] * (len(values) - len(present)), "missing last"
+        flipped = get(client, f"/leaderboard?variant={variant}&sort={sort}&order=asc").text
+        present_up = [v for v in column_values(flipped, sort) if v is not None]
+        assert present_up == sorted(present_up)
+
+
+COLUMNS = {"skill": 3, "room": 4, "matches": 5, "win_rate": 6}
+
+
+def column_values(html: str, sort: str) -> list[float | None]:
+    """The numbers of a leaderboard column, top to bottom (None for a dash)."""
+    body = html.split('<table id="leaderboard"', 1)[1].split("</table>", 1)[0]
+    values: list[float | None] = []
+    for row in re.findall(r"<tr data-bot=.*?</tr>", body, re.S):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        text = re.sub(r"<[^>]+>", " ", cells[COLUMNS[sort]]).split()[0]
+        values.append(None if text == "—" else float(text.replace("−", "-").strip("%+")))
+    return values
+
+
+def test_leaderboard_sort_links_flip_the_current_column(client: Client) -> None:
+    page = Tags(get(client, "/leaderboard?variant=guandan&sort=matches&order=desc").text)
+    links = {a["href"]: a for a in page.find("a") if "sort" in a.get("class", "")}
+    assert "/leaderboard?variant=guandan&sort=matches&order=asc" in links
+    assert "/leaderboard?variant=guandan&sort=elo&order=desc" in links
+
+
+def test_leaderboard_of_a_tournament(client: Client, played: Played) -> None:
+    html = get(client, f"/leaderboard?tournament={TOURNAMENT}").text
+    assert f'href="/tournaments/{TOURNAMENT}"' in html
+    assert set(rows_of(html)) == {"heuristic", "random"}
+
+
+def test_bot_page(client: Client, store: Store) -> None:
+    html = get(client, "/bots/heuristic?lang=en").text
+    page = Tags(html)
+    assert page.find("h1", **{"data-bot": "heuristic"})
+    assert page.find("svg", class_="rating-history")
+    recent = [a["href"] for a in page.find("a", class_="match-link")]
+    assert recent
+    for href in recent:
+        assert store.match(href.removeprefix("/matches/")) is not None
+    assert page.find("table", id="head-to-head") and rows_of(html, "data-opponent")
+    for incident in ("automatic_plays", "flights", "forfeits"):
+        assert page.find("dd", **{"data-incident": incident})
+    for variant in {r.variant for r in store.bot_ratings("heuristic")}:
+        assert page.find("tr", **{"data-variant": variant})
+
+
+def test_rating_history_chart_has_axes_ticks_and_labels(client: Client) -> None:
+    html = get(client, "/bots/heuristic?lang=en").text
+    chart = html.split('<svg class="rating-history"', 1)[1].split("</svg>", 1)[0]
+    assert chart.count("<line") >= 4, "axes and ticks"
+    assert "Rated matches" in chart or "Time (UTC" in chart
+    assert "Elo in " in html
+    assert re.search(r'<a href="/matches/[^"]+"><circle', chart)
+
+
+def test_tournaments_and_a_tournament(client: Client, played: Played) -> None:
+    listing = Tags(get(client, "/tournaments").text)
+    assert listing.find("a", class_="tournament-link", href=f"/tournaments/{TOURNAMENT}")
+    html = get(client, f"/tournaments/{TOURNAMENT}?lang=en").text
+    page = Tags(html)
+    assert page.find("table", id="standings")
+    shown = {a["href"].removeprefix("/matches/") for a in page.find("a", class_="match-link")}
+    assert shown == set(played.tournament_matches)
+    assert "Definition" in html and '"matches": 2' in html
+    progress = get(client, f"/tournaments/{TOURNAMENT}/progress").json()
+    assert progress == {
+        "id": TOURNAMENT,
+        "status": "finished",
+        "planned": progress["planned"],
+        "played": len(played.tournament_matches),
+    }
+
+
+def test_match_list_pages_and_live_section(client: Client, played: Played) -> None:
+    first = get(client, "/matches?per_page=10&lang=en").text
+    page = Tags(first)
+    assert page.find("form", id="match-filters")
+    assert page.find("table", id="matches")
+    ids_1 = rows_of(first, "data-match")
+    assert len(ids_1) == 10
+    ids_2 = rows_of(get(client, "/matches?per_page=10&page=2").text, "data-match")
+    assert len(ids_2) == 10 and not set(ids_1) & set(ids_2)
+    every: list[str] = []
+    number = 1
+    while True:
+        html = get(client, f"/matches?per_page=10&page={number}").text
+        rows = rows_of(html, "data-match")
+        if not rows:
+            break
+        every += rows
+        number += 1
+    assert sorted(every) == sorted(played.all_ids())
+    assert f"Page 1 of {number - 1}" in first
+    assert 'rel="next" href="/matches?per_page=10&amp;lang=en&amp;page=2"' in first
+    assert "No match is being played now." in first
+
+
+def test_a_page_past_the_last_is_empty_not_an_error(client: Client) -> None:
+    response = get(client, "/matches?page=9999")
+    assert response.status_code == 200
+    assert rows_of(response.text, "data-match") == []
+
+
+@pytest.mark.parametrize(
+    ("query", "check"),
+    [
+        ("variant=sanfu", lambda m: m.variant == "sanfu"),
+        ("bot=heuristic", lambda m: "heuristic" in m.seating),
+        (f"tournament={TOURNAMENT}", lambda m: m.tournament_id == TOURNAMENT),
+        ("q=filler-0", lambda m: "filler-0" in m.id),
+        ("result=team0", lambda m: m.outcome.get("team_score") == 1),
+        ("since=2000-01-01&until=2999-12-31", lambda m: True),
+    ],
+)
+def test_match_list_filters(client: Client, store: Store, query: str, check: Any) -> None:
+    ids = rows_of(get(client, f"/matches?per_page=200&{query}").text, "data-match")
+    assert ids, query
+    wanted = {m.id for m in store.matches() if check(m)}
+    assert set(ids) == wanted, query
+
+
+def test_filters_show_in_the_form(client: Client) -> None:
+    page = Tags(get(client, "/matches?variant=sanfu&bot=first&q=filler&result=draw").text)
+    assert page.find("option", value="sanfu", selected="")
+    assert page.find("input", name="bot", value="first")
+    assert page.find("input", name="q", value="filler")
+    assert page.find("option", value="draw", selected="")
+
+
+def test_dates_outside_the_matches_leave_the_list_empty(client: Client) -> None:
+    html = get(client, "/matches?until=2000-01-01").text
+    assert rows_of(html, "data-match") == []
+
+
+def test_match_page_table_json_and_stream(client: Client, played: Played) -> None:
+    match_id = played.matches["guandan"]
+    page = Tags(get(client, f"/matches/{match_id}").text)
+    table = page.find("section", id="table")
+    assert table and table[0]["data-match"] == match_id and table[0]["data-live"] == "false"
+    view = get(client, f"/api/matches/{match_id}/table?lang=en").json()
+    assert view["match"]["id"] == match_id and view["frames"] and view["result"]
+    assert any(seat["hand"] for seat in view["frames"][0]["seats"]), "a stored match is revealed"
+    events = stream(client, f"/api/matches/{match_id}/live?lang=en")
+    kinds = [kind for kind, _ in events]
+    assert kinds[0] == "header" and kinds[-1] == "result"
+    frames = [data for kind, data in events if kind == "frame"]
+    assert len(frames) == len(view["frames"])
+    last_seq = frames[-1]["seq"]
+    later = [d for k, d in stream(client, f"/api/matches/{match_id}/live?after={last_seq}")
+             if k == "frame"]  # fmt: skip
+    assert later and all(frame["seq"] >= last_seq for frame in later)
+
+
+def stream(client: Client, url: str) -> list[tuple[str, Any]]:
+    """The events of a server-sent event stream, to its end."""
+    events: list[tuple[str, Any]] = []
+    with client.stream(url) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        kind = ""
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                kind = line.removeprefix("event: ")
+            elif line.startswith("data: "):
+                events.append((kind, json.loads(line.removeprefix("data: "))))
+    return events
+
+
+def test_reports_listed_and_shown_in_the_site(client: Client) -> None:
+    html = get(client, "/reports?lang=en").text
+    page = Tags(html)
+    assert page.find("a", class_="report-link", href="/reports/mixed")
+    assert page.find("tr", **{"data-report": "broken"}) and "cannot be read" in html
+    report = get(client, "/reports/mixed?lang=en").text
+    shown = Tags(report)
+    assert shown.find("table", id="report")
+    assert "Win rate of the deal" in report and "Guandan: tribute" in report
+    assert len(shown.find("svg", class_="interval-bars")) >= 3
+    assert shown.find("link", rel="stylesheet"), "in the site's layout"
+    assert get(client, "/reports/other").status_code == 404
+    assert get(client, "/reports/broken").status_code == 404
+
+
+def test_health(client: Client) -> None:
+    assert get(client, "/healthz").json() == {"status": "ok"}
+
+
+# -- languages ------------------------------------------------------------------------
+
+
+def test_languages_switch_and_stick(client: Client) -> None:
+    chinese = get(client, "/leaderboard", headers={"accept-language": ""})
+    assert '<html lang="zh">' in chinese.text and "排行榜" in chinese.text
+    english = get(client, "/leaderboard?lang=en")
+    assert '<html lang="en">' in english.text and "Leaderboard" in english.text
+    assert "lang=en" in english.headers["set-cookie"]
+    again = get(client, "/matches", headers={"cookie": "lang=en"})
+    assert '<html lang="en">' in again.text and "Matches" in again.text
+    browser = get(client, "/matches", headers={"accept-language": "en-GB,en;q=0.8"})
+    assert '<html lang="en">' in browser.text
+    switch = Tags(english.text)
+    for lang in LANGUAGES:
+        (link,) = switch.find("a", **{"data-lang": lang})
+        assert link["href"].endswith(f"lang={lang}")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_page_renders_in_each_language(client: Client, played: Played, lang: str) -> None:
+    """Every template with every word it uses (a missing key would be a 500)."""
+    urls = [
+        "/leaderboard?variant=shengji-2",
+        "/bots/heuristic",
+        "/bots/first",
+        "/tournaments",
+        f"/tournaments/{TOURNAMENT}",
+        "/matches",
+        f"/matches/{played.matches['sanfu']}",
+        f"/matches/{played.matches['shengji-4']}",
+        "/reports",
+        "/reports/mixed",
+        "/bots/nobody",
+        "/matches?page=x",
+    ]
+    for url in urls:
+        response = get(client, f"{url}{'&' if '?' in url else '?'}lang={lang}")
+        assert f'<html lang="{lang}">' in response.text, url
+
+
+def test_both_catalogs_hold_the_same_site_words() -> None:
+    assert set(catalog("en")) == set(catalog("zh"))
+    words = set(catalog("zh"))
+    for key in ("nav.leaderboard", "nav.matches", "board.win_rate", "error.404.title"):
+        assert key in words
+    assert catalog("zh")["nav.leaderboard"] == "排行榜"
+    assert catalog("zh")["nav.tournaments"] == "锦标赛"
+
+
+# -- errors ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/bots/nobody",
+        "/matches/no-such-match",
+        "/tournaments/no-such",
+        "/tournaments/no-such/progress",
+        "/reports/no-such",
+        "/reports/..%2F..%2Fetc%2Fpasswd",
+        "/leaderboard?tournament=no-such",
+        "/no/such/page",
+        "/static/no-such.css",
+    ],
+)
+def test_unknown_ids_are_404_pages(client: Client, url: str) -> None:
+    response = get(client, url)
+    assert response.status_code == 404, url
+    no_traceback(response.text)
+    if not url.startswith("/static/"):
+        assert 'data-status="404"' in response.text
+
+
+@pytest.mark.parametrize("url", ["/api/matches/nope/table", "/api/matches/nope/live"])
+def test_unknown_ids_in_the_api_are_json_404s(client: Client, url: str) -> None:
+    response = get(client, url)
+    assert response.status_code == 404
+    assert "no match 'nope'" in response.json()["message"]
+
+
+@pytest.mark.parametrize(
+    ("url", "named"),
+    [
+        ("/matches?page=abc", "page"),
+        ("/matches?page=-1", "page"),
+        ("/matches?page=0", "page"),
+        ("/matches?page=" + "9" * 30, "page"),
+        ("/matches?page=100001", "page"),
+        ("/matches?per_page=0", "per_page"),
+        ("/matches?per_page=201", "per_page"),
+        ("/matches?variant=chess", "variant"),
+        ("/matches?result=won", "result"),
+        ("/matches?since=yesterday", "since"),
+        ("/matches?since=2024-02-01&until=2024-01-01", "since"),
+        ("/matches?q=" + "x" * 500, "q"),
+        ("/leaderboard?variant=chess", "variant"),
+        ("/leaderboard?sort=height", "sort"),
+        ("/leaderboard?order=up", "order"),
+        ("/leaderboard?tournament=%00", "tournament"),
+        ("/tournaments/x?page=-3", "page"),
+        ("/matches?lang=fr", "lang"),
+        ("/api/matches/x/live?after=-5", "after"),
+        ("/api/matches/x/live?after=1e9", "after"),
+    ],
+)
+def test_bad_parameters_are_400_pages_naming_them(client: Client, url: str, named: str) -> None:
+    response = get(client, url)
+    assert response.status_code == 400, url
+    no_traceback(response.text)
+    message = (
+        response.json()["message"]
+        if url.startswith("/api/")
+        else Tags(response.text).text[Tags(response.text).text.index("400") :]
+    )
+    assert named in "".join(message), (url, message)
+
+
+def test_an_unexpected_error_is_a_500_page_and_logged(store: Store) -> None:
+    class Failing(Viewer):
+        def tournaments(self) -> Any:
+            raise RuntimeError("secret internals")
+
+    loop = LoopThread()
+    server = WebServer(create_app(Failing(store)), "127.0.0.1", 0)
+    log = io.StringIO()
+    configure(fmt="json", stream=log, level="info")
+    try:
+        port = loop.run(server.start())
+        response = httpx.get(f"http://127.0.0.1:{port}/tournaments?lang=en", timeout=60)
+        loop.run(server.stop())
+    finally:
+        configure()
+        loop.close()
+    assert response.status_code == 500
+    assert "Something went wrong" in response.text
+    assert "secret internals" not in response.text
+    no_traceback(response.text)
+    events = [json.loads(line) for line in log.getvalue().splitlines()]
+    failed = [e for e in events if e["event"] == "web_request_failed"]
+    assert failed and "secret internals" in json.dumps(failed[0])
+    (line,) = [e for e in events if e["event"] == "web_request"]
+    assert line["status"] == 500 and line["route"] == "/tournaments"
+
+
+# -- static files, headers, metrics, logs ------------------------------------------------------
+
+
+def test_static_urls_are_versioned_and_cached_long(client: Client) -> None:
+    page = Tags(get(client, "/leaderboard").text)
+    (css,) = [link["href"] for link in page.find("link", rel="stylesheet")]
+    assert re.fullmatch(r"/static/site\.css\?v=[0-9a-f]{16}", css)
+    versioned = get(client, css)
+    assert versioned.status_code == 200 and versioned.headers["cache-control"] == LONG_CACHE
+    assert get(client, "/static/site.css").headers["cache-control"] == NO_CACHE
+    assert get(client, "/static/site.css?v=old").headers["cache-control"] == NO_CACHE
+
+
+def test_a_changed_file_gets_a_new_version(tmp_path: Path) -> None:
+    (tmp_path / "a.css").write_text("a {}")
+    before = StaticAssets(tmp_path).url("a.css")
+    (tmp_path / "a.css").write_text("b {}")
+    assert StaticAssets(tmp_path).url("a.css") != before
+    with pytest.raises(KeyError):
+        StaticAssets(tmp_path).url("../etc/passwd")
+
+
+def test_pages_allow_only_the_site_itself(client: Client, played: Played) -> None:
+    """A Content-Security-Policy of 'self', and pages that need nothing else: scripts in
+    files (or JSON data, never run), no inline styles or event handlers."""
+    urls = ["/leaderboard", "/bots/heuristic", f"/tournaments/{TOURNAMENT}", "/reports/mixed"]
+    for url in [*urls, f"/matches/{played.matches['guandan']}", "/bots/none"]:
+        response = get(client, url)
+        policy = response.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "script-src 'self'" in policy
+        assert "unsafe-inline" not in policy
+        assert response.headers["x-content-type-options"] == "nosniff"
+        for tag, attrs in Tags(response.text).tags:
+            assert "style" not in attrs or tag in ("svg",), (url, tag, attrs)
+            assert not [a for a in attrs if a.startswith("on")], (url, tag, attrs)
+            if tag == "script":
+                assert "src" in attrs or attrs.get("type") == "application/json", (url, attrs)
+            if tag in ("script", "link", "img") and attrs.get("src", attrs.get("href", "")):
+                target = attrs.get("src") or attrs.get("href", "")
+                assert target.startswith("/") or target.startswith("data:"), (url, target)
+
+
+def sample(name: str, labels: dict[str, str]) -> float:
+    value = metrics.REGISTRY.get_sample_value(name, labels)
+    return 0.0 if value is None else value
+
+
+def test_requests_are_counted_by_route_template(client: Client) -> None:
+    ok = {"route": "/bots/{name}", "method": "GET", "status": "200"}
+    missing = {"route": "/bots/{name}", "method": "GET", "status": "404"}
+    before = sample("arena_web_requests_total", ok), sample("arena_web_requests_total", missing)
+    timed = sample("arena_web_request_seconds_count", ok)
+    get(client, "/bots/heuristic")
+    get(client, "/bots/first")
+    get(client, "/bots/nobody")
+    assert sample("arena_web_requests_total", ok) == before[0] + 2
+    assert sample("arena_web_requests_total", missing) == before[1] + 1
+    assert sample("arena_web_request_seconds_count", ok) == timed + 2
+    unmatched = {"route": "unmatched", "method": "GET", "status": "404"}
+    counted = sample("arena_web_requests_total", unmatched)
+    get(client, "/no-such-thing/at/all")
+    assert sample("arena_web_requests_total", unmatched) == counted + 1
+
+
+def test_one_log_line_per_request(client: Client) -> None:
+    log = io.StringIO()
+    configure(fmt="json", stream=log, level="info")
+    try:
+        get(client, "/leaderboard?variant=sanfu&lang=en")
+        get(client, "/matches/nope")
+    finally:
+        configure()
+    events = [json.loads(line) for line in log.getvalue().splitlines()]
+    lines = [e for e in events if e["event"] == "web_request"]
+    assert [(e["path"], e["status"], e["route"]) for e in lines] == [
+        ("/leaderboard", 200, "/leaderboard"),
+        ("/matches/nope", 404, "/matches/{id}"),
+    ]
+    assert all(e["method"] == "GET" and e["ms"] >= 0 and e["request_id"] for e in lines)
+    assert lines[0]["lang"] == "en"
+
+
+# -- fuzzing -------------------------------------------------------------------------------
+
+PARAMETERS = ("variant", "tournament", "bot", "since", "until", "result", "q", "page",
+              "per_page", "sort", "order", "lang", "after")  # fmt: skip
+ROUTES = ("/leaderboard", "/matches", "/tournaments", f"/tournaments/{TOURNAMENT}",
+          "/bots/heuristic", "/reports", "/api/matches/x/live")  # fmt: skip
+
+
+TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
+"""Any text (lone surrogates cannot be sent in a URL at all)."""
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    route=st.sampled_from(ROUTES),
+    params=st.dictionaries(st.sampled_from(PARAMETERS), TEXT, max_size=4),
+)
+def test_any_parameter_text_is_a_page_never_a_500(
+    client: Client, route: str, params: dict[str, str]
+) -> None:
+    response = httpx.get(client.url + route, params=params, timeout=60)
+    assert response.status_code in (200, 400, 404), (route, params, response.text[:500])
+    if response.status_code != 200:
+        no_traceback(response.text)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    base=st.sampled_from(["/bots/", "/matches/", "/tournaments/", "/reports/", "/api/matches/"]),
+    name=TEXT.filter(bool),
+)
+def test_any_id_text_is_a_page_never_a_500(client: Client, base: str, name: str) -> None:
+    response = client.get(base + quote(name, safe=""))
+    assert response.status_code in (200, 400, 404), (base, name, response.text[:500])
+    if response.status_code != 200:
+        no_traceback(response.text)
