@@ -630,10 +630,15 @@
 
   /* ---------- the URL hash ---------- */
 
+  /** The position in the URL (a reload lands on it), and in the language switch's
+   *  links, so that the other language opens at the same step. */
   function keepInHash(position) {
     const hash = `#d${position.deal}-s${position.step}`;
     if (window.location.hash !== hash) {
       history.replaceState(null, "", hash);
+    }
+    for (const link of document.querySelectorAll("a[data-lang][href]")) {
+      link.hash = hash;
     }
   }
 
@@ -857,6 +862,7 @@
       go(state.live ? frames.length - 1 : 0, false);
     }
     if (state.live && !state.ended) {
+      setBadge("live");
       connect();
     }
   }

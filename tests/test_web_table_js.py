@@ -1,0 +1,165 @@
+"""The table page's script in a real browser, where the site's own flows do not reach:
+a live stream that breaks off is resumed after the last event the page holds, without a
+frame twice, and a user who stepped back is not pulled to the newest frame; the URL hash
+names a deal's step or a frame.
+
+A stored match's page is turned into a running one's on its way to the browser (the
+first frames only, ``data-live="true"``) and the stream is held, cut short or passed to
+the real server by the browser's request routing: the server and the page are the real
+ones, only the network's timing is chosen by the test.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlsplit
+
+from browser import WAIT, Played, WebThread
+
+if TYPE_CHECKING:
+    from browser import Pages
+    from playwright.sync_api import Page, Route
+
+DATA_BLOCK = re.compile(r'(<script type="application/json" id="table-data">)(.*?)(</script>)', re.S)
+FIRST = 10
+"""Frames the page is given; the stream brings the rest."""
+CUT = 40
+"""The frames after which the first stream breaks off."""
+
+
+def html_json(data: object) -> str:
+    """JSON safe inside a script element (as Jinja's ``tojson`` writes it)."""
+    text = json.dumps(data, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def as_running(route: Route, frames: int) -> None:
+    """The match page as a running match's: its first ``frames`` frames, no result."""
+    response = route.fetch()
+    found = DATA_BLOCK.search(response.text())
+    assert found is not None, "the page has no #table-data block"
+    view = json.loads(found.group(2))
+    view["frames"] = view["frames"][:frames]
+    view["result"] = None
+    view["match"]["live"] = True
+    body = response.text()
+    body = body[: found.start(2)] + html_json(view) + body[found.end(2) :]
+    body = body.replace('data-live="false"', 'data-live="true"', 1)
+    route.fulfill(response=response, body=body)
+
+
+def stream(header: dict[str, Any], frames: list[dict[str, Any]]) -> str:
+    """A server-sent events body: the header, the frames, then the end (no result)."""
+    events = [("header", header), *(("frame", frame) for frame in frames)]
+    return "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events)
+
+
+def pump_until(page: Page, check: Callable[[], bool], what: str) -> None:
+    """Let the page (and the routes the test holds) run until ``check`` holds."""
+    deadline = time.monotonic() + WAIT
+    while not check():
+        assert time.monotonic() < deadline, f"{what}: not after {WAIT:g} s"
+        page.wait_for_timeout(20)
+
+
+def shown(page: Page) -> tuple[int, int]:
+    """The frame drawn and the number of frames the page holds."""
+    state: list[int] = page.evaluate(
+        "() => [Number(document.getElementById('table').dataset.frame),"
+        " Number(document.getElementById('scrub').max) + 1]"
+    )
+    return state[0], state[1]
+
+
+def table_json(site: WebThread, match_id: str) -> dict[str, Any]:
+    import httpx
+
+    response = httpx.get(f"{site.url}/api/matches/{match_id}/table", timeout=WAIT)
+    assert response.status_code == 200, response.text[:300]
+    view: dict[str, Any] = response.json()
+    return view
+
+
+def test_a_broken_live_stream_resumes_after_the_last_event_held_and_never_draws_a_frame_twice(
+    pages: Pages, site: WebThread, played: Played
+) -> None:
+    from playwright.sync_api import expect
+
+    match_id = played.matches["guandan"]
+    view = table_json(site, match_id)
+    frames = view["frames"]
+    assert len(frames) > CUT + 10
+    held: list[Route] = []
+    page = pages.open()
+    page.route(f"{site.url}/matches/{match_id}", lambda route: as_running(route, FIRST))
+    page.route(re.compile(r".*/api/matches/[^/]+/live\?.*"), lambda route: held.append(route))
+
+    page.goto(f"{site.url}/matches/{match_id}")
+    expect(page.locator("#table")).to_have_attribute("data-live", "true")
+    expect(page.locator("#live-badge")).to_be_visible()
+    pump_until(page, lambda: len(held) == 1, "the page opens the live stream")
+    assert parse_qs(urlsplit(held[0].request.url).query)["after"] == [str(frames[FIRST - 1]["seq"])]
+    assert shown(page) == (FIRST - 1, FIRST), "a live page shows its newest frame"
+
+    page.keyboard.press("ArrowLeft")  # the user steps back: new frames must not move them
+    expect(page.locator("#table")).to_have_attribute("data-frame", str(FIRST - 2))
+    held[0].fulfill(
+        status=200,
+        headers={"content-type": "text/event-stream", "cache-control": "no-store"},
+        body=stream(view["match"], frames[FIRST:CUT]),
+    )
+    pump_until(page, lambda: shown(page)[1] == CUT, "the frames streamed are held")
+    assert shown(page) == (FIRST - 2, CUT), "a user who stepped back stays where they are"
+
+    pump_until(page, lambda: len(held) == 2, "the page reconnects after the stream broke")
+    after = parse_qs(urlsplit(held[1].request.url).query)["after"]
+    assert after == [str(frames[CUT - 1]["seq"])], "it asks for what comes after its last event"
+    page.keyboard.press("End")  # back at the newest: follow again
+    expect(page.locator("#table")).to_have_attribute("data-frame", str(CUT - 1))
+    held[1].continue_()  # the real server: the frames of that event again, then the rest
+
+    expect(page.locator("#table")).to_have_attribute("data-ended", "true")
+    assert shown(page) == (len(frames) - 1, len(frames)), "every frame once, the newest shown"
+    expect(page.locator("#result")).to_be_visible()
+    lines = page.locator("#log li").all_inner_texts()
+    assert lines == stored_log(frames, frames[-1]["deal"]), "the last deal's log, each line once"
+
+
+def stored_log(frames: list[dict[str, Any]], deal: int) -> list[str]:
+    """The log lines of a deal as the stored match's frames give them."""
+    return [line["text"] for frame in frames if frame["deal"] == deal for line in frame["log"]]
+
+
+def test_the_url_hash_names_a_deal_and_step_or_a_frame_and_follows_the_position(
+    pages: Pages, site: WebThread, played: Played
+) -> None:
+    from playwright.sync_api import expect
+
+    match_id = played.matches["shengji-2"]
+    frames = table_json(site, match_id)["frames"]
+    second = next(frame["i"] for frame in frames if frame["deal"] == 2)
+    steps = sum(1 for frame in frames if frame["deal"] == 2)
+    page = pages.open()
+    table = page.locator("#table")
+
+    page.goto(f"{site.url}/matches/{match_id}#d2-s5")
+    expect(table).to_have_attribute("data-frame", str(second + 4))
+    expect(page.locator("#position")).to_contain_text(f"5/{steps}")
+    page.goto(f"{site.url}/matches/{match_id}#f7")
+    expect(table).to_have_attribute("data-frame", "7")
+    assert page.evaluate("() => location.hash") == "#d1-s8", "the hash keeps the position"
+
+    page.keyboard.press("PageDown")
+    expect(table).to_have_attribute("data-frame", str(second))
+    assert page.evaluate("() => location.hash") == "#d2-s1"
+    hashes = page.eval_on_selector_all("a[data-lang]", "(links) => links.map((a) => a.hash)")
+    assert hashes and set(hashes) == {"#d2-s1"}, "the other language opens at the same step"
+
+    for nowhere in ("#d9-s1", "#f99999", "#d2-s"):
+        page.goto(f"{site.url}/matches/{match_id}{nowhere}")
+        page.reload()
+        expect(table).to_have_attribute("data-frame", "0")
