@@ -163,6 +163,7 @@ __all__ = [
     "StoredMatch",
     "Token",
     "Tournament",
+    "match_result",
 ]
 
 SCHEMA_VERSION: Final = 6

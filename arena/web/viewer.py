@@ -17,7 +17,8 @@ import asyncio
 import json
 import math
 import re
-from collections.abc import AsyncGenerator, Mapping
+import threading
+from collections.abc import AsyncGenerator, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -43,6 +44,7 @@ from arena.store import (
     Results,
     Store,
     Tournament,
+    match_result,
 )
 from arena.web.incidents import Incidents, match_incidents
 
@@ -76,7 +78,11 @@ RECENT: Final = 20
 """Matches a bot page lists."""
 INCIDENT_MATCHES: Final = 200
 """The most matches with clock marks a bot page re-plays to count its incidents."""
+INCIDENT_CACHE: Final = 10_000
+"""Matches whose incidents a viewer keeps once counted."""
 MAX_REPORT_BYTES: Final = 20_000_000
+TEAM0_SCORE: Final = {"team0": 1.0, "team1": 0.0, "draw": 0.5}
+"""A played-out match's result as team 0's score (how ratings take it)."""
 REPORT_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 """A report's name: its file's name in the reports folder without ``.json``."""
 
@@ -386,31 +392,6 @@ def message_dict(message: arena_pb2.WatchMessage) -> dict[str, Any]:
     return MessageToDict(message, preserving_proto_field_name=True)
 
 
-def _leader_rows(
-    ratings: Mapping[str, Mapping[str, Rating]], results: Mapping[str, Results]
-) -> list[LeaderRow]:
-    """Rows for every bot rated or with results, best Elo first (unrated last, by name)."""
-    bots = sorted(set(ratings) | set(results))
-    elo = {bot: _value(ratings.get(bot, {}), ELO) for bot in bots}
-    bots.sort(key=lambda bot: (elo[bot] is None, -(elo[bot] or 0.0), bot))
-    rows = []
-    for rank, bot in enumerate(bots, start=1):
-        rated = ratings.get(bot, {})
-        skill = rated.get(OPENSKILL)
-        rows.append(
-            _leader_row(
-                rank,
-                bot,
-                elo[bot],
-                None if skill is None else skill.value,
-                None if skill is None else skill.sigma,
-                _value(rated, ROOM),
-                results.get(bot, Results(bot)),
-            )
-        )
-    return rows
-
-
 def _value(rated: Mapping[str, Rating], system: str) -> float | None:
     rating = rated.get(system)
     return None if rating is None else rating.value
@@ -448,13 +429,6 @@ def _conservative(mu: float, sigma: float | None) -> float:
     return mu - 3.0 * sigma if sigma is not None else mu
 
 
-def _by_bot(ratings: list[Rating]) -> dict[str, dict[str, Rating]]:
-    table: dict[str, dict[str, Rating]] = {}
-    for rating in ratings:
-        table.setdefault(rating.bot, {})[rating.system] = rating
-    return table
-
-
 class Viewer:
     """Read-only access to a store and the running matches, as a web page may see them."""
 
@@ -468,6 +442,7 @@ class Viewer:
         self._sessions: Mapping[str, MatchSession] = sessions if sessions is not None else {}
         self._reports = reports
         self._incidents: dict[str, dict[str, Incidents]] = {}
+        self._lock = threading.Lock()
 
     # -- variants and leaderboards ------------------------------------------------
 
@@ -490,33 +465,47 @@ class Viewer:
 
     def _standings(self, tournament: Tournament) -> list[LeaderRow]:
         """Rated afresh from the tournament's played-out matches, in stored order (as
-        ``arena leaderboard --tournament``); records are read for room points only."""
+        ``arena leaderboard --tournament``)."""
         ratings = Ratings(tournament.variant)
-        needs_record = tournament.variant.startswith("shengji-")
-        for match in self._store.matches(tournament_id=tournament.id) if needs_record else ():
-            if "aborted" not in match.outcome:
-                score = float(match.outcome["team_score"])
-                ratings.apply(ratings.rate(match.seating, score, match.record))
-        if not needs_record:
-            self._rate_listed(ratings, tournament.id)
-        table: dict[str, dict[str, Rating]] = {}
-        for update in ratings.updates():
-            table.setdefault(update.bot, {})[update.system] = Rating(
-                update.bot, update.variant, update.system, update.after, update.sigma, 0, ""
+        for players, result, record in self._played(tournament):
+            if result != "aborted":
+                ratings.apply(ratings.rate(players, TEAM0_SCORE[result], record))
+        results = self._store.results(tournament_id=tournament.id)
+        bots = set(ratings.elo) | set(ratings.skill) | set(ratings.room) | set(results)
+        elo = ratings.elo
+        ranked = sorted(bots, key=lambda bot: (bot not in elo, -elo.get(bot, 0.0), bot))
+        rows = []
+        for rank, bot in enumerate(ranked, start=1):
+            skill = ratings.skill.get(bot)
+            rows.append(
+                _leader_row(
+                    rank,
+                    bot,
+                    elo.get(bot),
+                    None if skill is None else skill.mu,
+                    None if skill is None else skill.sigma,
+                    ratings.room.get(bot),
+                    results.get(bot, Results(bot)),
+                )
             )
-        return _leader_rows(table, self._store.results(tournament_id=tournament.id))
+        return rows
 
-    def _rate_listed(self, ratings: Ratings, tournament_id: str) -> None:
-        """Rate a tournament's played-out matches from their summaries, oldest first."""
-        wanted = MatchFilter(tournament_id=tournament_id)
+    def _played(
+        self, tournament: Tournament
+    ) -> Iterator[tuple[tuple[str, ...], str, dict[str, Any]]]:
+        """A tournament's matches, oldest first: players, result and the record where
+        rating needs it (Shengji's room points), else from the summaries alone."""
+        if tournament.variant.startswith("shengji-"):
+            for match in self._store.matches(tournament_id=tournament.id):
+                yield match.seating, match_result(match.outcome), match.record
+            return
+        wanted = MatchFilter(tournament_id=tournament.id)
         total = self._store.count_matches(wanted)
         listings: list[MatchListing] = []
         for offset in range(0, total, 1000):
             listings += self._store.match_listings(wanted, offset=offset, limit=1000)
         for listing in reversed(listings):
-            if listing.result != "aborted":
-                score = {"team0": 1.0, "team1": 0.0, "draw": 0.5}[listing.result]
-                ratings.apply(ratings.rate(listing.players, score, {}))
+            yield listing.players, listing.result, {}
 
     # -- bots ---------------------------------------------------------------------------
 
@@ -588,15 +577,24 @@ class Viewer:
         total = Incidents()
         where: list[str] = []
         for listing in self._store.incident_listings(name, INCIDENT_MATCHES):
-            found = self._incidents.get(listing.id)
-            if found is None:
-                found = match_incidents(self._record(listing.id))
-                self._incidents[listing.id] = found
-            mine = found.get(name, Incidents())
+            mine = self._match_incidents(listing.id).get(name, Incidents())
             if mine:
                 total += mine
                 where.append(listing.id)
         return total, where
+
+    def _match_incidents(self, id: str) -> dict[str, Incidents]:
+        """Each bot's incidents in a stored match, re-played once (the last
+        :data:`INCIDENT_CACHE` matches asked are kept)."""
+        with self._lock:
+            found = self._incidents.get(id)
+        if found is None:
+            found = match_incidents(self._record(id))
+            with self._lock:
+                self._incidents[id] = found
+                while len(self._incidents) > INCIDENT_CACHE:
+                    del self._incidents[next(iter(self._incidents))]
+        return found
 
     # -- tournaments --------------------------------------------------------------------
 
