@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import threading
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,7 +20,14 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from browser import TOURNAMENT, LoopThread, Played, WebThread, build_played_store
+from browser import (
+    TOURNAMENT,
+    LoopThread,
+    Played,
+    WebThread,
+    build_played_store,
+    serving_live,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -616,3 +624,46 @@ def test_any_id_text_is_a_page_never_a_500(client: Client, base: str, name: str)
     assert response.status_code in (200, 400, 404), (base, name, response.text[:500])
     if response.status_code != 200:
         no_traceback(response.text)
+
+
+# -- a running match ----------------------------------------------------------------------
+
+
+def test_a_running_match_is_listed_live_and_followed_to_its_end(tmp_path: Path) -> None:
+    """On a real server: the match list puts the running match on top with its badge,
+    its page and JSON are live and show no hand, and its stream follows it to the
+    result; once over, it is a stored match like any other."""
+    with serving_live(tmp_path / "live.sqlite", max_deals=1) as live:
+        match = live.match("guandan", "pager")
+        match.reach(3)
+        client = Client(live.url)
+        listing = Tags(get(client, "/matches?lang=en").text)
+        assert listing.find("tr", **{"data-match": match.id, "class": "live-row"})
+        assert listing.find("table", id="live-matches") and listing.find(
+            "span", class_="badge live"
+        )
+        (table,) = Tags(get(client, f"/matches/{match.id}").text).find("section", id="table")
+        assert table["data-live"] == "true"
+        view = get(client, f"/api/matches/{match.id}/table").json()
+        assert view["match"]["live"] is True and view["frames"] and view["result"] is None
+        assert all(seat["hand"] is None for f in view["frames"] for seat in f["seats"])
+        events: list[tuple[str, Any]] = []
+        finisher = threading.Thread(target=match.finish)
+        with client.stream(f"/api/matches/{match.id}/live") as response:
+            kind = ""
+            for line in response.iter_lines():
+                if line.startswith("event: "):
+                    kind = line.removeprefix("event: ")
+                elif line.startswith("data: "):
+                    events.append((kind, json.loads(line.removeprefix("data: "))))
+                    if kind == "header":
+                        finisher.start()
+        finisher.join(60)
+        kinds = [kind for kind, _ in events]
+        assert kinds[0] == "header" and kinds[-1] == "result" and "frame" in kinds
+        frames = [data for kind, data in events if kind == "frame"]
+        assert all(seat["hand"] is None for frame in frames for seat in frame["seats"])
+        stored = Tags(get(client, "/matches").text)
+        assert stored.find("tr", **{"data-match": match.id}) and not stored.find(
+            "table", id="live-matches"
+        )
