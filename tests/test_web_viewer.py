@@ -30,6 +30,7 @@ from arena.games import make
 from arena.games.base import Action, Observation
 from arena.match import AUTO_MARK, FLED_MARK, Clock, play_match
 from arena.server.play import PlayConfig
+from arena.server.services import list_matches
 from arena.sim import TournamentConfig, plan, play_jobs
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import League
@@ -606,3 +607,52 @@ def test_a_store_opened_read_only_is_viewed(played: Played, tmp_path: Path) -> N
             shutil.copy(f"{played.path}{suffix}", f"{copy}{suffix}")
     with Store.open(copy, read_only=True) as store:
         assert Viewer(store).matches(MatchQuery()).total == played.store.count_matches()
+
+
+# ---------------------------------------------------------------------------
+# The gRPC list pages in SQL too
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    size=st.integers(1, 8),
+    bot=st.sampled_from(["", *BOTS]),
+    variant=st.sampled_from(["", "guandan", "sanfu"]),
+)
+def test_list_matches_tokens_walk_every_stored_match_once_newest_first(
+    played: Played, size: int, bot: str, variant: str
+) -> None:
+    seen: list[str] = []
+    token = ""
+    while True:
+        request = arena_pb2.ListMatchesRequest(
+            page_size=size, page_token=token, bot=bot, variant=variant
+        )
+        page = list_matches(played.store, request)
+        assert len(page.matches) <= size
+        seen += [summary.info.match_id for summary in page.matches]
+        token = page.next_page_token
+        if not token:
+            break
+        assert len(page.matches) == size  # a full page before the last
+    expected = [
+        m.id
+        for m in reversed(all_matches(played.store))
+        if (not bot or bot in m.seating) and (not variant or m.variant == variant)
+    ]
+    assert seen == expected
+
+
+def test_a_match_stored_again_is_listed_and_counted_once(tmp_path: Path) -> None:
+    (report,) = play_jobs([MatchJob("again", "sanfu", {}, 9, ("random", "first") * 2, 1)])
+    with Store.open(tmp_path / "again.sqlite") as store:
+        store.add_builtin_bots(["random", "first"])
+        assert store.add_match(report.stored(None))
+        before = (store.results("sanfu"), store.head_to_head("first"), store.count_matches())
+        assert not store.add_match(report.stored(None))
+        assert store.add_matches([(report.stored(None), [])]) == 0
+        after = (store.results("sanfu"), store.head_to_head("first"), store.count_matches())
+        assert after == before and before[2] == 1
+        assert sum(r.matches for r in before[0].values()) == 2  # one match, two bots
