@@ -923,6 +923,14 @@ class Store:
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the file (older than :data:`SCHEMA_VERSION` only when
+        opened read-only: opening for writing brings it up to date)."""
+        with self._lock, self._errors("cannot read store"):
+            version: int = self._connection().execute("PRAGMA user_version").fetchone()[0]
+        return version
+
     def _check_version(self, version: int) -> None:
         if version > SCHEMA_VERSION:
             raise StoreError(

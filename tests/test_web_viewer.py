@@ -42,6 +42,7 @@ from arena.store import (
     MATCH_RESULTS,
     Store,
     StoredMatch,
+    StoreError,
 )
 from arena.web.incidents import Incidents
 from arena.web.viewer import (
@@ -472,6 +473,9 @@ def test_a_store_of_the_previous_schema_keeps_every_row_and_lists_it(
     conn.commit()
     conn.execute("DETACH DATABASE src")
     conn.close()
+    with Store.open(old, read_only=True) as unchanged, pytest.raises(StoreError) as info:
+        Viewer(unchanged)  # read-only: not brought up to date, and said so
+    assert "schema version 5, older than this arena's 6" in str(info.value)
     with Store.open(old) as upgraded:
         assert upgraded.count_matches() == played.store.count_matches()
         assert list(upgraded.matches()) == list(played.store.matches())

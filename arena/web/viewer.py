@@ -38,11 +38,13 @@ from arena.server.spectate import LiveFeed, stored_messages
 from arena.sim.league import ELO, OPENSKILL, ROOM, Ratings
 from arena.store import (
     MATCH_RESULTS,
+    SCHEMA_VERSION,
     MatchFilter,
     MatchListing,
     Rating,
     Results,
     Store,
+    StoreError,
     Tournament,
     match_result,
 )
@@ -438,6 +440,12 @@ class Viewer:
         sessions: Mapping[str, MatchSession] | None = None,
         reports: Path | None = None,
     ) -> None:
+        if store.schema_version < SCHEMA_VERSION:
+            raise StoreError(
+                f"store {store.path} has schema version {store.schema_version}, older than "
+                f"this arena's {SCHEMA_VERSION}: open it once for writing (a command that "
+                "stores, e.g. arena serve) to bring it up to date"
+            )
         self._store = store
         self._sessions: Mapping[str, MatchSession] = sessions if sessions is not None else {}
         self._reports = reports
