@@ -118,16 +118,31 @@
     return Boolean(level) && !parts.joker && (parts.rank === level || parts.rankText === level);
   }
 
+  /** Whether a card is a trump beyond the trump suit: a Shengji deal whose trump is
+   *  known makes the jokers trumps (SJ-2), and the 2s with `constant_twos`. */
+  function alwaysTrump(parts, marks) {
+    if (!marks || !marks.trump || !view.match || view.match.game !== "shengji") {
+      return false;
+    }
+    const options = view.match.options || {};
+    return Boolean(parts.joker) || (Boolean(options.constant_twos) && parts.rank === "2");
+  }
+
   /** A face-up card: rank and suit in two corners, a large pip; jokers named down the
-   *  corner with a star; marks (level, trump suit, wild) as classes. */
+   *  corner with a star; marks (level, trump, wild) as classes. */
   function faceCard(code, marks) {
     const parts = cardParts(code);
     const card = make("div", "card");
     card.dataset.card = code;
+    if (alwaysTrump(parts, marks)) {
+      card.classList.add("trump");
+    }
     if (parts.joker) {
       card.classList.add("joker", parts.joker);
       const name = label(parts.joker === "big" ? "joker_big" : "joker_small");
       card.append(make("span", "idx", name), make("span", "pip", "★"));
+      const corner = make("span", "idx flip", name);
+      card.append(corner);
       return card;
     }
     const symbol = SUIT_SYMBOLS[parts.suit] || parts.suit;
