@@ -17,9 +17,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# Three short tournaments (Guandan, Shengji, sanfu), then the command that shows them in
+# a browser: leaderboards, bots, and every match replayed on a drawn card table.
 demo: $(STAMP)
 	$(BIN)/arena tournament --name demo --bots random,first,heuristic --team random,first \
 		--variant guandan --matches 6 --deals 3 --db demo.sqlite
+	$(BIN)/arena tournament --name demo-shengji --bots random,heuristic --variant shengji-2 \
+		--matches 1 --deals 2 --db demo.sqlite
+	$(BIN)/arena tournament --name demo-sanfu --bots random,heuristic --variant sanfu \
+		--matches 1 --deals 2 --db demo.sqlite
+	@echo
+	@echo "The demo's results in a browser (Ctrl-C stops it):"
+	@echo "    $(BIN)/arena web --db demo.sqlite"
+	@echo "then open http://127.0.0.1:8080/"
 
 $(NODE_DEPS): bots/node/package-lock.json
 	npm ci --prefix bots/node --no-audit --no-fund --loglevel=error
