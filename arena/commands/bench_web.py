@@ -34,11 +34,11 @@ import secrets
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from arena.chance import derive_seed
 from arena.commands import print_json
@@ -51,7 +51,13 @@ from arena.sim.worker import play_job
 from arena.store import RatingUpdate, Store, StoredMatch
 from bots.simple import RandomBot
 
+if TYPE_CHECKING:
+    from arena._proto.arena.v1 import arena_pb2
+    from arena.server.session import MatchSession
+
 __all__ = ["BenchError", "build_store", "measure", "run_web_bench"]
+
+T = TypeVar("T")
 
 VARIANTS: Final = ("guandan", "shengji-1", "shengji-2", "sanfu")
 TEMPLATES_PER_VARIANT: Final = 6
@@ -279,7 +285,7 @@ class _Stamps:
         self.at: dict[int, float] = {}
         self._lock = threading.Lock()
 
-    def watcher(self, message: Any) -> None:
+    def watcher(self, message: arena_pb2.WatchMessage | None) -> None:
         now = time.monotonic()
         if message is not None and message.live and message.HasField("events"):
             with self._lock:
@@ -299,7 +305,7 @@ class _LoopThread:
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
 
-    def run(self, coroutine: Any, seconds: float = 30.0) -> Any:
+    def run(self, coroutine: Coroutine[Any, Any, T], seconds: float = 30.0) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(seconds)
 
     def close(self) -> None:
@@ -402,7 +408,7 @@ async def _play_paced(port: int, token: str, variant: str, seed: int) -> None:
     )
 
 
-def _running_session(sessions: Any) -> Any:
+def _running_session(sessions: Mapping[str, MatchSession]) -> MatchSession:
     """The one session the server runs, once it does."""
     deadline = time.monotonic() + LIVE_TIMEOUT
     while time.monotonic() < deadline:
