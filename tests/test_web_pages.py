@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
+import sqlite3
 import threading
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -667,3 +669,35 @@ def test_a_running_match_is_listed_live_and_followed_to_its_end(tmp_path: Path) 
         assert stored.find("tr", **{"data-match": match.id}) and not stored.find(
             "table", id="live-matches"
         )
+
+
+def test_other_methods_are_405_pages(client: Client) -> None:
+    response = httpx.post(client.url + "/leaderboard", timeout=60)
+    assert response.status_code == 405
+    assert 'data-status="405"' in response.text
+    no_traceback(response.text)
+
+
+def test_a_stored_match_that_does_not_replay_is_a_500_saying_so(
+    played: Played, tmp_path: Path
+) -> None:
+    """A record changed by hand in the store: its page says what is wrong, no traceback."""
+    copy = tmp_path / "changed.sqlite"
+    shutil.copy(played.path, copy)
+    match_id = played.matches["guandan"]
+    with sqlite3.connect(copy) as conn:
+        conn.execute(
+            "UPDATE matches SET record_json = json_set(record_json, '$.deals[0].actions[0]',"
+            " 'play BJ BJ BJ BJ BJ') WHERE id = ?",
+            (match_id,),
+        )
+    with Store.open(copy, read_only=True) as store:
+        site = WebThread(store)
+        try:
+            for path in (f"/matches/{match_id}", f"/api/matches/{match_id}/table"):
+                response = httpx.get(site.url + path, timeout=60)
+                assert response.status_code == 500, path
+                assert "re-play" in response.text or "replay" in response.text, response.text
+                no_traceback(response.text)
+        finally:
+            site.close()

@@ -36,7 +36,7 @@ from arena.web.observe import SiteMiddleware
 from arena.web.pages import Pages
 from arena.web.rendering import Renderer
 from arena.web.tables import TablePages
-from arena.web.viewer import BadQuery, NotFound, Viewer
+from arena.web.viewer import BadQuery, BrokenMatch, NotFound, Viewer
 
 __all__ = ["UNMATCHED", "create_app"]
 
@@ -89,6 +89,7 @@ def create_app(viewer: Viewer) -> Starlette:
             HTTPException: errors.http_error,
             NotFound: errors.not_found,
             BadQuery: errors.bad_query,
+            BrokenMatch: errors.broken_match,
         },
     )
     app.state.viewer = viewer

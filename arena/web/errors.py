@@ -10,11 +10,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from arena.log import get_logger
 from arena.web.i18n import translate
 from arena.web.rendering import Renderer, page_language
 from arena.web.viewer import BadQuery
 
 __all__ = ["BadParameter", "ErrorPages"]
+
+log = get_logger("arena.web")
 
 KNOWN_STATUSES: Final = (400, 404, 405, 500)
 """Statuses with a title of their own in the catalogs (others show the 500 title's
@@ -64,3 +67,9 @@ class ErrorPages:
 
     async def bad_query(self, request: Request, exc: Exception) -> Response:
         return self.response(request, 400, str(exc) or None)
+
+    async def broken_match(self, request: Request, exc: Exception) -> Response:
+        """A stored match whose record does not re-play: a 500 saying so (the store was
+        changed by hand), logged as an error."""
+        log.error("web_broken_match", path=request.url.path, error=str(exc))
+        return self.response(request, 500, str(exc) or None)

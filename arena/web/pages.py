@@ -116,8 +116,11 @@ class Pages:
     def tournament(self, request: Request) -> Response:
         number = MatchQuery.parse({"page": request.query_params.get("page", "")}).page
         page = self.viewer.tournament(request.path_params["id"], page=number)
+        room = any(row.room_points is not None for row in page.standings)
         return self.renderer.page(
-            request, "tournament.html", {"page": page, "page_link": _page_link(request)}
+            request,
+            "tournament.html",
+            {"page": page, "room": room, "page_link": _page_link(request)},
         )
 
     def tournament_progress(self, request: Request) -> Response:
