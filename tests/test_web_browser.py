@@ -275,6 +275,46 @@ def test_every_game_is_drawn_as_the_engine_replays_it(
     shoot(page, f"match-{name}-end-zh")
 
 
+MOMENTS = [
+    ("guandan", "tribute", "进贡", "tribute"),
+    ("guandan", "return", "还贡", "return"),
+    ("shengji-2", "declare", "亮主", "declares"),
+    ("shengji-2", "throw_failed", "甩牌", "throw"),
+    ("shengji-4", "declare", "暗叫", "hidden"),
+    ("sanfu", "swap", "明牌", "Turned card"),
+]
+"""Each game's own moments, and the words players use for them in both languages."""
+
+
+def scrub_to(page: Page, index: int) -> dict[str, Any]:
+    page.locator("input#scrub").evaluate(
+        "(scrub, value) => { scrub.value = String(value);"
+        " scrub.dispatchEvent(new Event('input', {bubbles: true})); }",
+        index,
+    )
+    return at_frame(page, index)
+
+
+@pytest.mark.parametrize(("name", "kind", "chinese", "english"), MOMENTS)
+def test_each_games_moments_are_shown_in_the_players_words(
+    pages: Pages, site: WebThread, played: Played, name: str, kind: str, chinese: str, english: str
+) -> None:
+    from playwright.sync_api import expect
+
+    page = pages.open()
+    view = open_match(page, site.url, played.matches[name])
+    index = next(f["i"] for f in view["frames"] if (f.get("moment") or {}).get("kind") == kind)
+    scrub_to(page, index)
+    moment = page.locator("#moment")
+    expect(moment).to_be_visible()
+    expect(moment).to_contain_text(chinese)
+    shoot(page, f"moment-{name}-{kind}-zh")
+    page.locator('a[data-lang="en"]').first.click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    at_frame(page, index)  # the switch keeps the frame shown
+    expect(moment).to_contain_text(english, ignore_case=True)
+
+
 def test_a_reload_lands_on_the_frame_shown(pages: Pages, site: WebThread, played: Played) -> None:
     page = pages.open()
     open_match(page, site.url, played.matches["sanfu"])
