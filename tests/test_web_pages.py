@@ -701,3 +701,16 @@ def test_a_stored_match_that_does_not_replay_is_a_500_saying_so(
                 no_traceback(response.text)
         finally:
             site.close()
+
+
+@pytest.mark.parametrize("result", ["team0", "team1", "draw"])
+def test_the_result_shown_is_the_result_filtered(client: Client, result: str) -> None:
+    """A match listed under result=team0 says team 0 won (a match stopped at its deal
+    limit is won on points, as the leaderboards count it)."""
+    html = get(client, f"/matches?per_page=200&result={result}&lang=en").text
+    rows = Tags(html).having("tr", "data-result")
+    assert rows, result
+    assert {row["data-result"] for row in rows} == {result}
+    wanted = "draw" if result == "draw" else f"team {result[-1]} won"
+    body = html.split('<table id="matches"', 1)[1]
+    assert body.count(f">{wanted}</span>") == len(rows)

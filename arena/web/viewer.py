@@ -145,6 +145,10 @@ class MatchRow:
     """When it finished (stored) or started (running), ISO 8601; empty if not yet."""
     rated: bool
     live: bool
+    result: str = ""
+    """A finished match's result as the ``result`` filter reads it (``team0``, ``team1``,
+    ``draw``, ``aborted``): by team score, so a deal-limit match is won on points; empty
+    for a running one."""
 
 
 @dataclass(frozen=True)
@@ -366,6 +370,7 @@ def _listing_row(listing: MatchListing) -> MatchRow:
         created=listing.finished_at,
         rated=listing.rated,
         live=False,
+        result=listing.result,
     )
 
 
