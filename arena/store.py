@@ -99,8 +99,9 @@ Schema version 5 adds
 Schema version 6 adds what pages and lists read without opening records (filled for
 every match already stored when a store is brought up to date):
     ``match_summaries`` — one row per stored match, narrow (no record): ``number``
-        INTEGER PRIMARY KEY (the order matches were stored: 1, 2, …), ``id`` UNIQUE
-        REFERENCES matches, ``variant``, ``tournament_id``, ``options_json``,
+        INTEGER PRIMARY KEY (the order matches were stored: 1, 2, …), ``id``
+        REFERENCES matches (unique index ``match_summaries_id``), ``variant``,
+        ``tournament_id``, ``options_json``,
         ``players_json`` (the seating), ``result`` (``team0``, ``team1``, ``draw`` or
         ``aborted``: cut short), ``winner_team`` NULL, ``totals_json``, ``deals``,
         ``end_reason`` (as :attr:`StoredMatch.end_reason`), ``rated`` (0/1: it changed
@@ -113,9 +114,10 @@ every match already stored when a store is brought up to date):
         row of the bot's first seat only; NULL on its other seats, in a match cut short,
         and for a bot seated on both teams. PRIMARY KEY (number, seat); indexed by
         (bot, number).
-    ``bot_results`` — each bot's played-out matches in a variant (the scores of
-        ``match_players`` counted as matches are stored): ``variant``, ``bot``,
-        ``wins``, ``draws``, ``losses``; PRIMARY KEY (variant, bot), indexed by bot.
+    ``bot_results`` — every bot seated in a variant and its played-out matches there
+        (the scores of ``match_players``, counted as matches are stored): ``variant``,
+        ``bot``, ``wins``, ``draws``, ``losses`` (all 0 for a bot seated only in
+        matches cut short or on both teams); PRIMARY KEY (variant, bot), indexed by bot.
     ``ratings`` gains an index by (variant, system, value) (ranks).
 
 Built-in bots (kind ``builtin``, :data:`BUILTIN_KIND`) are rows of ``bots`` like any
@@ -535,15 +537,15 @@ def _insert_summary(conn: sqlite3.Connection, match: StoredMatch, rated: bool, a
         "VALUES (?, ?, ?, ?, ?, ?)",
         players,
     )
+    results: dict[str, tuple[int, int, int]] = {}  # each seated bot once
+    for _, _, bot, _, _, score in players:
+        counted = (int(score == 1), int(score == 0.5), int(score == 0))
+        results[bot] = counted if score is not None else results.get(bot, (0, 0, 0))
     conn.executemany(
         "INSERT INTO bot_results (variant, bot, wins, draws, losses) VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT (variant, bot) DO UPDATE SET wins = wins + excluded.wins, "
         "draws = draws + excluded.draws, losses = losses + excluded.losses",
-        [
-            (variant, bot, int(score == 1), int(score == 0.5), int(score == 0))
-            for _, _, bot, variant, _, score in players
-            if score is not None
-        ],
+        [(match.variant, bot, *counted) for bot, counted in results.items()],
     )
 
 
@@ -606,9 +608,13 @@ def _where(wanted: MatchFilter) -> tuple[str, list[object]]:
         if value is not None:
             clauses.append(clause)
             params.append(value)
-    if wanted.text:
-        clauses.append("(s.id LIKE ? ESCAPE '\\' OR s.players_json LIKE ? ESCAPE '\\')")
-        params += [_like(wanted.text), _like(json.dumps(wanted.text, ensure_ascii=False)[1:-1])]
+    if wanted.text:  # the ids (their index alone is read) and the bots seated in a variant
+        clauses.append(
+            "s.number IN (SELECT number FROM match_summaries INDEXED BY match_summaries_id "
+            "WHERE id LIKE ? ESCAPE '\\' UNION SELECT number FROM match_players WHERE bot IN "
+            "(SELECT bot FROM bot_results WHERE bot LIKE ? ESCAPE '\\'))"
+        )
+        params += [_like(wanted.text), _like(wanted.text)]
     return (" AND ".join(clauses) or "1"), params
 
 
@@ -707,7 +713,7 @@ _SCHEMA_V5: Final = (
 _SCHEMA_V6: Final = (
     """CREATE TABLE match_summaries (
         number INTEGER PRIMARY KEY,
-        id TEXT NOT NULL UNIQUE REFERENCES matches (id),
+        id TEXT NOT NULL REFERENCES matches (id),
         variant TEXT NOT NULL,
         tournament_id TEXT,
         options_json TEXT NOT NULL,
@@ -722,6 +728,7 @@ _SCHEMA_V6: Final = (
         flights INTEGER NOT NULL,
         finished_at TEXT NOT NULL
     )""",
+    "CREATE UNIQUE INDEX match_summaries_id ON match_summaries (id)",
     "CREATE INDEX match_summaries_variant ON match_summaries (variant, number)",
     "CREATE INDEX match_summaries_tournament ON match_summaries (tournament_id, number)",
     "CREATE INDEX match_summaries_result ON match_summaries (result, number)",
