@@ -660,3 +660,20 @@ def test_a_match_stored_again_is_listed_and_counted_once(tmp_path: Path) -> None
         after = (store.results("sanfu"), store.head_to_head("first"), store.count_matches())
         assert after == before and before[2] == 1
         assert sum(r.matches for r in before[0].values()) == 2  # one match, two bots
+
+
+def test_planned_matches_come_from_the_stored_definition() -> None:
+    definition = {
+        "name": "weekly", "variant": "guandan", "teams": [["random", "first"], ["first", "random"]],
+        "format": "round_robin", "matches": 3, "seed": 0, "paired": True,
+    }  # fmt: skip
+    fixture = {"fixture": True, "players": ["random"] * 4, "matches": 4, "paired": True}
+    with Store.open(":memory:") as store:
+        store.add_tournament("weekly", "weekly", "guandan", {}, definition)
+        store.add_tournament("fixture", "fixture", "guandan", {}, fixture)
+        store.add_tournament("bare", "bare", "guandan", {}, {})
+        store.add_tournament("odd", "odd", "guandan", {}, {"teams": "none"})
+        planned = {row.id: row.planned for row in Viewer(store).tournaments()}
+    expected = len(plan(TournamentConfig.from_mapping(definition)))
+    assert planned == {"weekly": expected, "fixture": 8, "bare": None, "odd": None}
+    assert expected == 6

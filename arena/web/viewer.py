@@ -35,6 +35,8 @@ from arena.rating import wilson_interval
 from arena.replay import MatchRecord
 from arena.server.services import Failure
 from arena.server.spectate import LiveFeed, stored_messages
+from arena.sim import TournamentConfig
+from arena.sim.driver import expected_matches
 from arena.sim.league import ELO, OPENSKILL, ROOM, Ratings
 from arena.store import (
     MATCH_RESULTS,
@@ -747,11 +749,19 @@ def _tournament_row(tournament: Tournament, played: int) -> TournamentRow:
 
 
 def _planned(config: Mapping[str, Any]) -> int | None:
-    """Matches a fixture's definition plans (a paired one plays each twice)."""
+    """Matches a stored definition plans: a fixture's (a paired one plays each twice), or
+    a tournament definition's; None when the store holds no definition."""
     matches = config.get("matches")
-    if config.get("fixture") is True and isinstance(matches, int) and matches > 0:
-        return matches * (2 if config.get("paired") else 1)
-    return None
+    if config.get("fixture") is True:
+        if isinstance(matches, int) and matches > 0:
+            return matches * (2 if config.get("paired") else 1)
+        return None
+    if not config:
+        return None
+    try:
+        return expected_matches(TournamentConfig.from_mapping(dict(config)))
+    except (ArenaError, ValueError, TypeError):
+        return None
 
 
 def _read_report(path: Path) -> tuple[dict[str, Any] | None, str | None]:
