@@ -407,6 +407,9 @@ def test_pages_cover_every_match_of_any_filter_exactly_once(
         ({"result": "won"}, "result"),
         ({"since": "yesterday"}, "since"),
         ({"until": "2024-13-01"}, "until"),
+        ({"until": "9999-12-31"}, "until"),
+        ({"since": "0001-01-01T00:00+14:00"}, "since"),
+        ({"since": "2024-05-01T25:00"}, "since"),
         ({"since": "2024-05-02", "until": "2024-05-01"}, "since"),
         ({"q": "x" * 101}, "q"),
         ({"bot": "a\x00b"}, "bot"),
@@ -416,6 +419,32 @@ def test_a_bad_query_names_its_field(params: dict[str, str], field: str) -> None
     with pytest.raises(BadQuery) as info:
         MatchQuery.parse(params)
     assert str(info.value).startswith(field) and len(str(info.value)) < 200
+
+
+QUERY_KEYS = ["variant", "tournament", "bot", "since", "until", "result", "q", "page", "per_page"]
+QUERY_VALUES = st.one_of(
+    st.text(max_size=30),
+    st.integers(-(10**20), 10**20).map(str),
+    st.dates().map(str),
+    st.datetimes(timezones=st.timezones()).map(lambda t: t.isoformat()),
+    st.sampled_from(["guandan", "draw", "aborted", "random", "0", "2024-05-01"]),
+)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(params=st.dictionaries(st.sampled_from(QUERY_KEYS), QUERY_VALUES))
+def test_any_query_is_a_page_or_a_bad_query_naming_a_field(
+    viewer: Viewer, params: dict[str, str]
+) -> None:
+    try:
+        query = MatchQuery.parse(params)
+    except BadQuery as err:
+        assert str(err).split()[0].rstrip(":") in QUERY_KEYS
+        return
+    page = viewer.matches(query)
+    assert page.page == query.page and len(page.rows) <= query.per_page
 
 
 def test_pages_in_range_are_accepted_and_garbage_keys_ignored(viewer: Viewer) -> None:

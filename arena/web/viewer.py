@@ -260,9 +260,12 @@ def _day(params: Mapping[str, str], key: str) -> date | None:
     if not text:
         return None
     try:
-        return date.fromisoformat(text[:10]) if len(text) == 10 else datetime.fromisoformat(text)
-    except ValueError:
+        day = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
+        _bound(day, end=True)  # within the years a time can be written in
+        _bound(day, end=False)
+    except (ValueError, OverflowError):
         raise BadQuery(f"{key} {text[:40]!r} is not a date (YYYY-MM-DD)") from None
+    return day
 
 
 def _bound(day: date | None, *, end: bool) -> str | None:
