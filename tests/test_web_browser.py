@@ -12,6 +12,7 @@ land in ``build/screenshots/``.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,7 @@ from browser import (
     Live,
     Played,
     ReplayedDeal,
+    Step,
     Timeline,
     WebThread,
     shoot,
@@ -32,6 +34,7 @@ from browser import (
 )
 
 from arena.cards import format_card
+from arena.store import Store
 
 if TYPE_CHECKING:
     from browser import Pages
@@ -88,16 +91,27 @@ def check_frame(
         f"(deal {deal.number}): {[step.hands for step in steps]}"
     )
     assert not any(shown["backs"]), f"{where}: a stored match shows card backs"
-    action = steps[0].action
     on_table = Counter(shown["trick"]) + Counter(shown["last"])
-    if action is not None and action.verb == "play":
-        played = Counter(format_card(c) for c in action.cards)
+    played = just_played(deal, steps[0])
+    if played:
         assert not played - on_table, (
             f"{where}: {sorted(played.elements())} just played, the table shows "
             f"{shown['trick']} (last trick {shown['last']})"
         )
     assert not Counter(shown["trick"]) - shown_so_far(deal, frame.get("seq", 0)), (
         f"{where}: the trick shows {shown['trick']}, not all shown by then"
+    )
+
+
+def just_played(deal: ReplayedDeal, step: Step) -> Counter[str]:
+    """The cards the play events of ``step``'s entry put on the table."""
+    index = deal.steps.index(step)
+    before = deal.steps[index - 1].deal_events if index else 0
+    return Counter(
+        format_card(card)
+        for _, event in deal.events[before : step.deal_events]
+        if event.kind == "play"
+        for card in event.cards
     )
 
 
@@ -313,6 +327,50 @@ def test_each_games_moments_are_shown_in_the_players_words(
     expect(page.locator("html")).to_have_attribute("lang", "en")
     at_frame(page, index)  # the switch keeps the frame shown
     expect(moment).to_contain_text(english, ignore_case=True)
+
+
+def shown_in(frame: dict[str, Any]) -> dict[str, Any]:
+    """What a page draws for ``frame``, read from the frame itself."""
+
+    def cards(entries: list[dict[str, Any]] | None) -> list[str]:
+        return [card for entry in entries or [] for card in entry.get("cards") or []]
+
+    return {
+        "hands": [seat["hand"] or [] for seat in frame["seats"]],
+        "backs": [0] * len(frame["seats"]),
+        "trick": cards(frame["table"]),
+        "last": cards(frame.get("last_trick")),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(SHOWN))
+def test_the_drawn_cards_check_holds_every_frame_and_finds_a_late_hand(
+    played: Played, name: str
+) -> None:
+    """Every frame of a stored match passes the check the pages are held to (its hands
+    are the engine's at its seq); the check finds hands drawn one step late."""
+    from arena.web.table import table_view
+    from arena.web.viewer import Viewer
+
+    match_id = played.matches[name]
+    with Store.open(played.path, read_only=True) as store:
+        viewer = Viewer(store)
+        view = table_view(viewer.watch_messages(match_id), viewer.revealed_record(match_id), "zh")
+    timeline = Timeline(stored_record(played.path, match_id))
+    frames = view["frames"]
+    for frame in frames:
+        check_frame(timeline, frame, shown_in(frame), f"{name} frame {frame['i']}")
+    late = [
+        (before, frame)
+        for before, frame in itertools.pairwise(frames)
+        if before["deal"] == frame["deal"]
+        and sorted(map(sorted, shown_in(before)["hands"]))
+        != sorted(map(sorted, shown_in(frame)["hands"]))
+    ]
+    assert len(late) > 20
+    for before, frame in late:
+        with pytest.raises(AssertionError, match="drawn hands"):
+            check_frame(timeline, frame, shown_in(before), "late")
 
 
 def test_a_reload_lands_on_the_frame_shown(pages: Pages, site: WebThread, played: Played) -> None:
