@@ -530,6 +530,7 @@ def test_reports_are_listed_broken_ones_too_and_names_are_checked(tmp_path: Path
     (folder / "other.json").write_text(json.dumps({"variants": "none"}))
     (folder / "notes.txt").write_text("not a report")
     (tmp_path / "secret.json").write_text(json.dumps(good))
+    (folder / "leak.json").symlink_to(tmp_path / "secret.json")  # a link leading out
     viewer = Viewer(Store.open(":memory:"), reports=folder)
     rows = {row.name: row for row in viewer.reports()}
     assert set(rows) == {"spring", "broken", "other"}
@@ -538,7 +539,7 @@ def test_reports_are_listed_broken_ones_too_and_names_are_checked(tmp_path: Path
     assert rows["broken"].error is not None and "JSON" in rows["broken"].error
     assert rows["other"].error is not None and "not a balance report" in rows["other"].error
     assert viewer.report("spring") == good
-    for name in ("broken", "other", "../secret", "..", "notes", "spring.json", "/etc/passwd", ""):
+    for name in ("broken", "other", "../secret", "..", "notes", "spring.json", "/etc", "", "leak"):
         with pytest.raises(NotFound):
             viewer.report(name)
     assert Viewer(Store.open(":memory:")).reports() == []

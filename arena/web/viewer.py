@@ -718,7 +718,7 @@ class Viewer:
         if folder is None or not folder.is_dir():
             return []
         files = sorted(p for p in folder.glob("*.json") if REPORT_NAME.fullmatch(p.stem))
-        return [_report_row(path) for path in files if path.is_file()]
+        return [_report_row(path) for path in files if _inside(folder, path)]
 
     def report(self, name: str) -> dict[str, Any]:
         """A report's JSON; NotFound for a bad name, a missing file or a broken one."""
@@ -733,9 +733,14 @@ class Viewer:
         if folder is None or not REPORT_NAME.fullmatch(name):
             raise NotFound(f"no report {name[:60]!r}")
         path = folder / f"{name}.json"
-        if not path.is_file() or path.resolve().parent != folder.resolve():
+        if not _inside(folder, path):
             raise NotFound(f"no report {name!r}")
         return path
+
+
+def _inside(folder: Path, path: Path) -> bool:
+    """Whether ``path`` is a file of ``folder`` itself (a link leading out is not)."""
+    return path.is_file() and path.resolve().parent == folder.resolve()
 
 
 def _tournament_row(tournament: Tournament, played: int) -> TournamentRow:
