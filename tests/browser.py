@@ -57,6 +57,9 @@ CHROMIUM_ARGS = (
     "--disable-sync",
     "--no-first-run",
 )
+FONTS = Path("/usr/share/fonts")
+CJK_FONTS = "**/NotoSansCJK*"
+"""Debian's fonts-noto-cjk: the Chinese pages' screenshots need a CJK font."""
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "build" / "screenshots"
 WAIT_MS = 20_000
@@ -75,6 +78,11 @@ def missing_browser() -> str | None:
     """What the browser tests lack on this machine, or ``None``."""
     if not CHROMIUM.exists():
         return f"{CHROMIUM} is missing (Debian's chromium package; .ci/run installs it)"
+    if not any(FONTS.glob(CJK_FONTS)):
+        return (
+            f"no CJK font ({FONTS / CJK_FONTS}) to draw the Chinese pages "
+            "(Debian's fonts-noto-cjk package; .ci/run installs it)"
+        )
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
