@@ -718,7 +718,8 @@ class Viewer:
         if folder is None or not folder.is_dir():
             return []
         files = sorted(p for p in folder.glob("*.json") if REPORT_NAME.fullmatch(p.stem))
-        return [_report_row(path) for path in files if _inside(folder, path)]
+        rows = (_report_row(path) for path in files if _inside(folder, path))
+        return [row for row in rows if row is not None]
 
     def report(self, name: str) -> dict[str, Any]:
         """A report's JSON; NotFound for a bad name, a missing file or a broken one."""
@@ -790,9 +791,13 @@ def _read_report(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     return data, None
 
 
-def _report_row(path: Path) -> ReportRow:
+def _report_row(path: Path) -> ReportRow | None:
+    """A report file's row; None if it went away while the folder was read."""
     data, error = _read_report(path)
-    stat = path.stat()
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
     modified = datetime.fromtimestamp(stat.st_mtime, UTC).isoformat(timespec="seconds")
     variants = () if data is None else tuple(v["name"] for v in data["variants"])
     return ReportRow(
