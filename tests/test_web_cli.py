@@ -101,6 +101,24 @@ def test_arena_web_serves_a_store_until_sigterm(
     assert '"event": "web_request"' in err, "a log line per request"
 
 
+def test_arena_web_serves_its_request_metrics(
+    played_store: Path, processes: list[subprocess.Popen[str]]
+) -> None:
+    process = arena("web", "--db", str(played_store), "--port", "0", "--metrics-port", "0")
+    processes.append(process)
+    url = address_from(process, "web face on ")
+    assert process.stderr is not None
+    while "metrics on " not in (line := process.stderr.readline()):
+        assert line, "no metrics line"
+    metrics_url = line.split("metrics on ", 1)[1].strip()
+    assert httpx.get(url + "bots/heuristic", timeout=WAIT).status_code == 200
+    exported = httpx.get(metrics_url, timeout=WAIT).text
+    assert (
+        'arena_web_requests_total{method="GET",route="/bots/{name}",status="200"} 1.0' in exported
+    )
+    stop(process)
+
+
 def test_arena_web_refuses_in_one_line(tmp_path: Path, played_store: Path) -> None:
     missing = tmp_path / "missing.sqlite"
     assert (

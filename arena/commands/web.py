@@ -3,7 +3,8 @@ on a card table, balance reports) until SIGINT or SIGTERM.
 
 It opens the store read-only and shows what is stored; live matches are shown by the
 web face of a running server (``arena serve --web-port``), which this module's
-:func:`add_web_arguments` gives its options.
+:func:`add_web_arguments` gives its options. With ``--metrics-port`` its request
+metrics are served for Prometheus, as ``arena serve`` serves them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from arena.commands import Subcommands, add_db_argument, arguments
+from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.errors import ArenaError
 from arena.inputs import shown
 from arena.store import Store
@@ -78,6 +80,7 @@ def add_parser(sub: Subcommands) -> None:
         help=f"port; 0 for any free ({DEFAULT_WEB_PORT})",
     )
     add_reports_argument(parser)
+    add_metrics_arguments(parser)
     parser.set_defaults(handler=run_web, terminal_log_level=None)  # its log is its output
 
 
@@ -110,7 +113,7 @@ async def serve_web(
 
 
 def run_web(args: argparse.Namespace) -> int:
-    with Store.open(args.db, read_only=True) as store:
+    with Store.open(args.db, read_only=True) as store, metrics_endpoint(args):
         try:
             asyncio.run(
                 serve_web(
