@@ -33,7 +33,7 @@ def arena_metrics() -> list[Any]:
 
 def test_every_metric_is_named_by_the_prometheus_conventions() -> None:
     found = arena_metrics()
-    assert len(found) == 19
+    assert len(found) == 21
     for metric in found:
         family = metric.describe()[0]
         assert family.name.startswith("arena_"), family.name
@@ -45,6 +45,7 @@ def test_every_metric_is_named_by_the_prometheus_conventions() -> None:
     assert "arena_deals_finished_total" in counters
     assert exported["arena_decision_seconds_bucket"] == {"variant", "bot", "le"}
     assert exported["arena_rating_elo"] == {"variant", "bot"}
+    assert exported["arena_web_request_seconds_bucket"] == {"route", "method", "status", "le"}
     assert "process_cpu_seconds_total" in exported
 
 
