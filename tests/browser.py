@@ -488,13 +488,24 @@ class LiveMatch:
     """One casual match on ``arena`` of a :class:`GatedBot` (player 0) and three
     built-in bots filling the other seats, played by the SDK in a thread of its own."""
 
-    def __init__(self, arena: Arena, variant: str, name: str, policy: str = "first") -> None:
+    def __init__(
+        self,
+        arena: Arena,
+        variant: str,
+        name: str,
+        policy: str = "first",
+        token: str | None = None,
+    ) -> None:
+        """``token``: a bot registered already (one a fixture waits for: it is seated
+        there, no built-in bots are asked for); else ``name`` is registered."""
         from arena.client.runner import run_bot_async
 
         self.arena = arena
         self.name = name
         self.bot = GatedBot(policy)
-        (token,) = arena.tokens(name)
+        fill_after = 0.01 if token is None else None
+        if token is None:
+            (token,) = arena.tokens(name)
         self.errors: list[BaseException] = []
 
         def play() -> None:
@@ -507,7 +518,7 @@ class LiveMatch:
                         [variant],
                         rated=False,
                         matches=1,
-                        fill_after=0.01,
+                        fill_after=fill_after,
                         fill_bot="random",
                     )
                 )

@@ -16,6 +16,7 @@ import itertools
 import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -23,6 +24,7 @@ from browser import (
     PHONE,
     SHOWN,
     Live,
+    LiveMatch,
     Played,
     ReplayedDeal,
     Step,
@@ -641,3 +643,46 @@ def test_a_live_match_is_followed_reloaded_and_seen_to_end(pages: Pages, live: L
     assert ended == len(stored), (
         f"the live page drew {ended} frames, the stored match {len(stored)}"
     )
+
+
+def test_a_running_tournament_shows_its_progress_as_it_goes(pages: Pages, live: Live) -> None:
+    """A fixture of the paused bot and three built-in bots: its page says none of its
+    matches is played, then one, without a reload by hand."""
+    import grpc
+    from playwright.sync_api import expect
+    from test_server import ADMIN, bearer
+
+    from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+
+    (token,) = live.arena.tokens("cup-player")
+    with grpc.insecure_channel(live.arena.address) as channel:
+        created = arena_pb2_grpc.AdminStub(channel).CreateFixture(
+            arena_pb2.CreateFixtureRequest(
+                name="web-cup",
+                variant="guandan",
+                players=["cup-player", "random", "first", "random"],
+                matches=1,
+                deals=1,
+                seed=7,
+            ),
+            metadata=bearer(ADMIN),
+        )
+    tournament = created.tournament_id
+    match = LiveMatch(live.arena, "guandan", "cup-player", token=token)
+    try:
+        assert match.id == created.match_ids[0]
+        page = pages.open()
+        page.goto(f"{live.url}/tournaments/{tournament}")
+        progress = page.locator("#progress")
+        expect(progress).to_have_attribute("data-status", "running")
+        expect(progress).to_have_attribute("data-played", "0")
+        shoot(page, "tournament-running-zh")
+    finally:
+        match.finish()
+    expect(progress).to_have_attribute("data-played", "1")
+    page.reload()  # its match list is drawn with the page
+    href = f"/matches/{quote(match.id)}"
+    expect(page.locator(f'a.match-link[href="{href}"]').first).to_be_visible()
+    shoot(page, "tournament-played-zh")
+    page.locator(f'a.match-link[href="{href}"]').first.click()
+    expect(table(page)).to_have_attribute("data-match", match.id)
