@@ -714,3 +714,27 @@ def test_the_result_shown_is_the_result_filtered(client: Client, result: str) ->
     wanted = "draw" if result == "draw" else f"team {result[-1]} won"
     body = html.split('<table id="matches"', 1)[1]
     assert body.count(f">{wanted}</span>") == len(rows)
+
+
+def test_a_running_tournament_page_polls_its_progress(played: Played, tmp_path: Path) -> None:
+    """A running tournament's page carries its script and the address it polls, which
+    answers with the matches stored so far; a finished one polls nothing."""
+    copy = tmp_path / "running.sqlite"
+    shutil.copy(played.path, copy)
+    with Store.open(copy) as store:
+        store.set_tournament_status(TOURNAMENT, "running")
+        site = WebThread(store)
+        try:
+            client = Client(site.url)
+            page = Tags(get(client, f"/tournaments/{TOURNAMENT}").text)
+            (box,) = page.find("div", id="progress")
+            assert box["data-status"] == "running"
+            assert box["data-url"] == f"/tournaments/{TOURNAMENT}/progress"
+            scripts = [s["src"] for s in page.having("script", "src")]
+            assert any(re.fullmatch(r"/static/site\.js\?v=[0-9a-f]{16}", s) for s in scripts)
+            progress = get(client, box["data-url"]).json()
+            assert progress["status"] == "running"
+            assert progress["played"] == len(played.tournament_matches)
+            assert get(client, scripts[0]).status_code == 200
+        finally:
+            site.close()
