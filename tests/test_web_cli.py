@@ -135,6 +135,13 @@ def test_arena_web_refuses_in_one_line(tmp_path: Path, played_store: Path) -> No
     assert "--port" in refusal("web", "--db", str(played_store), "--port", "70000")
 
 
+def test_serve_refuses_reports_without_a_web_face(tmp_path: Path) -> None:
+    line = refusal(
+        "serve", "--port", "0", "--db", str(tmp_path / "a.sqlite"), "--reports", str(tmp_path)
+    )
+    assert line == "arena: --reports needs --web-port: the web face lists the reports"
+
+
 def test_a_taken_port_is_one_line(played_store: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -99,6 +99,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     if (args.tls_cert is None) != (args.tls_key is None):
         raise ArenaError("TLS needs both --tls-cert and --tls-key")
+    if args.reports is not None and args.web_port is None:
+        raise ArenaError("--reports needs --web-port: the web face lists the reports")
     tls = TlsFiles(args.tls_cert, args.tls_key) if args.tls_cert else None
     play = PlayConfig(
         clock=ClockConfig(
