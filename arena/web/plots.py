@@ -27,6 +27,9 @@ HEIGHT: Final = 260
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 28, 48
 TIME_AXIS_SECONDS: Final = 3600
 """A history spanning this long or more is drawn over time (else by rated match)."""
+LABEL_CHARS: Final = 34
+"""A bar chart's category labels are cut to this many characters (the table has them
+whole)."""
 MAX_POINTS: Final = 300
 """Points drawn as dots (and links); beyond that the line alone."""
 MAX_LINE: Final = 1000
@@ -246,7 +249,7 @@ def interval_bars(title: str, series: Sequence[str], rows: Sequence[BarRow]) -> 
         parts.append(_text(x, bottom + 16, f"{_number(tick)}%"))
     for row_index, (label, row_cells) in enumerate(rows):
         y0 = top + row_index * group + 5
-        short = label if len(label) <= 40 else label[:39] + "…"
+        short = label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…"
         parts.append(_text(left - 6, y0 + group / 2, short, anchor="end"))
         for index, cell in enumerate(row_cells):
             if cell is None or cell.get("rate") is None:
