@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import itertools
 import threading
 import time
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pytest
 
 import bots
-from arena import games
+from arena import cli, games
 from arena.cards import format_card
 from arena.client import Bot
 from arena.games.base import NUM_SEATS, Action, Event, Observation, State
@@ -197,6 +198,8 @@ class Played:
     """The matches of :func:`played`: their ids by name, the tournament's id."""
 
     path: Path
+    reports: Path
+    """A folder holding one balance report (``arena balance --json``)."""
     matches: dict[str, str]
     tournament: str
     tournament_matches: tuple[str, ...]
@@ -215,6 +218,7 @@ SHOWN = {
 }
 """The matches every browser test looks at, one per game drawn."""
 TOURNAMENT = "cup-browser"
+REPORT = "house-balance"
 FILLERS = 36
 """Short matches more, so that the match list has pages."""
 
@@ -261,7 +265,17 @@ def build_played_store(path: Path) -> Played:
             )
             for n in range(FILLERS)
         )
-    return Played(path, matches, TOURNAMENT, cup, fillers)
+    reports = path.parent / "reports"
+    reports.mkdir(exist_ok=True)
+    balance = [
+        *("balance", "--local", "--deals", "40", "--batch", "20"),
+        *("--variant", "guandan", "--variant", "shengji-2"),
+        *("--json", str(reports / f"{REPORT}.json")),
+    ]
+    args = cli.build_parser().parse_args(balance)  # its handler: no logging set up
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert args.handler(args) == 0
+    return Played(path, reports, matches, TOURNAMENT, cup, fillers)
 
 
 @pytest.fixture(scope="session")
@@ -274,7 +288,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
 def site(played: Played) -> Iterator[WebThread]:
     """The web face of :func:`played`, served for real."""
     with Store.open(played.path) as store:
-        web = WebThread(store)
+        web = WebThread(store, played.reports)
         try:
             yield web
         finally:

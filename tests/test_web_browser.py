@@ -22,6 +22,7 @@ import httpx
 import pytest
 from browser import (
     PHONE,
+    REPORT,
     SHOWN,
     Live,
     LiveMatch,
@@ -443,8 +444,14 @@ def test_tournaments_and_reports_pages(pages: Pages, site: WebThread, played: Pl
     shoot(page, "tournament-zh")
     page.goto(f"{site.url}/leaderboard?variant=shengji-2&tournament={played.tournament}")
     expect(page.locator("table#leaderboard tr[data-bot]")).to_have_count(2)
+    page.goto(f"{site.url}/tournaments")
+    shoot(page, "tournaments-zh")
     page.goto(f"{site.url}/reports")
     shoot(page, "reports-zh")
+    page.locator(f'a.report-link[href="/reports/{REPORT}"]').click()
+    expect(page.locator("main#content")).to_contain_text("shengji-2")
+    expect(page.locator("main#content svg").first).to_be_visible()
+    shoot(page, "report-zh")
 
 
 def listed(page: Page) -> list[str]:
