@@ -9,7 +9,9 @@ or 404 page, never a 500 (hypothesis)."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
+import math
 import re
 import shutil
 import sqlite3
@@ -37,6 +39,7 @@ from arena import metrics
 from arena.cli import main as arena_main
 from arena.log import configure
 from arena.store import Store
+from arena.web import plots
 from arena.web.app import create_app
 from arena.web.assets import LONG_CACHE, NO_CACHE, StaticAssets
 from arena.web.i18n import LANGUAGES, catalog
@@ -738,3 +741,53 @@ def test_a_running_tournament_page_polls_its_progress(played: Played, tmp_path: 
             assert get(client, scripts[0]).status_code == 200
         finally:
             site.close()
+
+
+# -- charts -----------------------------------------------------------------------------
+
+
+@given(
+    low=st.floats(-1e6, 1e6, allow_nan=False),
+    span=st.floats(0, 1e6, allow_nan=False),
+)
+def test_value_ticks_are_round_and_cover_the_values(low: float, span: float) -> None:
+    high = low + span
+    ticks = plots.nice_ticks(low, high)
+    assert 2 <= len(ticks) <= 12
+    step = ticks[1] - ticks[0]
+    slack = 1e-9 * max(1.0, abs(low), abs(high))
+    assert ticks[0] <= low + slack and ticks[-1] >= high - slack
+    assert all(math.isclose(b - a, step, rel_tol=1e-6) for a, b in itertools.pairwise(ticks))
+    mantissa = step / 10 ** math.floor(math.log10(step))
+    assert any(math.isclose(mantissa, m, rel_tol=1e-6) for m in (1, 2, 2.5, 5, 10))
+    labels = [plots.tick_label(t, plots.tick_digits(ticks)) for t in ticks]
+    assert len(set(labels)) == len(labels), labels
+
+
+@given(
+    start=st.integers(1_500_000_000, 2_000_000_000),
+    span=st.integers(1, 5 * 365 * 86400),
+)
+def test_time_ticks_fall_inside_the_range_about_five(start: int, span: int) -> None:
+    ticks, fmt = plots.time_ticks(start, start + span)
+    assert 1 <= len(ticks) <= 6 or span < 5
+    assert all(start <= tick <= start + span for tick in ticks)
+    assert ticks == sorted(ticks)
+    assert fmt in ("%H:%M:%S", "%H:%M", "%Y-%m-%d")
+
+
+def test_a_long_history_is_drawn_over_time_a_short_one_by_match() -> None:
+    days = [(f"2024-05-{d:02d}T12:00:00+00:00", 1500.0 + d, f"m{d}") for d in range(1, 29)]
+    over_time = str(plots.rating_history(days, "guandan", "elo", "en"))
+    assert "Time (UTC, from 2024-05-01)" in over_time and "05-" in over_time
+    assert over_time.count("<circle") == 28 and 'href="/matches/m1"' in over_time
+    burst = [(f"2024-05-01T12:00:{s:02d}+00:00", 1500.0 + s, f"m{s}") for s in range(30)]
+    by_match = str(plots.rating_history(burst, "guandan", "elo", "zh"))
+    assert "计分对局" in by_match
+    broken = [("not a time", 1.0, "a"), ("2024-05-01T12:00:00", float("nan"), "b")]
+    assert "No rated matches" in str(plots.rating_history(broken, "sanfu", "skill", "en"))
+    many = [(f"2024-05-01T{h:02d}:{m:02d}:00+00:00", float(m), f"m{h}{m}")
+            for h in range(24) for m in range(60)]  # fmt: skip
+    long_one = str(plots.rating_history(many, "sanfu", "room", "en"))
+    assert "<circle" not in long_one, "beyond its points a history is a line alone"
+    assert "<polyline" in long_one

@@ -20,7 +20,14 @@ from markupsafe import Markup, escape
 
 from arena.web.i18n import translate
 
-__all__ = ["interval_bars", "nice_ticks", "rating_history", "time_ticks"]
+__all__ = [
+    "interval_bars",
+    "nice_ticks",
+    "rating_history",
+    "tick_digits",
+    "tick_label",
+    "time_ticks",
+]
 
 WIDTH: Final = 640
 HEIGHT: Final = 260
@@ -46,18 +53,23 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     """Round values covering ``low``…``high`` (1, 2, 2.5 or 5 × a power of ten apart)."""
     if not (math.isfinite(low) and math.isfinite(high)):
         return [0.0]
-    if high <= low:
+    if high - low <= 1e-6 * max(1.0, abs(low), abs(high)):  # flat: a band around it
         low, high = low - 1, high + 1
     raw = (high - low) / max(count, 1)
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
     first = math.floor(low / step) * step
-    ticks = []
-    value = first
-    while value < high + step * 0.5:
-        ticks.append(round(value, 10))
-        value += step
-    return ticks
+    steps = max(1, math.ceil((high - first) / step - 1e-9))
+    return [first + i * step for i in range(steps + 1)]
+
+
+def tick_digits(ticks: Sequence[float]) -> int:
+    """Decimals that tell ticks apart (2.5 apart needs one more than 2)."""
+    if len(ticks) < 2 or ticks[1] == ticks[0]:
+        return 0
+    step = abs(ticks[1] - ticks[0])
+    digits = max(0, -math.floor(math.log10(step) + 1e-9))
+    return digits + (1 if not math.isclose(step * 10**digits % 1, 0, abs_tol=1e-6) else 0)
 
 
 def time_ticks(low: float, high: float, count: int = 5) -> tuple[list[float], str]:
@@ -75,9 +87,12 @@ def time_ticks(low: float, high: float, count: int = 5) -> tuple[list[float], st
     return ticks, fmt
 
 
-def _number(value: float) -> str:
-    text = f"{value:,.2f}".rstrip("0").rstrip(".")
-    return text.replace("-", "−")
+def tick_label(value: float, digits: int = 2) -> str:
+    """A number as a chart shows it: ``digits`` decimals at most, a true minus sign."""
+    text = f"{value:,.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "−0") else text.replace("-", "−")
 
 
 def _scale(value: float, low: float, high: float, start: float, end: float) -> float:
@@ -169,6 +184,7 @@ def rating_history(points: Sequence[Sequence[Any]], variant: str, system: str, l
         axis = _count_axis(len(timed), lang)
     y_ticks = nice_ticks(min(values), max(values))
     y_low, y_high = y_ticks[0], y_ticks[-1]
+    digits = tick_digits(y_ticks)
     left, right, top, bottom = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
 
     def x_of(x: float) -> float:
@@ -181,7 +197,7 @@ def rating_history(points: Sequence[Sequence[Any]], variant: str, system: str, l
     for tick in y_ticks:
         y = y_of(tick)
         parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}" stroke="#e3e3e3"/>')
-        parts.append(_text(left - 6, y + 4, _number(tick), anchor="end"))
+        parts.append(_text(left - 6, y + 4, tick_label(tick, digits), anchor="end"))
     for tick, label in axis.ticks:
         x = x_of(tick)
         parts.append(
@@ -199,7 +215,7 @@ def rating_history(points: Sequence[Sequence[Any]], variant: str, system: str, l
     if len(timed) <= MAX_POINTS:
         for x, (t, v, match) in zip(xs, timed, strict=True):
             when = datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S")
-            tip = f"{_number(v)} · {when} · {match}"
+            tip = f"{tick_label(v)} · {when} · {match}"
             href = "/matches/" + quote(match, safe="")
             parts.append(
                 f'<a href="{escape(href)}"><circle cx="{x_of(x):.1f}" cy="{y_of(v):.1f}" '
@@ -246,7 +262,7 @@ def interval_bars(title: str, series: Sequence[str], rows: Sequence[BarRow]) -> 
     for tick in ticks:
         x = x_of(tick)
         parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" stroke="#e3e3e3"/>')
-        parts.append(_text(x, bottom + 16, f"{_number(tick)}%"))
+        parts.append(_text(x, bottom + 16, f"{tick_label(tick, tick_digits(ticks))}%"))
     for row_index, (label, row_cells) in enumerate(rows):
         y0 = top + row_index * group + 5
         short = label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…"
