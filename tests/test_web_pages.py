@@ -697,7 +697,11 @@ def test_a_stored_match_that_does_not_replay_is_a_500_saying_so(
     with Store.open(copy, read_only=True) as store:
         site = WebThread(store)
         try:
-            for path in (f"/matches/{match_id}", f"/api/matches/{match_id}/table"):
+            for path in (
+                f"/matches/{match_id}",
+                f"/api/matches/{match_id}/table",
+                f"/api/matches/{match_id}/live",
+            ):
                 response = httpx.get(site.url + path, timeout=60)
                 assert response.status_code == 500, path
                 assert "re-play" in response.text or "replay" in response.text, response.text

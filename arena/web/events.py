@@ -16,7 +16,7 @@ from typing import Final
 
 from starlette.responses import StreamingResponse
 
-__all__ = ["PING_SECONDS", "EventStream", "event_text"]
+__all__ = ["PING_SECONDS", "Event", "EventStream", "event_text"]
 
 PING_SECONDS: Final = 10.0
 QUEUE_SIZE: Final = 64

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
 from typing import Any, Final
 
@@ -27,7 +27,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from arena.web.errors import BadParameter
-from arena.web.events import EventStream
+from arena.web.events import Event, EventStream
 from arena.web.rendering import Renderer, page_language
 from arena.web.table import TableFold, table_view
 from arena.web.viewer import Viewer
@@ -48,6 +48,14 @@ def _after(params: Mapping[str, str]) -> int:
     if len(text) > 9 or not (text.isascii() and text.isdigit()) or int(text) > MAX_AFTER:
         raise BadParameter("after", text, f"must be an integer from 0 to {MAX_AFTER:,}")
     return int(text)
+
+
+async def _then(first: Event, rest: AsyncGenerator[Event, None]) -> AsyncIterator[Event]:
+    """``first``, then ``rest``."""
+    yield first
+    async with aclosing(rest) as more:
+        async for event in more:
+            yield event
 
 
 def _json(data: object) -> str:
@@ -101,12 +109,14 @@ class TablePages:
         return JSONResponse(view, headers={"cache-control": "no-store"})
 
     async def live(self, request: Request) -> Response:
-        match_id = request.path_params["id"]
         after = _after(request.query_params)
-        await run_in_threadpool(self.viewer.match, match_id)  # unknown: 404 before the stream
-        return EventStream(self._events(match_id, page_language(request), after))
+        events = self._events(request.path_params["id"], page_language(request), after)
+        # the first event (the header) before the response starts: an unknown match is a
+        # 404 and a broken one a 500, not a stream that ends at once
+        first = await anext(events)
+        return EventStream(_then(first, events))
 
-    async def _events(self, match_id: str, lang: str, after: int) -> AsyncIterator[tuple[str, str]]:
+    async def _events(self, match_id: str, lang: str, after: int) -> AsyncGenerator[Event, None]:
         fold = TableFold(lang)
         header_sent = False
         async with aclosing(self.viewer.follow(match_id)) as stream:
