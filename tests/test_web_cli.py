@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -133,6 +135,16 @@ def test_arena_web_refuses_in_one_line(tmp_path: Path, played_store: Path) -> No
     line = refusal("web", "--db", str(played_store), "--reports", str(tmp_path / "none"))
     assert "--reports" in line and "no such directory" in line
     assert "--port" in refusal("web", "--db", str(played_store), "--port", "70000")
+
+
+def test_arena_web_refuses_a_store_of_an_older_schema(played_store: Path, tmp_path: Path) -> None:
+    old = tmp_path / "old.sqlite"
+    shutil.copy(played_store, old)
+    with sqlite3.connect(old) as conn:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        conn.execute(f"PRAGMA user_version = {version - 1}")
+    line = refusal("web", "--db", str(old))
+    assert line.startswith(f"arena: store {old} has schema version {version - 1}, older than")
 
 
 def test_serve_refuses_reports_without_a_web_face(tmp_path: Path) -> None:
