@@ -1449,6 +1449,13 @@ class Store:
         count: int = rows[0][0]
         return count
 
+    def last_match_number(self) -> int:
+        """The ``number`` of the match stored last (0: none): it grows with every match
+        stored, and ratings and results change only then."""
+        rows = self._read("SELECT max(number) FROM match_summaries")
+        number: int = rows[0][0] or 0
+        return number
+
     def match_listing(self, id: str) -> MatchListing | None:
         """The stored match ``id`` as lists show it, or None."""
         rows = self._read(

@@ -707,3 +707,26 @@ def test_planned_matches_come_from_the_stored_definition() -> None:
     expected = len(plan(TournamentConfig.from_mapping(definition)))
     assert planned == {"weekly": expected, "fixture": 8, "bare": None, "odd": None}
     assert expected == 6
+
+
+def test_leaderboards_follow_each_match_stored(tmp_path: Path) -> None:
+    config = TournamentConfig.from_mapping(
+        {"name": "growing", "bots": ["random", "first"], "matches": 3, "deals": 1, "seed": 4}
+    )
+    reports = play_jobs(plan(config))
+    with Store.open(tmp_path / "growing.sqlite") as store:
+        store.add_tournament(config.id, config.name, config.variant, {}, {})
+        store.add_builtin_bots(["random", "first"])
+        viewer = Viewer(store)
+        league = League(store, config.variant)
+        assert viewer.leaderboard(config.variant) == []
+        for stored, report in enumerate(reports, start=1):
+            league.add(report, config.id)
+            for rows in (
+                viewer.leaderboard(config.variant),
+                viewer.leaderboard(config.variant, tournament=config.id),
+                viewer.tournament(config.id).standings,
+            ):
+                assert {row.bot: row.matches for row in rows} == {"random": stored, "first": stored}
+            elo = {r.bot: r.value for r in store.ratings(config.variant, "elo")}
+            assert {r.bot: r.elo for r in viewer.leaderboard(config.variant)} == elo

@@ -18,7 +18,7 @@ import json
 import math
 import re
 import threading
-from collections.abc import AsyncGenerator, Iterator, Mapping
+from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -460,6 +460,7 @@ class Viewer:
         self._sessions: Mapping[str, MatchSession] = sessions if sessions is not None else {}
         self._reports = reports
         self._incidents: dict[str, dict[str, Incidents]] = {}
+        self._leaders: dict[str, tuple[int, list[LeaderRow]]] = {}
         self._lock = threading.Lock()
 
     # -- variants and leaderboards ------------------------------------------------
@@ -470,9 +471,28 @@ class Viewer:
     def leaderboard(self, variant: str, *, tournament: str | None = None) -> list[LeaderRow]:
         """A variant's leaderboard (stored ratings), or one tournament's standings."""
         if tournament is not None:
-            return self.tournament(tournament).standings
+            found = self._store.tournament(tournament)
+            if found is None:
+                raise NotFound(f"no tournament {tournament!r}")
+            return self._kept(f"tournament {tournament}", lambda: self._standings(found))
         if variant not in games.names():
             raise NotFound(f"no variant {variant!r} (known: {', '.join(games.names())})")
+        return self._kept(f"variant {variant}", lambda: self._variant_rows(variant))
+
+    def _kept(self, key: str, make: Callable[[], list[LeaderRow]]) -> list[LeaderRow]:
+        """Rows made once for each state of the store: ratings and results change only
+        when a match is stored, so they are made again only after one was."""
+        last = self._store.last_match_number()
+        with self._lock:
+            kept = self._leaders.get(key)
+        if kept is not None and kept[0] == last:
+            return list(kept[1])
+        rows = make()
+        with self._lock:
+            self._leaders[key] = (last, rows)
+        return list(rows)
+
+    def _variant_rows(self, variant: str) -> list[LeaderRow]:
         return [
             _leader_row(
                 rank, row.bot, row.elo, row.mu, row.sigma, row.room,
@@ -628,7 +648,7 @@ class Viewer:
         row = _tournament_row(found, played)
         return TournamentPage(
             **{name: getattr(row, name) for name in TournamentRow.__dataclass_fields__},
-            standings=self._standings(found),
+            standings=self.leaderboard(found.variant, tournament=id),
             matches=self.matches(MatchQuery(tournament=id, page=page)),
         )
 
