@@ -217,6 +217,10 @@ SHOWN = {
     "sanfu": ("sanfu", 2, ("heuristic", "random", "first", "random"), 44),
 }
 """The matches every browser test looks at, one per game drawn."""
+MORE = {
+    "guandan-refused": ("guandan", 2, ("heuristic", "random", "heuristic", "first"), 41),
+}
+"""Stored too: a Guandan match whose second deal's tribute is refused (抗贡, GD-15)."""
 TOURNAMENT = "cup-browser"
 REPORT = "house-balance"
 FILLERS = 36
@@ -236,7 +240,7 @@ def build_played_store(path: Path) -> Played:
             name: _store_played(
                 store, MatchJob(f"web-{name}", variant, {}, seed, players, max_deals=deals), None
             )
-            for name, (variant, deals, players, seed) in SHOWN.items()
+            for name, (variant, deals, players, seed) in {**SHOWN, **MORE}.items()
         }
         store.add_tournament(
             TOURNAMENT,

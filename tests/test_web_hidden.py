@@ -42,8 +42,8 @@ from google.protobuf.json_format import MessageToDict
 from public_cards import Statement, statement_for
 
 from arena import games
-from arena.cards import format_card
-from arena.games.base import State
+from arena.cards import BIG_JOKER, format_card
+from arena.games.base import Event, State
 from arena.games.guandan import GuandanState
 from arena.games.guandan.combos import wild_card
 from arena.server import session
@@ -143,12 +143,20 @@ class Public:
                 return _codes(fresh.pool([], replayed.steps[0].phase))
             step = found
         statement = self.statements[deal - 1][step]
-        return _codes(statement.pool(events, replayed.steps[step].phase))
+        return _codes(statement.pool(events, replayed.steps[step].phase)) | announced(events)
 
     @property
     def first(self) -> Counter[str]:
         """The cards public as the match starts."""
         return self.at(1, 0)
+
+
+def announced(events: list[Event]) -> Counter[str]:
+    """Cards a public event tells of without showing them: a refused tribute says the
+    losers hold both big jokers (GD-15, "the refusal is a public event")."""
+    if any(event.kind == "refuse_tribute" for event in events):
+        return Counter({format_card(BIG_JOKER): 2})
+    return Counter()
 
 
 def _codes(pool: Counter[int]) -> Counter[str]:
@@ -355,10 +363,10 @@ def unrevealed_frames(played: Played, match_id: str) -> list[dict[str, Any]]:
     return frames
 
 
-@pytest.mark.parametrize("name", ["guandan", "shengji-2", "shengji-4", "sanfu"])
+@pytest.mark.parametrize("name", ["guandan", "guandan-refused", "shengji-2", "shengji-4", "sanfu"])
 def test_frames_drawn_without_the_record_show_only_public_cards(played: Played, name: str) -> None:
-    """Whole stored matches (Guandan's tribute deal, Shengji's kitty, sanfu's turned
-    cards) drawn as a running match is: every frame at its moment."""
+    """Whole stored matches (Guandan's tribute deal and a refused one, Shengji's kitty,
+    sanfu's turned cards) drawn as a running match is: every frame at its moment."""
     match_id = played.matches[name]
     frames = unrevealed_frames(played, match_id)
     public = Public(stored_record(played.path, match_id))
