@@ -22,11 +22,13 @@ import asyncio
 import contextlib
 import io
 import itertools
+import secrets
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
@@ -568,6 +570,18 @@ class LiveMatch:
         self.thread.join(WAIT)
         assert not self.thread.is_alive(), f"live match {self.id} did not end"
         assert not self.errors, f"the bot of live match {self.id} failed: {self.errors}"
+
+
+def pinned_seed(monkeypatch: pytest.MonkeyPatch, seed: int = 5) -> None:
+    """Every match the server starts from now on gets ``seed`` (the same cards, and the
+    built-in bots the same choices, every run: a failure replays)."""
+    from arena.server import session
+
+    monkeypatch.setattr(
+        session,
+        "secrets",
+        SimpleNamespace(randbits=lambda bits: seed, token_hex=secrets.token_hex),
+    )
 
 
 def wait_until(check: Callable[[], bool], what: str, seconds: float = WAIT) -> None:

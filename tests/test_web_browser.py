@@ -31,6 +31,7 @@ from browser import (
     Step,
     Timeline,
     WebThread,
+    pinned_seed,
     shoot,
     stored_record,
     wait_until,
@@ -608,9 +609,12 @@ def scrub_max(page: Page) -> int:
     return int(page.locator("input#scrub").get_attribute("max") or 0)
 
 
-def test_a_live_match_is_followed_reloaded_and_seen_to_end(pages: Pages, live: Live) -> None:
+def test_a_live_match_is_followed_reloaded_and_seen_to_end(
+    pages: Pages, live: Live, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from playwright.sync_api import expect
 
+    pinned_seed(monkeypatch)
     match = live.match("guandan", "live-follow")
     try:
         match.bot.allow(3)

@@ -17,12 +17,10 @@ from __future__ import annotations
 import copy
 import json
 import re
-import secrets
 import threading
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -34,6 +32,7 @@ from browser import (
     LiveMatch,
     Played,
     Timeline,
+    pinned_seed,
     serving_live,
     stored_record,
     wait_until,
@@ -46,7 +45,6 @@ from arena.cards import BIG_JOKER, format_card
 from arena.games.base import Event, State
 from arena.games.guandan import GuandanState
 from arena.games.guandan.combos import wild_card
-from arena.server import session
 from arena.server.spectate import stored_messages
 from arena.store import Store
 from arena.web.i18n import translate
@@ -333,13 +331,6 @@ def stored_record_of(store: Store, match_id: str) -> dict[str, Any]:
     match = store.match(match_id)
     assert match is not None
     return match.record
-
-
-def pinned_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every match the server starts gets the seed 5."""
-    monkeypatch.setattr(
-        session, "secrets", SimpleNamespace(randbits=lambda bits: 5, token_hex=secrets.token_hex)
-    )
 
 
 # -- the tests ----------------------------------------------------------------------------------
