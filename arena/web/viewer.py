@@ -14,9 +14,7 @@ writes, read from one folder by a checked name.
 from __future__ import annotations
 
 import asyncio
-import json
 import math
-import re
 import threading
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -26,7 +24,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 import grpc
 from google.protobuf.json_format import MessageToDict
-from pydantic import BaseModel, ConfigDict, ValidationError
 
 from arena import games
 from arena._proto.arena.v1 import arena_pb2
@@ -51,6 +48,7 @@ from arena.store import (
     match_result,
 )
 from arena.web.incidents import Incidents, match_incidents
+from arena.web.report_files import ReportMissing, ReportRow, read_report, report_rows
 
 if TYPE_CHECKING:
     from arena.server.session import MatchSession
@@ -82,13 +80,10 @@ RECENT: Final = 20
 """Matches a bot page lists."""
 INCIDENT_MATCHES: Final = 200
 """The most matches with clock marks a bot page re-plays to count its incidents."""
-INCIDENT_CACHE: Final = 10_000
-"""Matches whose incidents a viewer keeps once counted."""
-MAX_REPORT_BYTES: Final = 20_000_000
 TEAM0_SCORE: Final = {"team0": 1.0, "team1": 0.0, "draw": 0.5}
 """A played-out match's result as team 0's score (how ratings take it)."""
-REPORT_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-"""A report's name: its file's name in the reports folder without ``.json``."""
+INCIDENT_CACHE: Final = 10_000
+"""Matches whose incidents a viewer keeps once counted."""
 
 
 class NotFound(Exception):
@@ -219,18 +214,6 @@ class TournamentPage(TournamentRow):
     matches: MatchPage
 
 
-@dataclass(frozen=True)
-class ReportRow:
-    name: str
-    modified: str
-    size: int
-    variants: tuple[str, ...]
-    deals_per_variant: int | None
-    complete: bool | None
-    error: str | None
-    """Why the file cannot be read as a report (listed as broken); None when fine."""
-
-
 # ---------------------------------------------------------------------------
 # The match list's query
 
@@ -333,28 +316,6 @@ class MatchQuery:
             result=self.result,
             text=self.text,
         )
-
-
-# ---------------------------------------------------------------------------
-# Balance reports
-
-
-class _ReportVariant(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    name: str
-    game: str
-    deals: int
-
-
-class _Report(BaseModel):
-    """What a row needs of a balance report (``arena balance --json``)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    deals_per_variant: int
-    complete: bool
-    variants: list[_ReportVariant]
 
 
 # ---------------------------------------------------------------------------
@@ -734,34 +695,16 @@ class Viewer:
 
     def reports(self) -> list[ReportRow]:
         """The balance reports in the reports folder, by name; broken files included."""
-        folder = self._reports
-        if folder is None or not folder.is_dir():
-            return []
-        files = sorted(p for p in folder.glob("*.json") if REPORT_NAME.fullmatch(p.stem))
-        rows = (_report_row(path) for path in files if _inside(folder, path))
-        return [row for row in rows if row is not None]
+        return [] if self._reports is None else report_rows(self._reports)
 
     def report(self, name: str) -> dict[str, Any]:
         """A report's JSON; NotFound for a bad name, a missing file or a broken one."""
-        path = self._report_path(name)
-        data, error = _read_report(path)
-        if error is not None or data is None:
-            raise NotFound(f"report {name!r} cannot be read: {error}")
-        return data
-
-    def _report_path(self, name: str) -> Path:
-        folder = self._reports
-        if folder is None or not REPORT_NAME.fullmatch(name):
+        if self._reports is None:
             raise NotFound(f"no report {name[:60]!r}")
-        path = folder / f"{name}.json"
-        if not _inside(folder, path):
-            raise NotFound(f"no report {name!r}")
-        return path
-
-
-def _inside(folder: Path, path: Path) -> bool:
-    """Whether ``path`` is a file of ``folder`` itself (a link leading out is not)."""
-    return path.is_file() and path.resolve().parent == folder.resolve()
+        try:
+            return read_report(self._reports, name)
+        except ReportMissing as err:
+            raise NotFound(str(err)) from None
 
 
 def _tournament_row(tournament: Tournament, played: int) -> TournamentRow:
@@ -791,41 +734,3 @@ def _planned(config: Mapping[str, Any]) -> int | None:
         return expected_matches(TournamentConfig.from_mapping(dict(config)))
     except (ArenaError, ValueError, TypeError):
         return None
-
-
-def _read_report(path: Path) -> tuple[dict[str, Any] | None, str | None]:
-    """A report file's JSON, or why it is not a report."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_REPORT_BYTES:
-            return None, f"{size:,} bytes: a report is at most {MAX_REPORT_BYTES:,}"
-        data = json.loads(path.read_text(encoding="utf-8"))
-        _Report.model_validate(data)
-    except OSError as err:
-        return None, err.strerror or type(err).__name__
-    except ValidationError as err:
-        where = ".".join(str(part) for part in err.errors()[0]["loc"])
-        return None, f"not a balance report: {where}: {err.errors()[0]['msg']}"
-    except (ValueError, RecursionError) as err:  # not UTF-8, not JSON
-        return None, f"not JSON: {str(err).splitlines()[0] if str(err) else type(err).__name__}"
-    return data, None
-
-
-def _report_row(path: Path) -> ReportRow | None:
-    """A report file's row; None if it went away while the folder was read."""
-    data, error = _read_report(path)
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    modified = datetime.fromtimestamp(stat.st_mtime, UTC).isoformat(timespec="seconds")
-    variants = () if data is None else tuple(v["name"] for v in data["variants"])
-    return ReportRow(
-        name=path.stem,
-        modified=modified,
-        size=stat.st_size,
-        variants=variants,
-        deals_per_variant=None if data is None else data["deals_per_variant"],
-        complete=None if data is None else data["complete"],
-        error=error,
-    )
