@@ -259,7 +259,9 @@ def test_bot_page_head_to_head_agrees_with_a_count_by_hand(played: Played, viewe
     }
     assert page.bot.name == "random" and page.bot.kind == "builtin"
     assert set(page.ratings) == {"guandan", "shengji-1", "sanfu"}
-    assert set(page.history["shengji-1"]) == {"elo", "skill", "room"}
+    assert set(page.history["shengji-1"]) == {"elo", "openskill", "room"}
+    skill = page.history["sanfu"]["openskill"][-1][1]
+    assert skill == pytest.approx(page.ratings["sanfu"].skill)  # μ−3σ, as the leaderboard
     elo_history = page.history["guandan"]["elo"]
     assert elo_history[-1][1] == pytest.approx(page.ratings["guandan"].elo)
     rated_ids = {m.id for m in all_matches(played.store) if m.variant == "guandan"}
@@ -730,3 +732,16 @@ def test_leaderboards_follow_each_match_stored(tmp_path: Path) -> None:
                 assert {row.bot: row.matches for row in rows} == {"random": stored, "first": stored}
             elo = {r.bot: r.value for r in store.ratings(config.variant, "elo")}
             assert {r.bot: r.elo for r in viewer.leaderboard(config.variant)} == elo
+
+
+def test_a_record_changed_by_hand_leaves_a_bot_page_standing(tmp_path: Path) -> None:
+    stored = _incident_match().stored(None)
+    deals = [dict(deal) for deal in stored.record["deals"]]
+    deals[0]["actions"] = ["nonsense", *deals[0]["actions"]]
+    broken = replace(stored, record={**stored.record, "deals": deals})
+    with Store.open(tmp_path / "changed.sqlite") as store:
+        store.add_match(broken)
+        viewer = Viewer(store)
+        page = viewer.bot("first")
+        assert page.incidents == Incidents() and page.incident_matches == []
+        assert [row.id for row in page.recent] == [broken.id]

@@ -28,6 +28,7 @@ from google.protobuf.json_format import MessageToDict
 from arena import games
 from arena._proto.arena.v1 import arena_pb2
 from arena.errors import ArenaError, ParseError
+from arena.log import get_logger
 from arena.rating import wilson_interval
 from arena.replay import MatchRecord
 from arena.server.services import Failure
@@ -52,6 +53,8 @@ from arena.web.report_files import ReportMissing, ReportRow, read_report, report
 
 if TYPE_CHECKING:
     from arena.server.session import MatchSession
+
+log = get_logger(__name__)
 
 __all__ = [
     "BadQuery",
@@ -185,7 +188,8 @@ class BotPage:
     ratings: dict[str, LeaderRow]
     """Per variant it played or is rated in; ``rank`` is its Elo rank there."""
     history: dict[str, dict[str, list[tuple[str, float, str]]]]
-    """Per variant, per system (``elo``, ``skill`` μ−3σ, ``room``): (time, value, match)."""
+    """Per variant, per system (``elo``, ``openskill`` as μ−3σ, ``room``): (time, value,
+    match id), oldest first."""
     recent: list[MatchRow]
     head_to_head: list[HeadToHeadRow]
     incidents: Incidents
@@ -561,13 +565,12 @@ class Viewer:
     def _history(self, name: str) -> dict[str, dict[str, list[tuple[str, float, str]]]]:
         history: dict[str, dict[str, list[tuple[str, float, str]]]] = {}
         for change in self._store.bot_rating_history(name):
-            system = "skill" if change.system == OPENSKILL else change.system
             value = (
                 _conservative(change.after, change.sigma)
                 if change.system == OPENSKILL
                 else change.after
             )
-            points = history.setdefault(change.variant, {}).setdefault(system, [])
+            points = history.setdefault(change.variant, {}).setdefault(change.system, [])
             points.append((change.at, value, change.match_id))
         return history
 
@@ -588,7 +591,11 @@ class Viewer:
         with self._lock:
             found = self._incidents.get(id)
         if found is None:
-            found = match_incidents(self._record(id))
+            try:
+                found = match_incidents(self._record(id))
+            except (ArenaError, ValueError, KeyError) as err:  # a record changed by hand
+                log.warning("incidents_unreadable", match_id=id, error=str(err))
+                found = {}
             with self._lock:
                 self._incidents[id] = found
                 while len(self._incidents) > INCIDENT_CACHE:
