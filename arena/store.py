@@ -1433,7 +1433,10 @@ class Store:
         self, wanted: MatchFilter = MatchFilter(), *, offset: int = 0, limit: int = 50
     ) -> list[MatchListing]:
         """Stored matches that pass ``wanted``, newest first: ``limit`` from ``offset``."""
-        _check(offset >= 0 and limit >= 0, "offset and limit are 0 or more")
+        _check(
+            offset in _INT64 and limit in _INT64 and offset >= 0 and limit >= 0,
+            f"offset {offset} and limit {limit}: 0 or more, 64-bit integers",
+        )
         where, params = _where(wanted)
         rows = self._read(
             f"SELECT number, {_SUMMARY_COLUMNS} FROM match_summaries s WHERE {where} "

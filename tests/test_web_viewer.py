@@ -30,7 +30,7 @@ from arena.games import make
 from arena.games.base import Action, Observation
 from arena.match import AUTO_MARK, FLED_MARK, Clock, play_match
 from arena.server.play import PlayConfig
-from arena.server.services import list_matches
+from arena.server.services import Failure, list_matches
 from arena.sim import TournamentConfig, plan, play_jobs
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import League
@@ -745,3 +745,13 @@ def test_a_record_changed_by_hand_leaves_a_bot_page_standing(tmp_path: Path) -> 
         page = viewer.bot("first")
         assert page.incidents == Incidents() and page.incident_matches == []
         assert [row.id for row in page.recent] == [broken.id]
+
+
+@pytest.mark.parametrize("token", ["-1", "x", "9" * 30, str(2**62 + 1)])
+def test_list_matches_refuses_a_page_token_it_never_gave(played: Played, token: str) -> None:
+    with pytest.raises(Failure) as info:
+        list_matches(played.store, arena_pb2.ListMatchesRequest(page_token=token))
+    assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert "bad page_token" in info.value.message and len(info.value.message) < 80
+    far = list_matches(played.store, arena_pb2.ListMatchesRequest(page_token=str(2**62)))
+    assert list(far.matches) == [] and far.next_page_token == ""

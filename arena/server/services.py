@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 REMOTE_KIND: Final = "remote"
 DEFAULT_PAGE: Final = 50
 MAX_PAGE: Final = 500
+MAX_OFFSET: Final = 2**62
+"""The largest page token (an offset) the list takes: beyond it no token was ever given."""
 
 
 REGISTRATIONS_PER_MINUTE: Final = 30.0
@@ -197,8 +199,10 @@ def list_matches(
         offset = int(request.page_token) if request.page_token else 0
     except ValueError:
         offset = -1
-    if offset < 0:
-        raise Failure(grpc.StatusCode.INVALID_ARGUMENT, f"bad page_token {request.page_token!r}")
+    if not 0 <= offset <= MAX_OFFSET:
+        raise Failure(
+            grpc.StatusCode.INVALID_ARGUMENT, f"bad page_token {request.page_token[:40]!r}"
+        )
     size = min(request.page_size or DEFAULT_PAGE, MAX_PAGE)
     shown = [
         m
