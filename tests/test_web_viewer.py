@@ -44,7 +44,7 @@ from arena.store import (
     StoredMatch,
     StoreError,
 )
-from arena.web.incidents import Incidents
+from arena.web.incidents import Incidents, match_incidents
 from arena.web.viewer import (
     MAX_PAGE,
     MAX_PER_PAGE,
@@ -755,3 +755,18 @@ def test_list_matches_refuses_a_page_token_it_never_gave(played: Played, token: 
     assert "bad page_token" in info.value.message and len(info.value.message) < 80
     far = list_matches(played.store, arena_pb2.ListMatchesRequest(page_token=str(2**62)))
     assert list(far.matches) == [] and far.next_page_token == ""
+
+
+@pytest.mark.parametrize("seed", [2, 10, 25])  # deals where the slow player sits elsewhere
+def test_sanfu_incidents_go_to_the_player_wherever_the_turned_cards_seat_it(seed: int) -> None:
+    now = [0.0]
+    clock = Clock(limit=1.0, bank=0.0, now=lambda: now[0])
+    players = ("random", "first", "heuristic", "search")
+    policies = [RandomBot(1), Slow(now), RandomBot(2), RandomBot(3)]
+    result = play_match(
+        make("sanfu"), policies, seed=seed, players=players, max_deals=1, clock=clock
+    )
+    found = match_incidents(result.record)
+    assert found == {"first": Incidents(automatic_plays=5, flights=1, forfeits=0)}
+    (fled,) = [e for e in result.record.deals[0].actions if e.startswith(FLED_MARK)]
+    assert fled != f"{FLED_MARK} 1"  # the seat that fled is not the player's index
