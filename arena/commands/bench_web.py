@@ -34,7 +34,7 @@ import secrets
 import tempfile
 import threading
 import time
-from collections.abc import Coroutine, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -146,8 +146,15 @@ def _copy(
     )
 
 
-def build_store(store: Store, bots: int, matches: int, seed: int) -> None:
-    """Fill an empty ``store`` with ``bots`` bots and ``matches`` rated matches."""
+def build_store(
+    store: Store,
+    bots: int,
+    matches: int,
+    seed: int,
+    advance: Callable[[int], None] | None = None,
+) -> None:
+    """Fill an empty ``store`` with ``bots`` bots and ``matches`` rated matches;
+    ``advance`` is told each batch of matches stored."""
     if bots < 4:
         raise ConfigError(f"--bots must be at least 4 (four seats), got {bots}")
     for number in range(bots):
@@ -176,10 +183,11 @@ def build_store(store: Store, bots: int, matches: int, seed: int) -> None:
         updates = league.rate(seating, template.team_score(), match.record)
         league.apply(updates)
         batch.append((match, updates))
-        if len(batch) == BATCH:
+        if len(batch) == BATCH or number == matches - 1:
             store.add_matches(batch)
+            if advance is not None:
+                advance(len(batch))
             batch = []
-    store.add_matches(batch)
 
 
 def open_store(db: Path, bots: int, matches: int, seed: int) -> Store:
@@ -188,7 +196,11 @@ def open_store(db: Path, bots: int, matches: int, seed: int) -> Store:
     try:
         held = store.count_matches()
         if held == 0:
-            build_store(store, bots, matches, seed)
+            from arena.commands.progress import progress_bar
+
+            with progress_bar() as progress:
+                task = progress.add_task("building the store", total=matches, rate="")
+                build_store(store, bots, matches, seed, lambda n: progress.advance(task, n))
         elif held != matches or len(store.bots()) != bots:
             raise ConfigError(
                 f"{db} holds {held} matches and {len(store.bots())} bots, not the "
