@@ -560,11 +560,38 @@ def _fill_summaries(conn: sqlite3.Connection) -> None:
             (last,),
         ).fetchall()
         for row in rows:
-            match = _match_from_row(row)
+            match = _summarised(row)
             _insert_summary(conn, match, bool(row["rated"]), row["finished_at"])
         if len(rows) < _PAGE:
             return
         last = rows[-1]["rowid"]
+
+
+def _summarised(row: sqlite3.Row) -> StoredMatch:
+    """A stored match as its summary reads it: JSON that cannot be read (a row changed
+    by hand) counts as empty, so that the store still opens with every row listed."""
+
+    def read(column: str, kind: type[dict[str, Any]] | type[list[Any]]) -> Any:
+        try:
+            value = _loads(row[column])
+        except StoreError:
+            return kind()
+        return value if isinstance(value, kind) else kind()
+
+    seating = read("seating_json", list)
+    return StoredMatch(
+        id=row["id"],
+        tournament_id=row["tournament_id"],
+        variant=row["variant"],
+        options=read("options_json", dict),
+        seed=row["seed"],
+        seating=tuple(name for name in seating if isinstance(name, str) and name),
+        outcome=read("outcome_json", dict),
+        record=read("record_json", dict),
+        deals=row["deals"],
+        decisions=row["decisions"],
+        finished_at=row["finished_at"],
+    )
 
 
 def _listing_from_row(row: sqlite3.Row) -> MatchListing:

@@ -501,6 +501,12 @@ def test_a_store_of_the_previous_schema_keeps_every_row_and_lists_it(
     conn.execute("ATTACH DATABASE ? AS src", (str(played.path),))
     for table in ("bots", "tournaments", "matches", "ratings", "rating_history"):
         conn.execute(f"INSERT INTO main.{table} SELECT * FROM src.{table} ORDER BY rowid")
+    conn.execute(  # a row changed by hand: its record and seating are no longer JSON
+        "INSERT INTO matches SELECT 'hand-changed', NULL, variant, options_json, seed, "
+        "'[not json', outcome_json, '{not json', deals, decisions, finished_at "
+        "FROM src.matches WHERE id = ?",
+        (played.casual,),
+    )
     conn.commit()
     conn.execute("DETACH DATABASE src")
     conn.close()
@@ -508,9 +514,13 @@ def test_a_store_of_the_previous_schema_keeps_every_row_and_lists_it(
         Viewer(unchanged)  # read-only: not brought up to date, and said so
     assert "schema version 5, older than this arena's 6" in str(info.value)
     with Store.open(old) as upgraded:
-        assert upgraded.count_matches() == played.store.count_matches()
-        assert list(upgraded.matches()) == list(played.store.matches())
-        assert upgraded.match_listings(limit=100) == played.store.match_listings(limit=100)
+        assert upgraded.count_matches() == played.store.count_matches() + 1
+        changed, *listed = upgraded.match_listings(limit=100)
+        assert (changed.id, changed.players) == ("hand-changed", ())
+        assert listed == played.store.match_listings(limit=100)
+        assert all(upgraded.match(m.id) == m for m in played.store.matches())
+        kept = sqlite3.connect(old).execute("SELECT count(*) FROM matches").fetchone()[0]
+        assert kept == upgraded.count_matches()
         for variant in ("guandan", "shengji-1", "sanfu"):
             assert upgraded.results(variant) == played.store.results(variant)
         assert upgraded.head_to_head("first") == played.store.head_to_head("first")
