@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -488,6 +489,21 @@ def test_the_match_list_filters_and_pages(pages: Pages, site: WebThread, played:
     assert set(listed(page)) == {*played.matches.values(), *played.tournament_matches}
     page.goto(f"{site.url}/matches?q=web-shengji")
     assert sorted(listed(page)) == ["web-shengji-2", "web-shengji-4"]
+
+    with Store.open(played.path, read_only=True) as store:
+        stored = {m: store.match(m) for m in everything}
+    scores = {m: match.outcome["team_score"] for m, match in stored.items() if match}
+    days = {date.fromisoformat(str(match.finished_at)[:10]) for match in stored.values() if match}
+    for result, score in (("team0", 1.0), ("team1", 0.0), ("draw", 0.5)):
+        page.goto(f"{site.url}/matches?result={result}&per_page=200")
+        assert sorted(listed(page)) == sorted(m for m in everything if scores[m] == score), result
+    day = timedelta(days=1)
+    page.goto(f"{site.url}/matches?since={min(days) - day}&per_page=200")
+    assert sorted(listed(page)) == sorted(everything)
+    page.goto(f"{site.url}/matches?until={min(days) - day}")
+    assert not listed(page)
+    page.goto(f"{site.url}/matches?since={max(days) + day}")
+    assert not listed(page)
 
     seen: list[str] = []
     for number in range(1, 6):
