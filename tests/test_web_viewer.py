@@ -49,6 +49,7 @@ from arena.web.viewer import (
     MAX_PAGE,
     MAX_PER_PAGE,
     BadQuery,
+    BrokenMatch,
     MatchQuery,
     NotFound,
     Viewer,
@@ -519,6 +520,11 @@ def test_a_store_of_the_previous_schema_keeps_every_row_and_lists_it(
         assert (changed.id, changed.players) == ("hand-changed", ())
         assert listed == played.store.match_listings(limit=100)
         assert all(upgraded.match(m.id) == m for m in played.store.matches())
+        viewer = Viewer(upgraded)
+        assert viewer.match("hand-changed").status == "finished"
+        for call in (viewer.watch_messages, viewer.revealed_record):
+            with pytest.raises(BrokenMatch, match="hand-changed"):
+                call("hand-changed")
         kept = sqlite3.connect(old).execute("SELECT count(*) FROM matches").fetchone()[0]
         assert kept == upgraded.count_matches()
         for variant in ("guandan", "shengji-1", "sanfu"):

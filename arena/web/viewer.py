@@ -665,6 +665,8 @@ class Viewer:
             if failure.code == grpc.StatusCode.NOT_FOUND:
                 raise NotFound(failure.message) from None
             raise BrokenMatch(failure.message) from None
+        except StoreError as err:  # its row cannot be read back
+            raise BrokenMatch(f"match {id!r}: {err}") from None
         return [message_dict(message) for message in messages]
 
     def revealed_record(self, id: str) -> MatchRecord | None:
@@ -677,7 +679,10 @@ class Viewer:
         return self._record(id)
 
     def _record(self, id: str) -> MatchRecord:
-        stored = self._store.match(id)
+        try:
+            stored = self._store.match(id)
+        except StoreError as err:  # its row cannot be read back
+            raise BrokenMatch(f"match {id!r}: {err}") from None
         if stored is None:
             raise NotFound(f"no match {id!r}")
         try:
