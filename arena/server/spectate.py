@@ -24,7 +24,7 @@ from arena.replay import MatchRecord, replay_entry, start_deal
 from arena.server.remote import event_to_proto, struct
 from arena.server.results import end_of_match, rating_change
 from arena.server.services import Failure, Services, list_matches
-from arena.store import RATING_SYSTEMS, Store, StoredMatch
+from arena.store import RATING_SYSTEMS, Store, StoredMatch, StoreError
 
 __all__ = ["LiveFeed", "SpectateService", "stored_messages"]
 
@@ -144,7 +144,10 @@ def stored_messages(
     current deal's events up to ``after_seq``; the MatchInfo, the current deal's
     DealStarted and every later message are sent.
     """
-    match = store.match(match_id)
+    try:
+        match = store.match(match_id)
+    except StoreError as err:  # a row changed by hand
+        raise Failure(grpc.StatusCode.INTERNAL, f"match {match_id!r}: {err}") from None
     if match is None:
         raise Failure(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
     try:

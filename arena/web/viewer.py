@@ -665,8 +665,6 @@ class Viewer:
             if failure.code == grpc.StatusCode.NOT_FOUND:
                 raise NotFound(failure.message) from None
             raise BrokenMatch(failure.message) from None
-        except StoreError as err:  # its row cannot be read back
-            raise BrokenMatch(f"match {id!r}: {err}") from None
         return [message_dict(message) for message in messages]
 
     def revealed_record(self, id: str) -> MatchRecord | None:
