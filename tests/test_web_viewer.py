@@ -618,6 +618,17 @@ def test_follow_a_running_match_to_its_result_with_public_messages(tmp_path: Pat
             with pytest.raises(NotFound):
                 viewer.watch_messages(live.id)
 
+            session = server.running.play.sessions[live.id]
+
+            async def leave_early() -> int:
+                following = viewer.follow(live.id)
+                await anext(following)  # caught up, watching
+                watching = len(session._watchers)
+                await following.aclose()  # a page closed: its watcher goes at once
+                return watching - len(session._watchers)
+
+            assert asyncio.run(leave_early()) == 1
+
             async def follow() -> list[dict[str, Any]]:
                 return [message async for message in viewer.follow(live.id)]
 

@@ -11,6 +11,7 @@ public message as the seats do.
 from __future__ import annotations
 
 import asyncio
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ from arena.store import RATING_SYSTEMS, Store, StoredMatch, StoreError
 __all__ = ["LiveFeed", "SpectateService", "stored_messages"]
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Mapping
+    from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 
     from arena.server.session import MatchSession
 
@@ -215,7 +216,7 @@ class LiveFeed:
         finally:
             session.busy.release()
 
-    async def messages(self) -> AsyncIterator[arena_pb2.WatchMessage]:
+    async def messages(self) -> AsyncGenerator[arena_pb2.WatchMessage, None]:
         """The catch-up, then every public message up to the match's result."""
         try:
             while (message := await self._inbox.get()) is not None:
@@ -240,8 +241,9 @@ class SpectateService(arena_pb2_grpc.SpectateServicer):
         if session is not None:
             feed = LiveFeed(session)
             if await feed.open(request.after_seq):
-                async for message in feed.messages():
-                    yield message
+                async with aclosing(feed.messages()) as live:  # unwatched when left
+                    async for message in live:
+                        yield message
                 return
         try:
             messages = await asyncio.to_thread(

@@ -17,6 +17,7 @@ import asyncio
 import math
 import threading
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -695,8 +696,9 @@ class Viewer:
         if session is not None:
             feed = LiveFeed(session)
             if await feed.open(after_seq):
-                async for message in feed.messages():
-                    yield message_dict(message)
+                async with aclosing(feed.messages()) as live:  # unwatched when left
+                    async for message in live:
+                        yield message_dict(message)
                 return
         for stored in await asyncio.to_thread(self.watch_messages, id, after_seq):
             yield stored
