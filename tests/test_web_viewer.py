@@ -260,8 +260,8 @@ def test_bot_page_head_to_head_agrees_with_a_count_by_hand(played: Played, viewe
     }
     assert page.bot.name == "random" and page.bot.kind == "builtin"
     assert set(page.ratings) == {"guandan", "shengji-1", "sanfu"}
-    assert set(page.history["shengji-1"]) == {"elo", "openskill", "room"}
-    skill = page.history["sanfu"]["openskill"][-1][1]
+    assert set(page.history["shengji-1"]) == {"elo", "skill", "room"}
+    skill = page.history["sanfu"]["skill"][-1][1]
     assert skill == pytest.approx(page.ratings["sanfu"].skill)  # μ−3σ, as the leaderboard
     elo_history = page.history["guandan"]["elo"]
     assert elo_history[-1][1] == pytest.approx(page.ratings["guandan"].elo)

@@ -189,8 +189,8 @@ class BotPage:
     ratings: dict[str, LeaderRow]
     """Per variant it played or is rated in; ``rank`` is its Elo rank there."""
     history: dict[str, dict[str, list[tuple[str, float, str]]]]
-    """Per variant, per system (``elo``, ``openskill`` as μ−3σ, ``room``): (time, value,
-    match id), oldest first."""
+    """Per variant, per system (``elo``, ``skill``: OpenSkill μ−3σ as in the leaderboard,
+    ``room``): (time, value, match id), oldest first."""
     recent: list[MatchRow]
     head_to_head: list[HeadToHeadRow]
     incidents: Incidents
@@ -571,7 +571,8 @@ class Viewer:
                 if change.system == OPENSKILL
                 else change.after
             )
-            points = history.setdefault(change.variant, {}).setdefault(change.system, [])
+            system = "skill" if change.system == OPENSKILL else change.system
+            points = history.setdefault(change.variant, {}).setdefault(system, [])
             points.append((change.at, value, change.match_id))
         return history
 
