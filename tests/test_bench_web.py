@@ -81,8 +81,9 @@ def test_bench_web_json_figures_agree_and_a_kept_store_is_reused(
     assert report["live"]["frames"] > 0
     with Store.open(db) as store:
         ids = [m.id for m in store.matches()]
+    assert report["store_built"]
     assert main([*argv, "--db", str(db), "--json"]) == 0  # the same store, used again
-    json.loads(capsys.readouterr().out)
+    assert not json.loads(capsys.readouterr().out)["store_built"]
     with Store.open(db) as store:
         assert [m.id for m in store.matches()] == ids
 

@@ -190,8 +190,9 @@ def build_store(
             batch = []
 
 
-def open_store(db: Path, bots: int, matches: int, seed: int) -> Store:
-    """The bench store at ``db``: built when new, reused when it holds what is asked."""
+def open_store(db: Path, bots: int, matches: int, seed: int) -> tuple[Store, bool]:
+    """The bench store at ``db``, built when new (True), reused when it holds what is
+    asked (False)."""
     store = Store.open(db)
     try:
         held = store.count_matches()
@@ -209,7 +210,7 @@ def open_store(db: Path, bots: int, matches: int, seed: int) -> Store:
     except BaseException:
         store.close()
         raise
-    return store
+    return store, held == 0
 
 
 # ---------------------------------------------------------------------------
@@ -480,7 +481,8 @@ def measure(
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-bench-web-"))
             db = Path(folder) / "bench.sqlite"
         started = time.perf_counter()
-        store = stack.enter_context(open_store(db, bots, matches, seed))
+        store, built = open_store(db, bots, matches, seed)
+        stack.enter_context(store)
         build = time.perf_counter() - started
         stack.enter_context(_quiet(*QUIET))
         timings = asyncio.run(time_pages(store, bots, requests, seed))
@@ -494,6 +496,7 @@ def measure(
     report: dict[str, Any] = {
         "bots": bots,
         "matches": matches,
+        "store_built": built,
         "store_seconds": build,
         "healthz": _figures(timings.seconds["healthz"], baseline),
         "pages": pages,
@@ -513,7 +516,8 @@ def measure(
 def _print(report: dict[str, Any]) -> None:
     print(
         f"web face: {report['bots']} bots, {report['matches']} matches "
-        f"(store ready in {report['store_seconds']:.1f} s); time at the server, in process"
+        f"({'store built in' if report['store_built'] else 'store reused, opened in'} "
+        f"{report['store_seconds']:.1f} s); time at the server, in process"
     )
     base = report["healthz"]
     print(f"  {'page':<26}{'p50 ms':>9}{'p95 ms':>9}{'x healthz':>11}  target p95")
