@@ -31,6 +31,7 @@ from arena.games.base import Action, Observation
 from arena.match import AUTO_MARK, FLED_MARK, Clock, play_match
 from arena.server.play import PlayConfig
 from arena.server.services import Failure, list_matches
+from arena.server.spectate import stored_messages
 from arena.sim import TournamentConfig, plan, play_jobs
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import League
@@ -53,6 +54,7 @@ from arena.web.viewer import (
     MatchQuery,
     NotFound,
     Viewer,
+    message_dict,
 )
 from bots.simple import RandomBot
 
@@ -797,3 +799,18 @@ def test_sanfu_incidents_go_to_the_player_wherever_the_turned_cards_seat_it(seed
     assert found == {"first": Incidents(automatic_plays=5, flights=1, forfeits=0)}
     (fled,) = [e for e in result.record.deals[0].actions if e.startswith(FLED_MARK)]
     assert fled != f"{FLED_MARK} 1"  # the seat that fled is not the player's index
+
+
+def test_a_stored_match_s_messages_are_kept_and_each_caller_gets_its_own(
+    played: Played,
+) -> None:
+    viewer = Viewer(played.store)
+    first = viewer.watch_messages(played.casual)
+    expected = [message_dict(m) for m in stored_messages(played.store, played.casual)]
+    assert first == expected
+    first[0]["match"]["players"] = ["changed"]  # a caller changing what it was given
+    first.pop()
+    assert viewer.watch_messages(played.casual) == expected
+    assert viewer.watch_messages(played.casual, 5) == [
+        message_dict(m) for m in stored_messages(played.store, played.casual, 5)
+    ]

@@ -227,10 +227,14 @@ class Timings:
         self.seconds.setdefault(kind, []).append(seconds)
 
 
-def _page_urls(store: Store, bots: int, rng: random.Random) -> dict[str, list[str]]:
-    """Some URLs of each kind of page (chosen once, asked in turn)."""
+def _page_urls(store: Store, bots: int, requests: int, rng: random.Random) -> dict[str, list[str]]:
+    """Some URLs of each kind of page (chosen once, asked in turn); each match page is
+    of another match while the store holds enough (a first view: nothing kept from an
+    earlier one)."""
     pages = -(-store.count_matches() // PER_PAGE)
-    listed = store.match_listings(limit=200)
+    total = store.count_matches()
+    numbers = rng.sample(range(total), min(total, requests + 1))
+    shown = [store.match_listings(offset=n, limit=1)[0].id for n in numbers]
     middle = datetime.now(UTC) - timedelta(days=180)
     picks = [bot_name(rng.randrange(bots)) for _ in range(10)]
     return {
@@ -247,7 +251,7 @@ def _page_urls(store: Store, bots: int, rng: random.Random) -> dict[str, list[st
             f"/matches?result=team0&variant=sanfu&since={middle.date()}",
         ],
         "bot page": [f"/bots/{bot}" for bot in picks],
-        "match page": [f"/matches/{listing.id}" for listing in rng.sample(listed, 10)],
+        "match page": [f"/matches/{match_id}" for match_id in shown],
     }
 
 
@@ -259,7 +263,7 @@ async def time_pages(store: Store, bots: int, requests: int, seed: int) -> Timin
     from arena.web.viewer import Viewer
 
     app = create_app(Viewer(store))
-    urls = _page_urls(store, bots, random.Random(seed))
+    urls = _page_urls(store, bots, requests, random.Random(seed))
     timings = Timings()
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:

@@ -14,6 +14,7 @@ writes, read from one folder by a checked name.
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import threading
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
@@ -86,6 +87,8 @@ INCIDENT_MATCHES: Final = 200
 """The most matches with clock marks a bot page re-plays to count its incidents."""
 TEAM0_SCORE: Final = {"team0": 1.0, "team1": 0.0, "draw": 0.5}
 """A played-out match's result as team 0's score (how ratings take it)."""
+MESSAGES_KEPT: Final = 16
+"""Stored matches whose public messages a viewer keeps once re-played."""
 INCIDENT_CACHE: Final = 10_000
 """Matches whose incidents a viewer keeps once counted."""
 
@@ -427,6 +430,7 @@ class Viewer:
         self._reports = reports
         self._incidents: dict[str, dict[str, Incidents]] = {}
         self._leaders: dict[str, tuple[int, list[LeaderRow]]] = {}
+        self._messages: dict[str, str] = {}
         self._lock = threading.Lock()
 
     # -- variants and leaderboards ------------------------------------------------
@@ -660,14 +664,31 @@ class Viewer:
         raise NotFound(f"no match {id!r}")
 
     def watch_messages(self, id: str, after_seq: int = 0) -> list[dict[str, Any]]:
-        """A stored match's public messages (the Spectate stream), as dicts."""
+        """A stored match's public messages (the Spectate stream), as dicts of their own.
+
+        A stored match never changes: the whole stream of the last
+        :data:`MESSAGES_KEPT` matches asked is kept (as JSON text), so that the page,
+        its table and its stream do not re-play the match each."""
+        if after_seq == 0:
+            with self._lock:
+                kept = self._messages.get(id)
+            if kept is not None:
+                copied: list[dict[str, Any]] = json.loads(kept)
+                return copied
         try:
             messages = stored_messages(self._store, id, after_seq)
         except Failure as failure:
             if failure.code == grpc.StatusCode.NOT_FOUND:
                 raise NotFound(failure.message) from None
             raise BrokenMatch(failure.message) from None
-        return [message_dict(message) for message in messages]
+        found = [message_dict(message) for message in messages]
+        if after_seq == 0:
+            text = json.dumps(found, ensure_ascii=False, separators=(",", ":"))
+            with self._lock:
+                self._messages[id] = text
+                while len(self._messages) > MESSAGES_KEPT:
+                    del self._messages[next(iter(self._messages))]
+        return found
 
     def revealed_record(self, id: str) -> MatchRecord | None:
         """The record (every hand) of a stored match, as ``GetMatchRecord`` gives it;
