@@ -1,7 +1,8 @@
 """The table page's script in a real browser, where the site's own flows do not reach:
 a live stream that breaks off is resumed after the last event the page holds, without a
 frame twice, and a user who stepped back is not pulled to the newest frame; the URL hash
-names a deal's step or a frame.
+names a deal's step or a frame. And every word the page and its script name is among the
+frames' labels in both languages, each phrase with the fields the script fills.
 
 A stored match's page is turned into a running one's on its way to the browser (the
 first frames only, ``data-live="true"``) and the stream is held, cut short or passed to
@@ -15,10 +16,16 @@ import json
 import re
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from browser import WAIT, Played, WebThread
+
+import arena.web
+from arena.web.i18n import LANGUAGES
+from arena.web.table_text import PLACES, Words
 
 if TYPE_CHECKING:
     from browser import Pages
@@ -163,3 +170,41 @@ def test_the_url_hash_names_a_deal_and_step_or_a_frame_and_follows_the_position(
         page.goto(f"{site.url}/matches/{match_id}{nowhere}")
         page.reload()
         expect(table).to_have_attribute("data-frame", "0")
+
+
+WEB = Path(arena.web.__file__).parent
+PHRASES = {
+    "position": {"deal", "step", "steps"},
+    "deal_option": {"number"},
+    "trick_no": {"trick"},
+    "count": {"count"},
+    "seat_points": {"points"},
+}
+"""The labels table.js fills, and the fields it fills them with."""
+ROLES = {"shengji": {"dealer", "declarer", "defender"}, "sanfu": {"turned"}, "guandan": set()}
+"""The seats' roles the frames of each game carry (shown by their label)."""
+
+
+def words_the_page_names() -> set[str]:
+    """The label keys match.html and table.js ask for by name."""
+    script = (WEB / "static" / "table.js").read_text("utf-8")
+    page = (WEB / "templates" / "match.html").read_text("utf-8")
+    keys = set(re.findall(r"\blabel\(\"([a-z_.]+)\"", script))
+    keys |= set(re.findall(r"L\.get\('([a-z_]+)'", page))
+    keys |= set(re.findall(r'control\("[a-z-]+", "([a-z_]+)"', page))
+    return keys
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game", sorted(ROLES))
+def test_every_word_the_table_page_names_is_in_the_labels_with_the_fields_it_fills(
+    game: str, language: str
+) -> None:
+    names = words_the_page_names()
+    assert {"position", "joker_big", "first", "prev_deal", "keys"} <= names  # the scan works
+    labels = Words(language).labels(game)
+    places = {f"place.{n}" for n in range(1, 5)} if game in PLACES else set()
+    assert sorted((names | places | ROLES[game]) - labels.keys()) == []
+    assert all(labels[key] for key in names), "a word the page shows is empty"
+    for key, fields in PHRASES.items():
+        assert set(re.findall(r"\{(\w+)\}", labels[key])) == fields, (key, labels[key])

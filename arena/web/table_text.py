@@ -57,6 +57,19 @@ LABEL_KEYS = (
     "turned",
     "tried",
     "winner",
+    # the page's own phrases, their {fields} filled by static/table.js
+    "position",
+    "deal_option",
+    "trick_no",
+    "count",
+    "seat_points",
+    "first",
+    "last",
+    "scrub",
+    "keys",
+    "reconnecting",
+    "joker_big",
+    "joker_small",
 )
 """The UI words a frame's ``labels`` carries (``table.label.<key>``)."""
 

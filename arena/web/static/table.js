@@ -77,20 +77,6 @@
     );
   }
 
-  /** A phrase with values: the catalog's pattern when it has one (`key`), else the
-   *  plain word (`word`) followed by the value. */
-  function phrase(key, word, fields, value) {
-    if (labels[key] !== undefined) {
-      return label(key, fields);
-    }
-    const plain = label(word);
-    return plain ? `${plain} ${value}` : String(value);
-  }
-
-  function place(number) {
-    return labels[`place.${number}`] !== undefined ? label(`place.${number}`) : String(number);
-  }
-
   function make(tag, className, text) {
     const node = document.createElement(tag);
     if (className) {
@@ -139,7 +125,7 @@
     }
     if (parts.joker) {
       card.classList.add("joker", parts.joker);
-      const name = label(parts.joker === "big" ? "joker_big" : "joker_small");
+      const name = parts.joker === "big" ? label("joker_big") : label("joker_small");
       card.append(make("span", "idx", name), make("span", "pip", "★"));
       const corner = make("span", "idx flip", name);
       card.append(corner);
@@ -191,7 +177,7 @@
       plate.append(make("span", `tag role role-${seat.role}`, label(seat.role)));
     }
     if (seat.out) {
-      plate.append(make("span", `tag out place-${seat.out}`, place(seat.out)));
+      plate.append(make("span", `tag out place-${seat.out}`, label(`place.${seat.out}`)));
     }
     if (seat.auto) {
       plate.append(make("span", "tag auto", label("auto")));
@@ -200,11 +186,10 @@
       plate.append(make("span", "tag fled", label("fled")));
     }
     if (seat.points) {
-      const points = { points: seat.points };
-      plate.append(make("span", "tag points", phrase("seat_points", "points", points, seat.points)));
+      plate.append(make("span", "tag points", label("seat_points", { points: seat.points })));
     }
     if (seat.count !== null && seat.count !== undefined && !(seat.out && seat.count === 0)) {
-      const count = make("span", "tag count", phrase("count", null, { count: seat.count }, seat.count));
+      const count = make("span", "tag count", label("count", { count: seat.count }));
       count.title = label("cards_left");
       plate.append(count);
     }
@@ -329,7 +314,7 @@
     }
     if (options.trickNumber) {
       const trick = options.trickNumber;
-      nodes.push(make("span", "trick-no", phrase("trick_no", "trick", { trick }, trick)));
+      nodes.push(make("span", "trick-no", label("trick_no", { trick })));
     }
     container.replaceChildren(...nodes);
   }
@@ -358,19 +343,18 @@
   function drawLegend(marks) {
     const keys = [];
     if (marks && marks.level) {
-      keys.push(["card level", "level"]);
+      keys.push(["card level", label("level")]);
     }
     if (marks && marks.trump && marks.trump !== "notrump") {
-      keys.push(["card trump", "trump"]);
+      keys.push(["card trump", label("trump")]);
     }
     if (marks && marks.wild && marks.wild.length) {
-      keys.push(["card wild", "wild"]);
+      keys.push(["card wild", label("wild")]);
     }
     el.legend.replaceChildren(
-      ...keys.map(([swatch, key]) => {
+      ...keys.map(([swatch, word]) => {
         const item = make("span", "key");
-        const word = labels[`legend_${key}`] !== undefined ? `legend_${key}` : key;
-        item.append(make("span", `swatch ${swatch}`), make("span", null, label(word)));
+        item.append(make("span", `swatch ${swatch}`), make("span", null, word));
         return item;
       }),
     );
@@ -457,16 +441,8 @@
     return { deal: frame.deal, step: index - first + 1, steps: last - first + 1 };
   }
 
-  function positionText(position) {
-    if (labels.position !== undefined) {
-      return label("position", position);
-    }
-    const step = `${position.step}/${position.steps}`;
-    return `${dealName(position.deal)} · ${phrase("step_no", "step", {}, step)}`;
-  }
-
   function dealName(number) {
-    return phrase("deal_option", "deal", { number }, number);
+    return label("deal_option", { number });
   }
 
   function draw(previous) {
@@ -496,7 +472,7 @@
     const atResult = index === frames.length - 1 && (!state.live || state.ended);
     drawMoment(atResult && view.result ? null : frame.moment);
     const position = stepOf(index);
-    el.position.textContent = positionText(position);
+    el.position.textContent = label("position", position);
     el.info.textContent = dealName(frame.deal);
     el.scrub.max = String(frames.length - 1);
     el.scrub.value = String(index);
@@ -718,7 +694,7 @@
       el.scrub.max = String(frames.length - 1);
       updateButtons();
       if (el.position && state.index >= 0) {
-        el.position.textContent = positionText(stepOf(state.index));
+        el.position.textContent = label("position", stepOf(state.index));
       }
     }
   }
