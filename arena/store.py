@@ -484,8 +484,8 @@ def _entries(record: dict[str, Any], mark: str) -> int:
 
 def _summary_row(match: StoredMatch, rated: bool, finished_at: str) -> tuple[Any, ...]:
     """The ``match_summaries`` row of a match (without its number)."""
-    totals = match.outcome.get("totals")
-    totals = [int(t) for t in totals] if isinstance(totals, list) else []
+    given = match.outcome.get("totals")
+    totals = [t for t in given if isinstance(t, int)] if isinstance(given, list) else []
     return (
         match.id,
         match.variant,
@@ -762,7 +762,7 @@ _SCHEMA_V6: Final = (
     "CREATE INDEX match_summaries_finished ON match_summaries (finished_at)",
     """CREATE TABLE match_players (
         number INTEGER NOT NULL REFERENCES match_summaries (number),
-        seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        seat INTEGER NOT NULL CHECK (seat >= 0),
         bot TEXT NOT NULL,
         variant TEXT NOT NULL,
         team INTEGER NOT NULL CHECK (team IN (0, 1)),

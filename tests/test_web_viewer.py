@@ -814,3 +814,30 @@ def test_a_stored_match_s_messages_are_kept_and_each_caller_gets_its_own(
     assert viewer.watch_messages(played.casual, 5) == [
         message_dict(m) for m in stored_messages(played.store, played.casual, 5)
     ]
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seating=st.lists(st.text(min_size=1, max_size=6), min_size=1, max_size=6),
+    outcome=st.dictionaries(
+        st.sampled_from(["winner", "totals", "team_score", "aborted", "x"]), JSON_VALUES
+    ),
+    record=st.dictionaries(st.sampled_from(["deals", "result", "players"]), JSON_VALUES),
+)
+def test_any_match_the_store_took_before_is_still_stored_and_listed(
+    seating: list[str], outcome: dict[str, Any], record: dict[str, Any]
+) -> None:
+    with Store.open(":memory:") as store:
+        match = StoredMatch("any", None, "guandan", {}, 1, tuple(seating), outcome, record, 0, 0)
+        assert store.add_match(match)
+        listing = store.match_listing("any")
+        assert listing is not None and listing.players == tuple(seating)
+        assert listing.result in MATCH_RESULTS and store.count_matches() == 1
+        assert store.match("any") == match
