@@ -461,8 +461,8 @@ def match_result(outcome: dict[str, Any]) -> str:
     if isinstance(score, int | float) and score in (0, 0.5, 1):
         return "team0" if score == 1 else "team1" if score == 0 else "draw"
     winner = outcome.get("winner")
-    if isinstance(winner, int) and winner in (0, 1):
-        return f"team{winner}"
+    if winner in (0, 1) and not isinstance(winner, bool | float):
+        return "team0" if winner == 0 else "team1"
     totals = outcome.get("totals")
     if isinstance(totals, list) and len(totals) == 4 and all(isinstance(t, int) for t in totals):
         ours, theirs = totals[0] + totals[2], totals[1] + totals[3]

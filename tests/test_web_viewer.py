@@ -20,7 +20,7 @@ from typing import Any
 
 import grpc
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_server import OWNER_KEY, ServerThread, bearer
 
@@ -824,6 +824,7 @@ JSON_VALUES = st.recursive(
 
 
 @settings(max_examples=150, deadline=None)
+@example(seating=["a"] * 5, outcome={"winner": True, "totals": ["x"]}, record={})
 @given(
     seating=st.lists(st.text(min_size=1, max_size=6), min_size=1, max_size=6),
     outcome=st.dictionaries(
