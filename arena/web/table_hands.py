@@ -9,17 +9,23 @@ entry that produced event ``seq`` are the hands of a frame whose last event is `
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from arena import games
-from arena.cards import card_names
+from arena.cards import Card, card_names
 from arena.games.base import NUM_SEATS, State
+from arena.games.guandan import GuandanState
+from arena.games.guandan.combos import card_value as guandan_value
+from arena.games.sanfu import SanfuState
+from arena.games.sanfu.combos import card_value as sanfu_value
+from arena.games.shengji import ShengjiState
 from arena.replay import MatchRecord, replay_entry, start_deal
 
 __all__ = ["Hands", "RecordMismatch", "RevealedHands"]
 
 Hands = tuple[tuple[str, ...], ...]
-"""The four seats' cards (card codes, sorted as the engine sorts them)."""
+"""The four seats' cards (card codes, in the order a player holds them: :func:`held_order`)."""
 
 
 class RecordMismatch(ValueError):
@@ -80,5 +86,20 @@ class RevealedHands:
         return hands[deal - 1]
 
 
+def held_order(state: State) -> Callable[[Card], tuple[int, ...]]:
+    """How a player sorts a hand: Shengji by suit with the trumps last once trump is
+    known (SJ-3), Guandan by GD-5 value (the level cards above the ace), sanfu by SF-7
+    value (the 2s above the ace); the suit breaks ties."""
+    if isinstance(state, ShengjiState) and state.order is not None:
+        return state.order.sort_key
+    if isinstance(state, GuandanState):
+        level = state.level
+        return lambda card: (guandan_value(card, level), card)
+    if isinstance(state, SanfuState):
+        return lambda card: (sanfu_value(card), card)
+    return lambda card: (card,)
+
+
 def _hands(state: State) -> Hands:
-    return tuple(tuple(card_names(state.hand(seat))) for seat in range(NUM_SEATS))
+    key = held_order(state)
+    return tuple(tuple(card_names(sorted(state.hand(seat), key=key))) for seat in range(NUM_SEATS))
