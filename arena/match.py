@@ -78,6 +78,19 @@ class MatchResult:
     finished before."""
 
 
+@dataclass
+class Conduct:
+    """A player's refused answers and timed-out decisions in one match, kept with the
+    stored match: ``illegal`` (answers the rules refused), ``malformed`` (answers that are
+    no action of the game), ``timeouts`` (decisions made by automatic play because the
+    answer came too late; each decision counted once). Only a policy that can be told
+    (a remote bot) has answers refused: any other raises :class:`PolicyError`."""
+
+    illegal: int = 0
+    malformed: int = 0
+    timeouts: int = 0
+
+
 AUTO_MARK = "!auto"
 """Record entry: the next decision was made by automatic play (time ran out)."""
 FLED_MARK = "!fled"

@@ -152,6 +152,7 @@ __all__ = [
     "TOKEN_KINDS",
     "TOURNAMENT_STATUSES",
     "Bot",
+    "ConductTotals",
     "HeadToHead",
     "MatchFilter",
     "MatchListing",
@@ -450,6 +451,17 @@ class HeadToHead:
     wins: int
     draws: int
     losses: int
+
+
+@dataclass(frozen=True)
+class ConductTotals:
+    """A bot's refused answers and timed-out decisions over its stored matches that keep
+    them (an outcome's ``conduct``); ``unknown``: its matches stored without them."""
+
+    illegal: int = 0
+    malformed: int = 0
+    timeouts: int = 0
+    unknown: int = 0
 
 
 def match_result(outcome: dict[str, Any]) -> str:
@@ -1546,6 +1558,25 @@ class Store:
             (bot,),
         )
         return [HeadToHead(*row) for row in rows]
+
+    def conduct_totals(self, bot: str) -> ConductTotals:
+        """The bot's refused answers and timed-out decisions summed over its seats in
+        stored matches whose outcome keeps them (``conduct``); the matches that do not
+        (stored before it was kept, or changed by hand) are counted as ``unknown``."""
+        rows = self._read(
+            "SELECT total(json_extract(c, '$.illegal[' || seat || ']')), "
+            "total(json_extract(c, '$.malformed[' || seat || ']')), "
+            "total(json_extract(c, '$.timeouts[' || seat || ']')), "
+            "count(DISTINCT CASE WHEN c IS NULL THEN number END) "
+            "FROM (SELECT p.number, p.seat, CASE WHEN json_valid(m.outcome_json) THEN "
+            "CASE json_type(m.outcome_json, '$.conduct') "
+            "WHEN 'object' THEN json_extract(m.outcome_json, '$.conduct') END END AS c "
+            "FROM match_players p JOIN match_summaries s ON s.number = p.number "
+            "JOIN matches m ON m.id = s.id WHERE p.bot = ?)",
+            (bot,),
+        )
+        illegal, malformed, timeouts, unknown = rows[0]
+        return ConductTotals(int(illegal), int(malformed), int(timeouts), unknown)
 
     def incident_listings(self, bot: str, limit: int = 200) -> list[MatchListing]:
         """The bot's last ``limit`` matches whose records hold a clock mark (an automatic

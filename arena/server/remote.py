@@ -28,7 +28,7 @@ from arena.cards import card_names
 from arena.errors import ParseError
 from arena.games.base import NOBODY, Action, Event, Observation
 from arena.log import get_logger
-from arena.match import Deadline, MatchAborted, SeatGone
+from arena.match import Conduct, Deadline, MatchAborted, SeatGone
 from arena.protocol import MAX_ATTEMPTS, action_from_proto, action_to_proto
 
 __all__ = [
@@ -188,6 +188,9 @@ class RemotePolicy:
         self._unconfirmed: tuple[str, Action] | None = None
         self._abort: str | None = None
         self.gone = False
+        self.conduct = Conduct()
+        """The answers this seat had refused and the decisions it let run out (kept
+        with the stored match)."""
         if variant and bot:
             metrics.bot_seated(variant, bot)
 
@@ -333,6 +336,7 @@ class RemotePolicy:
                 try:
                     parsed = action_from_proto(reply)
                 except ParseError as err:
+                    self.conduct.malformed += 1
                     self._retry(request_id, arena_pb2.ACTION_STATUS_MALFORMED, str(err), reply)
                     continue
             self._unconfirmed = (request_id, parsed)
@@ -346,6 +350,7 @@ class RemotePolicy:
             metrics.record_forfeit(self.variant, self.bot)
             self._log.warning("forfeit", request_id=request_id, connected=self.connected)
         else:
+            self.conduct.timeouts += 1
             metrics.record_timeout(self.variant, self.bot)
             self._log.warning("decision_timeout", request_id=request_id, connected=self.connected)
         self._close()
@@ -359,6 +364,7 @@ class RemotePolicy:
 
     def rejected(self, action: Action | str, reason: str) -> None:
         """The engine refused the last answer: tell the bot why; the request stays open."""
+        self.conduct.illegal += 1
         metrics.record_illegal_action(self.variant, self.bot)
         self._log.info("illegal_action", request_id=self._open, action=str(action), reason=reason)
         self._refused(action, reason, arena_pb2.ACTION_STATUS_ILLEGAL)
@@ -366,6 +372,7 @@ class RemotePolicy:
     def malformed(self, action: Action | str, reason: str) -> None:
         """The last answer is no action of the game (an unknown verb or kind, a wrong
         number of cards): MALFORMED; the request stays open."""
+        self.conduct.malformed += 1
         self._log.info("malformed_action", request_id=self._open, action=str(action), reason=reason)
         self._refused(action, reason, arena_pb2.ACTION_STATUS_MALFORMED)
 

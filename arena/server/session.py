@@ -30,7 +30,15 @@ from arena.cards import card_names
 from arena.chance import derive_seed
 from arena.games.base import NUM_SEATS, Action, Event, Game, Observation, State, team_of
 from arena.log import get_logger
-from arena.match import AUTO_PLAYS_TO_FLEE, Clock, MatchAborted, MatchResult, Policy, play_match
+from arena.match import (
+    AUTO_PLAYS_TO_FLEE,
+    Clock,
+    Conduct,
+    MatchAborted,
+    MatchResult,
+    Policy,
+    play_match,
+)
 from arena.server.connection import Connection
 from arena.server.remote import RemotePolicy, event_to_proto, observation_to_proto, struct
 from arena.server.results import end_of_match, failed_match_result, rating_change
@@ -97,11 +105,17 @@ def plan_summary(plan: MatchPlan) -> arena_pb2.MatchSummary:
 
 class Stoppable:
     """A built-in bot's policy that stops the match (``MatchAborted``) at its next
-    decision once ``stopped()`` says why: built-in bots alone are cancelled too."""
+    decision once ``stopped()`` says why: built-in bots alone are cancelled too. Its
+    decisions that ran out of time are counted in ``conduct``."""
 
     def __init__(self, policy: Policy, stopped: Callable[[], str | None]) -> None:
         self.policy = policy
         self._stopped = stopped
+        self.conduct = Conduct()
+
+    def timed_out(self, fallback: Action | None) -> None:
+        if fallback is not None:
+            self.conduct.timeouts += 1
 
     def act(self, observation: Observation) -> Action | str:
         reason = self._stopped()
@@ -169,7 +183,7 @@ class MatchSession:
         """The current (or next) deal's setup."""
         self._watchers: list[Watcher] = []
         self.seats: list[RemotePolicy | None] = []
-        self.policies: list[Policy] = []
+        self.policies: list[RemotePolicy | Stoppable] = []
         for player, connection in enumerate(connections):
             if connection is None:
                 seed = derive_seed(self.seed, "bot", player)
@@ -502,7 +516,7 @@ class MatchSession:
             players=(self.players[0], self.players[1], self.players[2], self.players[3]),
             max_deals=self.max_deals,
         )
-        report = MatchReport.of(job, result)
+        report = MatchReport.of(job, result, conduct=[p.conduct for p in self.policies])
         return result, report.record, self._store(report, result)
 
     def _match_result(

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.games.base import NUM_SEATS, team_of
-from arena.match import MatchResult
+from arena.match import Conduct, MatchResult
 from arena.store import StoredMatch
 
 
@@ -42,10 +42,20 @@ class MatchReport:
     decisions: int
     record: dict[str, Any] = field(repr=False)
     seconds: float = 0.0
+    conduct: tuple[Conduct, ...] = tuple(Conduct() for _ in range(NUM_SEATS))
+    """Per player: its refused answers and timed-out decisions. None are possible in a
+    match between in-process bots without a clock (a refused answer raises)."""
 
     @classmethod
-    def of(cls, job: MatchJob, result: MatchResult, seconds: float = 0.0) -> MatchReport:
-        """The report of ``job`` played to ``result``."""
+    def of(
+        cls,
+        job: MatchJob,
+        result: MatchResult,
+        seconds: float = 0.0,
+        conduct: Sequence[Conduct] | None = None,
+    ) -> MatchReport:
+        """The report of ``job`` played to ``result``; ``conduct`` per player (none
+        given: nothing refused, nothing timed out)."""
         return cls(
             job=job,
             winner=result.winner,
@@ -54,6 +64,7 @@ class MatchReport:
             decisions=result.decisions,
             record=result.record.to_dict(),
             seconds=seconds,
+            conduct=tuple(conduct) if conduct is not None else cls.conduct,
         )
 
     def stored(self, tournament_id: str | None, **outcome: Any) -> StoredMatch:
@@ -70,6 +81,7 @@ class MatchReport:
                 "winner": self.winner,
                 "totals": list(self.totals),
                 "team_score": self.team_score(),
+                "conduct": conduct_outcome(self.conduct),
                 **outcome,
             },
             record=self.record,
@@ -90,6 +102,16 @@ class MatchReport:
         ours = sum(self.totals[p] for p in side)
         theirs = sum(self.totals) - ours
         return 1.0 if ours > theirs else 0.0 if ours < theirs else 0.5
+
+
+def conduct_outcome(conduct: Sequence[Conduct]) -> dict[str, list[int]]:
+    """A stored outcome's ``conduct``: ``illegal``, ``malformed`` and ``timeouts``, each
+    a list with one count per player (the order of the seating)."""
+    return {
+        "illegal": [c.illegal for c in conduct],
+        "malformed": [c.malformed for c in conduct],
+        "timeouts": [c.timeouts for c in conduct],
+    }
 
 
 def team_players(team_a: Sequence[str], team_b: Sequence[str]) -> tuple[str, str, str, str]:

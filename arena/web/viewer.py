@@ -41,6 +41,7 @@ from arena.sim.league import ELO, OPENSKILL, ROOM, Ratings
 from arena.store import (
     MATCH_RESULTS,
     SCHEMA_VERSION,
+    ConductTotals,
     MatchFilter,
     MatchListing,
     Rating,
@@ -199,6 +200,9 @@ class BotPage:
     incidents: Incidents
     incident_matches: list[str] = field(default_factory=list)
     """The matches the incidents happened in, newest first."""
+    conduct: ConductTotals = field(default_factory=ConductTotals)
+    """Its illegal and malformed answers the server refused (and its timed-out
+    decisions) over every stored match that keeps them; ``unknown``: matches that don't."""
 
 
 @dataclass(frozen=True)
@@ -545,6 +549,7 @@ class Viewer:
             ],
             incidents=incidents,
             incident_matches=where,
+            conduct=store.conduct_totals(name),
         )
 
     def _bot_ratings(self, name: str) -> dict[str, LeaderRow]:
