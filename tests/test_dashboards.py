@@ -95,12 +95,13 @@ def labels_of(selector: Any, exported: dict[str, frozenset[str]]) -> frozenset[s
     return exported[selector.name] | TARGET_LABELS
 
 
-def test_there_are_the_four_dashboards_and_their_provisioning() -> None:
+def test_there_are_the_five_dashboards_and_their_provisioning() -> None:
     assert [b.name for b in BOARDS] == [
         "bots.json",
         "overview.json",
         "ratings.json",
         "simulation.json",
+        "web.json",
     ]
     uids = [json.loads(b.read_text())["uid"] for b in BOARDS]
     assert len(set(uids)) == len(uids)
@@ -176,3 +177,42 @@ def test_the_checker_catches_unknown_metrics_and_labels() -> None:
     assert labels - frozenset().union(*(labels_of(s, exported) for s in beneath)) == {"seat"}
     [selector] = selectors(parse("arena_no_such_thing_total"))
     assert selector.name not in exported
+
+
+def family(name: str) -> str:
+    """A metric's family: a histogram's ``_bucket``, ``_count`` and ``_sum`` are one."""
+    return re.sub(r"_(bucket|count|sum)$", "", name)
+
+
+def test_every_metric_of_the_arena_has_a_panel() -> None:
+    used = {
+        family(selector.name)
+        for path in BOARDS
+        for _, expr in expressions(json.loads(path.read_text()))
+        for selector in selectors(parse(expr))
+    }
+    exported = {family(name) for name in metric_names() if name.startswith("arena_")}
+    assert exported - used == set(), "metrics no dashboard shows"
+
+
+def test_the_web_board_shows_requests_by_route_and_status_p95_latency_and_5xx() -> None:
+    board = json.loads((DASHBOARDS / "web.json").read_text())
+    found = [(where, expr, parse(expr)) for where, expr in expressions(board)]
+
+    def grouped(metric: str, labels: set[str]) -> bool:
+        return any(
+            kind.endswith("By") and labels <= group and any(s.name == metric for s in beneath)
+            for _, _, tree in found
+            for kind, group, beneath in grouping(tree)
+        )
+
+    assert grouped("arena_web_requests_total", {"route", "status"})
+    assert grouped("arena_web_request_seconds_bucket", {"route", "le"})
+    assert any("histogram_quantile(0.95" in expr for _, expr, _ in found)
+    server_errors = [
+        selector
+        for _, _, tree in found
+        for selector in selectors(tree)
+        if any(m.name == "status" and m.value == "5.." for m in selector.matchers.matchers)
+    ]
+    assert server_errors, "no panel of 5xx answers"

@@ -533,12 +533,13 @@ def metrics_in(expr: str) -> set[str]:
     return names
 
 
-def test_the_alerts_cover_stalls_timeouts_and_store_errors_with_exported_metrics() -> None:
+def test_the_alerts_cover_stalls_timeouts_store_and_web_errors_with_exported_metrics() -> None:
     rules = {rule["alert"]: rule for rule in alert_rules()}
     assert set(rules) == {
         "ArenaNoDealsFinished",
         "ArenaDecisionTimeoutRateHigh",
         "ArenaStoreWriteErrors",
+        "ArenaWebServerErrors",
     }
     exported = metric_names()
     for name, rule in rules.items():
@@ -547,6 +548,7 @@ def test_the_alerts_cover_stalls_timeouts_and_store_errors_with_exported_metrics
         assert rule["labels"]["severity"] in {"warning", "critical"}
         assert rule["annotations"]["summary"]
     assert "arena_deals_finished_total" in metrics_in(rules["ArenaNoDealsFinished"]["expr"])
+    assert metrics_in(rules["ArenaWebServerErrors"]["expr"]) == {"arena_web_requests_total"}
 
 
 def test_compose_brings_up_the_whole_stack_from_existing_files() -> None:
@@ -613,7 +615,7 @@ def test_promtool_accepts_the_prometheus_configs(config: str) -> None:
 def test_promtool_accepts_the_rules_and_their_unit_tests_pass() -> None:
     checked = promtool("check", "rules", "alerts.yml")
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "3 rules found" in checked.stdout
+    assert "4 rules found" in checked.stdout
     tested = promtool("test", "rules", "alerts_test.yml")
     assert tested.returncode == 0, tested.stdout + tested.stderr
 
