@@ -62,8 +62,11 @@ DRAWN = """() => {
 }"""
 """What the table page draws now."""
 
-VIEW = "() => JSON.parse(document.getElementById('table-data').textContent)"
-"""The table view the page was given (its frames' deals and seqs)."""
+VIEW = """async () => {
+  const id = encodeURIComponent(document.getElementById('table').dataset.match);
+  return (await fetch(`/api/matches/${id}/table?deal=all`)).json();
+}"""
+"""The whole table view of the page's match (every deal's frames, their deals and seqs)."""
 
 
 def table(page: Page) -> Locator:
@@ -615,7 +618,7 @@ def test_a_phone_shows_a_usable_table(pages: Pages, site: WebThread, played: Pla
 
 
 def api_frames(live: Live, match_id: str) -> list[dict[str, Any]]:
-    response = httpx.get(f"{live.url}/api/matches/{match_id}/table", timeout=30)
+    response = httpx.get(f"{live.url}/api/matches/{match_id}/table?deal=all", timeout=30)
     assert response.status_code == 200, response.text[:300]
     frames: list[dict[str, Any]] = response.json()["frames"]
     return frames

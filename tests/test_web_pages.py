@@ -317,7 +317,7 @@ def test_match_page_table_json_and_stream(client: Client, played: Played) -> Non
     page = Tags(get(client, f"/matches/{match_id}").text)
     table = page.find("section", id="table")
     assert table and table[0]["data-match"] == match_id and table[0]["data-live"] == "false"
-    view = get(client, f"/api/matches/{match_id}/table?lang=en").json()
+    view = get(client, f"/api/matches/{match_id}/table?lang=en&deal=all").json()
     assert view["match"]["id"] == match_id and view["frames"] and view["result"]
     assert any(seat["hand"] for seat in view["frames"][0]["seats"]), "a stored match is revealed"
     events = stream(client, f"/api/matches/{match_id}/live?lang=en")

@@ -51,6 +51,11 @@ def as_running(route: Route, frames: int) -> None:
     assert found is not None, "the page has no #table-data block"
     view = json.loads(found.group(2))
     view["frames"] = view["frames"][:frames]
+    view["deals"] = [
+        {**deal, "last": min(deal["last"], frames - 1)}
+        for deal in view["deals"]
+        if deal["first"] < frames
+    ]
     view["result"] = None
     view["match"]["live"] = True
     body = response.text()
@@ -83,9 +88,10 @@ def shown(page: Page) -> tuple[int, int]:
 
 
 def table_json(site: WebThread, match_id: str) -> dict[str, Any]:
+    """The whole match's table view (every deal's frames)."""
     import httpx
 
-    response = httpx.get(f"{site.url}/api/matches/{match_id}/table", timeout=WAIT)
+    response = httpx.get(f"{site.url}/api/matches/{match_id}/table?deal=all", timeout=WAIT)
     assert response.status_code == 200, response.text[:300]
     view: dict[str, Any] = response.json()
     return view

@@ -27,7 +27,14 @@ from arena.server.results import end_of_match, rating_change
 from arena.server.services import Failure, Services, list_matches
 from arena.store import RATING_SYSTEMS, Store, StoredMatch, StoreError
 
-__all__ = ["LiveFeed", "SpectateService", "stored_messages"]
+__all__ = [
+    "DealOutline",
+    "LiveFeed",
+    "SpectateService",
+    "StoredWatch",
+    "stored_messages",
+    "stored_watch",
+]
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Mapping
@@ -46,9 +53,27 @@ class _Deal:
     result: arena_pb2.DealResult
     game_over: bool
     """The game ended the match with this deal (not its number of deals)."""
+    events_before: int
+    """Events of the match before this deal (its first event is numbered one more)."""
+    kinds: list[list[tuple[str, int | None]]]
+    """Each event batch's events as (kind, seat): the deal's shape, without a card."""
 
 
-def _replay_deals(match: StoredMatch, record: MatchRecord) -> list[_Deal]:
+@dataclass(frozen=True)
+class DealOutline:
+    """A stored deal's shape, public: its start and result, the events of the match
+    before it, and each event batch's events as (kind, seat), no card or description
+    (a page showing one deal at a time counts the other deals' steps from it)."""
+
+    started: arena_pb2.DealStarted
+    result: arena_pb2.DealResult
+    events_before: int
+    kinds: list[list[tuple[str, int | None]]]
+
+
+def _replay_deals(match: StoredMatch, record: MatchRecord, only: int | None = None) -> list[_Deal]:
+    """Every deal re-played; the events of deal ``only`` alone when given (the other
+    deals' batches are left empty, their events counted and outlined)."""
     game = games.make(record.game, **record.options)
     players = list(record.players) or list(match.seating)
     deals: list[_Deal] = []
@@ -64,18 +89,26 @@ def _replay_deals(match: StoredMatch, record: MatchRecord) -> list[_Deal]:
             setup=struct(deal.setup),
         )
         batches: list[list[arena_pb2.Event]] = []
+        kinds: list[list[tuple[str, int | None]]] = []
+        events_before = seq
         seen = 0
+        built = only is None or only == number
         for text in (None, *deal.actions):
             if text is not None:
                 replay_entry(state, text)
-            batch: list[arena_pb2.Event] = []
-            for event in state.events[seen:]:
-                seq += 1
-                description = game.describe_event(event, state)
-                batch.append(event_to_proto(event, seq, number, description))
+            fresh = state.events[seen:]
             seen = len(state.events)
-            if batch:
-                batches.append(batch)
+            if not fresh:
+                continue
+            kinds.append([(event.kind, event.seat) for event in fresh])
+            if built:
+                batches.append(
+                    [
+                        event_to_proto(event, seq + k, number, game.describe_event(event, state))
+                        for k, event in enumerate(fresh, start=1)
+                    ]
+                )
+            seq += len(fresh)
         if not state.is_terminal():
             raise ArenaError(f"deal {number}: the recorded actions end before the deal does")
         outcome = state.outcome()
@@ -90,7 +123,7 @@ def _replay_deals(match: StoredMatch, record: MatchRecord) -> list[_Deal]:
             totals=list(totals),
             match_over=number == len(record.deals),  # the match's last deal: its result follows
         )
-        deals.append(_Deal(started, batches, result, outcome.match_over))
+        deals.append(_Deal(started, batches, result, outcome.match_over, events_before, kinds))
     return deals
 
 
@@ -137,23 +170,40 @@ def _match_result(
 
 
 def stored_messages(
-    store: Store, match_id: str, after_seq: int = 0
+    store: Store, match_id: str, after_seq: int = 0, deal: int | None = None
 ) -> list[arena_pb2.WatchMessage]:
     """The Watch stream of a stored match (``live`` false); Failure if unknown or broken.
 
     With ``after_seq``, deals wholly before the next event are left out, as are the
     current deal's events up to ``after_seq``; the MatchInfo, the current deal's
-    DealStarted and every later message are sent.
+    DealStarted and every later message are sent. With ``deal``, the messages of that
+    deal alone (its start, events and result, numbered as in the whole stream) come
+    between the MatchInfo and the MatchResult; a deal the match does not have is
+    NOT_FOUND naming it.
     """
+    return stored_watch(store, match_id, after_seq, deal).messages
+
+
+@dataclass(frozen=True)
+class StoredWatch:
+    """A stored match's Watch messages (:func:`stored_messages`) and every deal's outline."""
+
+    messages: list[arena_pb2.WatchMessage]
+    outline: list[DealOutline]
+
+
+def stored_watch(
+    store: Store, match_id: str, after_seq: int = 0, deal: int | None = None
+) -> StoredWatch:
+    """:func:`stored_messages` and the outline of every deal, from one re-play."""
+    match, record = _stored_record(store, match_id)
+    if deal is not None and not 1 <= deal <= len(record.deals):
+        raise Failure(
+            grpc.StatusCode.NOT_FOUND,
+            f"deal: match {match_id!r} has {len(record.deals)} deals, no deal {deal}",
+        )
     try:
-        match = store.match(match_id)
-    except StoreError as err:  # a row changed by hand
-        raise Failure(grpc.StatusCode.INTERNAL, f"match {match_id!r}: {err}") from None
-    if match is None:
-        raise Failure(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
-    try:
-        record = MatchRecord.from_dict(match.record)
-        deals = _replay_deals(match, record)
+        deals = _replay_deals(match, record, deal)
     except (ArenaError, ValueError, TypeError, KeyError) as err:
         raise Failure(
             grpc.StatusCode.INTERNAL, f"match {match_id!r}: its record does not re-play: {err}"
@@ -168,20 +218,41 @@ def stored_messages(
         tournament_id=match.tournament_id or "",
     )
     messages = [arena_pb2.WatchMessage(match=info, live=False)]
-    first = _first_deal(deals, after_seq)
-    for deal in deals[first:]:
-        messages.append(arena_pb2.WatchMessage(deal_started=deal.started, live=False))
-        for batch in deal.batches:
-            events = [e for e in batch if e.seq > after_seq]
-            if events:
-                messages.append(
-                    arena_pb2.WatchMessage(
-                        events=arena_pb2.EventBatch(match_id=match.id, events=events),
-                        live=False,
-                    )
-                )
-        messages.append(arena_pb2.WatchMessage(deal_result=deal.result, live=False))
+    shown = deals[deal - 1 : deal] if deal is not None else deals[_first_deal(deals, after_seq) :]
+    for played in shown:
+        messages.extend(_deal_messages(match.id, played, after_seq))
     messages.append(arena_pb2.WatchMessage(match_result=changes_rated, live=False))
+    outline = [DealOutline(d.started, d.result, d.events_before, d.kinds) for d in deals]
+    return StoredWatch(messages, outline)
+
+
+def _stored_record(store: Store, match_id: str) -> tuple[StoredMatch, MatchRecord]:
+    try:
+        match = store.match(match_id)
+    except StoreError as err:  # a row changed by hand
+        raise Failure(grpc.StatusCode.INTERNAL, f"match {match_id!r}: {err}") from None
+    if match is None:
+        raise Failure(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+    try:
+        return match, MatchRecord.from_dict(match.record)
+    except (ArenaError, ValueError, TypeError, KeyError) as err:
+        raise Failure(
+            grpc.StatusCode.INTERNAL, f"match {match_id!r}: its record does not re-play: {err}"
+        ) from None
+
+
+def _deal_messages(match_id: str, deal: _Deal, after_seq: int) -> list[arena_pb2.WatchMessage]:
+    """A deal's start, its event batches (events after ``after_seq``), its result."""
+    messages = [arena_pb2.WatchMessage(deal_started=deal.started, live=False)]
+    for batch in deal.batches:
+        events = [e for e in batch if e.seq > after_seq]
+        if events:
+            messages.append(
+                arena_pb2.WatchMessage(
+                    events=arena_pb2.EventBatch(match_id=match_id, events=events), live=False
+                )
+            )
+    messages.append(arena_pb2.WatchMessage(deal_result=deal.result, live=False))
     return messages
 
 

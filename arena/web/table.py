@@ -32,7 +32,7 @@ from arena.web.table_sanfu import SanfuView
 from arena.web.table_shengji import ShengjiView
 from arena.web.table_text import Words
 
-__all__ = ["RecordMismatch", "TableFold", "table_view"]
+__all__ = ["RecordMismatch", "TableFold", "carried_hands", "deal_view", "one_deal", "table_view"]
 
 VIEWS: dict[str, type[DealView]] = {
     "guandan": GuandanView,
@@ -62,6 +62,80 @@ def table_view(
         "result": fold.result,
         "labels": fold.labels,
     }
+
+
+def deal_view(
+    messages: Sequence[Mapping[str, Any]],
+    outline: Sequence[Mapping[str, Any]],
+    record: MatchRecord | None,
+    language: str,
+    deal: int,
+) -> dict[str, Any]:
+    """One deal of a stored match drawn, as :func:`table_view` draws it in the whole.
+
+    ``messages`` are the match's Watch messages restricted to ``deal`` (its start,
+    events and result between the MatchInfo and the MatchResult); ``outline`` holds
+    every deal's start, result, the events before it and its batches' event kinds and
+    seats, from which every deal's entry (its frames' numbers, its summary) is drawn
+    without drawing its frames. The frames are those of ``deal`` alone, numbered as in
+    the whole match; a seat's hand is given only where it differs from the frame
+    before (:func:`carried_hands`)."""
+    if not 1 <= deal <= len(outline):
+        raise ValueError(f"deal {deal} is not one of the match's {len(outline)} deals")
+    fold = TableFold(language)
+    if record is not None:
+        events_before = int(outline[deal - 1].get("events_before", 0))
+        fold.revealed = RevealedHands.of(record, deal, events_before)
+    frames: list[dict[str, Any]] = []
+    entries: list[dict[str, Any]] = []
+    for message in messages:
+        if "deal_started" in message:
+            entries = fold.outline_deals(outline)
+            fold.resume(entries[deal - 1]["first"], outline, deal)
+        frames.extend(fold.feed(message))
+    return {
+        "match": fold.header,
+        "deals": entries,
+        "deal": deal,
+        "frames": carried_hands(frames) if record is not None else frames,
+        "result": fold.result,
+        "labels": fold.labels,
+    }
+
+
+def carried_hands(frames: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The frames with each seat's ``hand`` left out where it is the hand of the frame
+    before in the same deal (the page carries it forward); a deal's first frame has all."""
+    held: dict[int, Any] = {}
+    deal = None
+    compact = []
+    for frame in frames:
+        if frame.get("deal") != deal:
+            deal, held = frame.get("deal"), {}
+        seats = []
+        for seat in frame.get("seats") or ():
+            number = int(seat.get("seat", 0))
+            hand = seat.get("hand")
+            if number in held and held[number] == hand:
+                seat = {k: v for k, v in seat.items() if k != "hand"}
+            held[number] = hand
+            seats.append(seat)
+        compact.append({**frame, "seats": seats})
+    return compact
+
+
+def one_deal(view: Mapping[str, Any], deal: int | None) -> dict[str, Any]:
+    """A whole :func:`table_view` cut to the frames of ``deal`` (the last deal when
+    None); ``view`` itself when it has no frames."""
+    deals = view.get("deals") or []
+    if not deals:
+        return dict(view)
+    numbers = [int(entry["number"]) for entry in deals]
+    shown = numbers[-1] if deal is None else deal
+    if shown not in numbers:
+        raise ValueError(f"deal {shown} is not one of the match's deals {numbers}")
+    frames = [frame for frame in view.get("frames") or () if frame.get("deal") == shown]
+    return {**view, "deal": shown, "frames": frames}
 
 
 def split_steps(events: Sequence[Event]) -> list[list[Event]]:
@@ -138,6 +212,40 @@ class TableFold:
         if "match_result" in message:
             self._match_result(message["match_result"])
         return []
+
+    def outline_deals(self, outline: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Every deal's entry (number, its first and last frames' numbers, summary) from
+        the match's outline, the deals' frames not drawn (the MatchInfo fed first)."""
+        if self.match is None:
+            raise ValueError("a deal's outline before the match's header")
+        view = VIEWS.get(self.match.game, DealView)
+        entries: list[dict[str, Any]] = []
+        first = 0
+        for item in outline:
+            deal = view(self.words, self.match, item.get("deal_started") or {})
+            steps = sum(
+                len(split_steps([{"kind": kind, "seat": seat} for kind, seat in batch]))
+                for batch in item.get("kinds") or ()
+            )
+            ended = deal.result(item.get("deal_result") or {})
+            last = first + steps + 1  # the deal's start, its steps, its result
+            summary = ended.moment["text"] if ended.moment else ""
+            entries.append(
+                {"number": deal.number, "first": first, "last": last, "summary": summary}
+            )
+            first = last + 1
+        return entries
+
+    def resume(self, first: int, outline: Sequence[Mapping[str, Any]], deal: int) -> None:
+        """Go on from the start of ``deal`` (1-based) as if the deals before it had been
+        fed: frames numbered from ``first``, events after those of the earlier deals,
+        the scores the deal before left."""
+        self.count = first
+        self.seq = int(outline[deal - 1].get("events_before", 0))
+        if deal > 1:
+            totals = (outline[deal - 2].get("deal_result") or {}).get("totals") or ()
+            if len(totals) == NUM_SEATS:
+                self.totals = [int(t) for t in totals]
 
     # -------------------------------------------------------------- messages
 

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 
 from arena import games
 from arena.cards import Card, card_names
-from arena.games.base import NUM_SEATS, State
+from arena.games.base import NUM_SEATS, Game, State
 from arena.games.guandan import GuandanState
 from arena.games.guandan.combos import card_value as guandan_value
 from arena.games.sanfu import SanfuState
 from arena.games.sanfu.combos import card_value as sanfu_value
 from arena.games.shengji import ShengjiState
-from arena.replay import MatchRecord, replay_entry, start_deal
+from arena.replay import DealRecord, MatchRecord, replay_entry, start_deal
 
 __all__ = ["Hands", "RecordMismatch", "RevealedHands"]
 
@@ -36,34 +36,49 @@ class RecordMismatch(ValueError):
 class RevealedHands:
     """Hands per deal at its start and end, and after each event (by ``seq``)."""
 
-    starts: list[Hands] = field(default_factory=list)
-    ends: list[Hands] = field(default_factory=list)
+    starts: dict[int, Hands] = field(default_factory=dict)
+    ends: dict[int, Hands] = field(default_factory=dict)
     after: dict[int, Hands] = field(default_factory=dict)
     kinds: dict[int, str] = field(default_factory=dict)
     """The kind of event ``seq`` in the record's re-play, to check the messages against."""
+    deals: int = 0
+    """The record's deals."""
 
     @classmethod
-    def of(cls, record: MatchRecord) -> RevealedHands:
+    def of(
+        cls, record: MatchRecord, only: int | None = None, events_before: int = 0
+    ) -> RevealedHands:
+        """Every deal's hands; with ``only``, that deal's alone, its events numbered
+        from ``events_before`` + 1 (the events of the match before it)."""
         game = games.make(record.game, **record.options)
-        revealed = cls()
+        revealed = cls(deals=len(record.deals))
         seq = 0
-        for deal in record.deals:
-            state = start_deal(game, deal)
-            revealed.starts.append(_hands(state))
-            seen = 0
-            for text in (None, *deal.actions):
-                if text is not None:
-                    replay_entry(state, text)
-                events = state.events[seen:]
-                if events:
-                    hands = _hands(state)
-                    for event in events:
-                        seq += 1
-                        revealed.after[seq] = hands
-                        revealed.kinds[seq] = event.kind
-                seen = len(state.events)
-            revealed.ends.append(_hands(state))
+        for number, deal in enumerate(record.deals, start=1):
+            if only is not None and number != only:
+                continue
+            if only is not None:
+                seq = events_before
+            seq = revealed._replay(game, number, deal, seq)
         return revealed
+
+    def _replay(self, game: Game, number: int, deal: DealRecord, seq: int) -> int:
+        """Deal ``number`` re-played, its events numbered after ``seq``; the last number."""
+        state = start_deal(game, deal)
+        self.starts[number] = _hands(state)
+        seen = 0
+        for text in (None, *deal.actions):
+            if text is not None:
+                replay_entry(state, text)
+            events = state.events[seen:]
+            if events:
+                hands = _hands(state)
+                for event in events:
+                    seq += 1
+                    self.after[seq] = hands
+                    self.kinds[seq] = event.kind
+            seen = len(state.events)
+        self.ends[number] = _hands(state)
+        return seq
 
     def at(self, seq: int, kind: str) -> Hands:
         """The hands once event ``seq`` (of ``kind``) happened."""
@@ -80,10 +95,10 @@ class RevealedHands:
     def end(self, deal: int) -> Hands:
         return self._of_deal(self.ends, deal)
 
-    def _of_deal(self, hands: list[Hands], deal: int) -> Hands:
-        if not 1 <= deal <= len(hands):
-            raise RecordMismatch(f"deal {deal} is not in the record ({len(hands)} deals)")
-        return hands[deal - 1]
+    def _of_deal(self, hands: dict[int, Hands], deal: int) -> Hands:
+        if deal not in hands:
+            raise RecordMismatch(f"deal {deal} is not in the record ({self.deals} deals)")
+        return hands[deal]
 
 
 def held_order(state: State) -> Callable[[Card], tuple[int, ...]]:

@@ -12,6 +12,12 @@ earlier events: a reconnecting page asks for what it has not drawn yet. The fram
 event SEQ itself are sent again (a deal's result shares its last event's number), and
 the client drops those it holds. The fold always starts from the match's beginning, so
 the frames are the same as in the page and the JSON.
+
+The page and the JSON hold the frames of one deal (``deal=N``; by default a stored
+match's first deal, a running match's current one) and every deal's entry (its
+number, summary and the numbers of its first and last frames); the page fetches the
+other deals' frames as it moves into them. A stored deal is re-played alone
+(:meth:`~arena.web.viewer.Viewer.deal_messages`); ``deal=all`` gives the whole match.
 """
 
 from __future__ import annotations
@@ -29,15 +35,18 @@ from starlette.responses import JSONResponse, Response
 from arena.web.errors import BadParameter
 from arena.web.events import Event, EventStream
 from arena.web.rendering import Renderer, page_language
-from arena.web.table import TableFold, table_view
-from arena.web.viewer import Viewer
+from arena.web.table import TableFold, deal_view, one_deal, table_view
+from arena.web.viewer import NotFound, Viewer
 
-__all__ = ["CATCH_UP_SECONDS", "MAX_AFTER", "TablePages"]
+__all__ = ["ALL_DEALS", "CATCH_UP_SECONDS", "MAX_AFTER", "MAX_DEAL", "TablePages"]
 
 CATCH_UP_SECONDS: Final = 0.2
 """How long a running match's page waits for one more caught-up message before it draws
 what it has (the stream brings the rest)."""
 MAX_AFTER: Final = 10_000_000
+MAX_DEAL: Final = 100_000
+ALL_DEALS: Final = 0
+"""``deal=all``: every deal's frames."""
 
 
 def _after(params: Mapping[str, str]) -> int:
@@ -47,6 +56,18 @@ def _after(params: Mapping[str, str]) -> int:
         return 0
     if len(text) > 9 or not (text.isascii() and text.isdigit()) or int(text) > MAX_AFTER:
         raise BadParameter("after", text, f"must be an integer from 0 to {MAX_AFTER:,}")
+    return int(text)
+
+
+def _deal(params: Mapping[str, str]) -> int | None:
+    """``deal``: a deal's number, :data:`ALL_DEALS` for ``all``, None when absent."""
+    text = params.get("deal")
+    if text is None or text == "":
+        return None
+    if text == "all":
+        return ALL_DEALS
+    if len(text) > 6 or not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_DEAL:
+        raise BadParameter("deal", text, f"must be a deal number from 1 to {MAX_DEAL:,} or 'all'")
     return int(text)
 
 
@@ -69,20 +90,33 @@ class TablePages:
         self.viewer = viewer
         self.renderer = renderer
 
-    async def view(self, match_id: str, lang: str) -> tuple[dict[str, Any], bool]:
-        """The table of a match (all of a stored one, what was played so far of a
-        running one) and whether it is running."""
+    async def view(
+        self, match_id: str, lang: str, deal: int | None = None
+    ) -> tuple[dict[str, Any], bool]:
+        """The table of a match (a stored one's, what was played so far of a running
+        one) with the frames of ``deal`` (:data:`ALL_DEALS`: every deal; None: a stored
+        match's first, a running one's current), and whether it is running."""
         row = await run_in_threadpool(self.viewer.match, match_id)
         if not row.live:
-            return await run_in_threadpool(self._stored, match_id, lang), False
+            if deal is None:
+                deal = 1 if row.deals > 0 else ALL_DEALS
+            return await run_in_threadpool(self._stored, match_id, lang, deal), False
         messages = await self._caught_up(match_id)
         view = await run_in_threadpool(table_view, messages, None, lang)
         view["match"]["live"] = True
-        return view, True
+        if deal == ALL_DEALS:
+            return view, True
+        try:
+            return one_deal(view, deal), True
+        except ValueError as err:
+            raise NotFound(f"deal: {err}") from None
 
-    def _stored(self, match_id: str, lang: str) -> dict[str, Any]:
-        messages = self.viewer.watch_messages(match_id)
-        return table_view(messages, self.viewer.revealed_record(match_id), lang)
+    def _stored(self, match_id: str, lang: str, deal: int) -> dict[str, Any]:
+        record = self.viewer.revealed_record(match_id)
+        if deal == ALL_DEALS:
+            return table_view(self.viewer.watch_messages(match_id), record, lang)
+        messages, outline = self.viewer.deal_messages(match_id, deal)
+        return deal_view(messages, outline, record, lang, deal)
 
     async def _caught_up(self, match_id: str) -> list[dict[str, Any]]:
         """A running match's public messages up to now: those that come at once, until
@@ -101,11 +135,13 @@ class TablePages:
 
     async def page(self, request: Request) -> Response:
         lang = page_language(request)
-        view, live = await self.view(request.path_params["id"], lang)
+        deal = _deal(request.query_params)
+        view, live = await self.view(request.path_params["id"], lang, deal)
         return self.renderer.page(request, "match.html", {"view": view, "live": live})
 
     async def table(self, request: Request) -> Response:
-        view, _ = await self.view(request.path_params["id"], page_language(request))
+        deal = _deal(request.query_params)
+        view, _ = await self.view(request.path_params["id"], page_language(request), deal)
         return JSONResponse(view, headers={"cache-control": "no-store"})
 
     async def live(self, request: Request) -> Response:

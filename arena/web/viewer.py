@@ -34,7 +34,7 @@ from arena.log import get_logger
 from arena.rating import wilson_interval
 from arena.replay import MatchRecord
 from arena.server.services import Failure
-from arena.server.spectate import LiveFeed, stored_messages
+from arena.server.spectate import DealOutline, LiveFeed, stored_messages, stored_watch
 from arena.sim import TournamentConfig
 from arena.sim.driver import expected_matches
 from arena.sim.league import ELO, OPENSKILL, ROOM, Ratings
@@ -90,6 +90,9 @@ TEAM0_SCORE: Final = {"team0": 1.0, "team1": 0.0, "draw": 0.5}
 """A played-out match's result as team 0's score (how ratings take it)."""
 MESSAGES_KEPT: Final = 16
 """Stored matches whose public messages a viewer keeps once re-played."""
+DEALS_KEPT: Final = 64
+"""Deals of stored matches whose public messages (and their match's outline) a viewer
+keeps once re-played."""
 INCIDENT_CACHE: Final = 10_000
 """Matches whose incidents a viewer keeps once counted."""
 
@@ -377,6 +380,16 @@ def message_dict(message: arena_pb2.WatchMessage) -> dict[str, Any]:
     return MessageToDict(message, preserving_proto_field_name=True)
 
 
+def _outline_dict(outline: DealOutline) -> dict[str, Any]:
+    """A deal's outline as the table takes it (its start and result as in messages)."""
+    return {
+        "deal_started": MessageToDict(outline.started, preserving_proto_field_name=True),
+        "deal_result": MessageToDict(outline.result, preserving_proto_field_name=True),
+        "events_before": outline.events_before,
+        "kinds": [[[kind, seat] for kind, seat in batch] for batch in outline.kinds],
+    }
+
+
 def _value(rated: Mapping[str, Rating], system: str) -> float | None:
     rating = rated.get(system)
     return None if rating is None else rating.value
@@ -435,6 +448,7 @@ class Viewer:
         self._incidents: dict[str, dict[str, Incidents]] = {}
         self._leaders: dict[str, tuple[int, list[LeaderRow]]] = {}
         self._messages: dict[str, str] = {}
+        self._deals: dict[tuple[str, int], str] = {}
         self._lock = threading.Lock()
 
     # -- variants and leaderboards ------------------------------------------------
@@ -694,6 +708,35 @@ class Viewer:
                 while len(self._messages) > MESSAGES_KEPT:
                     del self._messages[next(iter(self._messages))]
         return found
+
+    def deal_messages(
+        self, id: str, deal: int
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """One deal of a stored match: its public messages (:func:`stored_messages`
+        restricted to ``deal``, numbered as in the whole stream) and the outline of every
+        deal (``deal_started``, ``deal_result``, ``events_before``, ``kinds``: each
+        event batch's (kind, seat)), from one re-play; NotFound for an unknown match or
+        deal. The last :data:`DEALS_KEPT` deals asked are kept."""
+        with self._lock:
+            kept = self._deals.get((id, deal))
+        if kept is None:
+            try:
+                watch = stored_watch(self._store, id, deal=deal)
+            except Failure as failure:
+                if failure.code == grpc.StatusCode.NOT_FOUND:
+                    raise NotFound(failure.message) from None
+                raise BrokenMatch(failure.message) from None
+            found = {
+                "messages": [message_dict(message) for message in watch.messages],
+                "outline": [_outline_dict(item) for item in watch.outline],
+            }
+            kept = json.dumps(found, ensure_ascii=False, separators=(",", ":"))
+            with self._lock:
+                self._deals[(id, deal)] = kept
+                while len(self._deals) > DEALS_KEPT:
+                    del self._deals[next(iter(self._deals))]
+        copied: dict[str, list[dict[str, Any]]] = json.loads(kept)
+        return copied["messages"], copied["outline"]
 
     def revealed_record(self, id: str) -> MatchRecord | None:
         """The record (every hand) of a stored match, as ``GetMatchRecord`` gives it;

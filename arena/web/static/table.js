@@ -1,8 +1,12 @@
 /* The drawn card table of a match page (templates/match.html).
 
-   The page carries the match's table view (arena/web/table.py's table_view) as JSON in
-   #table-data: a header, the frames (one per step: a deal's start, each action, the
-   deal's result), the result and the words ("labels") in the page's language. This
+   The page carries the match's table view (arena/web/table.py) as JSON in #table-data:
+   a header, every deal's entry (its number and the numbers of its first and last
+   frames), the frames of one deal (one per step: the deal's start, each action, the
+   deal's result), the result and the words ("labels") in the page's language. The
+   frames of another deal are fetched (/api/matches/ID/table?deal=N) when the table
+   moves into it, kept, and the next deal's fetched ahead near a deal's end; a seat's
+   hand left out of a frame is the hand of the frame before. This
    script draws one frame at a time on the felt and moves between frames: by action, by
    trick, by deal, playing at a chosen speed, by the scrub bar, the deal picker, the keys
    and the URL hash (#d2-s15: deal 2, its 15th step; #f123: frame 123), which keeps the
@@ -42,6 +46,8 @@
     retries: 0,
     dealFirst: new Map(), // deal number → index of its first frame
     dealLast: new Map(),
+    fetching: new Map(), // deal number → the fetch of its frames
+    wanted: null, // the frame a move waits for while its deal is fetched
   };
 
   const el = {
@@ -483,6 +489,9 @@
     drawResult(atResult);
     updateButtons();
     keepInHash(position);
+    if (state.playing || position.steps - position.step < 3) {
+      prefetchAfter(frame.deal);
+    }
   }
 
   function updateButtons() {
@@ -511,6 +520,16 @@
       return;
     }
     const target = Math.max(0, Math.min(frames.length - 1, index));
+    if (frames[target] === undefined) {
+      state.wanted = target;
+      loadDeal(dealAt(target)).then(() => {
+        if (state.wanted === target && frames[target] !== undefined) {
+          go(target, byUser);
+        }
+      });
+      return;
+    }
+    state.wanted = null;
     if (byUser) {
       state.following = target === frames.length - 1;
     }
@@ -525,7 +544,10 @@
   function trickStart(index) {
     const frame = frames[index];
     let k = index;
-    while (k > 0 && frames[k - 1].deal === frame.deal && frames[k - 1].trick === frame.trick) {
+    if (!frame) {
+      return k;
+    }
+    while (k > 0 && frames[k - 1] && frames[k - 1].deal === frame.deal && frames[k - 1].trick === frame.trick) {
       k -= 1;
     }
     return k;
@@ -534,7 +556,7 @@
   function nextTrick(index) {
     const frame = frames[index];
     let k = index + 1;
-    while (k < frames.length && frames[k].deal === frame.deal && frames[k].trick === frame.trick) {
+    while (k < frames.length && frames[k] && frames[k].deal === frame.deal && frames[k].trick === frame.trick) {
       k += 1;
     }
     return k;
@@ -649,22 +671,95 @@
 
   /* ---------- frames in ---------- */
 
-  /** Add a frame unless it is one already held: a reconnection sends the frames of the
-   *  last event again, and frames are numbered (`i`) from the match's start. */
+  /** Add a frame at its number (`i`, from the match's start) unless it is one already
+   *  held: a reconnection sends the frames of the last event again. A seat whose hand
+   *  the frame leaves out holds the hand of the frame before in the same deal. */
   function append(frame) {
-    if (typeof frame.i === "number" && frame.i < frames.length) {
+    const index = typeof frame.i === "number" ? frame.i : frames.length;
+    if (frames[index] !== undefined) {
       return false;
     }
-    const index = frames.length;
-    frames.push(frame);
-    if (!state.dealFirst.has(frame.deal)) {
-      state.dealFirst.set(frame.deal, index);
-      const option = make("option", null, dealName(frame.deal));
-      option.value = String(frame.deal);
-      el.deal.append(option);
+    const before = frames[index - 1];
+    for (const [s, seat] of (frame.seats || []).entries()) {
+      if (!("hand" in seat)) {
+        const held = before && before.deal === frame.deal && before.seats ? before.seats[s] : null;
+        seat.hand = held ? held.hand : null;
+      }
     }
-    state.dealLast.set(frame.deal, index);
+    frames[index] = frame;
+    addDeal(frame.deal, index, index);
     return true;
+  }
+
+  /** Know a deal: its option in the picker, its first and last frames' numbers. */
+  function addDeal(number, first, last) {
+    if (!state.dealFirst.has(number)) {
+      state.dealFirst.set(number, first);
+      const option = make("option", null, dealName(number));
+      option.value = String(number);
+      const later = Array.from(el.deal.options).find((o) => Number(o.value) > number);
+      el.deal.insertBefore(option, later || null);
+    }
+    state.dealLast.set(number, Math.max(last, state.dealLast.get(number) ?? last));
+    if (frames.length < last + 1) {
+      frames.length = last + 1;
+    }
+  }
+
+  function addDeals(entries) {
+    for (const entry of entries || []) {
+      addDeal(entry.number, entry.first, entry.last);
+    }
+  }
+
+  /** The deal whose frames include frame `index`. */
+  function dealAt(index) {
+    for (const [number, first] of state.dealFirst) {
+      if (first <= index && index <= state.dealLast.get(number)) {
+        return number;
+      }
+    }
+    return undefined;
+  }
+
+  /** Fetch a deal's frames once (again after a failure); resolves when they are held. */
+  function loadDeal(number) {
+    if (number === undefined) {
+      return Promise.resolve();
+    }
+    if (!state.fetching.has(number)) {
+      const id = encodeURIComponent(root.dataset.match);
+      const lang = encodeURIComponent(root.dataset.lang || "");
+      const fetched = fetch(`/api/matches/${id}/table?deal=${number}&lang=${lang}`, {
+        headers: { accept: "application/json" },
+      })
+        .then((response) => {
+          if (!response.ok) {
+            throw new Error(`deal ${number}: ${response.status}`);
+          }
+          return response.json();
+        })
+        .then((data) => {
+          addDeals(data.deals);
+          for (const frame of data.frames || []) {
+            append(frame);
+          }
+          updateButtons();
+        })
+        .catch(() => {
+          state.fetching.delete(number);
+        });
+      state.fetching.set(number, fetched);
+    }
+    return state.fetching.get(number);
+  }
+
+  /** Fetch the deal after `deal` ahead of the table (playing, or near a deal's end). */
+  function prefetchAfter(deal) {
+    const next = dealNumbers().find((number) => number > deal);
+    if (next !== undefined && frames[state.dealFirst.get(next)] === undefined) {
+      loadDeal(next);
+    }
   }
 
   function lastSeq() {
@@ -835,6 +930,7 @@
   /* ---------- start ---------- */
 
   function start() {
+    addDeals(view.deals);
     for (const frame of view.frames || []) {
       append(frame);
     }
@@ -850,7 +946,8 @@
     } else if (fromHash !== null) {
       go(fromHash, true);
     } else {
-      go(state.live ? frames.length - 1 : 0, false);
+      const shown = (view.frames || []).length ? view.frames[0].i : 0;
+      go(state.live ? frames.length - 1 : shown, false);
     }
     if (state.live && !state.ended) {
       setBadge("live");
