@@ -55,6 +55,8 @@ WRITTEN = re.compile(r"([♠♥♦♣])(10|[2-9JQKA])")
 SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 NAMES = frozenset({"id", "match_id", "players", "name", "tournament", "variant", "game"})
 """Keys holding ids and bot names (chosen by people, never cards): not read for cards."""
+WORDS = "labels"
+"""The key of the page's words (the same for every match of a game)."""
 RULE_MARKS = frozenset({"marks", "facts"})
 """Keys of what the rules make known (Guandan's wild card names a card no one showed):
 read against the public cards and the cards the rules name."""
@@ -68,29 +70,33 @@ PAUSES = (0, 3, 8, 21, 34)
 # -- finding cards -------------------------------------------------------------------------
 
 
-def cards_in_text(text: str, language: str = LANGUAGE) -> Counter[str]:
-    """Every card a text names: as a code, or as people read it (``♥10``, 小王)."""
+def cards_in_text(text: str, jokers: bool = True) -> Counter[str]:
+    """Every card a text names: as a code, or as people read it (``♥10``; 小王 unless
+    ``jokers`` is false)."""
     found = Counter(CODE.findall(text))
     found.update(
         ("T" if rank == "10" else rank) + SUITS[suit] for suit, rank in WRITTEN.findall(text)
     )
-    for code, key in (("SJ", "small_joker"), ("BJ", "big_joker")):
-        found[code] += text.count(translate(language, f"table.card.{key}"))
+    if jokers:
+        for code, key in (("SJ", "small_joker"), ("BJ", "big_joker")):
+            found[code] += text.count(translate(LANGUAGE, f"table.card.{key}"))
     return +found
 
 
-def cards_in(value: Any, skipped: frozenset[str] = NAMES) -> Counter[str]:
-    """Every card anywhere in a JSON value, but under the ``skipped`` keys."""
+def cards_in(value: Any, skipped: frozenset[str] = NAMES, jokers: bool = True) -> Counter[str]:
+    """Every card anywhere in a JSON value, but under the ``skipped`` keys. The page's
+    words (``labels``) name the jokers to draw them: there, only card codes and written
+    cards count."""
     found: Counter[str] = Counter()
     if isinstance(value, str):
-        found.update(cards_in_text(value))
+        found.update(cards_in_text(value, jokers))
     elif isinstance(value, dict):
         for key, item in value.items():
             if key not in skipped:
-                found.update(cards_in(item, skipped))
+                found.update(cards_in(item, skipped, jokers and key != WORDS))
     elif isinstance(value, list):
         for item in value:
-            found.update(cards_in(item, skipped))
+            found.update(cards_in(item, skipped, jokers))
     return found
 
 
