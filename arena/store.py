@@ -1196,7 +1196,8 @@ class Store:
         """Create a tournament; False if it exists already with the same definition.
 
         The same id with another name, variant, options or config is an error
-        (resuming a tournament under a changed definition).
+        (resuming a tournament under a changed definition); one stored without a config
+        (``{}``: an older arena kept none) takes the config given.
         """
         _check(bool(id), "a tournament needs a non-empty id")
         self._check_status(status)
@@ -1208,6 +1209,11 @@ class Store:
                 (id,),
             ).fetchone()
             if row is not None:
+                if tuple(row) == (name, variant, options_json, "{}"):
+                    conn.execute(
+                        "UPDATE tournaments SET config_json = ? WHERE id = ?", (config_json, id)
+                    )
+                    return False
                 if tuple(row) != (name, variant, options_json, config_json):
                     raise StoreError(
                         f"store {self.path}: tournament {id!r} already exists "

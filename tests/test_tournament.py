@@ -388,3 +388,69 @@ def test_half_a_pair_left_by_an_older_arena_is_completed_once(tmp_path: Path) ->
         assert run_to_end(store, config, ShuffledRunner()) == len(reports) - 1
         assert store.match_ids(config.id) == {r.job.id for r in reports}
         assert {r.matches for r in store.ratings("guandan")} == {len(reports)}
+
+
+@pytest.mark.parametrize(
+    "definition",
+    [
+        {"bots": ["random", "first"], "matches": 4, "deals": 1},
+        {"bots": ["random"], "format": "gauntlet", "reference": ["first", "first"], "paired": True},
+        {"teams": [["random", "first"], ["first", "random"]], "format": "rated", "seed": 9},
+        {"name": "sj", "variant": "shengji-2", "bots": ["random", "first"], "deals": 2},
+    ],
+)
+def test_a_stored_definition_is_the_tournament_again(definition: dict[str, object]) -> None:
+    config = TournamentConfig.from_mapping(definition)
+    again = TournamentConfig.from_mapping(json.loads(json.dumps(config.definition())))
+    assert again == config and again.id == config.id
+
+
+def test_a_tournament_stored_without_a_definition_takes_it_when_resumed(tmp_path: Path) -> None:
+    config = small()
+    with Store.open(tmp_path / "old.sqlite") as store:
+        assert store.add_tournament(config.id, config.name, config.variant, {}, {})
+        assert not store.add_tournament(
+            config.id, config.name, config.variant, {}, config.definition()
+        )
+        found = store.tournament(config.id)
+        assert found is not None and found.config == config.definition()
+        with pytest.raises(StoreError, match="another definition"):
+            store.add_tournament(config.id, config.name, config.variant, {}, {"matches": 5})
+
+
+@pytest.mark.usefixtures("ray_session")
+def test_a_running_tournament_command_is_followed_by_the_web_face(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """While ``arena tournament`` plays, a viewer on the same store file reads its
+    definition and its progress (``x of y``) move; at the end it is finished."""
+    from arena.web.viewer import Viewer
+
+    db = tmp_path / "live.sqlite"
+    config = TournamentConfig.from_mapping({"bots": ["random", "first"], "matches": 3, "deals": 1})
+    args = ["tournament", "--bots", "random,first", "--matches", "3", "--deals", "1"]
+    seen: list[tuple[str, int | None, int]] = []
+    original = League.add_unit
+
+    def progress() -> tuple[str, int | None, int]:
+        with Store.open(db, read_only=True) as reader:
+            [row] = [t for t in Viewer(reader).tournaments() if t.id == config.id]
+        return row.status, row.planned, row.played
+
+    def add_and_look(self: League, reports: Any, tournament_id: str | None) -> int:
+        seen.append(progress())
+        added = original(self, reports, tournament_id)
+        seen.append(progress())
+        return added
+
+    monkeypatch.setattr(League, "add_unit", add_and_look)
+    assert main([*args, "--batch", "1", "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert seen[0] == ("running", 3, 0)
+    assert seen[-1] == ("running", 3, 3)
+    assert [played for _, _, played in seen] == sorted(played for _, _, played in seen)
+    assert {(status, planned) for status, planned, _ in seen} == {("running", 3)}
+    assert progress() == ("finished", 3, 3)
+    with Store.open(db) as store:
+        found = store.tournament(config.id)
+    assert found is not None and found.config == config.definition()

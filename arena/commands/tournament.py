@@ -126,7 +126,9 @@ def run_tournament(args: argparse.Namespace) -> int:
         return 0
     config = config_from_args(args)
     with metrics_endpoint(args), Store.open(args.db) as store:
-        store.add_tournament(config.id, config.name, config.variant, dict(config.options), {})
+        store.add_tournament(
+            config.id, config.name, config.variant, dict(config.options), config.definition()
+        )
         store.add_builtin_bots(
             {name for team in config.teams for name in team} | set(config.reference or ())
         )
@@ -138,6 +140,7 @@ def run_tournament(args: argparse.Namespace) -> int:
         print(f"{len(done)} already stored")
         stored = played_deals = 0
         log.info("tournament_started", matches=total, already_stored=len(done))
+        store.set_tournament_status(config.id, "running")
         try:
             with Runner(RayOptions(address=args.address)) as runner, progress_bar() as progress:
                 bar = progress.add_task("matches", total=total, completed=len(done), rate="")
@@ -149,12 +152,16 @@ def run_tournament(args: argparse.Namespace) -> int:
                     rate = played_deals / max(time.perf_counter() - started, 1e-9)
                     progress.update(bar, advance=len(reports), rate=f"{rate:,.0f} deals/s")
         except KeyboardInterrupt:
+            store.set_tournament_status(config.id, "pending")  # resumable, not running
             log.warning("tournament_interrupted", stored=stored)
             print(
                 f"interrupted: {stored} matches stored; run the same command again to resume",
                 file=sys.stderr,
             )
             return EXIT_INTERRUPTED
+        except BaseException:  # failed (Ray, the store): resumable, not running
+            store.set_tournament_status(config.id, "pending")
+            raise
         kept = len(store.match_ids(config.id))
         if kept != total:  # never expected: a tournament ends with its definition's matches
             raise ArenaError(

@@ -86,6 +86,25 @@ class TournamentConfig:
         built-in bots)."""
         return cls.from_definition(parse_definition(data), known_bot)
 
+    def definition(self) -> dict[str, Any]:
+        """The definition as JSON data (stored with the tournament): :meth:`from_mapping`
+        makes this config of it again, with the same :attr:`id`."""
+        data: dict[str, Any] = {
+            "name": self.name,
+            "variant": self.variant,
+            "options": dict(self.options),
+            "teams": [list(team) for team in self.teams],
+            "format": self.format,
+            "matches": self.matches,
+            "seed": self.seed,
+            "paired": self.paired,
+        }
+        if self.reference is not None:
+            data["reference"] = list(self.reference)
+        if self.deals is not None:
+            data["deals"] = self.deals
+        return data
+
     @classmethod
     def from_definition(
         cls, definition: TournamentDefinition, known_bot: Callable[[str], bool] | None = None
