@@ -1,6 +1,7 @@
 """End to end with a real Prometheus (Debian's ``prometheus``, installed by ``.ci/run``):
 it scrapes the arena's ``/metrics`` while matches are played, and its HTTP API then
-answers with the deals counter and the bots' Elo.
+answers with the deals counter and the bots' Elo; the web board's queries answer from a
+server whose web face was asked pages.
 
 The tests wait for one thing only, a scrape that started after the matches were over;
 the values that scrape took are then final and compared at once, so a wrong value fails
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import shutil
 import socket
 import subprocess
@@ -25,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from arena.metrics import DEALS_FINISHED, start_metrics_server
+from arena.metrics import DEALS_FINISHED, REGISTRY, start_metrics_server
 from arena.sim import Runner, TournamentConfig, plan
 from arena.sim.league import League
 from arena.store import Store
@@ -229,3 +231,50 @@ def test_prometheus_scrapes_a_running_server_while_bots_play(tmp_path: Path) -> 
                 assert values_by_bot(url, elo) == pytest.approx(stored)
         finally:
             server.close()
+
+
+def test_the_web_board_answers_from_a_server_serving_its_web_face(tmp_path: Path) -> None:
+    """Every query of the web board, run by Prometheus against a server whose web face
+    answered pages (and a 404), gives series by route and status; 5xx: none, share 0."""
+    import httpx
+    from test_server import ServerThread
+
+    board = json.loads((Path(__file__).parent.parent / "dashboards/web.json").read_text())
+    queries = {
+        panel["title"]: re.sub(
+            r"\$\{?__rate_interval\}?", "1m", panel["targets"][0]["expr"]
+        ).replace("$route", ".*")
+        for panel in board["panels"]
+    }
+
+    def counted(route: str, status: str) -> float:
+        labels = {"route": route, "method": "GET", "status": status}
+        return REGISTRY.get_sample_value("arena_web_requests_total", labels) or 0.0
+
+    with Store.open(tmp_path / "web.sqlite") as store:
+        server = ServerThread(store, metrics_port=0, web_port=0)
+        try:
+            target = f"127.0.0.1:{server.running.metrics_port}"
+            web = f"http://127.0.0.1:{server.running.web_port}"
+            before = counted("/leaderboard", "200")
+            with prometheus(server.running.metrics_port, tmp_path) as url:
+                for _ in range(2):  # two scrapes apart: each counter increases between them
+                    for path, status in (("/leaderboard", 200), ("/bots/nobody", 404)):
+                        assert httpx.get(web + path, timeout=30).status_code == status
+                    scraped_after(url, target, time.time())
+                answers = {title: query(url, promql) for title, promql in queries.items()}
+                total = value(url, 'sum(arena_web_requests_total{route="/leaderboard"})')
+        finally:
+            server.close()
+    assert total == before + 2
+    by_route = {
+        (s["metric"]["route"], s["metric"]["status"])
+        for s in answers["Requests per second by route and status"]
+    }
+    assert {("/leaderboard", "200"), ("/bots/{name}", "404")} <= by_route
+    for title in ("Latency p95 by route", "Latency p50 by route"):
+        assert {s["metric"]["route"] for s in answers[title]} >= {"/leaderboard", "/bots/{name}"}
+    assert {s["metric"]["status"] for s in answers["Client errors (4xx) per second"]} == {"404"}
+    assert answers["Server errors (5xx) per second by route"] == []
+    [share] = answers["Share of requests answered 5xx"]
+    assert float(share["value"][1]) == 0.0
