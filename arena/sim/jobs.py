@@ -42,7 +42,7 @@ class MatchReport:
     decisions: int
     record: dict[str, Any] = field(repr=False)
     seconds: float = 0.0
-    conduct: tuple[Conduct, ...] = tuple(Conduct() for _ in range(NUM_SEATS))
+    conduct: tuple[Conduct, ...] = field(default_factory=lambda: _nothing_refused())
     """Per player: its refused answers and timed-out decisions. None are possible in a
     match between in-process bots without a clock (a refused answer raises)."""
 
@@ -64,7 +64,7 @@ class MatchReport:
             decisions=result.decisions,
             record=result.record.to_dict(),
             seconds=seconds,
-            conduct=tuple(conduct) if conduct is not None else cls.conduct,
+            conduct=tuple(conduct) if conduct is not None else _nothing_refused(),
         )
 
     def stored(self, tournament_id: str | None, **outcome: Any) -> StoredMatch:
@@ -102,6 +102,10 @@ class MatchReport:
         ours = sum(self.totals[p] for p in side)
         theirs = sum(self.totals) - ours
         return 1.0 if ours > theirs else 0.0 if ours < theirs else 0.5
+
+
+def _nothing_refused() -> tuple[Conduct, ...]:
+    return tuple(Conduct() for _ in range(NUM_SEATS))
 
 
 def conduct_outcome(conduct: Sequence[Conduct]) -> dict[str, list[int]]:
