@@ -18,6 +18,8 @@ from arena.games.base import NUM_SEATS, Event, State
 from arena.match import play_match
 from arena.replay import MatchRecord, start_deal
 from arena.server.remote import event_to_proto
+from arena.server.services import Failure
+from arena.server.spectate import stored_messages, stored_watch
 from arena.store import Store, StoredMatch
 
 MATCHES = {"watch-guandan": ("guandan", 11), "watch-sanfu": ("sanfu", 12)}
@@ -165,6 +167,36 @@ def test_watch_after_seq_skips_earlier_events(
     assert messages[1].deal_started.deal == 2
     events = [e for m in messages if m.HasField("events") for e in m.events.events]
     assert events == second[1:]
+
+
+@pytest.mark.parametrize("match_id", sorted(MATCHES))
+def test_one_deal_alone_is_that_deal_of_the_watch_stream(
+    served: tuple[Store, grpc.Channel, dict[str, list[list[arena_pb2.Event]]]], match_id: str
+) -> None:
+    """``stored_messages(deal=N)``: the MatchInfo, deal N's messages exactly as Watch
+    sends them (the same event numbers), the MatchResult; re-played with the match's
+    outline known (deal N alone), the same again; a deal the match lacks is NOT_FOUND."""
+    store, channel, _ = served
+    whole = _watch(channel, match_id)
+    per_deal: list[list[arena_pb2.WatchMessage]] = []
+    for message in whole[1:-1]:
+        if message.WhichOneof("body") == "deal_started":
+            per_deal.append([])
+        per_deal[-1].append(message)
+    first = stored_watch(store, match_id, deal=1)
+    assert len(first.outline) == len(per_deal) == 2
+    for number, messages in enumerate(per_deal, start=1):
+        alone = stored_messages(store, match_id, deal=number)
+        assert alone == [whole[0], *messages, whole[-1]]
+        known = stored_watch(store, match_id, deal=number, outline=first.outline)
+        assert known.messages == alone and known.outline == first.outline
+        seqs = [e.seq for m in messages if m.HasField("events") for e in m.events.events]
+        assert first.outline[number - 1].events_before == seqs[0] - 1
+    for missing in (0, 3):
+        with pytest.raises(Failure) as failure:
+            stored_messages(store, match_id, deal=missing)
+        assert failure.value.code == grpc.StatusCode.NOT_FOUND
+        assert f"no deal {missing}" in failure.value.message
 
 
 def test_watch_unknown_match_is_not_found(

@@ -447,6 +447,31 @@ def test_unknown_ids_in_the_api_are_json_404s(client: Client, url: str) -> None:
     assert "no match 'nope'" in response.json()["message"]
 
 
+@pytest.mark.parametrize("path", ["/matches/{id}", "/api/matches/{id}/table"])
+def test_a_deal_the_match_does_not_have_is_a_404_naming_it(
+    client: Client, played: Played, path: str
+) -> None:
+    url = path.format(id=played.matches["guandan"]) + "?deal=999"
+    response = get(client, url)
+    assert response.status_code == 404, url
+    no_traceback(response.text)
+    assert "deal" in response.text and "no deal 999" in response.text
+
+
+def test_the_table_json_holds_one_deal_and_every_deals_entry(
+    client: Client, played: Played
+) -> None:
+    match_id = played.matches["shengji-2"]
+    whole = get(client, f"/api/matches/{match_id}/table?deal=all&lang=en").json()
+    assert len(whole["deals"]) > 1, "a match of several deals"
+    for entry in whole["deals"]:
+        view = get(client, f"/api/matches/{match_id}/table?deal={entry['number']}&lang=en").json()
+        assert view["deal"] == entry["number"] and view["deals"] == whole["deals"]
+        assert [f["i"] for f in view["frames"]] == list(range(entry["first"], entry["last"] + 1))
+    first = get(client, f"/api/matches/{match_id}/table?lang=en").json()
+    assert first["deal"] == 1 and {f["deal"] for f in first["frames"]} == {1}
+
+
 @pytest.mark.parametrize(
     ("url", "named"),
     [
@@ -470,6 +495,11 @@ def test_unknown_ids_in_the_api_are_json_404s(client: Client, url: str) -> None:
         ("/matches?lang=fr", "lang"),
         ("/api/matches/x/live?after=-5", "after"),
         ("/api/matches/x/live?after=1e9", "after"),
+        ("/api/matches/x/table?deal=abc", "deal"),
+        ("/api/matches/x/table?deal=0", "deal"),
+        ("/api/matches/x/table?deal=-2", "deal"),
+        ("/api/matches/x/table?deal=" + "9" * 30, "deal"),
+        ("/matches/x?deal=1e3", "deal"),
     ],
 )
 def test_bad_parameters_are_400_pages_naming_them(client: Client, url: str, named: str) -> None:

@@ -39,10 +39,11 @@ from arena.server.spectate import stored_messages
 from arena.store import Store, StoredMatch
 from arena.web import table as table_module
 from arena.web.i18n import LANGUAGES, catalog
-from arena.web.table import VIEWS, TableFold, split_steps, table_view
+from arena.web.table import VIEWS, TableFold, deal_view, split_steps, table_view
 from arena.web.table_deal import MatchFacts
 from arena.web.table_hands import RecordMismatch
 from arena.web.table_text import LABEL_KEYS, PLACES, Words
+from arena.web.viewer import NotFound, Viewer
 
 PLAYERS = ["random", "first", "random", "first"]
 VARIANTS = ["guandan", "shengji-1", "shengji-2", "shengji-3", "shengji-4", "sanfu"]
@@ -873,3 +874,58 @@ def test_cards_are_conserved_in_any_deal(played: Store_, variant: str, seed: int
     check_hands(view, truth)
     check_conserved(view, truth, DECKS.get(variant, view["match"]["decks"] or 0))
     assert hidden_leaks(table_view(match.messages, None, "en"), match.messages) == []
+
+
+# ------------------------------------------------------------ one deal alone
+
+
+def with_hands_carried(frames: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The frames with each hand a frame leaves out taken from the frame before (as the
+    page does)."""
+    held: dict[int, Any] = {}
+    whole = []
+    for frame in frames:
+        seats = []
+        for seat in frame["seats"]:
+            hand = seat["hand"] if "hand" in seat else held[seat["seat"]]
+            held[seat["seat"]] = hand
+            seats.append({**seat, "hand": hand})
+        whole.append({**frame, "seats": seats})
+    return whole
+
+
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(100, 10**6))
+def test_a_deal_drawn_alone_is_that_deal_of_the_whole_match(
+    played: Store_, variant: str, seed: int
+) -> None:
+    """Each deal re-played alone (the first view of a match, and another deal once the
+    match's outline is known) draws the frames, deal entries, header and result of the
+    whole match's table, numbered the same (frames ``i``, events ``seq``); a hand is left
+    out only where the frame before holds it."""
+    match = played.play(variant, seed, deals=3)
+    match_id = f"{variant}-{seed}-3-free"
+    record = match.record
+    whole = table_view(match.messages, record, "en")
+    shared = Viewer(played.store)
+    for deal in range(1, len(record.deals) + 1):
+        for viewer in (Viewer(played.store), shared):  # a whole re-play; this deal alone
+            messages, outline = viewer.deal_messages(match_id, deal)
+            alone = deal_view(messages, outline, record, "en", deal)
+            mine = [frame for frame in whole["frames"] if frame["deal"] == deal]
+            assert with_hands_carried(alone["frames"]) == mine
+            assert sum("hand" in s for f in alone["frames"] for s in f["seats"]) < 4 * len(mine)
+            assert alone["deals"] == whole["deals"] and alone["deal"] == deal
+            assert (alone["match"], alone["result"]) == (whole["match"], whole["result"])
+    without = deal_view(*shared.deal_messages(match_id, 1), None, "en", 1)
+    assert all(s["hand"] is None for f in without["frames"] for s in f["seats"])
+
+
+def test_a_deal_the_match_does_not_have_is_not_found(played: Store_) -> None:
+    played.play("guandan", 41, deals=1)
+    match_id = "guandan-41-1-free"
+    for deal in (0, 2, 99):
+        with pytest.raises(NotFound, match="deal"):
+            Viewer(played.store).deal_messages(match_id, deal)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browser import WAIT, Played, WebThread
+from browser import WAIT, Played, Timeline, WebThread, stored_record
 
 import arena.web
 from arena.web.i18n import LANGUAGES
@@ -214,3 +214,71 @@ def test_every_word_the_table_page_names_is_in_the_labels_with_the_fields_it_fil
     assert all(labels[key] for key in names), "a word the page shows is empty"
     for key, fields in PHRASES.items():
         assert set(re.findall(r"\{(\w+)\}", labels[key])) == fields, (key, labels[key])
+
+
+def deal_requests(page: Page) -> list[str]:
+    """Record the page's requests for one deal's frames (``/table?deal=N``)."""
+    asked: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            asked.append(parse_qs(urlsplit(request.url).query)["deal"][0])
+            if "/table?" in request.url and "deal=" in request.url
+            else None
+        ),
+    )
+    return asked
+
+
+def page_frames(page: Page) -> list[dict[str, Any]]:
+    """The frames the page was given in its own data block."""
+    frames: list[dict[str, Any]] = page.evaluate(
+        "() => JSON.parse(document.getElementById('table-data').textContent).frames"
+    )
+    return frames
+
+
+def test_the_table_fetches_the_deal_it_moves_into_by_key_and_deal_picker(
+    pages: Pages, site: WebThread, played: Played
+) -> None:
+    """The page holds one deal; stepping past its end (→), back before its start (←),
+    PageUp and the deal picker fetch the other deal's frames once, and draw the cards the
+    engine holds at each of them."""
+    from test_web_browser import at_frame, check_frame
+
+    match_id = played.matches["shengji-2"]
+    timeline = Timeline(stored_record(played.path, match_id))
+    frames = table_json(site, match_id)["frames"]
+    second = next(frame["i"] for frame in frames if frame["deal"] == 2)
+    page = pages.open()
+    asked = deal_requests(page)
+    page.goto(f"{site.url}/matches/{match_id}#d1-s{second}")
+    check_frame(timeline, frames[second - 1], at_frame(page, second - 1), "deal 1's end")
+    assert {frame["deal"] for frame in page_frames(page)} == {1}, "the page holds deal 1 only"
+    page.keyboard.press("ArrowRight")
+    check_frame(timeline, frames[second], at_frame(page, second), "→ into deal 2")
+    page.keyboard.press("ArrowLeft")
+    check_frame(timeline, frames[second - 1], at_frame(page, second - 1), "← back to deal 1")
+    page.keyboard.press("PageDown")
+    check_frame(timeline, frames[second + 1 - 1], at_frame(page, second), "PageDown")
+    page.keyboard.press("ArrowRight")
+    check_frame(timeline, frames[second + 1], at_frame(page, second + 1), "→ in deal 2")
+    assert asked == ["2"], "deal 2 fetched once, deal 1 never"
+
+    page = pages.open()
+    asked = deal_requests(page)
+    page.goto(f"{site.url}/matches/{match_id}?deal=2")
+    check_frame(timeline, frames[second], at_frame(page, second), "a page opened at deal 2")
+    assert {frame["deal"] for frame in page_frames(page)} == {2}
+    page.locator("select#deal").select_option("1")
+    check_frame(timeline, frames[0], at_frame(page, 0), "the deal picker, to deal 1")
+    page.keyboard.press("End")
+    check_frame(timeline, frames[-1], at_frame(page, len(frames) - 1), "End")
+    page.keyboard.press("ArrowLeft")
+    check_frame(timeline, frames[-2], at_frame(page, len(frames) - 2), "← in deal 2")
+    page.keyboard.press("PageUp")
+    page.keyboard.press("PageUp")
+    check_frame(timeline, frames[0], at_frame(page, 0), "PageUp twice")
+    page.keyboard.press("ArrowRight")
+    check_frame(timeline, frames[1], at_frame(page, 1), "→ in deal 1")
+    assert asked == ["1"], "deal 1 fetched once, deal 2 never"

@@ -20,8 +20,8 @@ import grpc
 from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.errors import ArenaError
-from arena.games.base import NUM_SEATS, State
-from arena.replay import MatchRecord, replay_entry, start_deal
+from arena.games.base import NUM_SEATS, Game, State
+from arena.replay import DealRecord, MatchRecord, replay_entry, start_deal
 from arena.server.remote import event_to_proto, struct
 from arena.server.results import end_of_match, rating_change
 from arena.server.services import Failure, Services, list_matches
@@ -69,22 +69,63 @@ class DealOutline:
     result: arena_pb2.DealResult
     events_before: int
     kinds: list[list[tuple[str, int | None]]]
+    game_over: bool
 
 
-def _replay_deals(match: StoredMatch, record: MatchRecord, only: int | None = None) -> list[_Deal]:
+def _replay_deals(
+    match: StoredMatch,
+    record: MatchRecord,
+    only: int | None = None,
+    outline: list[DealOutline] | None = None,
+) -> list[_Deal]:
     """Every deal re-played; the events of deal ``only`` alone when given (the other
-    deals' batches are left empty, their events counted and outlined)."""
+    deals' batches are left empty, their events counted and outlined). With the
+    match's ``outline`` too (an earlier re-play's), deal ``only`` alone is re-played."""
     game = games.make(record.game, **record.options)
     players = list(record.players) or list(match.seating)
+    if only is not None and outline is not None and len(outline) == len(record.deals):
+        before = outline[only - 2].result.totals if only > 1 else [0] * NUM_SEATS
+        shown = outline[only - 1]
+        replayed = _Replay(game, match.id, players, len(record.deals))
+        deal = replayed.deal(only, record.deals[only - 1], shown.events_before, list(before))
+        return [
+            deal
+            if number == only
+            else _Deal(o.started, [], o.result, o.game_over, o.events_before, o.kinds)
+            for number, o in enumerate(outline, start=1)
+        ]
+    replay = _Replay(game, match.id, players, len(record.deals))
     deals: list[_Deal] = []
     totals = [0] * NUM_SEATS
     seq = 0
-    for number, deal in enumerate(record.deals, start=1):
+    for number, deal_record in enumerate(record.deals, start=1):
+        played = replay.deal(number, deal_record, seq, totals, built=only is None or only == number)
+        totals = list(played.result.totals)
+        seq = played.events_before + sum(len(batch) for batch in played.kinds)
+        deals.append(played)
+    return deals
+
+
+@dataclass
+class _Replay:
+    """Re-plays a stored match's deals one at a time."""
+
+    game: Game
+    match_id: str
+    players: list[str]
+    deals: int
+
+    def deal(
+        self, number: int, deal: DealRecord, seq: int, totals: list[int], built: bool = True
+    ) -> _Deal:
+        """Deal ``number`` re-played, its events numbered after ``seq``, its scores added
+        to ``totals`` (the deals' before it); its events built only when ``built``."""
+        game = self.game
         state: State = start_deal(game, deal)
         started = arena_pb2.DealStarted(
-            match_id=match.id,
+            match_id=self.match_id,
             deal=number,
-            seating=[_name(players, state.player_at(s)) for s in range(NUM_SEATS)],
+            seating=[_name(self.players, state.player_at(s)) for s in range(NUM_SEATS)],
             players=[state.player_at(s) for s in range(NUM_SEATS)],
             setup=struct(deal.setup),
         )
@@ -92,7 +133,6 @@ def _replay_deals(match: StoredMatch, record: MatchRecord, only: int | None = No
         kinds: list[list[tuple[str, int | None]]] = []
         events_before = seq
         seen = 0
-        built = only is None or only == number
         for text in (None, *deal.actions):
             if text is not None:
                 replay_entry(state, text)
@@ -112,19 +152,16 @@ def _replay_deals(match: StoredMatch, record: MatchRecord, only: int | None = No
         if not state.is_terminal():
             raise ArenaError(f"deal {number}: the recorded actions end before the deal does")
         outcome = state.outcome()
-        for seat, score in enumerate(outcome.scores):
-            totals[seat] += score
         result = arena_pb2.DealResult(
-            match_id=match.id,
+            match_id=self.match_id,
             deal=number,
             scores=list(outcome.scores),
             summary=game.describe_outcome(outcome),
             details=struct(outcome.details),
-            totals=list(totals),
-            match_over=number == len(record.deals),  # the match's last deal: its result follows
+            totals=[total + score for total, score in zip(totals, outcome.scores, strict=True)],
+            match_over=number == self.deals,  # the match's last deal: its result follows
         )
-        deals.append(_Deal(started, batches, result, outcome.match_over, events_before, kinds))
-    return deals
+        return _Deal(started, batches, result, outcome.match_over, events_before, kinds)
 
 
 def _name(players: list[str], player: int) -> str:
@@ -193,9 +230,15 @@ class StoredWatch:
 
 
 def stored_watch(
-    store: Store, match_id: str, after_seq: int = 0, deal: int | None = None
+    store: Store,
+    match_id: str,
+    after_seq: int = 0,
+    deal: int | None = None,
+    outline: list[DealOutline] | None = None,
 ) -> StoredWatch:
-    """:func:`stored_messages` and the outline of every deal, from one re-play."""
+    """:func:`stored_messages` and the outline of every deal, from one re-play; given
+    ``deal`` and the match's ``outline`` (an earlier call's), that deal alone is
+    re-played."""
     match, record = _stored_record(store, match_id)
     if deal is not None and not 1 <= deal <= len(record.deals):
         raise Failure(
@@ -203,7 +246,7 @@ def stored_watch(
             f"deal: match {match_id!r} has {len(record.deals)} deals, no deal {deal}",
         )
     try:
-        deals = _replay_deals(match, record, deal)
+        deals = _replay_deals(match, record, deal, outline)
     except (ArenaError, ValueError, TypeError, KeyError) as err:
         raise Failure(
             grpc.StatusCode.INTERNAL, f"match {match_id!r}: its record does not re-play: {err}"
@@ -222,8 +265,10 @@ def stored_watch(
     for played in shown:
         messages.extend(_deal_messages(match.id, played, after_seq))
     messages.append(arena_pb2.WatchMessage(match_result=changes_rated, live=False))
-    outline = [DealOutline(d.started, d.result, d.events_before, d.kinds) for d in deals]
-    return StoredWatch(messages, outline)
+    outlined = [
+        DealOutline(d.started, d.result, d.events_before, d.kinds, d.game_over) for d in deals
+    ]
+    return StoredWatch(messages, outlined)
 
 
 def _stored_record(store: Store, match_id: str) -> tuple[StoredMatch, MatchRecord]:

@@ -93,6 +93,9 @@ MESSAGES_KEPT: Final = 16
 DEALS_KEPT: Final = 64
 """Deals of stored matches whose public messages (and their match's outline) a viewer
 keeps once re-played."""
+OUTLINES_KEPT: Final = 64
+"""Stored matches whose outline a viewer keeps (another of their deals is then
+re-played alone)."""
 INCIDENT_CACHE: Final = 10_000
 """Matches whose incidents a viewer keeps once counted."""
 
@@ -380,6 +383,12 @@ def message_dict(message: arena_pb2.WatchMessage) -> dict[str, Any]:
     return MessageToDict(message, preserving_proto_field_name=True)
 
 
+def _keep_last(cache: dict[Any, Any], most: int) -> None:
+    """Drop the oldest entries of ``cache`` beyond ``most``."""
+    while len(cache) > most:
+        del cache[next(iter(cache))]
+
+
 def _outline_dict(outline: DealOutline) -> dict[str, Any]:
     """A deal's outline as the table takes it (its start and result as in messages)."""
     return {
@@ -449,6 +458,7 @@ class Viewer:
         self._leaders: dict[str, tuple[int, list[LeaderRow]]] = {}
         self._messages: dict[str, str] = {}
         self._deals: dict[tuple[str, int], str] = {}
+        self._outlines: dict[str, list[DealOutline]] = {}
         self._lock = threading.Lock()
 
     # -- variants and leaderboards ------------------------------------------------
@@ -716,12 +726,15 @@ class Viewer:
         restricted to ``deal``, numbered as in the whole stream) and the outline of every
         deal (``deal_started``, ``deal_result``, ``events_before``, ``kinds``: each
         event batch's (kind, seat)), from one re-play; NotFound for an unknown match or
-        deal. The last :data:`DEALS_KEPT` deals asked are kept."""
+        deal. The last :data:`DEALS_KEPT` deals asked are kept, and the outlines of the
+        last :data:`OUTLINES_KEPT` matches: another deal of theirs is re-played alone."""
         with self._lock:
             kept = self._deals.get((id, deal))
         if kept is None:
+            with self._lock:
+                outline = self._outlines.get(id)
             try:
-                watch = stored_watch(self._store, id, deal=deal)
+                watch = stored_watch(self._store, id, deal=deal, outline=outline)
             except Failure as failure:
                 if failure.code == grpc.StatusCode.NOT_FOUND:
                     raise NotFound(failure.message) from None
@@ -733,8 +746,9 @@ class Viewer:
             kept = json.dumps(found, ensure_ascii=False, separators=(",", ":"))
             with self._lock:
                 self._deals[(id, deal)] = kept
-                while len(self._deals) > DEALS_KEPT:
-                    del self._deals[next(iter(self._deals))]
+                self._outlines[id] = watch.outline
+                _keep_last(self._deals, DEALS_KEPT)
+                _keep_last(self._outlines, OUTLINES_KEPT)
         copied: dict[str, list[dict[str, Any]]] = json.loads(kept)
         return copied["messages"], copied["outline"]
 
