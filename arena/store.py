@@ -1584,6 +1584,20 @@ class Store:
         illegal, malformed, timeouts, unknown = rows[0]
         return ConductTotals(int(illegal), int(malformed), int(timeouts), unknown)
 
+    def refused_match_ids(self, bot: str, limit: int = 10) -> list[str]:
+        """The bot's last ``limit`` stored matches in which the server refused any of its
+        answers (illegal or malformed, as their outcome's ``conduct`` keeps), newest first."""
+        rows = self._read(
+            "SELECT DISTINCT s.id, s.number FROM match_players p "
+            "JOIN match_summaries s ON s.number = p.number JOIN matches m ON m.id = s.id "
+            "WHERE p.bot = ? AND CASE WHEN json_valid(m.outcome_json) THEN "
+            "coalesce(json_extract(m.outcome_json, '$.conduct.illegal[' || p.seat || ']'), 0) "
+            "+ coalesce(json_extract(m.outcome_json, '$.conduct.malformed[' || p.seat || ']'), 0)"
+            " > 0 ELSE 0 END ORDER BY s.number DESC LIMIT ?",
+            (bot, limit),
+        )
+        return [row[0] for row in rows]
+
     def incident_listings(self, bot: str, limit: int = 200) -> list[MatchListing]:
         """The bot's last ``limit`` matches whose records hold a clock mark (an automatic
         play, a flight), newest first."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -131,9 +132,11 @@ def test_refused_answers_and_timeouts_are_stored_per_player_and_shown_on_the_bot
     assert incident(pages["rough"], "illegal") == illegal
     assert incident(pages["rough"], "malformed") == malformed
     assert incident(pages["rough"], "automatic_plays") == 1  # the timeout, counted once
+    assert f'href="/matches/{stored.id}"' in pages["rough"].split("refused-in", 1)[1]
     for name in set(names) - {"rough"}:
         assert incident(pages[name], "illegal") == incident(pages[name], "malformed") == 0
         assert incident(pages[name], "automatic_plays") == 0
+        assert "refused-in" not in pages[name]
     assert not any("data-conduct-unknown" in page for page in pages.values())
 
 
@@ -164,6 +167,26 @@ def test_a_match_stored_without_conduct_counts_as_unknown_not_as_zero(tmp_path: 
         store.add_match(replace(older, outcome=outcome))
         assert store.conduct_totals("old") == ConductTotals(unknown=1)
         assert store.conduct_totals("nobody") == ConductTotals()
+        assert store.refused_match_ids("old") == []
         page = asyncio.run(bot_page(store, "old"))
     assert 'data-conduct-unknown="1"' in page
     assert "1 of its matches were stored before refused answers were kept" in page
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    ["not json", '{"conduct": "none"}', '{"conduct": {"illegal": "x", "malformed": [null]}}'],
+)
+def test_an_outcome_changed_by_hand_is_unknown_or_zero_never_an_error(
+    tmp_path: Path, outcome: str
+) -> None:
+    path = tmp_path / "arena.sqlite"
+    with Store.open(path) as store:
+        store.add_match(played("hand", ("old", "new", "old", "new")).stored(None))
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE matches SET outcome_json = ?", (outcome,))
+    with Store.open(path) as store:
+        totals = store.conduct_totals("old")
+        assert (totals.illegal, totals.malformed, totals.timeouts) == (0, 0, 0)
+        assert totals.unknown == (0 if outcome.startswith('{"conduct": {') else 1)
+        assert store.refused_match_ids("old") == []

@@ -96,6 +96,8 @@ keeps once re-played."""
 OUTLINES_KEPT: Final = 64
 """Stored matches whose outline a viewer keeps (another of their deals is then
 re-played alone)."""
+REFUSED_SHOWN: Final = 10
+"""Matches with refused answers a bot page links."""
 INCIDENT_CACHE: Final = 10_000
 """Matches whose incidents a viewer keeps once counted."""
 
@@ -209,6 +211,8 @@ class BotPage:
     conduct: ConductTotals = field(default_factory=ConductTotals)
     """Its illegal and malformed answers the server refused (and its timed-out
     decisions) over every stored match that keeps them; ``unknown``: matches that don't."""
+    refused_matches: list[str] = field(default_factory=list)
+    """Its last matches in which the server refused any of its answers, newest first."""
 
 
 @dataclass(frozen=True)
@@ -574,6 +578,7 @@ class Viewer:
             incidents=incidents,
             incident_matches=where,
             conduct=store.conduct_totals(name),
+            refused_matches=store.refused_match_ids(name, REFUSED_SHOWN),
         )
 
     def _bot_ratings(self, name: str) -> dict[str, LeaderRow]:
