@@ -41,7 +41,7 @@ from arena.server.session import (
     MatchSession,
     decision_seconds,
 )
-from arena.store import Bot, Store
+from arena.store import Bot, Store, StoreError
 
 __all__ = [
     "DEFAULT_DECISION_SECONDS",
@@ -189,11 +189,13 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 connection.wish = None
                 connection.session = connection.player = None  # seated in no match
                 connection.send(message)
+        self._tournament_over(plan.tournament_id)
 
     def _ended(self, session: MatchSession) -> None:
         """A match is over: each connection still open waits for its next one (or ends)."""
         with self._lock:
             self.sessions.pop(session.match_id, None)
+        self._tournament_over(session.plan.tournament_id)
         for connection in session.connections:
             if connection is None or connection.closed:
                 continue
@@ -205,6 +207,31 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         if not self.draining:
             self.matchmaker.form()
         self._publish_queues()
+
+    def _tournament_over(self, tournament_id: str | None) -> None:
+        """Once none of a tournament's matches is scheduled or running, it is ``finished``
+        (``aborted`` when the server is shutting down)."""
+        if tournament_id is None:
+            return
+        with self._lock:
+            left = any(p.tournament_id == tournament_id for p in self.scheduled) or any(
+                s.plan.tournament_id == tournament_id for s in self.sessions.values()
+            )
+        if not left:
+            self._set_tournament_status(tournament_id, "aborted" if self.draining else "finished")
+
+    def _set_tournament_status(self, tournament_id: str, status: str) -> None:
+        try:
+            self.store.set_tournament_status(tournament_id, status)
+        except StoreError as err:  # logged, never silent; the matches are stored apart
+            log.error(
+                "tournament_status_not_stored",
+                tournament_id=tournament_id,
+                status=status,
+                error=str(err),
+            )
+        else:
+            log.info("tournament_over", tournament_id=tournament_id, status=status)
 
     def schedule(self, plans: Sequence[MatchPlan]) -> None:
         """Fixture matches: played as soon as each named bot has a connection waiting."""
@@ -254,8 +281,10 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             plan = next((p for p in self.scheduled if p.match_id == match_id), None)
             if plan is not None:
                 self.scheduled.remove(plan)
-                return "scheduled"
             session = self.sessions.get(match_id)
+        if plan is not None:
+            self._tournament_over(plan.tournament_id)
+            return "scheduled"
         if session is None:
             raise KeyError(match_id)
         log.info("match_cancelled", match_id=match_id, reason=reason or "no reason given")
@@ -283,6 +312,10 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         for session in running:
             session.abort("shutdown")
         await self._join_threads(threads, 30.0)
+        with self._lock:
+            unplayed = {p.tournament_id for p in self.scheduled if p.tournament_id is not None}
+        for tournament_id in sorted(unplayed):  # its scheduled matches will not be played
+            self._set_tournament_status(tournament_id, "aborted")
         for connection in list(self.connections):
             connection.end()
         log.info("shutdown_drained")
