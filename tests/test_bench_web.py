@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.commands.bench_web import TARGETS_MS, VARIANTS, build_store
+from arena.commands.bench_web import (
+    LONG_MATCHES,
+    TARGETS_MS,
+    VARIANTS,
+    WHOLE,
+    build_store,
+    long_numbers,
+    target_ms,
+)
 from arena.replay import verify_stored
 from arena.store import Store
 
@@ -40,6 +48,10 @@ def test_the_bench_store_holds_copies_that_re_play_under_their_new_seatings(
         for match in matches:
             assert len(set(match.seating)) == 4 and match.record["players"] == list(match.seating)
             verify_stored(match)  # raises if the record does not re-play to what is stored
+        for (variant, deals), numbers in zip(LONG_MATCHES, long_numbers(40).values(), strict=True):
+            long = [store.match_listing(f"bench-{number:06d}") for number in numbers]
+            assert numbers and all(m is not None and m.variant == variant for m in long)
+            assert all(m is not None and m.deals == (deals or m.deals) > 1 for m in long)
         assert sum(m.tournament_id is not None for m in matches) == 4
         assert all(store.ratings(variant) for variant in VARIANTS)
 
@@ -51,13 +63,15 @@ def test_bench_web_prints_its_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("web face: 8 bots, 48 matches")
     lines = out.splitlines()
     assert any(line.strip().startswith("/healthz (baseline)") for line in lines)
-    rows = {line[2:28].rstrip(): line[28:] for line in lines[2:] if line.startswith("  ")}
-    for kind in [*PAGES, "live (event -> frame)"]:
+    rows = {line[2:46].rstrip(): line[46:] for line in lines[2:] if line.startswith("  ")}
+    longs = [kind for kind in rows if kind.startswith("match page, ")]
+    assert len(longs) == 2 * len(LONG_MATCHES), "each long match: one deal, and every deal"
+    for kind in [*PAGES, *longs, "live (event -> frame)"]:
         line = rows[kind]
         figures = line.split()
         p50, p95, times = (float(figures[i]) for i in range(3))
         assert 0 < p50 <= p95 and times > 0
-        if kind != "bot page":
+        if kind != "bot page" and not kind.endswith(WHOLE):
             assert "met" in line
 
 
@@ -69,7 +83,15 @@ def test_bench_web_json_figures_agree_and_a_kept_store_is_reused(
     assert main([*argv, "--db", str(db), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert (report["bots"], report["matches"]) == (5, 30)
-    assert set(report["pages"]) == PAGES
+    longs = set(report["pages"]) - PAGES
+    assert {kind.split()[2] for kind in longs} == {variant for variant, _ in LONG_MATCHES}
+    assert {kind for kind in longs if not kind.endswith(WHOLE)} == {
+        kind.removesuffix(WHOLE) for kind in longs if kind.endswith(WHOLE)
+    }
+    for kind in longs:  # one deal's frames hold fewer bytes than every deal's
+        if not kind.endswith(WHOLE):
+            assert report["pages"][kind]["bytes"] < report["pages"][kind + WHOLE]["bytes"]
+            assert target_ms(kind) == TARGETS_MS["match page"] and kind in report["met"]
     baseline = report["healthz"]["p50_ms"]
     assert report["healthz"]["healthz_times"] == pytest.approx(1.0)
     for kind, figures in [*report["pages"].items(), ("live", report["live"])]:

@@ -11,9 +11,13 @@ Pages are asked of the site in this process (the Starlette app over
 ``httpx.ASGITransport``: the server's own time, no network), the kinds in turn so that
 each sees the same machine load: the leaderboard, the match list (no filter, by
 variant, by bot, a deep page, a text search, a result and a date range), a bot page and
-a match page (the drawn table of a stored match). Each kind's p50 and p95 are printed
-with their ratio to ``/healthz`` (the baseline: the same app doing nothing) measured in
-the same run.
+a match page (the drawn table of a stored match: one-deal matches, and long real ones, an
+8-deal Guandan, a 25-deal two-deck Shengji and a sanfu match played to its end, each
+stored again and again so that every view is a first one; beside each, the same match
+with every deal's frames in the page, ``?deal=all``, as the page was before it carried
+one deal at a time). Each kind's p50 and p95 are printed with their ratio to
+``/healthz`` (the baseline: the same app doing nothing) measured in the same run, and
+the bytes its answers hold (the match pages: the table's JSON within).
 
 The live delay: a server started with its web face (``start_server(web_port=0)``)
 plays a match between a paced SDK bot and built-in bots; a watcher registered on the
@@ -62,6 +66,10 @@ T = TypeVar("T")
 VARIANTS: Final = ("guandan", "shengji-1", "shengji-2", "sanfu")
 TEMPLATES_PER_VARIANT: Final = 6
 """Real matches played per variant; the store holds copies of them."""
+LONG_MATCHES: Final = (("guandan", 8), ("shengji-2", 25), ("sanfu", None))
+"""Long real matches (variant, deals; None: played to the match's end) stored too."""
+LONG_COPIES: Final = 50
+"""Copies of each long match (at most a tenth of the store's matches between them)."""
 TOURNAMENTS_PER_VARIANT: Final = 3
 IN_TOURNAMENTS: Final = 10
 """One match in this many belongs to a tournament."""
@@ -83,6 +91,20 @@ TARGETS_MS: Final = {
 }
 """p95 targets (the issue's): lists and leaderboards 100 ms, a match page 150 ms, a live
 table 100 ms after the engine applied the event."""
+WHOLE: Final = ", deal=all"
+"""The end of a long match's kind of page holding every deal's frames (no target: the
+page as it was before it carried one deal)."""
+
+
+def target_ms(kind: str) -> float | None:
+    """A kind of page's p95 target: a long match's page is a match page."""
+    if kind in TARGETS_MS:
+        return TARGETS_MS[kind]
+    if kind.startswith("match page, ") and not kind.endswith(WHOLE):
+        return TARGETS_MS["match page"]
+    return None
+
+
 LIVE_PACE: Final = 0.02
 """Seconds the paced SDK bot thinks before each decision of the live match."""
 LIVE_DEALS: Final = 2
@@ -119,6 +141,38 @@ def _templates(seed: int) -> list[MatchReport]:
         for variant in VARIANTS
         for i in range(TEMPLATES_PER_VARIANT)
     ]
+
+
+def _long_templates(seed: int) -> list[MatchReport]:
+    """The long real matches of :data:`LONG_MATCHES`, random bots."""
+    return [
+        play_job(
+            MatchJob(
+                id=f"template-long-{variant}",
+                variant=variant,
+                options={},
+                seed=derive_seed(seed, "bench-web-long", variant),
+                players=("random", "random", "random", "random"),
+                max_deals=deals,
+            )
+        )
+        for variant, deals in LONG_MATCHES
+    ]
+
+
+def long_copies(matches: int) -> int:
+    """Copies of each long match a store of ``matches`` holds."""
+    return min(LONG_COPIES, matches // 10 // len(LONG_MATCHES))
+
+
+def long_numbers(matches: int) -> dict[str, list[int]]:
+    """The numbers of the long matches' copies, per variant: the store's last ones."""
+    copies = long_copies(matches)
+    first = matches - copies * len(LONG_MATCHES)
+    return {
+        variant: [first + k * len(LONG_MATCHES) + v for k in range(copies)]
+        for v, (variant, _) in enumerate(LONG_MATCHES)
+    }
 
 
 def _tournament_id(variant: str, number: int) -> str:
@@ -165,13 +219,18 @@ def build_store(
                 _tournament_id(variant, number), f"{variant} cup {number}", variant
             )
     templates = _templates(seed)
+    long = _long_templates(seed)
+    long_from = matches - long_copies(matches) * len(long)
     rng = random.Random(seed)
     ratings = {variant: Ratings(variant) for variant in VARIANTS}
     start = datetime.now(UTC) - timedelta(days=365)
     step = timedelta(days=365) / max(matches, 1)
     batch: list[tuple[StoredMatch, list[RatingUpdate]]] = []
     for number in range(matches):
-        template = templates[number % len(templates)]
+        if number >= long_from:
+            template = long[(number - long_from) % len(long)]
+        else:
+            template = templates[number % len(templates)]
         variant = template.job.variant
         seating = tuple(bot_name(b) for b in rng.sample(range(bots), 4))
         tournament = None
@@ -219,12 +278,14 @@ def open_store(db: Path, bots: int, matches: int, seed: int) -> tuple[Store, boo
 
 @dataclass
 class Timings:
-    """Seconds per request, per kind of page."""
+    """Seconds per request and the bytes of each answer, per kind of page."""
 
     seconds: dict[str, list[float]] = field(default_factory=dict)
+    sizes: dict[str, list[int]] = field(default_factory=dict)
 
-    def add(self, kind: str, seconds: float) -> None:
+    def add(self, kind: str, seconds: float, size: int = 0) -> None:
         self.seconds.setdefault(kind, []).append(seconds)
+        self.sizes.setdefault(kind, []).append(size)
 
 
 def _page_urls(store: Store, bots: int, requests: int, rng: random.Random) -> dict[str, list[str]]:
@@ -252,7 +313,22 @@ def _page_urls(store: Store, bots: int, requests: int, rng: random.Random) -> di
         ],
         "bot page": [f"/bots/{bot}" for bot in picks],
         "match page": [f"/matches/{match_id}" for match_id in shown],
+        **_long_pages(store),
     }
+
+
+def _long_pages(store: Store) -> dict[str, list[str]]:
+    """The long matches' pages (each copy once: first views), one deal and every deal."""
+    urls: dict[str, list[str]] = {}
+    for variant, numbers in long_numbers(store.count_matches()).items():
+        listings = [store.match_listing(f"bench-{number:06d}") for number in numbers]
+        found = [listing for listing in listings if listing and listing.variant == variant]
+        if not found or len(found) < len(numbers):
+            continue  # a store built before it held long matches
+        kind = f"match page, {variant} {found[0].deals} deals"
+        urls[kind] = [f"/matches/{listing.id}" for listing in found]
+        urls[kind + WHOLE] = [f"/matches/{listing.id}?deal=all" for listing in found]
+    return urls
 
 
 async def time_pages(store: Store, bots: int, requests: int, seed: int) -> Timings:
@@ -276,7 +352,7 @@ async def time_pages(store: Store, bots: int, requests: int, seed: int) -> Timin
                 if response.status_code != 200:
                     raise BenchError(f"{url} answered {response.status_code}")
                 if round_:  # the first round warms caches up
-                    timings.add(kind, seconds)
+                    timings.add(kind, seconds, len(response.content))
     return timings
 
 
@@ -471,9 +547,19 @@ async def _follow(port: int | None, match_id: str, stamps: _Stamps) -> list[floa
 # The report
 
 
-def _figures(seconds: list[float], baseline: float) -> dict[str, Any]:
+def _figures(
+    seconds: list[float], baseline: float, sizes: list[int] | None = None
+) -> dict[str, Any]:
     p50, p95 = percentile(seconds, 0.5) * 1000, percentile(seconds, 0.95) * 1000
-    return {"requests": len(seconds), "p50_ms": p50, "p95_ms": p95, "healthz_times": p50 / baseline}
+    figures = {
+        "requests": len(seconds),
+        "p50_ms": p50,
+        "p95_ms": p95,
+        "healthz_times": p50 / baseline,
+    }
+    if sizes:
+        figures["bytes"] = int(percentile([float(size) for size in sizes], 0.5))
+    return figures
 
 
 def measure(
@@ -493,7 +579,7 @@ def measure(
         delays = measure_live("guandan", seed) if live else None
     baseline = percentile(timings.seconds["healthz"], 0.5) * 1000
     pages = {
-        kind: _figures(seconds, baseline)
+        kind: _figures(seconds, baseline, timings.sizes.get(kind))
         for kind, seconds in timings.seconds.items()
         if kind != "healthz"
     }
@@ -510,11 +596,15 @@ def measure(
     if delays is not None:
         report["live"] = _figures(delays, baseline) | {"frames": len(delays)}
     report["met"] = {
-        kind: figures["p95_ms"] <= TARGETS_MS[kind]
+        kind: figures["p95_ms"] <= target
         for kind, figures in [*pages.items(), ("live", report["live"])]
-        if figures is not None and kind in TARGETS_MS
+        if figures is not None and (target := target_ms(kind)) is not None
     }
     return report
+
+
+KIND_WIDTH: Final = 44
+"""The printed table's first column."""
 
 
 def _print(report: dict[str, Any]) -> None:
@@ -524,9 +614,12 @@ def _print(report: dict[str, Any]) -> None:
         f"{report['store_seconds']:.1f} s); time at the server, in process"
     )
     base = report["healthz"]
-    print(f"  {'page':<26}{'p50 ms':>9}{'p95 ms':>9}{'x healthz':>11}  target p95")
     print(
-        f"  {'/healthz (baseline)':<26}{base['p50_ms']:9.2f}{base['p95_ms']:9.2f}"
+        f"  {'page':<{KIND_WIDTH}}{'p50 ms':>9}{'p95 ms':>9}{'x healthz':>11}{'bytes':>11}"
+        "  target p95"
+    )
+    print(
+        f"  {'/healthz (baseline)':<{KIND_WIDTH}}{base['p50_ms']:9.2f}{base['p95_ms']:9.2f}"
         f"{base['healthz_times']:11.1f}"
     )
     rows = [*report["pages"].items()]
@@ -534,20 +627,26 @@ def _print(report: dict[str, Any]) -> None:
         rows.append(("live (event -> frame)", report["live"]))
     for kind, figures in rows:
         key = "live" if kind.startswith("live") else kind
-        target = TARGETS_MS.get(key)
+        target = target_ms(key)
         verdict = (
             ""
             if target is None
             else f"≤ {target:.0f}: " + ("met" if report["met"][key] else "NOT met")
         )
+        size = f"{figures['bytes']:,}" if "bytes" in figures else ""
         print(
-            f"  {kind:<26}{figures['p50_ms']:9.2f}{figures['p95_ms']:9.2f}"
-            f"{figures['healthz_times']:11.1f}  {verdict}"
+            f"  {kind:<{KIND_WIDTH}}{figures['p50_ms']:9.2f}{figures['p95_ms']:9.2f}"
+            f"{figures['healthz_times']:11.1f}{size:>11}  {verdict}"
         )
     if report["live"] is not None:
         print(
             f"  live: {report['live']['frames']} event batches of a running guandan match, "
             "from the session's hand-over to spectators to the SSE frame's arrival"
+        )
+    if any(kind.endswith(WHOLE) for kind in report["pages"]):
+        print(
+            "  long matches (match page, VARIANT N deals): first views, one deal's frames; "
+            f"'{WHOLE[2:]}': the same pages with every deal's frames"
         )
 
 
