@@ -21,7 +21,7 @@ matched to the frames by the events' ``seq``; otherwise ``hand`` is ``null`` and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from arena.games.base import NUM_SEATS
 from arena.replay import MatchRecord
@@ -32,7 +32,7 @@ from arena.web.table_sanfu import SanfuView
 from arena.web.table_shengji import ShengjiView
 from arena.web.table_text import Words
 
-__all__ = ["RecordMismatch", "TableFold", "carried_hands", "deal_view", "one_deal", "table_view"]
+__all__ = ["RecordMismatch", "TableFold", "carried_forward", "deal_view", "one_deal", "table_view"]
 
 VIEWS: dict[str, type[DealView]] = {
     "guandan": GuandanView,
@@ -78,8 +78,8 @@ def deal_view(
     every deal's start, result, the events before it and its batches' event kinds and
     seats, from which every deal's entry (its frames' numbers, its summary) is drawn
     without drawing its frames. The frames are those of ``deal`` alone, numbered as in
-    the whole match; a seat's hand is given only where it differs from the frame
-    before (:func:`carried_hands`)."""
+    the whole match; a field is given only where it differs from the frame before
+    (:func:`carried_forward`)."""
     if not 1 <= deal <= len(outline):
         raise ValueError(f"deal {deal} is not one of the match's {len(outline)} deals")
     fold = TableFold(language)
@@ -97,31 +97,39 @@ def deal_view(
         "match": fold.header,
         "deals": entries,
         "deal": deal,
-        "frames": carried_hands(frames) if record is not None else frames,
+        "frames": carried_forward(frames),
         "result": fold.result,
         "labels": fold.labels,
     }
 
 
-def carried_hands(frames: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The frames with each seat's ``hand`` left out where it is the hand of the frame
-    before in the same deal (the page carries it forward); a deal's first frame has all."""
-    held: dict[int, Any] = {}
-    deal = None
-    compact = []
+KEPT_FIELDS: Final = frozenset({"i", "deal", "seq"})
+"""The fields every frame of :func:`carried_forward` keeps."""
+
+
+def carried_forward(frames: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The frames with each field (and each seat's field) that the frame before in the
+    same deal holds the same left out: the page carries it forward. A deal's first frame
+    is whole; ``i``, ``deal`` and ``seq`` are always there."""
+    carried: list[dict[str, Any]] = []
+    before: dict[str, Any] | None = None
     for frame in frames:
-        if frame.get("deal") != deal:
-            deal, held = frame.get("deal"), {}
-        seats = []
-        for seat in frame.get("seats") or ():
-            number = int(seat.get("seat", 0))
-            hand = seat.get("hand")
-            if number in held and held[number] == hand:
-                seat = {k: v for k, v in seat.items() if k != "hand"}
-            held[number] = hand
-            seats.append(seat)
-        compact.append({**frame, "seats": seats})
-    return compact
+        if before is None or before.get("deal") != frame.get("deal"):
+            carried.append(frame)
+        else:
+            changed = {
+                key: value
+                for key, value in frame.items()
+                if key in KEPT_FIELDS or key not in before or before[key] != value
+            }
+            if "seats" in changed and len(before.get("seats") or ()) == len(frame["seats"]):
+                changed["seats"] = [
+                    {k: v for k, v in seat.items() if k not in held or held[k] != v}
+                    for seat, held in zip(frame["seats"], before["seats"], strict=True)
+                ]
+            carried.append(changed)
+        before = frame
+    return carried
 
 
 def one_deal(view: Mapping[str, Any], deal: int | None) -> dict[str, Any]:

@@ -5,8 +5,8 @@
    frames), the frames of one deal (one per step: the deal's start, each action, the
    deal's result), the result and the words ("labels") in the page's language. The
    frames of another deal are fetched (/api/matches/ID/table?deal=N) when the table
-   moves into it, kept, and the next deal's fetched ahead near a deal's end; a seat's
-   hand left out of a frame is the hand of the frame before. This
+   moves into it, kept, and the next deal's fetched ahead near a deal's end; a field a
+   frame leaves out (or a seat's field) is the one of the frame before. This
    script draws one frame at a time on the felt and moves between frames: by action, by
    trick, by deal, playing at a chosen speed, by the scrub bar, the deal picker, the keys
    and the URL hash (#d2-s15: deal 2, its 15th step; #f123: frame 123), which keeps the
@@ -672,23 +672,39 @@
   /* ---------- frames in ---------- */
 
   /** Add a frame at its number (`i`, from the match's start) unless it is one already
-   *  held: a reconnection sends the frames of the last event again. A seat whose hand
-   *  the frame leaves out holds the hand of the frame before in the same deal. */
+   *  held: a reconnection sends the frames of the last event again. */
   function append(frame) {
     const index = typeof frame.i === "number" ? frame.i : frames.length;
     if (frames[index] !== undefined) {
       return false;
     }
-    const before = frames[index - 1];
-    for (const [s, seat] of (frame.seats || []).entries()) {
-      if (!("hand" in seat)) {
-        const held = before && before.deal === frame.deal && before.seats ? before.seats[s] : null;
-        seat.hand = held ? held.hand : null;
-      }
-    }
+    carryForward(frames[index - 1], frame);
     frames[index] = frame;
     addDeal(frame.deal, index, index);
     return true;
+  }
+
+  /** A field a frame leaves out (and a field a seat of it leaves out) is the one the
+   *  frame before in the same deal holds. */
+  function carryForward(before, frame) {
+    if (!before || before.deal !== frame.deal) {
+      return;
+    }
+    const own = frame.seats;
+    for (const key of Object.keys(before)) {
+      if (!(key in frame)) {
+        frame[key] = before[key];
+      }
+    }
+    if (own && own !== before.seats && before.seats) {
+      own.forEach((seat, s) => {
+        for (const key of Object.keys(before.seats[s] || {})) {
+          if (!(key in seat)) {
+            seat[key] = before.seats[s][key];
+          }
+        }
+      });
+    }
   }
 
   /** Know a deal: its option in the picker, its first and last frames' numbers. */
