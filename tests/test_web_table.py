@@ -40,7 +40,7 @@ from arena.server.spectate import stored_messages
 from arena.store import Store, StoredMatch
 from arena.web import table as table_module
 from arena.web.i18n import LANGUAGES, catalog
-from arena.web.table import VIEWS, TableFold, deal_view, split_steps, table_view
+from arena.web.table import VIEWS, TableFold, deal_view, one_deal, split_steps, table_view
 from arena.web.table_deal import MatchFacts
 from arena.web.table_hands import RecordMismatch
 from arena.web.table_text import LABEL_KEYS, PLACES, Words
@@ -931,3 +931,18 @@ def test_a_deal_the_match_does_not_have_is_not_found(played: Store_) -> None:
     for deal in (0, 2, 99):
         with pytest.raises(NotFound, match="deal"):
             Viewer(played.store).deal_messages(match_id, deal)
+
+
+def test_a_running_matchs_table_cut_to_one_deal_keeps_every_deals_entry(played: Store_) -> None:
+    """A running match's page holds its current deal's frames (or the deal asked) and
+    every deal's entry; a deal it has not reached is refused."""
+    match = played.play("guandan", 43, deals=3)
+    view = table_view(match.messages, None, "en")
+    numbers = [entry["number"] for entry in view["deals"]]
+    assert numbers == [1, 2, 3]
+    current = one_deal(view, None)
+    assert current["deal"] == 3 and current["deals"] == view["deals"]
+    assert current["frames"] == [frame for frame in view["frames"] if frame["deal"] == 3]
+    assert {frame["deal"] for frame in one_deal(view, 1)["frames"]} == {1}
+    with pytest.raises(ValueError, match="deal 4"):
+        one_deal(view, 4)
