@@ -44,6 +44,11 @@ if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
 
 
+Kinds = tuple[tuple[tuple[str, int | None], ...], ...]
+"""A deal's event batches, each event as (kind, seat): tuples of plain values, which the
+garbage collector stops tracking (a viewer keeps many)."""
+
+
 @dataclass
 class _Deal:
     """One re-played deal's messages: its start, its event batches, its result."""
@@ -55,7 +60,7 @@ class _Deal:
     """The game ended the match with this deal (not its number of deals)."""
     events_before: int
     """Events of the match before this deal (its first event is numbered one more)."""
-    kinds: list[list[tuple[str, int | None]]]
+    kinds: Kinds
     """Each event batch's events as (kind, seat): the deal's shape, without a card."""
 
 
@@ -68,7 +73,7 @@ class DealOutline:
     started: arena_pb2.DealStarted
     result: arena_pb2.DealResult
     events_before: int
-    kinds: list[list[tuple[str, int | None]]]
+    kinds: Kinds
     game_over: bool
 
 
@@ -133,7 +138,7 @@ class _Replay:
             setup=struct(deal.setup),
         )
         batches: list[list[arena_pb2.Event]] = []
-        kinds: list[list[tuple[str, int | None]]] = []
+        kinds: list[tuple[tuple[str, int | None], ...]] = []
         events_before = seq
         seen = 0
         apply = replay_entry if built else _count_entry
@@ -144,7 +149,7 @@ class _Replay:
             seen = len(state.events)
             if not fresh:
                 continue
-            kinds.append([(event.kind, event.seat) for event in fresh])
+            kinds.append(tuple((event.kind, event.seat) for event in fresh))
             if built:
                 batches.append(
                     [
@@ -165,7 +170,7 @@ class _Replay:
             totals=[total + score for total, score in zip(totals, outcome.scores, strict=True)],
             match_over=number == self.deals,  # the match's last deal: its result follows
         )
-        return _Deal(started, batches, result, outcome.match_over, events_before, kinds)
+        return _Deal(started, batches, result, outcome.match_over, events_before, tuple(kinds))
 
 
 def _count_entry(state: State, text: str) -> None:
