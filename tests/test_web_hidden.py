@@ -215,13 +215,29 @@ def outside_leaks(
     return [f"{where}: shows {sorted(hidden)} outside its frames, hidden then"] if hidden else []
 
 
+def whole(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Frames whose fields (and seats' fields) left out where the frame before in the
+    same deal holds them are carried forward, as the page does."""
+    result: list[dict[str, Any]] = []
+    for frame in frames:
+        before = result[-1] if result and result[-1].get("deal") == frame.get("deal") else {}
+        merged = {**before, **frame}
+        if before and "seats" in frame:
+            merged["seats"] = [
+                {**old, **new} for old, new in zip(before["seats"], frame["seats"], strict=True)
+            ]
+        result.append(merged)
+    return result
+
+
 def payload_leaks(
     public: Public, payload: Any, frames: list[dict[str, Any]], where: str
 ) -> list[str]:
     """The leaks of a payload holding ``frames`` (each at its own moment), and of the
     rest of it at the moment of its last frame."""
-    problems = [leak for frame in frames for leak in frame_leaks(public, frame, where)]
-    problems.extend(outside_leaks(payload, frames, allowed_after(public, frames), where))
+    full = whole(frames)
+    problems = [leak for frame in full for leak in frame_leaks(public, frame, where)]
+    problems.extend(outside_leaks(payload, frames, allowed_after(public, full), where))
     return problems
 
 
@@ -234,7 +250,7 @@ def html_leaks(public: Public, html: str, where: str) -> list[str]:
     problems = payload_leaks(public, view, view["frames"], f"{where} (table data)")
     rest = SCRIPT.sub("", html)
     page = {"attributes": re.findall(r'data-card="([^"]*)"', rest), "text": rest}
-    allowed = allowed_after(public, view["frames"])
+    allowed = allowed_after(public, whole(view["frames"]))
     problems.extend(outside_leaks(page, [], allowed, f"{where} (HTML)"))
     return problems
 
