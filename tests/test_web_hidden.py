@@ -299,10 +299,11 @@ def watch_live(base: str, match: LiveMatch) -> Seen:
         for pause in PAUSES:
             if not match.reach(pause):
                 break
-            table = httpx.get(f"{address}/table?lang={LANGUAGE}", timeout=WAIT)
-            assert table.status_code == 200, table.text[:300]
-            if table.json()["match"]["live"]:
-                seen.tables.append(table.json())
+            for deals in ("", "&deal=all"):  # the current deal's frames, every deal's
+                table = httpx.get(f"{address}/table?lang={LANGUAGE}{deals}", timeout=WAIT)
+                assert table.status_code == 200, table.text[:300]
+                if table.json()["match"]["live"]:
+                    seen.tables.append(table.json())
             page = httpx.get(f"{base}/matches/{match.id}?lang={LANGUAGE}", timeout=WAIT)
             assert page.status_code == 200, page.text[:300]
             seen.pages.append(page.text)
