@@ -93,10 +93,12 @@ def missing_browser() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Headless Chromium from Debian's package, driven by Playwright (a fresh profile
-    of its own: Playwright starts it with a new temporary user-data directory)."""
+    of its own: Playwright starts it with a new temporary user-data directory). One per
+    test module: Playwright's synchronous API holds an event loop running in the main
+    thread while it is open, so later modules' ``asyncio.run`` would fail."""
     reason = missing_browser()
     if reason is not None:
         pytest.skip(reason)
