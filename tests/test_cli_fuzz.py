@@ -6,7 +6,7 @@ Whatever the arguments, ``arena`` ends with exit status 0 or 2 — never an unca
 exception — and when it refuses the input, stderr ends with one line that says why
 (argparse's usage before it is allowed). Work that would run for long is cut where it
 starts, after every argument has been checked: Ray (:class:`Runner` on enter), the
-server, the bot SDK's network calls, the gRPC bench, and any deal after the first few;
+server, the web face, the bot SDK's network calls, the gRPC bench, and any deal after the first few;
 a metrics endpoint is served on a free loopback port whatever the arguments ask.
 """
 
@@ -311,6 +311,7 @@ def work_cut_short() -> Iterator[Budget]:
     import arena.commands.metrics_endpoint
     import arena.server.app
     import arena.sim.runner
+    import arena.web.serving
 
     budget = Budget()
     serve_metrics = arena.commands.metrics_endpoint.start_metrics_server
@@ -323,6 +324,7 @@ def work_cut_short() -> Iterator[Budget]:
         patch.setattr(arena.sim.runner.Runner, "__enter__", budget.stop)
         patch.setattr(arena.server.app, "serve", budget.stop)
         patch.setattr(arena.server.app, "start_server", budget.stop)
+        patch.setattr(arena.web.serving.WebServer, "start", budget.stop)
         patch.setattr(arena.commands.bench_grpc, "measure", budget.stop)
         patch.setattr(arena.client.runner, "run_bot", budget.stop)
         patch.setattr(arena.client.registry, "register", budget.stop)
