@@ -42,6 +42,7 @@ from arena.store import (
     MATCH_RESULTS,
     SCHEMA_VERSION,
     ConductTotals,
+    HeadToHead,
     MatchFilter,
     MatchListing,
     Rating,
@@ -64,7 +65,6 @@ __all__ = [
     "BotInfo",
     "BotPage",
     "BrokenMatch",
-    "HeadToHeadRow",
     "LeaderRow",
     "MatchPage",
     "MatchQuery",
@@ -187,15 +187,6 @@ class BotInfo:
 
 
 @dataclass(frozen=True)
-class HeadToHeadRow:
-    opponent: str
-    matches: int
-    wins: int
-    draws: int
-    losses: int
-
-
-@dataclass(frozen=True)
 class BotPage:
     bot: BotInfo
     ratings: dict[str, LeaderRow]
@@ -204,7 +195,7 @@ class BotPage:
     """Per variant, per system (``elo``, ``skill``: OpenSkill μ−3σ as in the leaderboard,
     ``room``): (time, value, match id), oldest first."""
     recent: list[MatchRow]
-    head_to_head: list[HeadToHeadRow]
+    head_to_head: list[HeadToHead]
     incidents: Incidents
     incident_matches: list[str] = field(default_factory=list)
     """The matches the incidents happened in, newest first."""
@@ -571,10 +562,7 @@ class Viewer:
             ratings=self._bot_ratings(name),
             history=self._history(name),
             recent=[_listing_row(listing) for listing in recent],
-            head_to_head=[
-                HeadToHeadRow(h.opponent, h.matches, h.wins, h.draws, h.losses)
-                for h in store.head_to_head(name)
-            ],
+            head_to_head=store.head_to_head(name),
             incidents=incidents,
             incident_matches=where,
             conduct=store.conduct_totals(name),
