@@ -26,11 +26,13 @@ import httpx
 import pytest
 from browser import (
     TOURNAMENT,
+    LiveMatch,
     LoopThread,
     Played,
     WebThread,
     build_played_store,
     serving_live,
+    wait_until,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -777,6 +779,52 @@ def test_a_running_tournament_page_polls_its_progress(played: Played, tmp_path: 
             assert get(client, scripts[0]).status_code == 200
         finally:
             site.close()
+
+
+def test_a_running_tournament_lists_its_running_match_to_watch(tmp_path: Path) -> None:
+    """A fixture being played: its page lists the match being played with a link to its
+    live table, and the progress it polls names it (the page reloads when that list
+    changes); once played, the match is among its stored matches and no longer live."""
+    import grpc
+    from test_server import ADMIN, bearer
+
+    from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+
+    with serving_live(tmp_path / "cup.sqlite", max_deals=1) as live:
+        (token,) = live.arena.tokens("cup-player")
+        with grpc.insecure_channel(live.arena.address) as channel:
+            created = arena_pb2_grpc.AdminStub(channel).CreateFixture(
+                arena_pb2.CreateFixtureRequest(
+                    name="page-cup",
+                    variant="guandan",
+                    players=["cup-player", "random", "first", "random"],
+                    matches=1,
+                    deals=1,
+                    seed=7,
+                ),
+                metadata=bearer(ADMIN),
+            )
+        tournament = created.tournament_id
+        match = LiveMatch(live.arena, "guandan", "cup-player", token=token)
+        client = Client(live.url)
+        try:
+            page = Tags(get(client, f"/tournaments/{tournament}?lang=en").text)
+            (box,) = page.find("div", id="progress")
+            assert box["data-live"] == match.id
+            assert page.find("table", id="live-matches")
+            assert page.find("tr", **{"data-match": match.id, "class": "live-row"})
+            assert page.find("a", class_="match-link", href=f"/matches/{quote(match.id)}")
+            progress = get(client, f"/tournaments/{tournament}/progress").json()
+            assert progress["live"] == [match.id] and progress["played"] == 0
+        finally:
+            match.finish()
+        wait_until(
+            lambda: get(client, f"/tournaments/{tournament}/progress").json()["live"] == [],
+            "the played match leaves the live list",
+        )
+        page = Tags(get(client, f"/tournaments/{tournament}").text)
+        assert not page.find("table", id="live-matches")
+        assert page.find("tr", **{"data-match": match.id})
 
 
 # -- charts -----------------------------------------------------------------------------

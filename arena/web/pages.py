@@ -120,16 +120,33 @@ class Pages:
         return self.renderer.page(
             request,
             "tournament.html",
-            {"page": page, "room": room, "page_link": _page_link(request)},
+            {
+                "page": page,
+                "room": room,
+                "live": self._live_of(page.id),
+                "page_link": _page_link(request),
+            },
         )
 
     def tournament_progress(self, request: Request) -> Response:
         """The tournament's progress as JSON (its page polls it while it runs)."""
         row = self._tournament_row(request.path_params["id"])
+        live = [match.id for match in self._live_of(row.id)]
         return JSONResponse(
-            {"id": row.id, "status": row.status, "planned": row.planned, "played": row.played},
+            {
+                "id": row.id,
+                "status": row.status,
+                "planned": row.planned,
+                "played": row.played,
+                "live": live,
+            },
             headers={"cache-control": "no-store"},
         )
+
+    def _live_of(self, tournament: str) -> list[MatchRow]:
+        """The tournament's matches running or waiting to start, by id."""
+        found = [row for row in self.viewer.live_matches() if row.tournament == tournament]
+        return sorted(found, key=lambda row: row.id)
 
     def _tournament_row(self, tournament: str) -> TournamentRow:
         for row in self.viewer.tournaments():

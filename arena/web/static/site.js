@@ -1,6 +1,7 @@
 /* The site's own script (the table has table.js): a running tournament's progress,
-   polled from /tournaments/ID/progress every few seconds; the page reloads once when the
-   tournament's status changes (its standings and matches then are final). */
+   polled from /tournaments/ID/progress every few seconds; the page reloads when the
+   tournament's status changes (its standings and matches then are final) or when its
+   running matches change (a match started or ended: the page lists them to watch). */
 (function () {
   "use strict";
 
@@ -35,7 +36,8 @@
       const response = await fetch(box.dataset.url, { cache: "no-store" });
       if (response.ok) {
         const progress = await response.json();
-        if (progress.status !== box.dataset.status) {
+        const live = (progress.live || []).join(" ");
+        if (progress.status !== box.dataset.status || live !== box.dataset.live) {
           window.location.reload();
           return;
         }
