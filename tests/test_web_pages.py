@@ -747,14 +747,56 @@ def test_a_stored_match_that_does_not_replay_is_a_500_saying_so(
 @pytest.mark.parametrize("result", ["team0", "team1", "draw"])
 def test_the_result_shown_is_the_result_filtered(client: Client, result: str) -> None:
     """A match listed under result=team0 says team 0 won (a match stopped at its deal
-    limit is won on points, as the leaderboards count it)."""
+    limit is won on points, as the leaderboards count it); a sanfu match (no fixed
+    teams) names its highest total instead."""
     html = get(client, f"/matches?per_page=200&result={result}&lang=en").text
     rows = Tags(html).having("tr", "data-result")
     assert rows, result
     assert {row["data-result"] for row in rows} == {result}
+    teams = [row for row in rows if row["data-variant"] != "sanfu"]
     wanted = "draw" if result == "draw" else f"team {result[-1]} won"
     body = html.split('<table id="matches"', 1)[1]
-    assert body.count(f">{wanted}</span>") == len(rows)
+    assert body.count(f">{wanted}</span>") == len(teams)
+    assert body.count('<span class="result leaders">highest: ') == len(rows) - len(teams)
+
+
+def match_row(html: str, match_id: str) -> str:
+    """The ``<tr>`` of a match in a page's list, as HTML."""
+    found = re.search(rf'<tr data-match="{re.escape(match_id)}".*?</tr>', html, re.S)
+    assert found, f"{match_id} is not listed"
+    return found.group(0)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_sanfu_match_shows_its_players_in_seat_order_not_two_teams(
+    client: Client, store: Store, played: Played, lang: str
+) -> None:
+    """Sanfu partners change every deal (SF-3): its rows, in the match list and on a
+    bot page, list the four players in seat order and name the highest total (results
+    add up per player, SF-17), never "team 0 vs team 1"; a fixed-team game keeps its
+    two teams."""
+    match_id = played.matches["sanfu"]
+    listing = store.match_listing(match_id)
+    assert listing is not None
+    best = max(listing.totals)
+    top = [
+        name for name, total in zip(listing.players, listing.totals, strict=True) if total == best
+    ]
+    for url in (f"/matches?variant=sanfu&lang={lang}", f"/bots/{listing.players[0]}?lang={lang}"):
+        row = match_row(get(client, url).text, match_id)
+        tags = Tags(row)
+        seats = [li["data-seat"] for li in tags.find("li")]
+        assert seats == ["0", "1", "2", "3"], url
+        names = [a["href"] for a in tags.find("a", class_="bot-link")]
+        assert names == [f"/bots/{quote(name)}" for name in listing.players], url
+        assert 'class="team team0"' not in row and 'class="versus"' not in row
+        assert "team 0" not in row and "0 队" not in row, row
+        shown = "".join(Tags(row).text)
+        assert str(best) in shown and all(name in shown for name in top), shown
+    fixed = match_row(
+        get(client, f"/matches?variant=guandan&lang={lang}").text, played.matches["guandan"]
+    )
+    assert 'class="team team0"' in fixed and 'class="seat-order"' not in fixed
 
 
 def test_a_running_tournament_page_polls_its_progress(played: Played, tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ language switch's links — plus a few number and time filters."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import partial
 from typing import Any, Final
@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse
 from arena.web.assets import StaticAssets
 from arena.web.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, translate
 
-__all__ = ["DASH", "Renderer", "page_language"]
+__all__ = ["DASH", "Renderer", "changing_partners", "leaders", "page_language"]
 
 DASH: Final = "—"
 """What a missing value shows as."""
@@ -60,6 +60,24 @@ def _end_reason(lang: str, text: str) -> str:
     return translate(lang, key) if key in catalog(lang) else text
 
 
+CHANGING_PARTNERS: Final = frozenset({"sanfu"})
+"""Games whose partners change every deal (SF-3): a match has no two fixed teams."""
+
+
+def changing_partners(variant: str) -> bool:
+    """Whether ``variant``'s partners change from deal to deal (no team 0 vs team 1)."""
+    return variant.split("-", 1)[0] in CHANGING_PARTNERS
+
+
+def leaders(players: Sequence[str], totals: Sequence[int]) -> tuple[list[str], int] | None:
+    """The players with the highest total and that total (a game scored by player);
+    None without a total per player."""
+    if not totals or len(totals) != len(players):
+        return None
+    best = max(totals)
+    return [name for name, total in zip(players, totals, strict=True) if total == best], best
+
+
 def _with_language(request: Request, lang: str) -> str:
     """This page's path and query, in ``lang``."""
     params = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
@@ -79,6 +97,7 @@ class Renderer:
             lstrip_blocks=True,
         )
         self.env.filters.update(number=_number, percent=_percent, when=_when)
+        self.env.globals.update(changing_partners=changing_partners, leaders=leaders)
 
     def context(self, request: Request) -> dict[str, Any]:
         """What every template gets."""
