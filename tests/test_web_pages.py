@@ -39,6 +39,7 @@ from hypothesis import strategies as st
 
 from arena import metrics
 from arena.cli import main as arena_main
+from arena.commands.balance import Label, comparison, render_text
 from arena.log import configure
 from arena.store import Store
 from arena.web import plots
@@ -361,6 +362,68 @@ def test_reports_listed_and_shown_in_the_site(client: Client) -> None:
     assert shown.find("link", rel="stylesheet"), "in the site's layout"
     assert get(client, "/reports/other").status_code == 404
     assert get(client, "/reports/broken").status_code == 404
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def report_labels(html: str) -> list[str]:
+    """The section titles and row labels of a report page's comparison table."""
+    body = html.split('<table id="report"', 1)[1].split("</table>", 1)[0]
+    titles = re.findall(r'<th class="section"[^>]*>(.*?)</th>', body)
+    labels = re.findall(r"<tr><td>(.*?)</td>", body)
+    return titles + labels
+
+
+def test_a_report_page_speaks_the_page_language(client: Client, reports: Path) -> None:
+    """Every section title and row label of a report's comparison is in Chinese on a
+    Chinese page (game terms as players say them), in English on an English one; the
+    command line's text report keeps its English words."""
+    zh = get(client, "/reports/mixed?lang=zh").text
+    labels = report_labels(zh)
+    assert len(labels) > 40
+    english = [label for label in labels if not CJK.search(label)]
+    assert not english, english
+    for term in ("进贡", "抗贡", "庄家方", "头游", "抬了"):
+        assert term in zh, term
+    en = report_labels(get(client, "/reports/mixed?lang=en").text)
+    assert len(en) == len(labels) and not [label for label in en if CJK.search(label)]
+    data = json.loads((reports / "mixed.json").read_text())
+    text = render_text(data)
+    assert "Guandan: tribute and the next deal" in text and "  dealer's team (see notes)" in text
+
+
+def test_every_label_of_a_comparison_has_words_in_each_catalog(reports: Path) -> None:
+    """Each title and row label (and label within one) a comparison of every game gives
+    has its key in both catalogs: none falls back to the English text."""
+    data = json.loads((reports / "mixed.json").read_text())
+    four = copy_variant(data, "shengji-2", "shengji-4")
+    found: list[Label] = []
+    for title, rows in comparison(four):
+        found.append(title)
+        found.extend(label for label, _, _ in rows)
+    keys = {f"balance.{key}" for key in label_keys(found)}
+    assert "balance.kitty.widest" in keys and "balance.change.defenders" in keys
+    assert "balance.change.other" not in keys
+    for lang in LANGUAGES:
+        missing = keys - set(catalog(lang))
+        assert not missing, (lang, missing)
+
+
+def copy_variant(data: dict[str, Any], game: str, as_game: str) -> dict[str, Any]:
+    """The report with one more variant: ``game``'s figures under the name ``as_game``."""
+    copied = json.loads(json.dumps(data))
+    (source,) = [v for v in copied["variants"] if v["game"] == game]
+    copied["variants"].append({**source, "game": as_game, "name": as_game})
+    return copied
+
+
+def label_keys(labels: list[Label]) -> set[str]:
+    keys: set[str] = set()
+    for label in labels:
+        keys.add(label.key)
+        keys |= label_keys([v for v in label.fields.values() if isinstance(v, Label)])
+    return keys
 
 
 def test_health(client: Client) -> None:

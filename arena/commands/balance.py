@@ -13,13 +13,15 @@ import base64
 import html
 import io
 import json
+import re
 import sys
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import closing
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from arena.commands import Subcommands, arguments, refuse
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
@@ -246,7 +248,24 @@ def _collect(
 # ------------------------------------------------------------------ comparison table
 
 Cell = dict[str, Any] | None
-Row = tuple[str, list[Cell], str]
+
+
+@dataclass(frozen=True)
+class Label:
+    """A section title or row label of the comparison: a stable ``key`` (the web face
+    looks its words up by it, ``balance.<key>`` in its catalogs), the ``fields`` its
+    text is filled with (numbers, or labels of their own), and the English ``text`` the
+    command line prints."""
+
+    key: str
+    text: str
+    fields: Mapping[str, Label | int | str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+Row = tuple[Label, list[Cell], str]
 """A row: its label, one cell per variant (a rate, a mean, or None), and its kind."""
 
 
@@ -294,19 +313,55 @@ def _find(key: str, value: object, items: list[dict[str, Any]]) -> dict[str, Any
     return {"count": 0, "n": n, **rate(0, n)} if n else rate(0, 0)
 
 
-def _multiplier_name(group: str, multiplier: int | None) -> str:
+def _multiplier_name(group: str, multiplier: int | None) -> Label:
     if multiplier is None:
-        return "no kitty count (declarers took it)"
+        return Label("kitty.none", "no kitty count (declarers took it)")
     if group == "4 decks":
-        return f"4 decks: widest set ×{multiplier}"
-    return f"kitty multiplier ×{multiplier}"
+        return Label("kitty.widest", f"4 decks: widest set ×{multiplier}", {"n": multiplier})
+    return Label("kitty.multiplier", f"kitty multiplier ×{multiplier}", {"n": multiplier})
 
 
-def comparison(data: dict[str, Any]) -> list[tuple[str, list[Row]]]:
+CHANGE_LABELS: Final = (
+    ("change.defenders", re.compile(r"defenders \+(\d+)")),
+    ("change.declarers", re.compile(r"declarers \+(\d+)")),
+    ("change.sweep", re.compile(r"sweep ×(\d+)")),
+    ("change.stake", re.compile(r"×(\d+)")),
+    ("change.gain", re.compile(r"\+(\d+)")),
+)
+"""The level-change buckets a deal's facts name (:func:`arena.sim.balance.deal_facts`)
+and their keys; ``wins the match`` is ``change.match``, anything else ``change.other``."""
+
+
+def _change_name(_: str, change: Any) -> Label:
+    text = str(change)
+    if text == "wins the match":
+        return Label("change.match", text)
+    for key, pattern in CHANGE_LABELS:
+        found = pattern.fullmatch(text)
+        if found:
+            return Label(key, text, {"n": int(found.group(1))})
+    return Label("change.other", text, {"text": text})
+
+
+REVEAL_ROWS: Final = (
+    ("two_cards", "two cards turned"),
+    ("same_receiver", "one player got both (of two-card deals)"),
+    ("same_receiver_won", "… and that player's team won"),
+    ("one_card", "one card turned (after a sweep)"),
+    ("receiver_was_first", "… the previous first finisher got it"),
+    ("swapped", "seats changed"),
+    ("sweep", "sweep (one team first and second)"),
+    ("sweep_all_points", "sweep with all 300 points"),
+    ("joker_bonus", "joker bonus paid"),
+)
+"""sanfu's partner-reveal rows: the report's key and the row's English label."""
+
+
+def comparison(data: dict[str, Any]) -> list[tuple[Label, list[Row]]]:
     """The report as sections of rows, one cell per variant (None: not in this game)."""
     variants: list[dict[str, Any]] = data["variants"]
 
-    def row(label: str, *path: Step, kind: str = "rate") -> Row:
+    def row(label: Label, *path: Step, kind: str = "rate") -> Row:
         return (label, [_dig(v, path) for v in variants], kind)
 
     def has(key: str) -> bool:
@@ -316,7 +371,7 @@ def comparison(data: dict[str, Any]) -> list[tuple[str, list[Row]]]:
         section: str,
         items: str,
         key: str,
-        name: Callable[[str, Any], str],
+        name: Callable[[str, Any], Label],
         group: Callable[[str], str],
         order: Callable[[Any], Any],
     ) -> list[Row]:
@@ -340,25 +395,38 @@ def comparison(data: dict[str, Any]) -> list[tuple[str, list[Row]]]:
             rows.append((name(where, value), cells, "rate"))
         return rows
 
-    sections: list[tuple[str, list[Row]]] = []
-    wins = [row("dealer's team (see notes)", "dealer_team")]
-    wins += [row(f"seat {s}'s team", "seats", s) for s in range(4)]
-    sections.append(("Win rate of the deal", wins))
+    sections: list[tuple[Label, list[Row]]] = []
+    wins = [row(Label("wins.dealer_team", "dealer's team (see notes)"), "dealer_team")]
+    wins += [row(Label("wins.seat", f"seat {s}'s team", {"seat": s}), "seats", s) for s in range(4)]
+    sections.append((Label("section.wins", "Win rate of the deal"), wins))
     if has("first_out"):
-        first = [row(f"seat {s}", "first_out", s) for s in range(4)]
-        sections.append(("First out (climbing games)", first))
-    changes = bucket_rows(
-        "level_changes", "buckets", "change", lambda _, c: str(c), family, change_order
+        first = [
+            row(Label("first_out.seat", f"seat {s}", {"seat": s}), "first_out", s) for s in range(4)
+        ]
+        sections.append((Label("section.first_out", "First out (climbing games)"), first))
+    changes = bucket_rows("level_changes", "buckets", "change", _change_name, family, change_order)
+    sections.append(
+        (
+            Label(
+                "section.changes",
+                "Level change (Guandan, Shengji) / stake (sanfu), share of deals",
+            ),
+            changes,
+        )
     )
-    sections.append(("Level change (Guandan, Shengji) / stake (sanfu), share of deals", changes))
     means = [
-        row("levels gained (stake in sanfu)", "gain", kind="mean"),
-        row("points (Shengji defenders, sanfu winners)", "points", kind="mean"),
-        row("decisions per deal", "length", kind="mean"),
+        row(Label("means.gain", "levels gained (stake in sanfu)"), "gain", kind="mean"),
+        row(
+            Label("means.points", "points (Shengji defenders, sanfu winners)"),
+            "points",
+            kind="mean",
+        ),
+        row(Label("means.length", "decisions per deal"), "length", kind="mean"),
     ]
-    sections.append(("Means", means))
+    sections.append((Label("section.means", "Means"), means))
     if has("kitty"):
-        kitty = [row("defenders took the last trick", "kitty", "defenders_won_last")]
+        last = Label("kitty.defenders_won_last", "defenders took the last trick")
+        kitty = [row(last, "kitty", "defenders_won_last")]
         kitty += bucket_rows(
             "kitty",
             "multipliers",
@@ -367,36 +435,32 @@ def comparison(data: dict[str, Any]) -> list[tuple[str, list[Row]]]:
             lambda game: "4 decks" if game == "shengji-4" else "kitty",
             lambda m: 0 if m is None else int(m),
         )
-        kitty.append(row("defenders' points from it", "kitty", "bonus", kind="mean"))
-        sections.append(("Shengji: kitty / last trick (share of deals)", kitty))
+        bonus = Label("kitty.bonus", "defenders' points from it")
+        kitty.append(row(bonus, "kitty", "bonus", kind="mean"))
+        sections.append(
+            (Label("section.kitty", "Shengji: kitty / last trick (share of deals)"), kitty)
+        )
     if has("tribute"):
         tribute: list[Row] = []
         for kind in TRIBUTE_KINDS:
-            name = kind.replace("_", " ")
+            name = Label(f"tribute_kind.{kind}", kind.replace("_", " "))
             entry = ("tribute", "kinds", partial(_find, "kind", kind))
-            tribute.append(row(f"{name}: share of deals", *entry, "share"))
+            fields = {"kind": name}
+            share = Label("tribute.share", f"{name}: share of deals", fields)
+            tribute.append(row(share, *entry, "share"))
             if kind != "first":
-                tribute.append(row(f"{name}: previous winners win", *entry, "receiver_wins"))
-                tribute.append(
-                    row(f"{name}: their levels gained", *entry, "receiver_gain", kind="mean")
-                )
-        tribute.append(row("tribute refused (after a first deal)", "tribute", "refused"))
-        sections.append(("Guandan: tribute and the next deal", tribute))
+                wins_after = Label("tribute.receiver_wins", f"{name}: previous winners win", fields)
+                tribute.append(row(wins_after, *entry, "receiver_wins"))
+                gain = Label("tribute.receiver_gain", f"{name}: their levels gained", fields)
+                tribute.append(row(gain, *entry, "receiver_gain", kind="mean"))
+        refused = Label("tribute.refused", "tribute refused (after a first deal)")
+        tribute.append(row(refused, "tribute", "refused"))
+        sections.append((Label("section.tribute", "Guandan: tribute and the next deal"), tribute))
     if has("reveal"):
-        names = [
-            ("two_cards", "two cards turned"),
-            ("same_receiver", "one player got both (of two-card deals)"),
-            ("same_receiver_won", "… and that player's team won"),
-            ("one_card", "one card turned (after a sweep)"),
-            ("receiver_was_first", "… the previous first finisher got it"),
-            ("swapped", "seats changed"),
-            ("sweep", "sweep (one team first and second)"),
-            ("sweep_all_points", "sweep with all 300 points"),
-            ("joker_bonus", "joker bonus paid"),
-        ]
-        reveal = [row(label, "reveal", key) for key, label in names]
-        reveal.append(row("points transferred", "reveal", "transferred", kind="mean"))
-        sections.append(("sanfu: partner reveal and sweeps", reveal))
+        reveal = [row(Label(f"reveal.{key}", text), "reveal", key) for key, text in REVEAL_ROWS]
+        moved = Label("reveal.transferred", "points transferred")
+        reveal.append(row(moved, "reveal", "transferred", kind="mean"))
+        sections.append((Label("section.reveal", "sanfu: partner reveal and sweeps"), reveal))
     return sections
 
 
@@ -422,9 +486,9 @@ def render_text(data: dict[str, Any]) -> str:
     heads: set[int] = set()
     for title, rows in comparison(data):
         heads.add(len(table))
-        table.append([title])
+        table.append([title.text])
         for label, values, kind in rows:
-            table.append([f"  {label}", *(format_cell(c, kind) for c in values)])
+            table.append([f"  {label.text}", *(format_cell(c, kind) for c in values)])
     width = max(len(r[0]) for r in table if len(r) > 1)
     cols = [max(len(r[i]) for r in table if len(r) > i) for i in range(1, len(names) + 1)]
     for i, r in enumerate(table):
@@ -500,7 +564,7 @@ def _plots(data: dict[str, Any]) -> list[tuple[str, str]]:
             ("mean", "mean", "mean (95% interval)"),
         ):
             chosen = [r for r in rows if r[2] == kind]
-            if title == "Means":  # one chart per mean: their units differ
+            if title.key == "section.means":  # one chart per mean: their units differ
                 groups = [[r] for r in chosen]
             else:  # rows concerning the same variants together
                 by_presence: dict[tuple[bool, ...], list[Row]] = {}
@@ -511,9 +575,9 @@ def _plots(data: dict[str, Any]) -> list[tuple[str, str]]:
                 present = [i for i in range(len(names)) if group[0][1][i] is not None]
                 if not present:
                     continue
-                caption = f"{title}: {group[0][0]}" if len(group) == 1 else title
+                caption = f"{title}: {group[0][0]}" if len(group) == 1 else title.text
                 series = [(names[i], colours[i], [r[1][i] for r in group]) for i in present]
-                chart = _bar_chart(caption, [r[0] for r in group], series, value, axis)
+                chart = _bar_chart(caption, [r[0].text for r in group], series, value, axis)
                 plots.append((caption, chart))
     return plots
 
@@ -553,10 +617,11 @@ def render_html(data: dict[str, Any]) -> str:
     parts.append("</ul>")
     parts.append("<table><tr><th></th>" + "".join(f"<th>{esc(n)}</th>" for n in names) + "</tr>")
     for title, rows in comparison(data):
-        parts.append(f'<tr><th class="section" colspan="{len(names) + 1}">{esc(title)}</th></tr>')
+        head = esc(title.text)
+        parts.append(f'<tr><th class="section" colspan="{len(names) + 1}">{head}</th></tr>')
         for label, cells, kind in rows:
             tds = "".join(f"<td>{esc(format_cell(c, kind))}</td>" for c in cells)
-            parts.append(f"<tr><td>{esc(label)}</td>{tds}</tr>")
+            parts.append(f"<tr><td>{esc(label.text)}</td>{tds}</tr>")
     parts.append("</table>")
     parts.extend(f"<p>{esc(note)}</p>" for note in _notes(data))
     parts.append("<h2>Plots</h2>")

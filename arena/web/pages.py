@@ -182,9 +182,8 @@ class Pages:
     def report(self, request: Request) -> Response:
         name = request.path_params["name"]
         data = self.viewer.report(name)
-        return self.renderer.page(
-            request, "report.html", {"name": name, "report": report_view(data)}
-        )
+        view = report_view(data, page_language(request))
+        return self.renderer.page(request, "report.html", {"name": name, "report": view})
 
     # -- health ---------------------------------------------------------------------
 

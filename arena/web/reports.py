@@ -9,12 +9,13 @@ from typing import Any
 
 from markupsafe import Markup
 
-from arena.commands.balance import comparison, format_cell
+from arena.commands.balance import Label, comparison, format_cell
 from arena.errors import ArenaError
 from arena.web import plots
+from arena.web.i18n import catalog, translate
 from arena.web.viewer import NotFound
 
-__all__ = ["ReportSection", "ReportView", "report_view"]
+__all__ = ["ReportSection", "ReportView", "label_text", "report_view"]
 
 
 @dataclass(frozen=True)
@@ -38,18 +39,38 @@ class ReportView:
     sections: list[ReportSection]
 
 
-def report_view(data: dict[str, Any]) -> ReportView:
-    """The page's view of a balance report; a report that is not one (a JSON file of
-    another kind, or broken) is :class:`NotFound`, naming what is missing."""
+def label_text(label: Label, lang: str) -> str:
+    """A comparison's title or row label in ``lang``: its key's words from the catalog
+    (``balance.<key>``), its fields filled (labels among them in ``lang`` too); the
+    command line's English text for a key the catalog lacks."""
+    key = f"balance.{label.key}"
+    if key not in catalog(lang):
+        return label.text
+    fields = {
+        name: label_text(value, lang) if isinstance(value, Label) else value
+        for name, value in label.fields.items()
+    }
+    return translate(lang, key, **fields)
+
+
+def report_view(data: dict[str, Any], lang: str) -> ReportView:
+    """The page's view of a balance report in ``lang``; a report that is not one (a JSON
+    file of another kind, or broken) is :class:`NotFound`, naming what is missing."""
     try:
         variants = list(data["variants"])
         names = [str(v["name"]) for v in variants]
         sections = []
         for title, rows in comparison(data):
-            shown = [(label, [format_cell(c, kind) for c in cells]) for label, cells, kind in rows]
-            rates = [(label, cells) for label, cells, kind in rows if kind == "rate"]
-            chart = plots.interval_bars(title, names, rates) if rates else None
-            sections.append(ReportSection(title, shown, chart))
+            heading = label_text(title, lang)
+            shown = [
+                (label_text(label, lang), [format_cell(c, kind) for c in cells])
+                for label, cells, kind in rows
+            ]
+            rates = [
+                (label_text(label, lang), cells) for label, cells, kind in rows if kind == "rate"
+            ]
+            chart = plots.interval_bars(heading, names, rates) if rates else None
+            sections.append(ReportSection(heading, shown, chart))
         return ReportView(
             variants=variants,
             deals_per_variant=data.get("deals_per_variant"),
