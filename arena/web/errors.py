@@ -13,9 +13,9 @@ from starlette.responses import JSONResponse, Response
 from arena.log import get_logger
 from arena.web.i18n import translate
 from arena.web.rendering import Renderer, page_language
-from arena.web.viewer import BadQuery
+from arena.web.viewer import BadQuery, NotFound
 
-__all__ = ["BadParameter", "ErrorPages"]
+__all__ = ["BadParameter", "ErrorPages", "detail"]
 
 log = get_logger("arena.web")
 
@@ -25,12 +25,26 @@ neighbour, ``error.other``)."""
 
 
 class BadParameter(BadQuery):
-    """A query parameter the site itself refuses (a sort column, a language …)."""
+    """A query parameter the site itself refuses (a sort column, a language …):
+    ``wanted`` says what it must be in English, ``reason`` and ``fields`` the same for
+    the catalogs (``error.bad.<reason>``)."""
 
-    def __init__(self, name: str, value: str, wanted: str) -> None:
+    def __init__(self, name: str, value: str, wanted: str, reason: str, **fields: object) -> None:
         shown = value if len(value) <= 40 else value[:40] + "…"
-        super().__init__(f"{name}: {wanted}, got {shown!r}")
+        super().__init__(f"{name}: {wanted}, got {shown!r}", name, reason, value=shown, **fields)
         self.name = name
+
+
+def detail(lang: str, error: Exception) -> str | None:
+    """What an unknown id or a bad parameter was, in ``lang`` when the error says which
+    (:class:`NotFound`'s ``what``, :class:`BadQuery`'s ``reason``), else its message."""
+    if isinstance(error, NotFound) and error.what:
+        return translate(lang, f"error.missing.{error.what}", name=error.name)
+    if isinstance(error, BadQuery) and error.reason:
+        return translate(
+            lang, f"error.bad.{error.reason}", parameter=error.parameter, **error.fields
+        )
+    return str(error) or None
 
 
 class ErrorPages:
@@ -39,9 +53,16 @@ class ErrorPages:
     def __init__(self, renderer: Renderer) -> None:
         self.renderer = renderer
 
-    def response(self, request: Request, status: int, message: str | None = None) -> Response:
+    def response(
+        self,
+        request: Request,
+        status: int,
+        message: str | None = None,
+        error: Exception | None = None,
+    ) -> Response:
         """The error page (or JSON under ``/api/``) for ``status``; ``message`` says what
-        was wrong when the reader may know it (never for a 500)."""
+        was wrong when the reader may know it (never for a 500), ``error`` says it in the
+        page's language (the JSON of the API keeps ``message``)."""
         lang = page_language(request)
         key = f"error.{status}" if status in KNOWN_STATUSES else "error.other"
         title = translate(lang, f"{key}.title")
@@ -50,6 +71,8 @@ class ErrorPages:
         if request.url.path.startswith("/api/"):
             body = {"error": title, "message": explanation, "request_id": request_id}
             return JSONResponse(body, status_code=status)
+        if error is not None:
+            explanation = detail(lang, error) or explanation
         context = {
             "status": status,
             "title": title,
@@ -63,10 +86,10 @@ class ErrorPages:
         return self.response(request, status)
 
     async def not_found(self, request: Request, exc: Exception) -> Response:
-        return self.response(request, 404, str(exc) or None)
+        return self.response(request, 404, str(exc) or None, exc)
 
     async def bad_query(self, request: Request, exc: Exception) -> Response:
-        return self.response(request, 400, str(exc) or None)
+        return self.response(request, 400, str(exc) or None, exc)
 
     async def broken_match(self, request: Request, exc: Exception) -> Response:
         """A stored match whose record does not re-play: a 500 saying so (the store was

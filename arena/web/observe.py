@@ -51,7 +51,8 @@ def _language(request: Request) -> tuple[str, str | None]:
     """The request's language, and the one asked in the query (to keep in the cookie)."""
     asked = request.query_params.get("lang")
     if asked is not None and asked not in LANGUAGES:
-        raise BadParameter("lang", asked, f"must be one of {', '.join(LANGUAGES)}")
+        allowed = ", ".join(LANGUAGES)
+        raise BadParameter("lang", asked, f"must be one of {allowed}", "choice", allowed=allowed)
     cookie = request.cookies.get(LANGUAGE_COOKIE)
     return choose_language(asked, cookie, request.headers.get("accept-language")), asked
 
@@ -125,7 +126,8 @@ class SiteMiddleware:
             request.state.lang, exchange.asked = _language(request)
             await self.app(scope, receive, exchange.send)
         except BadParameter as err:
-            await self.errors.response(request, 400, str(err))(scope, receive, exchange.send)
+            answer = self.errors.response(request, 400, str(err), err)
+            await answer(scope, receive, exchange.send)
         except Exception:
             log.exception("web_request_failed", path=scope["path"], route=exchange.route)
             if exchange.started:

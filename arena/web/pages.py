@@ -152,7 +152,7 @@ class Pages:
         for row in self.viewer.tournaments():
             if row.id == tournament:
                 return row
-        raise NotFound(f"no tournament {tournament!r}")
+        raise NotFound(f"no tournament {tournament!r}", "tournament", tournament)
 
     # -- matches --------------------------------------------------------------------
 
@@ -182,7 +182,7 @@ class Pages:
     def report(self, request: Request) -> Response:
         name = request.path_params["name"]
         data = self.viewer.report(name)
-        view = report_view(data, page_language(request))
+        view = report_view(data, page_language(request), name)
         return self.renderer.page(request, "report.html", {"name": name, "report": view})
 
     # -- health ---------------------------------------------------------------------

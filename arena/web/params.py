@@ -18,7 +18,8 @@ def choice(params: Mapping[str, str], name: str, allowed: Sequence[str], default
     """The value of ``name``, one of ``allowed`` (absent or empty: ``default``)."""
     value = params.get(name) or default
     if value not in allowed:
-        raise BadParameter(name, value, f"must be one of {', '.join(allowed)}")
+        shown = ", ".join(allowed)
+        raise BadParameter(name, value, f"must be one of {shown}", "choice", allowed=shown)
     return value
 
 
@@ -30,6 +31,10 @@ def identifier(params: Mapping[str, str], name: str) -> str | None:
         return None
     if len(value) > MAX_ID_LENGTH or not value.isprintable():
         raise BadParameter(
-            name, value, f"must be printable text of at most {MAX_ID_LENGTH} characters"
+            name,
+            value,
+            f"must be printable text of at most {MAX_ID_LENGTH} characters",
+            "text",
+            most=MAX_ID_LENGTH,
         )
     return value

@@ -53,7 +53,7 @@ def label_text(label: Label, lang: str) -> str:
     return translate(lang, key, **fields)
 
 
-def report_view(data: dict[str, Any], lang: str) -> ReportView:
+def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
     """The page's view of a balance report in ``lang``; a report that is not one (a JSON
     file of another kind, or broken) is :class:`NotFound`, naming what is missing."""
     try:
@@ -79,4 +79,5 @@ def report_view(data: dict[str, Any], lang: str) -> ReportView:
             sections=sections,
         )
     except (KeyError, TypeError, ValueError, IndexError, ArenaError) as err:
-        raise NotFound(f"not a balance report: {type(err).__name__} {err}") from None
+        problem = f"not a balance report: {type(err).__name__} {err}"
+        raise NotFound(problem, "report", name) from None

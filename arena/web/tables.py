@@ -55,7 +55,14 @@ def _after(params: Mapping[str, str]) -> int:
     if text is None or text == "":
         return 0
     if len(text) > 9 or not (text.isascii() and text.isdigit()) or int(text) > MAX_AFTER:
-        raise BadParameter("after", text, f"must be an integer from 0 to {MAX_AFTER:,}")
+        raise BadParameter(
+            "after",
+            text,
+            f"must be an integer from 0 to {MAX_AFTER:,}",
+            "number",
+            low=0,
+            high=MAX_AFTER,
+        )
     return int(text)
 
 
@@ -67,7 +74,13 @@ def _deal(params: Mapping[str, str]) -> int | None:
     if text == "all":
         return ALL_DEALS
     if len(text) > 6 or not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_DEAL:
-        raise BadParameter("deal", text, f"must be a deal number from 1 to {MAX_DEAL:,} or 'all'")
+        raise BadParameter(
+            "deal",
+            text,
+            f"must be a deal number from 1 to {MAX_DEAL:,} or 'all'",
+            "deal",
+            high=MAX_DEAL,
+        )
     return int(text)
 
 
@@ -109,7 +122,7 @@ class TablePages:
         try:
             return one_deal(view, deal), True
         except ValueError as err:
-            raise NotFound(f"deal: {err}") from None
+            raise NotFound(f"deal: {err}", "deal", "" if deal is None else str(deal)) from None
 
     def _stored(self, match_id: str, lang: str, deal: int) -> dict[str, Any]:
         record = self.viewer.revealed_record(match_id)

@@ -103,11 +103,28 @@ INCIDENT_CACHE: Final = 10_000
 
 
 class NotFound(Exception):
-    """An unknown bot, match, tournament or report (a 404); the message names it."""
+    """An unknown bot, match, tournament or report (a 404); the message names it.
+    ``what`` (``match``, ``bot``, ``tournament``, ``report``, ``variant``, ``deal``)
+    and ``name`` let a page say it in its own language."""
+
+    def __init__(self, message: str, what: str = "", name: str = "") -> None:
+        super().__init__(message)
+        self.what = what
+        self.name = name
 
 
 class BadQuery(ValueError):
-    """A filter or page the viewer refuses (a 400); the message names the field."""
+    """A filter or page the viewer refuses (a 400); the message names the field.
+    ``parameter``, ``reason`` (a word of the site's catalogs, ``error.bad.<reason>``)
+    and ``fields`` (its value, the bounds …) let a page say it in its own language."""
+
+    def __init__(
+        self, message: str, parameter: str = "", reason: str = "", **fields: object
+    ) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+        self.reason = reason
+        self.fields = fields
 
 
 class BrokenMatch(ArenaError):
@@ -234,9 +251,14 @@ class TournamentPage(TournamentRow):
 def _text(params: Mapping[str, str], key: str) -> str | None:
     value = params.get(key, "").strip()
     if len(value) > MAX_TEXT:
-        raise BadQuery(f"{key}: at most {MAX_TEXT} characters, got {len(value)}")
+        raise BadQuery(
+            f"{key}: at most {MAX_TEXT} characters, got {len(value)}",
+            key,
+            "too_long",
+            most=MAX_TEXT,
+        )
     if value and not value.isprintable():
-        raise BadQuery(f"{key} {value!r}: printable characters only")
+        raise BadQuery(f"{key} {value!r}: printable characters only", key, "not_printable")
     return value or None
 
 
@@ -245,9 +267,23 @@ def _number(params: Mapping[str, str], key: str, default: int, highest: int) -> 
     if not text:
         return default
     if not text.isdecimal() or not text.isascii():
-        raise BadQuery(f"{key} {text[:40]!r} is not a whole number from 1 to {highest}")
+        raise BadQuery(
+            f"{key} {text[:40]!r} is not a whole number from 1 to {highest}",
+            key,
+            "number",
+            value=text[:40],
+            low=1,
+            high=highest,
+        )
     if len(text) > 12 or not 1 <= int(text) <= highest:
-        raise BadQuery(f"{key} {text[:40]!r} is out of range: 1 to {highest}")
+        raise BadQuery(
+            f"{key} {text[:40]!r} is out of range: 1 to {highest}",
+            key,
+            "number",
+            value=text[:40],
+            low=1,
+            high=highest,
+        )
     return int(text)
 
 
@@ -260,7 +296,9 @@ def _day(params: Mapping[str, str], key: str) -> date | None:
         _bound(day, end=True)  # within the years a time can be written in
         _bound(day, end=False)
     except (ValueError, OverflowError):
-        raise BadQuery(f"{key} {text[:40]!r} is not a date (YYYY-MM-DD)") from None
+        raise BadQuery(
+            f"{key} {text[:40]!r} is not a date (YYYY-MM-DD)", key, "date", value=text[:40]
+        ) from None
     return day
 
 
@@ -299,14 +337,34 @@ class MatchQuery:
         :class:`BadQuery` naming the first field that is wrong and its value."""
         variant = _text(params, "variant")
         if variant is not None and variant not in games.names():
-            raise BadQuery(f"variant {variant!r} is unknown (known: {', '.join(games.names())})")
+            known = ", ".join(games.names())
+            raise BadQuery(
+                f"variant {variant!r} is unknown (known: {known})",
+                "variant",
+                "choice",
+                value=variant,
+                allowed=known,
+            )
         result = _text(params, "result")
         if result is not None and result not in MATCH_RESULTS:
-            raise BadQuery(f"result {result!r}: expected one of {', '.join(MATCH_RESULTS)}")
+            allowed = ", ".join(MATCH_RESULTS)
+            raise BadQuery(
+                f"result {result!r}: expected one of {allowed}",
+                "result",
+                "choice",
+                value=result,
+                allowed=allowed,
+            )
         since, until = _day(params, "since"), _day(params, "until")
         first, last = _bound(since, end=False), _bound(until, end=True)
         if first is not None and last is not None and first >= last:
-            raise BadQuery(f"since {params['since']!r} is after until {params['until']!r}")
+            raise BadQuery(
+                f"since {params['since']!r} is after until {params['until']!r}",
+                "since",
+                "since_after_until",
+                since=params["since"][:40],
+                until=params["until"][:40],
+            )
         return cls(
             variant=variant,
             tournament=_text(params, "tournament"),
@@ -466,10 +524,11 @@ class Viewer:
         if tournament is not None:
             found = self._store.tournament(tournament)
             if found is None:
-                raise NotFound(f"no tournament {tournament!r}")
+                raise NotFound(f"no tournament {tournament!r}", "tournament", tournament)
             return self._kept(f"tournament {tournament}", lambda: self._standings(found))
         if variant not in games.names():
-            raise NotFound(f"no variant {variant!r} (known: {', '.join(games.names())})")
+            known = ", ".join(games.names())
+            raise NotFound(f"no variant {variant!r} (known: {known})", "variant", variant)
         return self._kept(f"variant {variant}", lambda: self._variant_rows(variant))
 
     def _kept(self, key: str, make: Callable[[], list[LeaderRow]]) -> list[LeaderRow]:
@@ -546,7 +605,7 @@ class Viewer:
         bot = store.bot(name)
         recent = store.match_listings(MatchFilter(bot=name), limit=RECENT)
         if bot is None and not recent:
-            raise NotFound(f"no bot {name!r}")
+            raise NotFound(f"no bot {name!r}", "bot", name)
         info = BotInfo(
             name=name,
             kind=bot.kind if bot is not None else "unregistered",
@@ -639,7 +698,7 @@ class Viewer:
     def tournament(self, id: str, page: int = 1) -> TournamentPage:
         found = self._store.tournament(id)
         if found is None:
-            raise NotFound(f"no tournament {id!r}")
+            raise NotFound(f"no tournament {id!r}", "tournament", id)
         played = self._store.count_matches(MatchFilter(tournament_id=id))
         row = _tournament_row(found, played)
         return TournamentPage(
@@ -653,9 +712,23 @@ class Viewer:
     def matches(self, query: MatchQuery) -> MatchPage:
         """A page of stored matches, newest first; a page past the last is empty."""
         if not 1 <= query.page <= MAX_PAGE:
-            raise BadQuery(f"page {query.page} is out of range: 1 to {MAX_PAGE}")
+            raise BadQuery(
+                f"page {query.page} is out of range: 1 to {MAX_PAGE}",
+                "page",
+                "number",
+                value=query.page,
+                low=1,
+                high=MAX_PAGE,
+            )
         if not 1 <= query.per_page <= MAX_PER_PAGE:
-            raise BadQuery(f"per_page {query.per_page} is out of range: 1 to {MAX_PER_PAGE}")
+            raise BadQuery(
+                f"per_page {query.per_page} is out of range: 1 to {MAX_PER_PAGE}",
+                "per_page",
+                "number",
+                value=query.per_page,
+                low=1,
+                high=MAX_PER_PAGE,
+            )
         wanted = query.filter()
         total = self._store.count_matches(wanted)
         offset = (query.page - 1) * query.per_page
@@ -683,7 +756,7 @@ class Viewer:
         session = self._sessions.get(id)
         if session is not None:
             return _live_row(session.summary())
-        raise NotFound(f"no match {id!r}")
+        raise NotFound(f"no match {id!r}", "match", id)
 
     def watch_messages(self, id: str, after_seq: int = 0) -> list[dict[str, Any]]:
         """A stored match's public messages (the Spectate stream), as dicts of their own.
@@ -701,7 +774,7 @@ class Viewer:
             messages = stored_messages(self._store, id, after_seq)
         except Failure as failure:
             if failure.code == grpc.StatusCode.NOT_FOUND:
-                raise NotFound(failure.message) from None
+                raise NotFound(failure.message, "match", id) from None
             raise BrokenMatch(failure.message) from None
         found = [message_dict(message) for message in messages]
         if after_seq == 0:
@@ -730,7 +803,9 @@ class Viewer:
                 watch = stored_watch(self._store, id, deal=deal, outline=outline)
             except Failure as failure:
                 if failure.code == grpc.StatusCode.NOT_FOUND:
-                    raise NotFound(failure.message) from None
+                    unknown = self._store.match_listing(id) is None
+                    what, name = ("match", id) if unknown else ("deal", str(deal))
+                    raise NotFound(failure.message, what, name) from None
                 raise BrokenMatch(failure.message) from None
             found = {
                 "messages": [message_dict(message) for message in watch.messages],
@@ -751,7 +826,7 @@ class Viewer:
         if self._store.match_listing(id) is None:
             if id in self._sessions:
                 return None
-            raise NotFound(f"no match {id!r}")
+            raise NotFound(f"no match {id!r}", "match", id)
         return self._record(id)
 
     def _record(self, id: str) -> MatchRecord:
@@ -760,7 +835,7 @@ class Viewer:
         except StoreError as err:  # its row cannot be read back
             raise BrokenMatch(f"match {id!r}: {err}") from None
         if stored is None:
-            raise NotFound(f"no match {id!r}")
+            raise NotFound(f"no match {id!r}", "match", id)
         try:
             return MatchRecord.from_dict(stored.record)
         except ParseError as err:
@@ -789,11 +864,11 @@ class Viewer:
     def report(self, name: str) -> dict[str, Any]:
         """A report's JSON; NotFound for a bad name, a missing file or a broken one."""
         if self._reports is None:
-            raise NotFound(f"no report {name[:60]!r}")
+            raise NotFound(f"no report {name[:60]!r}", "report", name[:60])
         try:
             return read_report(self._reports, name)
         except ReportMissing as err:
-            raise NotFound(str(err)) from None
+            raise NotFound(str(err), "report", name[:60]) from None
 
 
 def _tournament_row(tournament: Tournament, played: int) -> TournamentRow:
