@@ -614,6 +614,40 @@ def test_a_phone_shows_a_usable_table(pages: Pages, site: WebThread, played: Pla
     shoot(page, "leaderboard-phone-zh")
 
 
+def test_a_phone_shows_every_wide_table_whole(
+    pages: Pages, site: WebThread, played: Played
+) -> None:
+    """On a 390 px screen no table of the site scrolls sideways or runs off the page:
+    secondary columns are left out and the match lists stack their rows."""
+    from playwright.sync_api import expect
+
+    page = pages.open(viewport=PHONE)
+    width = PHONE["width"]
+    sanfu = played.matches["sanfu"]
+    for path, shot in (
+        ("/leaderboard?variant=shengji-2", "leaderboard-shengji-2-phone-zh"),
+        ("/bots/heuristic", "bot-heuristic-phone-zh"),
+        ("/matches?variant=sanfu", "matches-sanfu-phone-zh"),
+        ("/tournaments", "tournaments-phone-zh"),
+        (f"/tournaments/{played.tournament}", "tournament-phone-zh"),
+        ("/reports", "reports-phone-zh"),
+        (f"/reports/{REPORT}", "report-phone-zh"),
+    ):
+        page.goto(f"{site.url}{path}")
+        expect(page.locator("main#content table").first).to_be_visible()
+        shoot(page, shot)
+        wide = page.evaluate(
+            """() => [...document.querySelectorAll(".table-wrap")]
+                .filter((box) => box.scrollWidth > box.clientWidth + 1)
+                .map((box) => box.querySelector("table").id + ": " + box.scrollWidth)"""
+        )
+        assert not wide, (path, wide)
+        overflow = page.evaluate("() => document.scrollingElement.scrollWidth")
+        assert overflow <= width, (path, overflow)
+    page.goto(f"{site.url}/matches?variant=sanfu")
+    expect(page.locator(f'tr[data-match="{sanfu}"] ol.seat-order li')).to_have_count(4)
+
+
 # -- a live match ---------------------------------------------------------------------------
 
 

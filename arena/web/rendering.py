@@ -70,12 +70,13 @@ def changing_partners(variant: str) -> bool:
 
 
 def leaders(players: Sequence[str], totals: Sequence[int]) -> tuple[list[str], int] | None:
-    """The players with the highest total and that total (a game scored by player);
-    None without a total per player."""
+    """The players with the highest total (each name once: a bot may sit twice) and
+    that total (a game scored by player); None without a total per player."""
     if not totals or len(totals) != len(players):
         return None
     best = max(totals)
-    return [name for name, total in zip(players, totals, strict=True) if total == best], best
+    names = [name for name, total in zip(players, totals, strict=True) if total == best]
+    return list(dict.fromkeys(names)), best
 
 
 def _with_language(request: Request, lang: str) -> str:
