@@ -16,7 +16,9 @@ import re
 import shutil
 import sqlite3
 import threading
+from collections import Counter
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -234,6 +236,41 @@ def test_rating_history_chart_has_axes_ticks_and_labels(client: Client) -> None:
     assert "Rated matches" in chart or "Time (UTC" in chart
     assert "Elo in " in html
     assert re.search(r'<a href="/matches/[^"]+"><circle', chart)
+
+
+@pytest.mark.parametrize(
+    ("step", "tick"),
+    [(3 * 86400, r">2024-05-\d\d<"), (5400, r">05-0[12] \d\d:\d\d<")],
+)
+def test_a_bot_page_plots_a_long_history_over_time_with_dates(
+    played: Played, tmp_path: Path, step: int, tick: str
+) -> None:
+    """A bot whose rated matches span more than the short-history threshold: its
+    rating plots go over time, dated ticks across (days apart: the date; hours apart
+    across midnight: the day and the hour)."""
+    copy = tmp_path / "long.sqlite"
+    shutil.copy(played.path, copy)
+    with sqlite3.connect(copy) as conn:
+        rows = conn.execute("SELECT id, bot, variant, system FROM rating_history ORDER BY id")
+        seen: Counter[tuple[str, str, str]] = Counter()
+        for row_id, *key in rows.fetchall():
+            number = seen[tuple(key)]
+            seen[tuple(key)] += 1
+            moment = 1714604400 + number * step  # 2024-05-01 23:00 UTC on
+            at = datetime.fromtimestamp(moment, UTC).isoformat()
+            conn.execute("UPDATE rating_history SET at = ? WHERE id = ?", (at, row_id))
+    with Store.open(copy, read_only=True) as store:
+        site = WebThread(store)
+        try:
+            html = get(Client(site.url), "/bots/heuristic?lang=en").text
+        finally:
+            site.close()
+    charts = re.findall(r'<svg class="rating-history".*?</svg>', html, re.S)
+    assert charts
+    for chart in charts:
+        if chart.count("<circle") > 1:
+            assert "Time (UTC, from 2024-05-01)" in chart, chart[:400]
+            assert re.search(tick, chart), chart
 
 
 def test_tournaments_and_a_tournament(client: Client, played: Played) -> None:

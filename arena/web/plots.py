@@ -142,9 +142,14 @@ class _XAxis:
 def _time_axis(times: list[float], lang: str) -> _XAxis:
     low, high = min(times), max(times)
     ticks, fmt = time_ticks(low, high)
+    if fmt != "%Y-%m-%d" and _day(low) != _day(high):  # hours across days: say the day
+        fmt = "%m-%d %H:%M"
     labelled = [(tick, datetime.fromtimestamp(tick, UTC).strftime(fmt)) for tick in ticks]
-    day = datetime.fromtimestamp(low, UTC).strftime("%Y-%m-%d")
-    return _XAxis(times, low, high, labelled, translate(lang, "plot.time_axis", day=day))
+    return _XAxis(times, low, high, labelled, translate(lang, "plot.time_axis", day=_day(low)))
+
+
+def _day(moment: float) -> str:
+    return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%d")
 
 
 def _count_axis(count: int, lang: str) -> _XAxis:
