@@ -48,6 +48,7 @@ from arena.web import plots
 from arena.web.app import create_app
 from arena.web.assets import LONG_CACHE, NO_CACHE, StaticAssets
 from arena.web.i18n import LANGUAGES, catalog
+from arena.web.reports import cell_text
 from arena.web.serving import WebServer
 from arena.web.viewer import Viewer
 
@@ -424,6 +425,11 @@ def test_a_report_page_speaks_the_page_language(client: Client, reports: Path) -
     assert not english, english
     for term in ("进贡", "抗贡", "庄家方", "头游", "抬了"):
         assert term in zh, term
+    cells = re.findall(r"<td>([^<]*)(?:<span|</td>)", zh.split('<table id="report"', 1)[1])
+    assert not [c for c in cells if "n/a" in c or "one value" in c], "cells in Chinese too"
+    assert cell_text({"mean": -3.0, "low": None}, "mean", "zh") == "-3.00 [仅一个值，无区间]"
+    assert cell_text({"rate": None}, "rate", "zh") == "无数据"
+    assert cell_text({"rate": 0.5, "low": 0.4, "high": 0.6}, "rate", "zh") == "50.0% [40.0, 60.0]"
     en = report_labels(get(client, "/reports/mixed?lang=en").text)
     assert len(en) == len(labels) and not [label for label in en if CJK.search(label)]
     data = json.loads((reports / "mixed.json").read_text())

@@ -15,7 +15,7 @@ from arena.web import plots
 from arena.web.i18n import catalog, translate
 from arena.web.viewer import NotFound
 
-__all__ = ["ReportSection", "ReportView", "label_text", "report_view"]
+__all__ = ["ReportSection", "ReportView", "cell_text", "label_text", "report_view"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,15 @@ def label_text(label: Label, lang: str) -> str:
     return translate(lang, key, **fields)
 
 
+def cell_text(cell: dict[str, Any] | None, kind: str, lang: str) -> str:
+    """A comparison's cell as ``arena balance`` writes it, its words in ``lang``."""
+    if cell is not None and cell.get("rate" if kind == "rate" else "mean") is None:
+        return translate(lang, "reports.no_value")
+    if cell is not None and kind != "rate" and cell.get("low") is None:
+        return translate(lang, "reports.one_value", mean=f"{cell['mean']:.2f}")
+    return format_cell(cell, kind)
+
+
 def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
     """The page's view of a balance report in ``lang``; a report that is not one (a JSON
     file of another kind, or broken) is :class:`NotFound`, naming what is missing."""
@@ -63,7 +72,7 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
         for title, rows in comparison(data):
             heading = label_text(title, lang)
             shown = [
-                (label_text(label, lang), [format_cell(c, kind) for c in cells])
+                (label_text(label, lang), [cell_text(c, kind, lang) for c in cells])
                 for label, cells, kind in rows
             ]
             rates = [
