@@ -21,7 +21,17 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browser import WAIT, Played, Timeline, WebThread, stored_record
+from browser import (
+    WAIT,
+    Live,
+    Played,
+    Timeline,
+    WebThread,
+    pinned_seed,
+    shoot,
+    stored_record,
+    wait_until,
+)
 
 import arena.web
 from arena.web.i18n import LANGUAGES
@@ -282,3 +292,258 @@ def test_the_table_fetches_the_deal_it_moves_into_by_key_and_deal_picker(
     page.keyboard.press("ArrowRight")
     check_frame(timeline, frames[1], at_frame(page, 1), "→ in deal 1")
     assert asked == ["1"], "deal 1 fetched once, deal 2 never"
+
+
+# -- nothing on the felt covers a card -----------------------------------------------------
+
+TALL = {"desktop": {"width": 1280, "height": 1400}, "phone": {"width": 390, "height": 1700}}
+"""Screens as wide as a laptop's and a phone's, tall enough to hold the whole felt (what
+covers what is read at points on the screen)."""
+
+FELT = """() => {
+  window.scrollTo(0, 0);
+  for (const animation of document.getAnimations()) {
+    if (animation.effect.getComputedTiming().endTime !== Infinity) {
+      animation.finish();  // cards and words where they come to rest
+    }
+  }
+  const felt = document.getElementById('felt');
+  const box = (node) => node.getBoundingClientRect();
+  const crosses = (a, b) =>
+      a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const cards = [...felt.querySelectorAll('.card')].filter((card) => box(card).width > 0);
+  const words = ['moment', 'step-line', 'result']
+      .map((id) => document.getElementById(id)).filter((node) => !node.hidden);
+  const crossing = words.flatMap((node) => cards
+      .filter((card) => crosses(box(node), box(card)))
+      .map((card) => `#${node.id} over ${card.dataset.card || 'a back'}`));
+  const covered = cards.filter((card) => card.dataset.card).flatMap((card) => {
+    const b = box(card);
+    const hit = document.elementFromPoint(b.left + Math.min(5, b.width / 4),
+                                          b.top + Math.min(5, b.height / 4));
+    return hit && hit.closest('.card') === card ? [] :
+        [`${card.dataset.card} under ${hit ? hit.id || hit.className : 'nothing'}`];
+  });
+  const strip = box(document.getElementById('strip'));
+  const spilled = words.filter((node) => box(node).top < strip.top - 0.5
+      || box(node).bottom > strip.bottom + 0.5).map((node) => node.id);
+  return {crossing, covered, spilled, strip: Math.round(strip.height * 10) / 10,
+          said: words.map((node) => node.id)};
+}"""
+"""What lies over a card on the felt: a word of the strip (moment, step line, result)
+whose box crosses a card's, or anything at the corner of a face-up card where its rank
+is written; the strip's words that spill out of it; the strip's height."""
+
+
+def moment_frames(frames: list[dict[str, Any]]) -> list[int]:
+    """Every frame with a moment, every tenth frame, and the last."""
+    carried = carry_forward(frames)
+    return sorted(
+        {f["i"] for f in carried if f.get("moment")}
+        | set(range(0, len(frames), 10))
+        | {len(frames) - 1}
+    )
+
+
+def carry_forward(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Frames whole, as the page holds them: a field a frame (or its seat) leaves out is
+    the frame before's in the same deal."""
+    whole: list[dict[str, Any]] = []
+    for frame in frames:
+        before = whole[-1] if whole and whole[-1]["deal"] == frame["deal"] else {}
+        full = {**before, **frame}
+        if "seats" in frame and before.get("seats"):
+            full["seats"] = [
+                {**old, **new} for old, new in zip(before["seats"], frame["seats"], strict=True)
+            ]
+        whole.append(full)
+    return whole
+
+
+@pytest.mark.parametrize("screen", sorted(TALL))
+@pytest.mark.parametrize("name", ["guandan", "sanfu", "shengji-2", "shengji-4"])
+def test_the_strip_has_a_row_of_its_own_and_nothing_on_the_felt_covers_a_card(
+    pages: Pages, site: WebThread, played: Played, name: str, screen: str
+) -> None:
+    """At every moment (tribute, return, declarations, the kitty, failed throws, seats
+    swapped, places, results …), some steps between and the match's result: no card on
+    the felt lies under the strip's words or anything else, and the strip keeps one
+    height, so nothing moves when it speaks."""
+    from test_web_browser import scrub_to
+
+    match_id = played.matches[name]
+    frames = table_json(site, match_id)["frames"]
+    page = pages.open(viewport=TALL[screen])
+    page.goto(f"{site.url}/matches/{match_id}")
+    heights = set()
+    said: set[str] = set()
+    for index in moment_frames(frames):
+        scrub_to(page, index)
+        found: dict[str, Any] = page.evaluate(FELT)
+        where = f"{name} on a {screen}, frame {index}"
+        assert not found["crossing"], f"{where}: {found['crossing']}"
+        assert not found["covered"], f"{where}: cards covered: {found['covered']}"
+        assert not found["spilled"], f"{where}: out of the strip: {found['spilled']}"
+        heights.add(found["strip"])
+        said.update(found["said"])
+    assert len(heights) == 1, f"{name} on a {screen}: the strip's height changes: {heights}"
+    assert {"moment", "result", "step-line"} <= said, said
+
+
+# -- the kitty turned over, seen with the deal's result ---------------------------------------
+
+
+@pytest.mark.parametrize("screen", sorted(TALL))
+@pytest.mark.parametrize("name", ["shengji-2", "shengji-4"])
+def test_a_shengji_deals_result_shows_the_kitty_turned_over_and_what_it_made(
+    pages: Pages, site: WebThread, played: Played, name: str, screen: str
+) -> None:
+    """SJ-25/SJ-30: at each deal's result (and the match's), the cards the kitty's step
+    put on the table are still drawn face up there, none covered, with what that step
+    said (抠底 with its multiplier, or the last trick's settlement) written under them."""
+    from playwright.sync_api import expect
+    from test_web_browser import scrub_to
+
+    match_id = played.matches[name]
+    frames = carry_forward(table_json(site, match_id)["frames"])
+    page = pages.open(viewport=TALL[screen])
+    page.goto(f"{site.url}/matches/{match_id}")
+    ends = [f for f in frames if any(line["kind"] == "deal_result" for line in f["log"])]
+    assert len(ends) == len({f["deal"] for f in frames})
+    for end in ends:
+        kitty = frames[end["i"] - 1]
+        assert (kitty.get("moment") or {}).get("kind") == "kitty", kitty.get("moment")
+        scrub_to(page, end["i"])
+        cards = [card for entry in kitty["table"] for card in entry["cards"]]
+        drawn = page.locator("#trick .card[data-card]").evaluate_all(
+            "(cards) => cards.map((card) => card.dataset.card)"
+        )
+        assert sorted(drawn) == sorted(cards), (end["i"], drawn, cards)
+        found: dict[str, Any] = page.evaluate(FELT)
+        assert not found["covered"] and not found["crossing"], found
+        note = page.locator("#trick .note")
+        expect(note).to_have_text(kitty["moment"]["text"])
+        assert "×" in kitty["moment"]["text"] or "不抠底" in kitty["moment"]["text"]
+    expect(page.locator("#result")).to_be_visible()  # the last deal's end is the match's
+
+
+# -- totals and hidden hands -----------------------------------------------------------------
+
+
+def signed(value: int) -> str:
+    """A total as the page writes it: ``+4``, ``-4``, ``0``."""
+    return f"{value:+d}" if value else "0"
+
+
+@pytest.mark.parametrize("name", ["guandan", "sanfu", "shengji-2"])
+def test_each_seat_and_the_result_show_the_total_of_the_player_sitting_there(
+    pages: Pages, site: WebThread, played: Played, name: str
+) -> None:
+    """Totals are by player, and in sanfu players sit where the deal seats them (SF-4):
+    at each deal's end a seat's plate shows the total of whoever sits there, and the
+    match's result each player's, in the colour of the team the player sits in."""
+    from test_web_browser import scrub_to
+
+    match_id = played.matches[name]
+    view = table_json(site, match_id)
+    frames = carry_forward(view["frames"])
+    ends = [f for f in frames if any(line["kind"] == "deal_result" for line in f["log"])]
+    page = pages.open()
+    page.goto(f"{site.url}/matches/{match_id}")
+    moved = 0
+    for end in ends:
+        scrub_to(page, end["i"])
+        for seat in end["seats"]:
+            chip = page.locator(f'.seat[data-seat="{seat["seat"]}"] .plate .tag.total')
+            expect_text = signed(end["totals"][seat["player"]])
+            assert chip.inner_text() == expect_text, (end["i"], seat)
+            moved += end["totals"][seat["player"]] != end["totals"][seat["seat"]]
+    rows = page.locator("#result tbody tr").evaluate_all(
+        "(rows) => rows.map((row) => [row.className, row.lastElementChild.textContent])"
+    )
+    teams = {seat["player"]: seat["team"] for seat in frames[-1]["seats"]}
+    totals = view["result"]["totals"]
+    assert rows == [[f"team-{teams[p]}", signed(total)] for p, total in enumerate(totals)]
+    if name == "sanfu":
+        assert moved, "no seat of this sanfu match holds a player of another total"
+
+
+BACKS = """() => [0, 1, 2, 3].map((seat) => {
+  const hand = document.querySelector(`.seat[data-seat="${seat}"] .hand`);
+  const badge = hand.querySelector('.stack-count');
+  return {
+    faces: hand.querySelectorAll('.card[data-card]').length,
+    backs: hand.querySelectorAll('.card.back').length,
+    count: hand.dataset.count === undefined ? null : Number(hand.dataset.count),
+    badge: badge ? badge.textContent : null,
+  };
+})"""
+"""Each seat's hand as a spectator of a running match sees it."""
+MAX_BACKS = 13
+"""Backs table.js draws at most for one hand."""
+PUBLIC_COUNTS = {
+    "guandan": "once 10 or fewer (GD-12)",
+    "shengji-2": "once the dealing is over",
+    "sanfu": "from the start (SF-1)",
+}
+
+
+@pytest.mark.parametrize("variant", sorted(PUBLIC_COUNTS))
+def test_a_live_hidden_hand_shows_its_public_count_on_its_backs(
+    pages: Pages, live: Live, monkeypatch: pytest.MonkeyPatch, variant: str
+) -> None:
+    """A running match's hands are backs; where the rules make a hand's size public the
+    backs say it (and are as many, up to a stack's height), and it is the size the
+    engine held then; Guandan's stays unsaid while over 10."""
+    from playwright.sync_api import expect
+
+    pinned_seed(monkeypatch)
+    match = live.match(variant, f"counts-{variant}")
+    seen: list[tuple[int, list[dict[str, Any]]]] = []
+    try:
+        page = pages.open()
+        page.goto(f"{live.url}/matches/{match.id}")
+        expect(page.locator("#table")).to_have_attribute("data-live", "true")
+        answered = 0
+        while not any(hand["count"] for _, hands in seen for hand in hands):
+            assert answered < 200, f"no count shown after {answered} decisions"
+            answered += 1
+            assert match.reach(answered), (
+                f"the match ended with no count shown ({PUBLIC_COUNTS[variant]})"
+            )
+            frames = carry_forward(live_frames(live, match.id))
+            newest = (len(frames) - 1, len(frames))
+            pump_until(
+                page, lambda held=newest: shown(page) == held, "the page shows the newest frame"
+            )
+            seen.append((frames[-1]["seq"], page.evaluate(BACKS)))
+        shoot(page, f"live-{variant}-count-zh")
+    finally:
+        match.finish()
+    wait_until(lambda: live.store.match(match.id) is not None, "the match is stored")
+    stored = live.store.match(match.id)
+    assert stored is not None
+    deal = Timeline(stored.record).deal(1)
+    for seq, hands in seen:
+        sizes = {tuple(len(hand) for hand in step.hands) for step in deal.steps_at(seq)}
+        for seat, hand in enumerate(hands):
+            assert hand["faces"] == 0, f"seq {seq}: seat {seat}'s cards are drawn face up"
+            if hand["count"] is None:
+                assert hand["badge"] is None and hand["backs"] in (0, MAX_BACKS), (seq, hand)
+                continue
+            assert any(size[seat] == hand["count"] for size in sizes), (seq, seat, hand, sizes)
+            assert hand["badge"] == str(hand["count"]), (seq, seat, hand)
+            assert hand["backs"] == min(hand["count"], MAX_BACKS), (seq, seat, hand)
+            if variant == "guandan":
+                assert hand["count"] <= 10, (
+                    f"seq {seq}: seat {seat}'s count of {hand['count']} said"
+                )
+
+
+def live_frames(live: Live, match_id: str) -> list[dict[str, Any]]:
+    import httpx
+
+    response = httpx.get(f"{live.url}/api/matches/{match_id}/table?deal=all", timeout=WAIT)
+    assert response.status_code == 200, response.text[:300]
+    frames: list[dict[str, Any]] = response.json()["frames"]
+    return frames

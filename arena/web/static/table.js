@@ -58,6 +58,7 @@
     legend: document.getElementById("legend"),
     info: document.getElementById("table-info"),
     moment: document.getElementById("moment"),
+    stepLine: document.getElementById("step-line"),
     result: document.getElementById("result"),
     log: document.getElementById("log"),
     position: document.getElementById("position"),
@@ -194,13 +195,14 @@
     if (seat.points) {
       plate.append(make("span", "tag points", label("seat_points", { points: seat.points })));
     }
-    if (seat.count !== null && seat.count !== undefined && !(seat.out && seat.count === 0)) {
+    if (seat.count && Array.isArray(seat.hand)) {
+      // a hidden hand's count is written on its backs (seatHand)
       const count = make("span", "tag count", label("count", { count: seat.count }));
       count.title = label("cards_left");
       plate.append(count);
     }
-    const total = frame.totals ? frame.totals[seat.seat] : null;
-    if (total !== null && total !== undefined) {
+    const total = seatTotal(seat, frame);
+    if (total !== null) {
       const chip = make("span", "tag total", signed(total));
       chip.title = label("totals");
       plate.append(chip);
@@ -208,6 +210,20 @@
     return plate;
   }
 
+  /** The match total of the player in a seat: the seat's own (`total`), else the
+   *  frame's totals, which are by player (in sanfu players move between seats). */
+  function seatTotal(seat, frame) {
+    if (typeof seat.total === "number") {
+      return seat.total;
+    }
+    const player = typeof seat.player === "number" ? seat.player : seat.seat;
+    const total = frame.totals ? frame.totals[player] : null;
+    return typeof total === "number" ? total : null;
+  }
+
+  /** A hand: its cards face up when revealed, else backs; a public count (GD-12 once
+   *  10 or fewer, Shengji and sanfu after the dealing) draws that many backs (at most
+   *  MAX_BACKS) and is written on the stack. */
   function seatHand(seat, marks) {
     const hand = make("div", "hand");
     if (Array.isArray(seat.hand)) {
@@ -219,7 +235,8 @@
       }
       return hand;
     }
-    const count = seat.count === null || seat.count === undefined ? MAX_BACKS : seat.count;
+    const known = typeof seat.count === "number";
+    const count = known ? seat.count : MAX_BACKS;
     if (count === 0) {
       hand.classList.add("empty");
       return hand;
@@ -227,6 +244,12 @@
     hand.classList.add("backs");
     for (let k = 0; k < Math.min(count, MAX_BACKS); k += 1) {
       hand.append(backCard());
+    }
+    if (known) {
+      hand.dataset.count = String(count);
+      const badge = make("span", "stack-count", String(count));
+      badge.title = label("cards_left");
+      hand.append(badge);
     }
     return hand;
   }
@@ -322,7 +345,37 @@
       const trick = options.trickNumber;
       nodes.push(make("span", "trick-no", label("trick_no", { trick })));
     }
+    if (options.note) {
+      nodes.push(make("p", "note", options.note));
+    }
     container.replaceChildren(...nodes);
+  }
+
+  /** The first frame, in its deal, of the cards on the table at frame `index`. */
+  function tableSince(index) {
+    const frame = frames[index];
+    const shown = JSON.stringify(frame.table || []);
+    let k = index;
+    while (k > 0) {
+      const before = frames[k - 1];
+      if (!before || before.deal !== frame.deal || JSON.stringify(before.table || []) !== shown) {
+        break;
+      }
+      k -= 1;
+    }
+    return k;
+  }
+
+  /** What the kitty turned over said (抠底 with its multiplier, or the four-deck last
+   *  trick's settlement) while its cards still lie on the table at a later step, the
+   *  deal's result: written under them, since the strip says the result then. */
+  function kittyNote(index) {
+    const since = tableSince(index);
+    const moment = frames[since].moment;
+    if (since === index || !moment || moment.kind !== "kitty" || !moment.text) {
+      return null;
+    }
+    return moment.text;
   }
 
   /** In a climbing game the last play that was not a pass leads the trick. */
@@ -366,34 +419,54 @@
     );
   }
 
+  /** The strip above the trick says one thing: the match's result at its end, else
+   *  the step's moment, else the step's last log line. */
+  function drawStrip(frame, atResult) {
+    const moment = atResult ? null : frame.moment;
+    drawMoment(moment && moment.text ? moment : null);
+    const lines = frame.log || [];
+    const line = atResult || (moment && moment.text) || !lines.length ? "" : lines[lines.length - 1].text;
+    el.stepLine.textContent = line;
+    el.stepLine.title = line;
+    el.stepLine.hidden = !line;
+    drawResult(atResult ? frame : null);
+  }
+
   function drawMoment(moment) {
-    if (!moment || !moment.text) {
+    if (!moment) {
       el.moment.hidden = true;
       el.moment.textContent = "";
+      el.moment.title = "";
       el.moment.removeAttribute("data-kind");
       return;
     }
     el.moment.className = `moment kind-${moment.kind}`;
     el.moment.dataset.kind = moment.kind;
     el.moment.textContent = moment.text;
+    el.moment.title = moment.text; // the whole text, when the strip's lines cut it
     el.moment.hidden = false;
     el.moment.style.animation = "none";
     void el.moment.offsetWidth; // restart the banner's animation for this step
     el.moment.style.animation = "";
   }
 
-  function drawResult(show) {
+  /** The match's result at its last frame (`frame`; null: none shown): its totals are
+   *  by player, each coloured by the team the player sits in at that frame. */
+  function drawResult(frame) {
     const result = view.result;
-    if (!show || !result) {
+    if (!frame || !result) {
       el.result.hidden = true;
       return;
     }
     el.result.querySelector(".summary").textContent = result.summary || "";
     el.result.querySelector(".reason").textContent = result.reason || "";
     const players = (view.match && view.match.players) || [];
-    const rows = (result.totals || []).map((total, seat) => {
-      const row = make("tr", `team-${seat % 2}`);
-      row.append(make("td", null, players[seat] || ""), make("td", "num", signed(total)));
+    const seats = frame.seats || [];
+    const rows = (result.totals || []).map((total, player) => {
+      const seat = seats.find((s) => s.player === player);
+      const team = seat ? seat.team : player % 2;
+      const row = make("tr", `team-${team}`);
+      row.append(make("td", "name", players[player] || ""), make("td", "num", signed(total)));
       return row;
     });
     el.result.querySelector("tbody").replaceChildren(...rows);
@@ -462,6 +535,7 @@
       markTop: climbing,
       animate: previous === index - 1,
       trickNumber: frame.trick || null,
+      note: kittyNote(index),
     });
     if (frame.last_trick && frame.last_trick.length) {
       drawTrick(el.lastTrick.querySelector(".trick"), frame.last_trick, frame.marks, {
@@ -476,7 +550,7 @@
     drawFacts(frame);
     drawLegend(frame.marks);
     const atResult = index === frames.length - 1 && (!state.live || state.ended);
-    drawMoment(atResult && view.result ? null : frame.moment);
+    drawStrip(frame, atResult && view.result);
     const position = stepOf(index);
     el.position.textContent = label("position", position);
     el.info.textContent = dealName(frame.deal);
@@ -486,7 +560,6 @@
       el.deal.value = String(frame.deal);
     }
     drawLog(index);
-    drawResult(atResult);
     updateButtons();
     keepInHash(position);
     if (state.playing || position.steps - position.step < 3) {
