@@ -20,7 +20,7 @@ import threading
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -39,7 +39,6 @@ from arena.sim import TournamentConfig
 from arena.sim.driver import expected_matches
 from arena.sim.league import ELO, OPENSKILL, ROOM, Ratings
 from arena.store import (
-    MATCH_RESULTS,
     SCHEMA_VERSION,
     ConductTotals,
     HeadToHead,
@@ -53,6 +52,7 @@ from arena.store import (
     match_result,
 )
 from arena.web.incidents import Incidents, match_incidents
+from arena.web.query import MAX_PAGE, MAX_PER_PAGE, BadQuery, MatchQuery
 from arena.web.report_files import ReportMissing, ReportRow, read_report, report_rows
 
 if TYPE_CHECKING:
@@ -76,12 +76,6 @@ __all__ = [
     "Viewer",
 ]
 
-MAX_PER_PAGE: Final = 200
-DEFAULT_PER_PAGE: Final = 50
-MAX_PAGE: Final = 100_000
-"""The highest page number a list accepts (beyond the last: an empty page)."""
-MAX_TEXT: Final = 100
-"""The longest filter text (a name, an id, a search)."""
 RECENT: Final = 20
 """Matches a bot page lists."""
 INCIDENT_MATCHES: Final = 200
@@ -111,20 +105,6 @@ class NotFound(Exception):
         super().__init__(message)
         self.what = what
         self.name = name
-
-
-class BadQuery(ValueError):
-    """A filter or page the viewer refuses (a 400); the message names the field.
-    ``parameter``, ``reason`` (a word of the site's catalogs, ``error.bad.<reason>``)
-    and ``fields`` (its value, the bounds …) let a page say it in its own language."""
-
-    def __init__(
-        self, message: str, parameter: str = "", reason: str = "", **fields: object
-    ) -> None:
-        super().__init__(message)
-        self.parameter = parameter
-        self.reason = reason
-        self.fields = fields
 
 
 class BrokenMatch(ArenaError):
@@ -242,151 +222,6 @@ class TournamentPage(TournamentRow):
     standings: list[LeaderRow]
     """Rated from its own matches only, in the order they were stored."""
     matches: MatchPage
-
-
-# ---------------------------------------------------------------------------
-# The match list's query
-
-
-def _text(params: Mapping[str, str], key: str) -> str | None:
-    value = params.get(key, "").strip()
-    if len(value) > MAX_TEXT:
-        raise BadQuery(
-            f"{key}: at most {MAX_TEXT} characters, got {len(value)}",
-            key,
-            "too_long",
-            most=MAX_TEXT,
-        )
-    if value and not value.isprintable():
-        raise BadQuery(f"{key} {value!r}: printable characters only", key, "not_printable")
-    return value or None
-
-
-def _number(params: Mapping[str, str], key: str, default: int, highest: int) -> int:
-    text = params.get(key, "").strip()
-    if not text:
-        return default
-    if not text.isdecimal() or not text.isascii():
-        raise BadQuery(
-            f"{key} {text[:40]!r} is not a whole number from 1 to {highest}",
-            key,
-            "number",
-            value=text[:40],
-            low=1,
-            high=highest,
-        )
-    if len(text) > 12 or not 1 <= int(text) <= highest:
-        raise BadQuery(
-            f"{key} {text[:40]!r} is out of range: 1 to {highest}",
-            key,
-            "number",
-            value=text[:40],
-            low=1,
-            high=highest,
-        )
-    return int(text)
-
-
-def _day(params: Mapping[str, str], key: str) -> date | None:
-    text = params.get(key, "").strip()
-    if not text:
-        return None
-    try:
-        day = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
-        _bound(day, end=True)  # within the years a time can be written in
-        _bound(day, end=False)
-    except (ValueError, OverflowError):
-        raise BadQuery(
-            f"{key} {text[:40]!r} is not a date (YYYY-MM-DD)", key, "date", value=text[:40]
-        ) from None
-    return day
-
-
-def _bound(day: date | None, *, end: bool) -> str | None:
-    """A date (the whole day) or a time as the store's ISO text: UTC."""
-    if day is None:
-        return None
-    if isinstance(day, datetime):
-        moment = day if day.tzinfo is not None else day.replace(tzinfo=UTC)
-    else:
-        moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
-        if end:
-            moment += timedelta(days=1)
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-@dataclass(frozen=True)
-class MatchQuery:
-    """A page of the match list and its filters (None: any)."""
-
-    variant: str | None = None
-    tournament: str | None = None
-    bot: str | None = None
-    since: date | None = None
-    until: date | None = None
-    """Inclusive: a date is the whole day (UTC)."""
-    result: str | None = None
-    """``team0``, ``team1``, ``draw`` or ``aborted``."""
-    text: str | None = None
-    page: int = 1
-    per_page: int = DEFAULT_PER_PAGE
-
-    @classmethod
-    def parse(cls, params: Mapping[str, str]) -> MatchQuery:
-        """The query of a request's parameters (``q`` is the text; others are ignored);
-        :class:`BadQuery` naming the first field that is wrong and its value."""
-        variant = _text(params, "variant")
-        if variant is not None and variant not in games.names():
-            known = ", ".join(games.names())
-            raise BadQuery(
-                f"variant {variant!r} is unknown (known: {known})",
-                "variant",
-                "choice",
-                value=variant,
-                allowed=known,
-            )
-        result = _text(params, "result")
-        if result is not None and result not in MATCH_RESULTS:
-            allowed = ", ".join(MATCH_RESULTS)
-            raise BadQuery(
-                f"result {result!r}: expected one of {allowed}",
-                "result",
-                "choice",
-                value=result,
-                allowed=allowed,
-            )
-        since, until = _day(params, "since"), _day(params, "until")
-        first, last = _bound(since, end=False), _bound(until, end=True)
-        if first is not None and last is not None and first >= last:
-            raise BadQuery(
-                f"since {params['since']!r} is after until {params['until']!r}",
-                "since",
-                "since_after_until",
-                since=params["since"][:40],
-                until=params["until"][:40],
-            )
-        return cls(
-            variant=variant,
-            tournament=_text(params, "tournament"),
-            bot=_text(params, "bot"),
-            since=since,
-            until=until,
-            result=result,
-            text=_text(params, "q"),
-            page=_number(params, "page", 1, MAX_PAGE),
-            per_page=_number(params, "per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE),
-        )
-
-    def filter(self) -> MatchFilter:
-        return MatchFilter(
-            variant=self.variant,
-            tournament_id=self.tournament,
-            bot=self.bot,
-            since=_bound(self.since, end=False),
-            until=_bound(self.until, end=True),
-            result=self.result,
-            text=self.text,
-        )
 
 
 # ---------------------------------------------------------------------------
