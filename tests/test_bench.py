@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 from printed import Printed, agree, figure, figures
 
 from arena.cli import main
-from arena.commands.bench import TARGET_DEALS_PER_SECOND, TARGET_METRICS_OVERHEAD
+from arena.commands.bench import (
+    TARGET_DEALS_PER_SECOND,
+    TARGET_METRICS_OVERHEAD,
+    TARGET_YARDSTICK_TIMES,
+)
 
 DEALS = 6
 
@@ -75,3 +80,52 @@ def test_the_printed_figures_agree_with_each_other(
     target = figure("target ≥ {} deals/s (engine, one core)", out)
     times = figure("({}x the target)", out)
     agree("engine rate in targets", times, engine / target)
+
+
+def test_the_yardstick_is_timed_in_the_same_run_and_its_ratios_are_the_rates_over_its(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--yardstick``: RLCard's Dou Dizhu core plays as many whole games as our deals,
+    and the ratios are our engine's rates over its rates."""
+    assert main(["bench", "shengji-2", "--deals", str(DEALS), "--yardstick", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    engine, peer = report["engine"], report["yardstick"]
+    assert peer["games"] == DEALS
+    assert peer["decisions"] >= 2 * DEALS  # a game is a bid and plays at least
+    assert peer["legal_actions"] >= peer["decisions"]
+    assert peer["games_per_second"] * peer["seconds"] == pytest.approx(DEALS)
+    assert peer["decisions_per_second"] * peer["seconds"] == pytest.approx(peer["decisions"])
+    assert engine["decisions_per_second"] * engine["seconds"] == pytest.approx(engine["decisions"])
+    assert peer["decisions_times"] == pytest.approx(
+        engine["decisions_per_second"] / peer["decisions_per_second"]
+    )
+    assert peer["deals_times"] == pytest.approx(
+        engine["deals_per_second"] / peer["games_per_second"]
+    )
+    assert peer["target_times"] == TARGET_YARDSTICK_TIMES
+    assert peer["met"] == (peer["decisions_times"] >= TARGET_YARDSTICK_TIMES)
+    assert report["state_bytes"] > 0
+
+
+def test_the_printed_yardstick_agrees_with_the_printed_rates(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "guandan", "--deals", str(DEALS), "--yardstick"]) == 0
+    out = capsys.readouterr().out
+    games, decisions = figures("doudizhu (game core, random legal actions): {} games/s, {}", out)
+    ours, times, deals_times = figures(
+        "ours against it: {} decisions/s ({}x its decisions/s, {}x its games/s", out
+    )
+    engine = figure("engine: {} deals/s", out)
+    agree("our decisions/s over its", times, ours / decisions)
+    agree("our deals/s over its games/s", deals_times, engine / games)
+    assert figure("memory per state: {} kB", out).high > 0
+
+
+def test_the_yardstick_without_rlcard_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "rlcard.games.doudizhu.game", None)  # import fails
+    assert main(["bench", "guandan", "--deals", "2", "--yardstick"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "rlcard" in lines[0].lower(), lines

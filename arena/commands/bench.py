@@ -10,6 +10,10 @@ Three timings in the same run, so the ratios hold on any machine:
 * *metrics* — the simulation's metrics bookkeeping for the same deals, in its worst
   case (every deal a batch of its own: counted from its record, then published),
   printed as a fraction of the engine time (target at most 2%).
+
+Beside them, the memory one state holds (a clone taken halfway through a deal, as a
+search keeps many) and, with ``--yardstick``, a peer engine timed in the same run
+(:mod:`arena.commands.bench_yardstick`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+import tracemalloc
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +49,11 @@ TARGET_DEALS_PER_SECOND = {
 
 TARGET_METRICS_OVERHEAD = 0.02
 """The metrics bookkeeping may cost at most this fraction of the engine time."""
+
+TARGET_YARDSTICK_TIMES = 5.0
+"""Our engine's decisions/s at least this many times the yardstick's."""
+
+CLONES_MEASURED = 50
 
 
 @dataclass
@@ -111,6 +121,31 @@ def time_metrics(variant: str, records: list[dict[str, Any]]) -> Timing:
     return Timing(time.perf_counter() - start, len(records))
 
 
+def state_bytes(game: Game, seed: int, setup: Any) -> int:
+    """The memory one state holds: clones of a state halfway through a deal, traced."""
+    state = game.new_deal(setup, seed=seed)
+    rng = random.Random(seed)
+    moves = 0
+    probe = state.clone()
+    while not probe.is_terminal():
+        actions = probe.legal_actions()
+        probe.apply(actions[rng.randrange(len(actions))])
+        moves += 1
+    rng = random.Random(seed)
+    for _ in range(moves // 2):
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        clones = [state.clone() for _ in range(CLONES_MEASURED)]
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    del clones
+    return held // CLONES_MEASURED
+
+
 def add_parser(sub: Subcommands) -> None:
     """``arena bench GAME`` and its kinds ``scale``, ``grpc`` and ``bots``."""
     parser = sub.add_parser(
@@ -176,6 +211,12 @@ def add_parser(sub: Subcommands) -> None:
         default=40,
         help="with 'web': requests per kind of page (40)",
     )
+    parser.add_argument(
+        "--yardstick",
+        action="store_true",
+        help="with GAME: RLCard's Dou Dizhu game core timed beside ours (as many games as "
+        "deals; needs the 'bench' extra)",
+    )
     parser.add_argument("--json", action="store_true", help="the report as JSON")
     parser.set_defaults(handler=run_bench_command)
 
@@ -236,6 +277,7 @@ def measure(game: Game, deals: list[tuple[int, Any]]) -> dict[str, Any]:
             "legal_actions": engine.legal,
             "decisions_per_deal": engine.decisions / n,
             "legal_actions_per_decision": engine.legal / engine.decisions,
+            "decisions_per_second": engine.decisions / engine.seconds,
             "us_per_decision": engine.seconds / engine.decisions * 1e6,
             "setup_times": engine.seconds / setup.seconds,
         },
@@ -247,6 +289,7 @@ def measure(game: Game, deals: list[tuple[int, Any]]) -> dict[str, Any]:
             "us_per_decision": driver.seconds / driver.decisions * 1e6,
             "engine_times": driver.seconds / engine.seconds,
         },
+        "state_bytes": state_bytes(game, *deals[0]),
         "metrics": {
             "seconds": counted.seconds,
             "us_per_deal": counted.seconds / n * 1e6,
@@ -270,11 +313,29 @@ def run_bench(args: argparse.Namespace) -> int:
     game = make(args.game)
     seeds = [derive_seed(args.seed, "bench", i) for i in range(args.deals)]
     report = measure(game, list(zip(seeds, match_setups(game, seeds), strict=True)))
+    if args.yardstick:
+        report["yardstick"] = yardstick(report["engine"], args.deals, args.seed)
     if args.json:
         print_json(report)
     else:
         _print(report)
     return 0
+
+
+def yardstick(engine: dict[str, Any], games: int, seed: int) -> dict[str, Any]:
+    """RLCard's Dou Dizhu core over ``games`` games, and our engine's rates over its."""
+    from arena.commands.bench_yardstick import YARDSTICK, time_doudizhu
+
+    peer = time_doudizhu(games, seed)
+    times = engine["decisions_per_second"] / peer["decisions_per_second"]
+    return {
+        "name": YARDSTICK,
+        **peer,
+        "deals_times": engine["deals_per_second"] / peer["games_per_second"],
+        "decisions_times": times,
+        "target_times": TARGET_YARDSTICK_TIMES,
+        "met": times >= TARGET_YARDSTICK_TIMES,
+    }
 
 
 def _met(met: bool) -> str:
@@ -308,8 +369,20 @@ def _print(report: dict[str, Any]) -> None:
         f"({metrics['engine_fraction']:.3%} of the engine time; "
         f"target ≤ {metrics['target_fraction']:.0%}: {_met(metrics['met'])})"
     )
+    print(f"  memory per state:      {report['state_bytes'] / 1024:12.1f} kB (a clone, mid-deal)")
     if target is not None:
         print(
             f"  target ≥ {target['deals_per_second']:.0f} deals/s (engine, one core): "
             f"{_met(target['met'])} ({target['times']:.2f}x the target)"
+        )
+    peer = report.get("yardstick")
+    if peer is not None:
+        print(
+            f"  yardstick, {peer['name']}: {peer['games_per_second']:.1f} games/s, "
+            f"{peer['decisions_per_second']:.0f} decisions/s"
+        )
+        print(
+            f"  ours against it:       {engine['decisions_per_second']:12.0f} decisions/s  "
+            f"({peer['decisions_times']:.2f}x its decisions/s, {peer['deals_times']:.2f}x its "
+            f"games/s; target ≥ {peer['target_times']:.0f}x: {_met(peer['met'])})"
         )
