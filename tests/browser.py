@@ -469,6 +469,10 @@ class GatedBot(Bot):
             self.condition.notify_all()
 
 
+CUP_PLAYER = "cup-player"
+"""The remote bot a :meth:`Live.cup` fixture seats (its owner key is the test server's)."""
+
+
 @dataclass
 class Live:
     """A game server with the web face beside it (:func:`live`)."""
@@ -479,6 +483,31 @@ class Live:
 
     def match(self, variant: str, name: str, policy: str = "first") -> LiveMatch:
         return LiveMatch(self.arena, variant, name, policy)
+
+    def cup(self, name: str) -> tuple[str, str, LiveMatch]:
+        """A one-match Guandan fixture ``name`` made through Admin, its first seat the
+        gated bot ``cup-player`` (connected by the returned match), the others built in:
+        the tournament's id, the id of the match it planned, and the match being played."""
+        import grpc
+        from test_server import ADMIN, bearer
+
+        from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+
+        (token,) = self.arena.tokens(CUP_PLAYER)
+        with grpc.insecure_channel(self.arena.address) as channel:
+            created = arena_pb2_grpc.AdminStub(channel).CreateFixture(
+                arena_pb2.CreateFixtureRequest(
+                    name=name,
+                    variant="guandan",
+                    players=[CUP_PLAYER, "random", "first", "random"],
+                    matches=1,
+                    deals=1,
+                    seed=7,
+                ),
+                metadata=bearer(ADMIN),
+            )
+        match = LiveMatch(self.arena, "guandan", CUP_PLAYER, token=token)
+        return created.tournament_id, created.match_ids[0], match
 
 
 @contextlib.contextmanager

@@ -26,7 +26,6 @@ from browser import (
     REPORT,
     SHOWN,
     Live,
-    LiveMatch,
     Played,
     ReplayedDeal,
     Step,
@@ -712,29 +711,11 @@ def test_a_live_match_is_followed_reloaded_and_seen_to_end(
 def test_a_running_tournament_shows_its_progress_as_it_goes(pages: Pages, live: Live) -> None:
     """A fixture of the paused bot and three built-in bots: its page says none of its
     matches is played, then one, without a reload by hand."""
-    import grpc
     from playwright.sync_api import expect
-    from test_server import ADMIN, bearer
 
-    from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
-
-    (token,) = live.arena.tokens("cup-player")
-    with grpc.insecure_channel(live.arena.address) as channel:
-        created = arena_pb2_grpc.AdminStub(channel).CreateFixture(
-            arena_pb2.CreateFixtureRequest(
-                name="web-cup",
-                variant="guandan",
-                players=["cup-player", "random", "first", "random"],
-                matches=1,
-                deals=1,
-                seed=7,
-            ),
-            metadata=bearer(ADMIN),
-        )
-    tournament = created.tournament_id
-    match = LiveMatch(live.arena, "guandan", "cup-player", token=token)
+    tournament, planned, match = live.cup("web-cup")
     try:
-        assert match.id == created.match_ids[0]
+        assert match.id == planned
         page = pages.open()
         page.goto(f"{live.url}/tournaments/{tournament}")
         progress = page.locator("#progress")

@@ -28,7 +28,6 @@ import httpx
 import pytest
 from browser import (
     TOURNAMENT,
-    LiveMatch,
     LoopThread,
     Played,
     WebThread,
@@ -1010,29 +1009,11 @@ def test_a_running_tournament_lists_its_running_match_to_watch(tmp_path: Path) -
     """A fixture being played: its page lists the match being played with a link to its
     live table, and the progress it polls names it (the page reloads when that list
     changes); once played, the match is among its stored matches and no longer live."""
-    import grpc
-    from test_server import ADMIN, bearer
-
-    from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
-
     with serving_live(tmp_path / "cup.sqlite", max_deals=1) as live:
-        (token,) = live.arena.tokens("cup-player")
-        with grpc.insecure_channel(live.arena.address) as channel:
-            created = arena_pb2_grpc.AdminStub(channel).CreateFixture(
-                arena_pb2.CreateFixtureRequest(
-                    name="page-cup",
-                    variant="guandan",
-                    players=["cup-player", "random", "first", "random"],
-                    matches=1,
-                    deals=1,
-                    seed=7,
-                ),
-                metadata=bearer(ADMIN),
-            )
-        tournament = created.tournament_id
-        match = LiveMatch(live.arena, "guandan", "cup-player", token=token)
+        tournament, planned, match = live.cup("page-cup")
         client = Client(live.url)
         try:
+            assert match.id == planned
             page = Tags(get(client, f"/tournaments/{tournament}?lang=en").text)
             (box,) = page.find("div", id="progress")
             assert box["data-live"] == match.id
