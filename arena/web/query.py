@@ -119,6 +119,21 @@ class MatchQuery:
     page: int = 1
     per_page: int = DEFAULT_PER_PAGE
 
+    def __post_init__(self) -> None:
+        for key, value, highest in (
+            ("page", self.page, MAX_PAGE),
+            ("per_page", self.per_page, MAX_PER_PAGE),
+        ):
+            if not 1 <= value <= highest:
+                raise BadQuery(
+                    f"{key} {value} is out of range: 1 to {highest}",
+                    key,
+                    "number",
+                    value=value,
+                    low=1,
+                    high=highest,
+                )
+
     @classmethod
     def parse(cls, params: Mapping[str, str]) -> MatchQuery:
         """The query of a request's parameters (``q`` is the text; others are ignored);

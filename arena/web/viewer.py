@@ -52,7 +52,7 @@ from arena.store import (
     match_result,
 )
 from arena.web.incidents import Incidents, match_incidents
-from arena.web.query import MAX_PAGE, MAX_PER_PAGE, BadQuery, MatchQuery
+from arena.web.query import BadQuery, MatchQuery
 from arena.web.report_files import ReportMissing, ReportRow, read_report, report_rows
 
 if TYPE_CHECKING:
@@ -546,24 +546,6 @@ class Viewer:
 
     def matches(self, query: MatchQuery) -> MatchPage:
         """A page of stored matches, newest first; a page past the last is empty."""
-        if not 1 <= query.page <= MAX_PAGE:
-            raise BadQuery(
-                f"page {query.page} is out of range: 1 to {MAX_PAGE}",
-                "page",
-                "number",
-                value=query.page,
-                low=1,
-                high=MAX_PAGE,
-            )
-        if not 1 <= query.per_page <= MAX_PER_PAGE:
-            raise BadQuery(
-                f"per_page {query.per_page} is out of range: 1 to {MAX_PER_PAGE}",
-                "per_page",
-                "number",
-                value=query.per_page,
-                low=1,
-                high=MAX_PER_PAGE,
-            )
         wanted = query.filter()
         total = self._store.count_matches(wanted)
         offset = (query.page - 1) * query.per_page
