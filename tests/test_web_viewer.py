@@ -46,16 +46,8 @@ from arena.store import (
     StoreError,
 )
 from arena.web.incidents import Incidents, match_incidents
-from arena.web.viewer import (
-    MAX_PAGE,
-    MAX_PER_PAGE,
-    BadQuery,
-    BrokenMatch,
-    MatchQuery,
-    NotFound,
-    Viewer,
-    message_dict,
-)
+from arena.web.query import MAX_PAGE, MAX_PER_PAGE, BadQuery, MatchQuery
+from arena.web.viewer import BrokenMatch, NotFound, Viewer, message_dict
 from bots.simple import RandomBot
 
 BOTS = ["random", "first", "heuristic"]

@@ -34,9 +34,10 @@ from arena.web.assets import StaticAssets, VersionedStatic
 from arena.web.errors import ErrorPages
 from arena.web.observe import SiteMiddleware
 from arena.web.pages import Pages
+from arena.web.query import BadQuery
 from arena.web.rendering import Renderer
 from arena.web.tables import TablePages
-from arena.web.viewer import BadQuery, BrokenMatch, NotFound, Viewer
+from arena.web.viewer import BrokenMatch, NotFound, Viewer
 
 __all__ = ["UNMATCHED", "create_app"]
 

@@ -12,8 +12,9 @@ from starlette.responses import JSONResponse, Response
 
 from arena.log import get_logger
 from arena.web.i18n import translate
+from arena.web.query import BadQuery
 from arena.web.rendering import Renderer, page_language
-from arena.web.viewer import BadQuery, NotFound
+from arena.web.viewer import NotFound
 
 __all__ = ["BadParameter", "ErrorPages", "detail"]
 

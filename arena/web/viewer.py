@@ -52,7 +52,7 @@ from arena.store import (
     match_result,
 )
 from arena.web.incidents import Incidents, match_incidents
-from arena.web.query import BadQuery, MatchQuery
+from arena.web.query import MatchQuery
 from arena.web.report_files import ReportMissing, ReportRow, read_report, report_rows
 
 if TYPE_CHECKING:
@@ -61,7 +61,6 @@ if TYPE_CHECKING:
 log = get_logger(__name__)
 
 __all__ = [
-    "BadQuery",
     "BotInfo",
     "BotPage",
     "BrokenMatch",
