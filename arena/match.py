@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 from arena.chance import derive_seed
@@ -208,6 +209,10 @@ def _flee(state: State, seat: Seat, policy: Policy, actions: list[str]) -> None:
     actions.append(f"{FLED_MARK} {seat}")
 
 
+action_text: Callable[[Action], str] = lru_cache(maxsize=1 << 14)(Action.__str__)
+"""An action's text form for the record, kept for the actions a deal repeats."""
+
+
 def _decide(
     state: State, seat: int, policy: Policy, clock: Clock, banks: list[float], player: int
 ) -> str | None:
@@ -220,9 +225,9 @@ def _decide(
     first kind when it has that method, else ``rejected(action, reason)`` — and asked
     again, until its time is up.
     """
-    started = clock.now()
     deadline = None
     if clock.limit is not None:
+        started = clock.now()
         deadline = Deadline(started + clock.limit, started + clock.limit + banks[player])
     act_by = getattr(policy, "act_by", None) if deadline is not None else None
     while True:
@@ -244,7 +249,7 @@ def _decide(
             if isinstance(action, Action):  # anything else: apply says what is wrong
                 state.syntax.check(action)
             state.apply(action)
-            return str(action)
+            return action_text(action)
         except (IllegalActionError, ParseError) as err:
             _refuse(policy, seat, action, err)
 
