@@ -17,7 +17,9 @@ import abc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from arena.cards import NUM_KINDS as NUM_CARD_KINDS
 from arena.cards import Card, format_cards, from_counts, parse_cards
@@ -25,7 +27,7 @@ from arena.errors import IllegalActionError, ParseError
 
 Seat = int
 NUM_SEATS = 4
-NOBODY: Seat = -1
+NOBODY: Final[Seat] = -1
 """``to_act`` of a finished deal; ``seat`` of an event that belongs to no seat."""
 
 
@@ -284,6 +286,7 @@ class Outcome:
         return self.next_setup is None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(abc.ABC):
     """The state of one deal. Mutable, changed only by :meth:`apply`."""
 
@@ -381,6 +384,7 @@ class State(abc.ABC):
         return [self.hand(s) for s in range(NUM_SEATS)]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CardState(State):
     """Plumbing shared by the engines: whose turn, the phase, the events, the hands.
 
@@ -442,6 +446,7 @@ class CardState(State):
         )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(abc.ABC):
     """A rules variant with its options, able to set up deals and carry a match."""
 

@@ -5,7 +5,7 @@ hands the lead to their partner (接风, GD-11, SF-10)."""
 from __future__ import annotations
 
 import abc
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from arena.games.base import NUM_SEATS, CardState, Event, Seat, next_seat, partner_of
 
@@ -17,11 +17,18 @@ class Table(Protocol):
     passes: int
 
 
-class ClimbingState(CardState):
-    """Passing and leading for games where players climb out one by one."""
+TableT = TypeVar("TableT", bound=Table)
+
+
+class ClimbingState(CardState, Generic[TableT]):
+    """Passing and leading for games where players climb out one by one.
+
+    Generic over the game's own table type, so that a subclass sees its precise type
+    without declaring the attribute again (a compiled class may not re-declare it).
+    """
 
     _sizes: list[int]
-    _table: Table
+    _table: TableT
 
     @abc.abstractmethod
     def _lead(self, seat: Seat, tag: str = "") -> None:

@@ -113,10 +113,8 @@ class _Tribute:
     leader_after: Seat = NOBODY
 
 
-class GuandanState(ClimbingState):
+class GuandanState(ClimbingState[_Table]):
     """One Guandan deal."""
-
-    _table: _Table
 
     game_name = GAME_NAME
     syntax = SYNTAX

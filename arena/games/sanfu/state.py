@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from arena.cards import NUM_KINDS, Card
 from arena.errors import IllegalActionError
@@ -43,7 +43,7 @@ from arena.games.shengji.order import card_points
 
 GAME_NAME = "sanfu"
 SYNTAX = ActionSyntax(GAME_NAME, {"pass": Verb(0, 0), "play": Verb(1)})
-LIST_LIMIT = 1000
+LIST_LIMIT: Final = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +91,8 @@ def rearrange(
     return [(mover, target)]
 
 
-class SanfuState(ClimbingState):
+class SanfuState(ClimbingState[_Table]):
     """One sanfu deal."""
-
-    _table: _Table
 
     game_name = GAME_NAME
     syntax = SYNTAX
