@@ -1,0 +1,142 @@
+"""The search bot's costs for one variant: cloning a state, drawing a determinized
+state, and a whole decision.
+
+Positions come from consecutive match deals (so Guandan's tribute and every Shengji
+dealer occur) played by random bots from a fixed seed: every position where the seat
+to act has a choice is a candidate, a seeded draw keeps some of them. The same seed
+gives the same positions, so two checkouts timed with it time the same work.
+Times are wall-clock (``perf_counter``) means; the decisions made are returned too,
+so that two runs can be checked to decide alike.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from arena.chance import derive_seed
+from arena.commands.bench_deals import match_setups
+from arena.games import make
+from arena.games.base import Observation, State
+
+__all__ = [
+    "Position",
+    "bench_search",
+    "clone_us",
+    "decision_ms",
+    "describe_search",
+    "positions",
+    "sample_us",
+]
+
+EVERY = 12
+"""One in ``EVERY`` positions with a choice is kept (on average)."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """A state of a deal and what its seat to act sees there."""
+
+    state: State
+    observation: Observation
+
+
+def positions(variant: str, count: int, seed: int = 0) -> list[Position]:
+    """``count`` positions of ``variant`` with a choice for the seat to act."""
+    game = make(variant)
+    rng = random.Random(derive_seed(seed, "bench search", variant))
+    kept: list[Position] = []
+    deal = 0
+    while len(kept) < count:
+        deal_seeds = [derive_seed(seed, "bench search deal", variant, deal + k) for k in range(4)]
+        for setup, deal_seed in zip(match_setups(game, deal_seeds), deal_seeds, strict=True):
+            state = game.new_deal(setup, seed=deal_seed)
+            while not state.is_terminal() and len(kept) < count:
+                observation = state.observe(state.to_act)
+                legal = observation.legal_actions
+                if len(legal) > 1 and rng.randrange(EVERY) == 0:
+                    kept.append(Position(state.clone(), observation))
+                state.apply(legal[rng.randrange(len(legal))])
+        deal += 4
+    return kept
+
+
+def _mean_us(seconds: float, count: int) -> float:
+    return seconds / count * 1e6
+
+
+def clone_us(states: list[State], repeats: int) -> float:
+    """Mean microseconds of one ``State.clone()`` over the mid-deal ``states``."""
+    start = time.perf_counter()
+    for _ in range(repeats):
+        for state in states:
+            state.clone()
+    return _mean_us(time.perf_counter() - start, repeats * len(states))
+
+
+def sample_us(observations: list[Observation], repeats: int, seed: int = 0) -> float:
+    """Mean microseconds of one determinized state drawn for each observation."""
+    from bots.determinize import game_for, sample_state
+
+    game = game_for(observations[0])
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for _ in range(repeats):
+        for observation in observations:
+            sample_state(observation, rng, game)
+    return _mean_us(time.perf_counter() - start, repeats * len(observations))
+
+
+def decision_ms(observations: list[Observation], seed: int = 0) -> tuple[float, list[str]]:
+    """Mean milliseconds of the ``search`` bot's decision (its default budget, one bot
+    seeded ``seed``) over ``observations``, and the actions it chose."""
+    from bots.search import SearchBot
+
+    bot = SearchBot(seed)
+    chosen: list[str] = []
+    start = time.perf_counter()
+    for observation in observations:
+        chosen.append(str(bot.act(observation)))
+    return (time.perf_counter() - start) / len(observations) * 1e3, chosen
+
+
+def bench_search(
+    variant: str,
+    *,
+    decisions: int = 8,
+    samples: int = 40,
+    repeats: int = 20,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Clone, sample and decision times of ``variant``: a JSON-ready dict.
+
+    ``samples`` positions are cloned ``repeats`` times each and drawn for once each
+    per repeat (divided by 4: a draw costs more); the search bot decides the first
+    ``decisions`` of them.
+    """
+    found = positions(variant, max(samples, decisions), seed)
+    states = [p.state for p in found[:samples]]
+    observations = [p.observation for p in found]
+    per_decision, chosen = decision_ms(observations[:decisions], seed)
+    return {
+        "variant": variant,
+        "seed": seed,
+        "positions": len(states),
+        "clone_us": clone_us(states, repeats),
+        "sample_us": sample_us(observations[:samples], max(1, repeats // 4), seed),
+        "decisions": decisions,
+        "decision_ms": per_decision,
+        "chosen": chosen,
+    }
+
+
+def describe_search(result: dict[str, Any]) -> str:
+    """One line of ``bench_search``'s result."""
+    return (
+        f"{result['variant']}: clone {result['clone_us']:.1f} µs, "
+        f"determinized sample {result['sample_us']:.0f} µs, "
+        f"search decision {result['decision_ms']:.1f} ms "
+        f"(mean of {result['decisions']}, seed {result['seed']})"
+    )
