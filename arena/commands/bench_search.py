@@ -5,7 +5,8 @@ Positions come from consecutive match deals (so Guandan's tribute and every Shen
 dealer occur) played by random bots from a fixed seed: every position where the seat
 to act has a choice is a candidate, a seeded draw keeps some of them. The same seed
 gives the same positions, so two checkouts timed with it time the same work.
-Times are wall-clock (``perf_counter``) means; the decisions made are returned too,
+Times are means of the process's CPU time (``process_time``: other processes on the
+machine count less); the decisions made are returned too,
 so that two runs can be checked to decide alike.
 """
 
@@ -20,6 +21,8 @@ from arena.chance import derive_seed
 from arena.commands.bench_deals import match_setups
 from arena.games import make
 from arena.games.base import Observation, State
+from bots import determinize
+from bots.search import DEFAULT_SAMPLES, SearchBot
 
 __all__ = [
     "Position",
@@ -69,37 +72,41 @@ def _mean_us(seconds: float, count: int) -> float:
 
 def clone_us(states: list[State], repeats: int) -> float:
     """Mean microseconds of one ``State.clone()`` over the mid-deal ``states``."""
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(repeats):
         for state in states:
             state.clone()
-    return _mean_us(time.perf_counter() - start, repeats * len(states))
+    return _mean_us(time.process_time() - start, repeats * len(states))
 
 
-def sample_us(observations: list[Observation], repeats: int, seed: int = 0) -> float:
-    """Mean microseconds of one determinized state drawn for each observation."""
-    from bots.determinize import game_for, sample_state
-
-    game = game_for(observations[0])
+def sample_us(observations: list[Observation], draws: int, seed: int = 0) -> float:
+    """Mean microseconds of one determinized state drawn for an observation, ``draws``
+    of them in a row for each observation as the search bot draws them in a decision
+    (with what the observation decides worked out once for them where the code can)."""
+    game = determinize.game_for(observations[0])
     rng = random.Random(seed)
-    start = time.perf_counter()
-    for _ in range(repeats):
-        for observation in observations:
-            sample_state(observation, rng, game)
-    return _mean_us(time.perf_counter() - start, repeats * len(observations))
+    prepared = getattr(determinize, "determinizer", None)
+    start = time.process_time()
+    for observation in observations:
+        if prepared is None:
+            for _ in range(draws):
+                determinize.sample_state(observation, rng, game)
+        else:
+            drawer = prepared(observation, game)
+            for _ in range(draws):
+                drawer.sample(rng, determinize.ATTEMPTS)
+    return _mean_us(time.process_time() - start, draws * len(observations))
 
 
 def decision_ms(observations: list[Observation], seed: int = 0) -> tuple[float, list[str]]:
     """Mean milliseconds of the ``search`` bot's decision (its default budget, one bot
     seeded ``seed``) over ``observations``, and the actions it chose."""
-    from bots.search import SearchBot
-
     bot = SearchBot(seed)
     chosen: list[str] = []
-    start = time.perf_counter()
+    start = time.process_time()
     for observation in observations:
         chosen.append(str(bot.act(observation)))
-    return (time.perf_counter() - start) / len(observations) * 1e3, chosen
+    return (time.process_time() - start) / len(observations) * 1e3, chosen
 
 
 def bench_search(
@@ -112,8 +119,8 @@ def bench_search(
 ) -> dict[str, Any]:
     """Clone, sample and decision times of ``variant``: a JSON-ready dict.
 
-    ``samples`` positions are cloned ``repeats`` times each and drawn for once each
-    per repeat (divided by 4: a draw costs more); the search bot decides the first
+    ``samples`` positions are cloned ``repeats`` times each and drawn for as many times
+    as the search bot draws at least in a decision; the search bot decides the first
     ``decisions`` of them.
     """
     found = positions(variant, max(samples, decisions), seed)
@@ -125,7 +132,7 @@ def bench_search(
         "seed": seed,
         "positions": len(states),
         "clone_us": clone_us(states, repeats),
-        "sample_us": sample_us(observations[:samples], max(1, repeats // 4), seed),
+        "sample_us": sample_us(observations[:samples], DEFAULT_SAMPLES, seed),
         "decisions": decisions,
         "decision_ms": per_decision,
         "chosen": chosen,

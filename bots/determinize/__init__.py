@@ -19,23 +19,43 @@ from arena import games
 from arena.games.base import Game, Observation, State
 from bots.determinize import guandan, sanfu, shengji
 from bots.determinize.assign import Bin, NoAssignment, assign
-from bots.determinize.common import SampleError, Sampler, draw
+from bots.determinize.common import Determinizer, Prepare, SampleError
 
-__all__ = ["Bin", "NoAssignment", "SampleError", "assign", "game_for", "sample_state"]
+__all__ = [
+    "Bin",
+    "Determinizer",
+    "NoAssignment",
+    "SampleError",
+    "assign",
+    "determinizer",
+    "game_for",
+    "sample_state",
+]
 
 ATTEMPTS = 200
 """Draws tried before giving up on an observation."""
 
-_SAMPLERS: dict[str, Sampler] = {
-    "guandan": guandan.sample,
-    "shengji": shengji.sample,
-    "sanfu": sanfu.sample,
+_PREPARERS: dict[str, Prepare] = {
+    "guandan": guandan.prepare,
+    "shengji": shengji.prepare,
+    "sanfu": sanfu.prepare,
 }
 
 
 def game_for(observation: Observation, options: Mapping[str, Any] | None = None) -> Game:
     """The game of an observation, with ``options`` (the observation does not carry them)."""
     return games.make(observation.game, **dict(options or {}))
+
+
+def determinizer(observation: Observation, game: Game | None = None) -> Determinizer:
+    """Draws of full states consistent with ``observation`` (what the observation
+    decides worked out once for them all); ``game`` gives the rules options (default:
+    the variant's defaults). Raises :class:`SampleError` for a game without a sampler."""
+    family = observation.game.split("-", 1)[0]
+    prepare = _PREPARERS.get(family)
+    if prepare is None:
+        raise SampleError(f"no sampler for game {observation.game!r}")
+    return Determinizer(observation, game or game_for(observation), prepare)
 
 
 def sample_state(
@@ -49,8 +69,4 @@ def sample_state(
     ``game`` gives the rules options (default: the variant's defaults). Raises
     :class:`SampleError` when no consistent state turns up in ``attempts`` draws.
     """
-    family = observation.game.split("-", 1)[0]
-    sampler = _SAMPLERS.get(family)
-    if sampler is None:
-        raise SampleError(f"no sampler for game {observation.game!r}")
-    return draw(observation, rng, game or game_for(observation), sampler, attempts)
+    return determinizer(observation, game).sample(rng, attempts)

@@ -42,14 +42,87 @@ class Bin:
         return card not in self.refuses and copy < self.limits.get(card, copy + 1)
 
 
-def _fits(pending: dict[int, int], room: Sequence[int]) -> bool:
+def _fits(pending: dict[int, int], room: Sequence[int], subsets: Sequence[int]) -> bool:
     """Hall's condition: for every set of bins, the cards accepted only there fit."""
-    bins = len(room)
-    for subset in range(1, 1 << bins):
-        need = sum(n for mask, n in pending.items() if mask & ~subset == 0)
-        if need > sum(room[b] for b in range(bins) if subset >> b & 1):
-            return False
+    for subset in subsets:
+        need = 0
+        for mask, n in pending.items():
+            if mask & ~subset == 0:
+                need += n
+        if need:
+            space = 0
+            for b, free in enumerate(room):
+                if subset >> b & 1:
+                    space += free
+            if need > space:
+                return False
     return True
+
+
+class Assignment:
+    """Draws of one assignment of ``cards`` (a multiset) to ``bins``: what the cards
+    and bins decide (each copy's accepting bins) is worked out once.
+
+    Raises :class:`NoAssignment` when the sizes do not add up to the number of cards.
+    """
+
+    def __init__(self, cards: Collection[Card], bins: Sequence[Bin]) -> None:
+        total = sum(b.size for b in bins)
+        if total != len(cards):
+            raise NoAssignment(f"{len(cards)} hidden cards for {total} places")
+        if any(b.size < 0 for b in bins):
+            raise NoAssignment("a bin of negative size")
+        self._sizes = [b.size for b in bins]
+        self._full = (1 << len(bins)) - 1
+        self._subsets = range(1, 1 << len(bins))
+        # (card, mask of the bins that take it). Copies of a card are told apart so that
+        # a bin limited to L copies takes only L of them; each bin counts them from
+        # another copy, so limited bins may still share the copies between them.
+        items: list[tuple[Card, int]] = []
+        copies = Counter(cards)
+        for card, n in sorted(copies.items()):
+            for copy in range(n):
+                mask = sum(1 << i for i, b in enumerate(bins) if b.takes(card, (copy + i) % n))
+                items.append((card, mask))
+        self._items = items
+
+    def draw(self, rng: random.Random) -> list[list[Card]]:
+        """One assignment drawn with ``rng``; :class:`NoAssignment` when the refusals
+        leave no way to fill every bin."""
+        items = list(self._items)
+        rng.shuffle(items)
+        full = self._full
+        constrained = [item for item in items if item[1] != full]
+        free = [card for card, mask in items if mask == full]
+        room = list(self._sizes)
+        bins = range(len(room))
+        pending: dict[int, int] = {}
+        for _, mask in constrained:
+            pending[mask] = pending.get(mask, 0) + 1
+        subsets = self._subsets
+        if not _fits(pending, room, subsets):
+            raise NoAssignment("the hidden cards cannot be placed as the known facts require")
+        placed: list[list[Card]] = [[] for _ in bins]
+        for card, mask in constrained:
+            pending[mask] -= 1
+            choices = [i for i in bins if mask >> i & 1 and room[i]]
+            weights = [room[i] for i in choices]
+            while choices:
+                pick = rng.choices(range(len(choices)), weights)[0]
+                target = choices[pick]
+                room[target] -= 1
+                if _fits(pending, room, subsets):
+                    break
+                room[target] += 1
+                del choices[pick], weights[pick]
+            else:  # unreachable while Hall's condition held before this card
+                raise NoAssignment("the hidden cards cannot be placed as the known facts require")
+            placed[target].append(card)
+        slots = [i for i, n in enumerate(room) for _ in range(n)]
+        rng.shuffle(slots)
+        for card, target in zip(free, slots, strict=True):
+            placed[target].append(card)
+        return placed
 
 
 def assign(cards: Collection[Card], bins: Sequence[Bin], rng: random.Random) -> list[list[Card]]:
@@ -58,48 +131,4 @@ def assign(cards: Collection[Card], bins: Sequence[Bin], rng: random.Random) -> 
     Raises :class:`NoAssignment` when the sizes do not add up to the number of cards
     or when the refusals leave no way to fill every bin.
     """
-    total = sum(b.size for b in bins)
-    if total != len(cards):
-        raise NoAssignment(f"{len(cards)} hidden cards for {total} places")
-    if any(b.size < 0 for b in bins):
-        raise NoAssignment("a bin of negative size")
-    full = (1 << len(bins)) - 1
-    # (card, mask of the bins that take it). Copies of a card are told apart so that a
-    # bin limited to L copies takes only L of them; each bin counts them from another
-    # copy, so limited bins may still share the copies between them.
-    items: list[tuple[Card, int]] = []
-    copies = Counter(cards)
-    for card, n in sorted(copies.items()):
-        for copy in range(n):
-            mask = sum(1 << i for i, b in enumerate(bins) if b.takes(card, (copy + i) % n))
-            items.append((card, mask))
-    rng.shuffle(items)
-    constrained = [item for item in items if item[1] != full]
-    free = [card for card, mask in items if mask == full]
-    room = [b.size for b in bins]
-    pending: dict[int, int] = {}
-    for _, mask in constrained:
-        pending[mask] = pending.get(mask, 0) + 1
-    if not _fits(pending, room):
-        raise NoAssignment("the hidden cards cannot be placed as the known facts require")
-    placed: list[list[Card]] = [[] for _ in bins]
-    for card, mask in constrained:
-        pending[mask] -= 1
-        choices = [i for i in range(len(bins)) if mask >> i & 1 and room[i]]
-        weights = [room[i] for i in choices]
-        while choices:
-            pick = rng.choices(range(len(choices)), weights)[0]
-            target = choices[pick]
-            room[target] -= 1
-            if _fits(pending, room):
-                break
-            room[target] += 1
-            del choices[pick], weights[pick]
-        else:  # unreachable while Hall's condition held before this card
-            raise NoAssignment("the hidden cards cannot be placed as the known facts require")
-        placed[target].append(card)
-    slots = [i for i, n in enumerate(room) for _ in range(n)]
-    rng.shuffle(slots)
-    for card, target in zip(free, slots, strict=True):
-        placed[target].append(card)
-    return placed
+    return Assignment(cards, bins).draw(rng)

@@ -21,7 +21,10 @@ class Inconsistent(ValueError):
     """One drawn world contradicts the observation; the caller draws again."""
 
 
-Sampler = Callable[[Observation, random.Random, Game], State]
+Draw = Callable[[random.Random], State]
+"""Draws one state for a prepared observation (may raise :class:`Inconsistent`)."""
+Prepare = Callable[[Observation, Game], Draw]
+"""Works out once what an observation decides; returns its :data:`Draw`."""
 
 
 def counter(cards: Iterable[Card]) -> Counter[Card]:
@@ -52,30 +55,46 @@ def observed_form(observation: Observation) -> dict[str, Any]:
     return observation.to_dict()
 
 
-def draw(
-    observation: Observation,
-    rng: random.Random,
-    game: Game,
-    sampler: Sampler,
-    attempts: int,
-) -> State:
-    """A state drawn by ``sampler`` whose observation for the seat equals ``observation``.
+class Determinizer:
+    """Draws states consistent with one observation.
 
-    Draws are retried up to ``attempts`` times; a draw that contradicts what the seat
-    saw (an illegal replayed action, a different observation) is thrown away.
+    What the observation alone decides (known cards, constraints, the replay script)
+    is worked out once, by the game's ``prepare``, and shared by every draw: only the
+    hidden cards are drawn again.
     """
-    wanted = observed_form(observation)
-    last = "no attempt made"
-    for _ in range(attempts):
-        try:
-            state = sampler(observation, rng, game)
-        except (Inconsistent, NoAssignment, IllegalActionError, ConfigError) as err:
-            last = str(err)
-            continue
-        if observed_form(state.observe(observation.seat)) == wanted:
-            return state
-        last = "the replayed deal shows the seat something else"
-    raise SampleError(
-        f"no {observation.game} deal consistent with seat {observation.seat}'s observation "
-        f"in {attempts} draws (last: {last})"
-    )
+
+    def __init__(self, observation: Observation, game: Game, prepare: Prepare) -> None:
+        self.observation = observation
+        self._draw = prepare(observation, game)
+        self._wanted: dict[str, Any] | None = None
+
+    def _shows_the_seat(self, state: State) -> bool:
+        """Whether ``state`` shows the seat exactly the observation (same content)."""
+        seen = state.observe(self.observation.seat)
+        if seen == self.observation:
+            return True
+        if self._wanted is None:
+            self._wanted = observed_form(self.observation)
+        return observed_form(seen) == self._wanted
+
+    def sample(self, rng: random.Random, attempts: int) -> State:
+        """A drawn state whose observation for the seat equals the observation.
+
+        Draws are retried up to ``attempts`` times; a draw that contradicts what the
+        seat saw (an illegal replayed action, a different observation) is thrown away.
+        """
+        observation = self.observation
+        last = "no attempt made"
+        for _ in range(attempts):
+            try:
+                state = self._draw(rng)
+            except (Inconsistent, NoAssignment, IllegalActionError, ConfigError) as err:
+                last = str(err)
+                continue
+            if self._shows_the_seat(state):
+                return state
+            last = "the replayed deal shows the seat something else"
+        raise SampleError(
+            f"no {observation.game} deal consistent with seat {observation.seat}'s "
+            f"observation in {attempts} draws (last: {last})"
+        )

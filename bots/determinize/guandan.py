@@ -16,6 +16,7 @@ from collections import Counter
 from itertools import permutations
 
 from arena.cards import BIG_JOKER, Card, parse_card
+from arena.errors import IllegalActionError
 from arena.games.base import (
     NUM_SEATS,
     PASS,
@@ -30,8 +31,8 @@ from arena.games.base import (
 )
 from arena.games.guandan import GuandanGame, GuandanSetup, GuandanState
 from arena.games.guandan.combos import card_value, wild_card
-from bots.determinize.assign import Bin, assign
-from bots.determinize.common import Inconsistent, expand, full_deck, minus
+from bots.determinize.assign import Assignment, Bin
+from bots.determinize.common import Draw, Inconsistent, expand, full_deck, minus
 
 DECKS = 2
 HAND_SIZE = 27
@@ -95,49 +96,101 @@ def _givers(order: tuple[Seat, ...]) -> list[Seat]:
     return list(order[2:] if double else order[3:])
 
 
+class _Deal:
+    """What a Guandan observation decides about the deal, worked out once."""
+
+    def __init__(self, observation: Observation) -> None:
+        events, me = observation.events, observation.seat
+        self.level = events[0].value
+        sent: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+        got: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+        for event in events:
+            if event.kind in ("play", "tribute", "return"):
+                sent[event.seat].update(event.cards)
+            if event.kind in ("tribute", "return"):
+                got[event.target].update(event.cards)
+        hidden_return = observation.private.get("return_given")
+        if hidden_return:
+            sent[me][parse_card(hidden_return)] += 1
+        known = [sent[s] - got[s] for s in range(NUM_SEATS)]
+        mine = minus(Counter(observation.hand) + sent[me], got[me])
+        if sum(mine.values()) != HAND_SIZE:
+            raise Inconsistent(f"seat {me}'s deal does not make {HAND_SIZE} cards")
+        known[me] = mine
+        pool = full_deck(DECKS)
+        for seen in known:
+            pool = minus(pool, seen)
+        self.pool = expand(pool)
+        self.known = [expand(cards) for cards in known]
+        self.others = [s for s in range(NUM_SEATS) if s != me]
+        self.sizes = [HAND_SIZE - sum(known[s].values()) for s in self.others]
+        self.leads = [e.seat for e in events if e.kind == "lead"]
+
+
+class _Draw:
+    """Draws Guandan states for one observation (see :func:`prepare`)."""
+
+    def __init__(self, observation: Observation, game: Game) -> None:
+        self.observation = observation
+        self.game = game
+        self._orders: list[tuple[Seat, ...]] | None = None
+        self._deal: _Deal | None = None
+        self._by_order: dict[tuple[Seat, ...], tuple[Assignment, GuandanSetup]] = {}
+        self._replay = _script(observation)
+
+    def _previous_orders(self) -> list[tuple[Seat, ...]]:
+        if self._orders is None:
+            self._orders = previous_orders(self.observation)
+        return self._orders
+
+    def _facts(self) -> _Deal:
+        if self._deal is None:
+            self._deal = _Deal(self.observation)
+        return self._deal
+
+    def _for_order(self, order: tuple[Seat, ...], deal: _Deal) -> tuple[Assignment, GuandanSetup]:
+        """The hidden cards' assignment and the setup, given the previous order."""
+        prepared = self._by_order.get(order)
+        if prepared is None:
+            refuses = _refusals(self.observation.events, order, deal.level, deal.others)
+            bins = [Bin(size, refuses[s]) for s, size in zip(deal.others, deal.sizes, strict=True)]
+            levels = self.observation.public["levels"]
+            setup = GuandanSetup(
+                levels=(int(levels[0]), int(levels[1])),
+                level_team=int(self.observation.public["level_team"]),
+                previous_order=order,
+                leader=None if order else deal.leads[0],
+            )
+            prepared = self._by_order[order] = (Assignment(deal.pool, bins), setup)
+        return prepared
+
+    def __call__(self, rng: random.Random) -> GuandanState:
+        game = self.game
+        if not isinstance(game, GuandanGame):
+            raise Inconsistent(f"guandan observation for a {game.name} game")
+        order = rng.choice(self._previous_orders())
+        deal = self._facts()
+        assignment, setup = self._for_order(order, deal)
+        drawn = assignment.draw(rng)
+        known = deal.known
+        hands: list[list[Card]] = [list(known[self.observation.seat]) for _ in range(NUM_SEATS)]
+        for s, cards in zip(deal.others, drawn, strict=True):
+            hands[s] = cards + known[s]
+        state = game.new_deal(setup, hands=hands)
+        replay_script(state, self._replay, self.observation, rng)
+        return state
+
+
+def prepare(observation: Observation, game: Game) -> Draw:
+    """Draws of Guandan states consistent with ``observation`` (each may raise
+    :class:`Inconsistent`): the known cards, the tribute facts and the actions to
+    re-apply are worked out once."""
+    return _Draw(observation, game)
+
+
 def sample(observation: Observation, rng: random.Random, game: Game) -> GuandanState:
     """One Guandan state consistent with ``observation`` (may raise :class:`Inconsistent`)."""
-    if not isinstance(game, GuandanGame):
-        raise Inconsistent(f"guandan observation for a {game.name} game")
-    events, me = observation.events, observation.seat
-    level = events[0].value
-    order = rng.choice(previous_orders(observation))
-    sent: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
-    got: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
-    for event in events:
-        if event.kind in ("play", "tribute", "return"):
-            sent[event.seat].update(event.cards)
-        if event.kind in ("tribute", "return"):
-            got[event.target].update(event.cards)
-    hidden_return = observation.private.get("return_given")
-    if hidden_return:
-        sent[me][parse_card(hidden_return)] += 1
-    known = [sent[s] - got[s] for s in range(NUM_SEATS)]
-    mine = minus(Counter(observation.hand) + sent[me], got[me])
-    if sum(mine.values()) != HAND_SIZE:
-        raise Inconsistent(f"seat {me}'s deal does not make {HAND_SIZE} cards")
-    known[me] = mine
-    pool = full_deck(DECKS)
-    for seen in known:
-        pool = minus(pool, seen)
-    others = [s for s in range(NUM_SEATS) if s != me]
-    refuses = _refusals(events, order, level, others)
-    bins = [Bin(HAND_SIZE - sum(known[s].values()), refuses[s]) for s in others]
-    drawn = assign(expand(pool), bins, rng)
-    hands: list[list[Card]] = [expand(known[me]) for _ in range(NUM_SEATS)]
-    for s, cards in zip(others, drawn, strict=True):
-        hands[s] = cards + expand(known[s])
-    leads = [e.seat for e in events if e.kind == "lead"]
-    levels = observation.public["levels"]
-    setup = GuandanSetup(
-        levels=(int(levels[0]), int(levels[1])),
-        level_team=int(observation.public["level_team"]),
-        previous_order=order,
-        leader=None if order else leads[0],
-    )
-    state = game.new_deal(setup, hands=hands)
-    replay(state, observation, rng)
-    return state
+    return _Draw(observation, game)(rng)
 
 
 def _refusals(
@@ -160,27 +213,54 @@ def _refusals(
     return {s: frozenset(cards) for s, cards in refused.items()}
 
 
+_Step = tuple[str, Seat, Action, Action]
+"""A public action to re-apply: its kind, seat, action and the same play named with
+its kind (played so when the cards read as two combinations, and the plain play is
+refused)."""
+
+
+def _script(observation: Observation) -> list[_Step]:
+    """The public actions of ``observation`` to re-apply, in order."""
+    steps: list[_Step] = []
+    for event in observation.events:
+        kind = event.kind
+        if kind in ("auto", "pass"):
+            steps.append((kind, event.seat, PASS, PASS))
+        elif kind == "play":
+            plain = Action("play", event.cards)
+            named = Action("play", event.cards, event.tag) if event.tag else plain
+            steps.append((kind, event.seat, plain, named))
+        elif kind in ("tribute", "return"):
+            action = Action(kind, event.cards)
+            steps.append((kind, event.seat, action, action))
+    return steps
+
+
 def replay(state: GuandanState, observation: Observation, rng: random.Random) -> None:
     """Re-apply the public actions of ``observation``, then any face-down tribute or
     return made since (drawn among the legal ones; the seat's own from ``private``)."""
-    for event in observation.events:
-        kind = event.kind
+    replay_script(state, _script(observation), observation, rng)
+
+
+def replay_script(
+    state: GuandanState, steps: list[_Step], observation: Observation, rng: random.Random
+) -> None:
+    """Re-apply ``steps`` (the public actions of ``observation``), then any face-down
+    tribute or return made since (drawn among the legal ones; the seat's own from
+    ``private``)."""
+    for kind, seat, action, named in steps:
         if kind == "auto":
-            state.note_automatic(event.seat)
+            state.note_automatic(seat)
             continue
-        if kind not in ("play", "pass", "tribute", "return"):
-            continue
-        if state.to_act != event.seat:
-            raise Inconsistent(f"seat {event.seat} is not to act in the drawn deal")
-        if kind == "pass":
-            state.apply(PASS)
-        elif kind == "play":
-            action = Action("play", event.cards)
-            if action not in state.legal_actions():
-                action = Action("play", event.cards, event.tag)
+        if state.to_act != seat:
+            raise Inconsistent(f"seat {seat} is not to act in the drawn deal")
+        if action is named:
             state.apply(action)
-        else:
-            state.apply(Action(kind, event.cards))
+            continue
+        try:  # the plain play when the cards read one way only, else the named one
+            state.apply(action)
+        except IllegalActionError:
+            state.apply(named)
     own = observation.private.get("return_given")
     while state.to_act != observation.to_act and state.phase in ("tribute", "return"):
         if state.to_act == observation.seat and own:

@@ -25,7 +25,7 @@ from arena.games.base import NOBODY, NUM_SEATS, PASS, Action, Event, Game, Obser
 from arena.games.shengji import ShengjiGame, ShengjiRules, ShengjiSetup, ShengjiState
 from arena.games.shengji.order import TrumpOrder
 from bots.determinize.assign import Bin, assign
-from bots.determinize.common import Inconsistent, expand, full_deck, minus
+from bots.determinize.common import Draw, Inconsistent, expand, full_deck, minus
 
 
 def trump_suit(name: str, two_colour: bool) -> int | None:
@@ -271,6 +271,12 @@ def sample(observation: Observation, rng: random.Random, game: Game) -> ShengjiS
     state = ShengjiState(deal_order, _setup(observation, start), rules)
     replay(state, observation, declared, own_buried)
     return state
+
+
+def prepare(observation: Observation, game: Game) -> Draw:
+    """Draws of Shengji states consistent with ``observation`` (each may raise
+    :class:`Inconsistent`)."""
+    return lambda rng: sample(observation, rng, game)
 
 
 def _sequence(cards: Counter[Card], first: Counter[Card], rng: random.Random) -> list[Card]:
