@@ -31,7 +31,7 @@ from typing import Any
 from arena.chance import derive_seed
 from arena.games.base import PASS, Action, Game, Observation, Outcome, State, team_of
 from arena.match import Policy
-from bots.determinize import SampleError, game_for, sample_state
+from bots.determinize import Determinizer, SampleError, determinizer, game_for
 from bots.heuristic import HeuristicBot, family_of
 from bots.sanfu.actions import pattern_of
 
@@ -217,14 +217,24 @@ class SearchBot:
     ) -> Iterator[tuple[State, int] | None]:
         """Drawn deals consistent with the observation, each with its rollout seed;
         ``None`` for a draw that found no consistent deal."""
+        try:  # what the observation decides, worked out once for every draw
+            drawer: Determinizer | None = determinizer(observation, self._game(observation))
+        except SampleError:  # a game without a sampler: no draw succeeds
+            drawer = None
         for sample in itertools.count():
-            try:
-                world = sample_state(observation, rng, self._game(observation), self._attempts)
-            except SampleError:
+            world = None if drawer is None else self._draw(drawer, rng)
+            if world is None:
                 yield None
                 continue
             world.list_briefly()  # the rollout policy needs no complete lists
             yield world, derive_seed(seed, sample)
+
+    def _draw(self, drawer: Determinizer, rng: random.Random) -> State | None:
+        """One drawn deal, or ``None`` if no consistent one turned up."""
+        try:
+            return drawer.sample(rng, self._attempts)
+        except SampleError:
+            return None
 
     def _round(
         self,
