@@ -4,6 +4,10 @@ Rules engines (``arena.games``), a match driver with records and replays
 (``arena.match``, ``arena.replay``) and the ``arena`` command line.
 """
 
+from arena.compiled import install
+
+install()  # first: the engine modules imported below load compiled when current
+
 from arena.cards import Card, format_cards, parse_cards, pretty_cards
 from arena.errors import ArenaError, ConfigError, IllegalActionError, ParseError
 from arena.games import Action, Game, Observation, Outcome, State, make
