@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from arena.cards import Card
+from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
 from arena.games.shengji.follow import SET_NAMES, Pattern, holds, priority_list, score
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit
 
 LIST_LIMIT = 1000
+MAX_DECKS = 4
 SAMPLE_SIZE = 200
 """Plays listed when there are more than :data:`LIST_LIMIT`: evenly spaced in a fixed order."""
 
@@ -114,25 +115,41 @@ def lead_units(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list
 
 
 def all_leads(cards: Sequence[Card], order: TrumpOrder, limit: int) -> list[Action] | None:
-    """A ``play`` of every non-empty set of one suit's cards; ``None`` if more than ``limit``."""
-    by_suit: dict[int, list[Card]] = {}
-    for card in cards:
-        by_suit.setdefault(order.suits[card], []).append(card)
+    """A ``play`` of every non-empty set of one suit's cards; ``None`` if more than ``limit``.
+
+    ``cards`` are sorted; suits come in the order of their first card, the sets of a
+    suit in the order of the copies they take of each card, lowest card first.
+    """
+    suits = order.suits
+    by_suit: dict[int, list[tuple[Card, int]]] = {}
+    for card, n in Counter(cards).items():
+        held = by_suit.get(suits[card])
+        if held is None:
+            by_suit[suits[card]] = [(card, n)]
+        else:
+            held.append((card, n))
     total = 0
-    for suit_cards in by_suit.values():
+    for held in by_suit.values():
         ways = 1
-        for n in Counter(suit_cards).values():
+        for _, n in held:
             ways *= n + 1
         total += ways - 1
         if total > limit:
             return None
     leads: list[Action] = []
-    for suit_cards in by_suit.values():
+    for held in by_suit.values():
         sets: list[tuple[Card, ...]] = [()]
-        for card, n in sorted(Counter(suit_cards).items()):
-            sets = [prefix + (card,) * k for prefix in sets for k in range(n + 1)]
+        for card, n in held:
+            copies = _COPIES[card][: n + 1]
+            sets = [prefix + more for prefix in sets for more in copies]
         leads.extend(as_actions(sets[1:]))  # every set but the empty one (which comes first)
     return leads
+
+
+_COPIES: list[tuple[tuple[Card, ...], ...]] = [
+    tuple((card,) * n for n in range(MAX_DECKS + 1)) for card in range(NUM_KINDS)
+]
+"""Per card, the tuples of 0 … 4 copies of it."""
 
 
 def follows(
@@ -162,6 +179,22 @@ def follows(
     listed = priority_list(lead, decks)
     if listed is not None:
         return _listed_follows(suited, listed, size, order, limit, suit_name)
+    pile = Pile(suited, order)
+    if len(lead) == 1 and lead[0].length == 1:  # one set led: the sets, if any, in order
+        sets = [unit.cards for unit in pile.units(size, 1)]
+        if sets:
+            return sets, True, ""
+    demand = _demand(pile, lead)
+    if demand is not None:
+        plays, complete = _demanded_follows(pile, suited, demand, size, limit)
+        if complete:
+            return plays, True, ""
+        return (
+            plays,
+            False,
+            f"{size} cards of {suit_name}, matching the lead's shape as far as your cards "
+            "allow (SJ-19)",
+        )
     best = score(suited, lead, order, decks)
     unconstrained = best == score((), lead, order, decks)  # no shape to match: any cards
     plays = []
@@ -210,6 +243,50 @@ def _listed_follows(
                         ),
                     )
     return sorted(found), True, ""
+
+
+def _demand(pile: Pile, lead: Sequence[Unit]) -> Pattern | None:
+    """For a lead of one set or tractor and any singles: the units a follow of the pile
+    must hold (SJ-19 b), or ``None`` for any other lead or when any cards will do.
+
+    That unit is matched by itself if the cards hold one; a tractor failing that by as
+    many sets of its width as they hold (up to its length); a set by the widest
+    narrower set (see :func:`follow.score`).
+    """
+    wide = [unit for unit in lead if unit.width > 1]
+    if len(wide) != 1:
+        return None
+    width, length = wide[0].width, wide[0].length
+    counts = pile.counts.values()
+    if length >= 2:
+        if next(pile.units(width, length), None) is not None:
+            return ((width, length),)
+        sets = min(length, sum(n // width for n in counts))
+        return ((width, 1),) * sets if sets else None
+    widest = min(width, max(counts, default=0))
+    return ((widest, 1),) if widest >= 2 else None
+
+
+def _demanded_follows(
+    pile: Pile, suited: list[Card], demand: Pattern, size: int, limit: int
+) -> tuple[list[tuple[Card, ...]], bool]:
+    """Every play of ``size`` cards of ``suited`` holding the units of ``demand``, in the
+    order of :func:`sub_multisets` (at most ``limit``), and whether that is all of them."""
+    found: set[tuple[Card, ...]] = set()
+    for units in _picks(pile, demand):
+        taken = [c for unit in units for c in unit.cards]
+        rest = list(suited)
+        for card in taken:
+            rest.remove(card)
+        for fill in sub_multisets(rest, size - len(taken)):
+            found.add(tuple(sorted(taken + list(fill))))
+    plays = sorted(found, key=_multiset_rank)
+    return plays[:limit], len(plays) <= limit
+
+
+def _multiset_rank(play: tuple[Card, ...]) -> tuple[Card, ...]:
+    """Sort key of the order :func:`sub_multisets` lists plays in: highest card first."""
+    return play[::-1]
 
 
 def _picks(pile: Pile, pattern: Pattern) -> Iterator[list[Unit]]:

@@ -312,8 +312,8 @@ class ShengjiState(CardState):
                 penalty, cards, thrower_defends, self.defender_points
             )
 
-    def _follow(self, seat: Seat, cards: tuple[Card, ...]) -> None:
-        reason = self._follow_error(seat, cards)
+    def _follow(self, seat: Seat, cards: tuple[Card, ...], listed: bool) -> None:
+        reason = "" if listed else self._follow_error(seat, cards)
         if reason:
             raise IllegalActionError(
                 f"illegal action {quote_action(Action('play', cards))}: {reason}"
@@ -337,7 +337,12 @@ class ShengjiState(CardState):
         counts = self._counts[seat]
         for card in cards:
             counts[card] -= 1
-        self._hands[seat] = None
+        hand = self._hands[seat]
+        if hand is not None:  # the sorted hand without the cards played
+            rest = list(hand)
+            for card in cards:
+                rest.remove(card)
+            self._hands[seat] = tuple(rest)
         trick = self._trick
         trick.plays.append((seat, cards))
         self._events.append(Event("play", seat, cards))
@@ -461,19 +466,31 @@ class ShengjiState(CardState):
         else:
             if action.verb != "play" or not action.cards:
                 self._wrong_verb(action, "'play CARDS'")
-            counts = self._counts[seat]
-            missing = [c for c, n in Counter(action.cards).items() if counts[c] < n]
-            if missing:
+            if self._trick.plays:
+                # a listed follow is legal: listing it proved what the check would
+                listed = self._legal is not None and action in self._legal
+                if not listed:
+                    self._check_held(seat, action)
+                self._follow(seat, action.cards, listed)
+            else:
+                self._check_held(seat, action)
+                self._lead(seat, action.cards)
+        self._legal = None
+
+    def _check_held(self, seat: Seat, action: Action) -> None:
+        """Raise unless the seat holds the action's cards (sorted), as many of each."""
+        counts, cards = self._counts[seat], action.cards
+        previous, copies = -1, 0
+        for card in cards:
+            copies = copies + 1 if card == previous else 1
+            previous = card
+            if counts[card] < copies:
+                missing = [c for c, n in Counter(cards).items() if counts[c] < n]
                 raise IllegalActionError(
                     f"illegal action {quote_action(action)}: "
                     f"{format_cards(sorted(missing))} not (or not that many) in the hand "
                     f"of seat {seat}"
                 )
-            if self._trick.plays:
-                self._follow(seat, action.cards)
-            else:
-                self._lead(seat, action.cards)
-        self._legal = None
 
     def _wrong_verb(self, action: Action, expected: str) -> NoReturn:
         raise IllegalActionError(

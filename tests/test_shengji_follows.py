@@ -1,0 +1,84 @@
+"""Listed follows (SJ-19) against the definition: every play of the hand's cards of the
+led suit whose score reaches the best the hand allows (``follow.score``).
+
+The listing builds the plays a lead of one set or tractor (and any singles) asks for
+from the units the hand must show; the oracle here tries every sub-multiset in order,
+as the listing did before, so order, truncation at the limit and completeness agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from arena.cards import Card
+from arena.games.shengji.follow import priority_list, score
+from arena.games.shengji.moves import follows, sub_multisets
+from arena.games.shengji.order import TrumpOrder
+from arena.games.shengji.shapes import Pile, Unit, decompose
+
+
+def _candidates(
+    suited: list[Card], lead: Sequence[Unit], size: int, order: TrumpOrder
+) -> Iterator[tuple[Card, ...]]:
+    if len(lead) == 1 and lead[0].length == 1 and lead[0].width == size:
+        sets = [unit.cards for unit in Pile(suited, order).units(size, 1)]
+        if sets:
+            yield from sets
+            return
+    yield from sub_multisets(suited, size)
+
+
+def oracle(
+    suited: list[Card], lead: Sequence[Unit], size: int, order: TrumpOrder, decks: int, limit: int
+) -> tuple[list[tuple[Card, ...]], bool]:
+    """Every candidate scoring the best, in candidate order, at most ``limit``."""
+    best = score(suited, lead, order, decks)
+    unconstrained = best == score((), lead, order, decks)
+    plays: list[tuple[Card, ...]] = []
+    for chosen in _candidates(suited, lead, size, order):
+        if unconstrained or score(chosen, lead, order, decks) == best:
+            plays.append(chosen)
+            if len(plays) > limit:
+                return plays[:limit], False
+    return plays, True
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> tuple[TrumpOrder, int, list[Card], list[Card], int]:
+    """An order, the decks, a lead of one suit and a follower's cards of that suit."""
+    decks = draw(st.integers(1, 4))
+    two_colour = decks == 1 and draw(st.booleans())
+    trump = draw(st.sampled_from([None, 0, 1] if two_colour else [None, 0, 1, 2, 3]))
+    order = TrumpOrder(
+        draw(st.integers(0, 12)), trump, decks == 4 or draw(st.booleans()), two_colour
+    )
+    suit = draw(st.sampled_from(sorted(set(order.suits))))
+    pool = [c for c in range(54) if order.suits[c] == suit for _ in range(decks)]
+    # few distinct cards, so that sets and tractors are common
+    ranks = draw(st.lists(st.sampled_from(sorted(set(pool))), min_size=2, max_size=9))
+    pool = sorted(c for c in pool if c in ranks)
+    lead = sorted(draw(st.lists(st.sampled_from(pool), min_size=2, max_size=9)))
+    hand = sorted(draw(st.lists(st.sampled_from(pool), min_size=len(lead) + 1, max_size=18)))
+    for card in set(lead) | set(hand):  # no more copies than the decks hold
+        assume(lead.count(card) <= decks and hand.count(card) <= decks)
+    return order, decks, lead, hand, draw(st.sampled_from([3, 20, 1000]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(positions())
+def test_follows_are_the_best_scoring_plays(
+    case: tuple[TrumpOrder, int, list[Card], list[Card], int],
+) -> None:
+    order, decks, lead_cards, hand, limit = case
+    lead = decompose(lead_cards, order)
+    if decks == 4:
+        assume(len(lead) == 1)  # 4 decks forbid throws (SJ-17)
+    assume(priority_list(lead, decks) is None)  # SJ-28/SJ-29 lists are built elsewhere
+    suit = order.suits[lead_cards[0]]
+    plays, complete, description = follows(hand, lead, suit, len(lead_cards), order, decks, limit)
+    expected, expected_complete = oracle(hand, lead, len(lead_cards), order, decks, limit)
+    assert plays == expected
+    assert complete == expected_complete and (description == "") == complete
