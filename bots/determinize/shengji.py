@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
 from arena.cards import SUITS, Card, make_card, parse_cards
 from arena.games.base import NOBODY, NUM_SEATS, PASS, Action, Event, Game, Observation, Seat
 from arena.games.shengji import ShengjiGame, ShengjiRules, ShengjiSetup, ShengjiState
 from arena.games.shengji.order import TrumpOrder
-from bots.determinize.assign import Bin, assign
+from bots.determinize.assign import Assignment, Bin
 from bots.determinize.common import Draw, Inconsistent, expand, full_deck, minus
 
 
@@ -90,25 +91,37 @@ def follow_facts(events: tuple[Event, ...], order: TrumpOrder) -> FollowFacts:
     return FollowFacts(void, caps)
 
 
-def _limits(
-    facts: FollowFacts,
-    events: tuple[Event, ...],
-    seat: Seat,
-    held: Counter[Card],
-    order: TrumpOrder,
-) -> dict[Card, int]:
-    """How many more copies of a card the seat may hold, by the shapes it did not show."""
-    limits: dict[Card, int] = {}
+@dataclass(frozen=True)
+class _SeatCaps:
+    """A seat's caps, each with the cards the seat played from its event on."""
+
+    seat: Seat
+    caps: list[tuple[Cap, Counter[Card]]]
+
+
+def _seat_caps(facts: FollowFacts, events: tuple[Event, ...], seat: Seat) -> _SeatCaps:
+    caps: list[tuple[Cap, Counter[Card]]] = []
     for cap in facts.caps[seat]:
         later: Counter[Card] = Counter()
         for event in events[cap.since :]:
             if event.kind == "play" and event.seat == seat:
                 later.update(event.cards)
+        caps.append((cap, later))
+    return _SeatCaps(seat, caps)
+
+
+def _capped(caps: _SeatCaps, held: Counter[Card], order: TrumpOrder) -> dict[Card, int]:
+    """How many more copies of a card the seat may hold, by the shapes it did not show."""
+    limits: dict[Card, int] = {}
+    suits = order.suits
+    for cap, later in caps.caps:
         for card in range(54):
-            if order.suits[card] == cap.suit and card not in cap.exempt:
+            if suits[card] == cap.suit and card not in cap.exempt:
                 room = cap.copies - later[card] - held[card]
                 if room < 0:
-                    raise Inconsistent(f"seat {seat} would have held a set it did not follow with")
+                    raise Inconsistent(
+                        f"seat {caps.seat} would have held a set it did not follow with"
+                    )
                 limits[card] = min(room, limits.get(card, room))
     return limits
 
@@ -167,116 +180,184 @@ def _declared(
     return shown
 
 
+class _Facts:
+    """What a Shengji observation decides about the deal, worked out once."""
+
+    def __init__(self, observation: Observation, game: ShengjiGame) -> None:
+        rules = game.rules
+        events, me, public = observation.events, observation.seat, observation.public
+        self.start, self.level = events[0].seat, events[0].value
+        trump_event = next((e for e in events if e.kind == "trump"), None)
+        if trump_event is not None and trump_event.cards:  # SJ-8: the kitty's 4th card turned
+            rules = replace(rules, no_declaration="flip_kitty")
+        self.rules = rules
+        self.dealing = trump_event is None
+        self.trump = None if self.dealing else trump_suit(str(public["trump"]), rules.two_colour)
+        self.dealer = int(public["dealer"])
+        self.counts = [int(n) for n in public["counts"]]
+        played: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+        for event in events:
+            if event.kind == "play":
+                played[event.seat].update(event.cards)
+        self.played = played
+        self.own_buried = list(parse_cards(observation.private.get("buried", "")))
+        self.buries = sum(1 for e in events if e.kind == "bury")
+        self.hand = Counter(observation.hand)
+        self.mine = self.hand + played[me] + Counter(self.own_buried)
+        self.declarers = [e.seat for e in events if e.kind == "declare"]
+        declares = [e for e in events if e.kind == "declare"]
+        self.shown: list[tuple[Card, ...]] | None = (
+            [e.cards for e in declares] if all(e.cards for e in declares) else None
+        )
+        """The declared cards when every declaration showed its cards (none drawn)."""
+        self.turned = Counter(trump_event.cards) if trump_event is not None else Counter()
+        order = (
+            None
+            if self.dealing
+            else TrumpOrder(
+                self.level, self.trump, rules.constant_twos or rules.decks == 4, rules.two_colour
+            )
+        )
+        self.order = order
+        facts = follow_facts(events, order) if order is not None else None
+        self.facts = facts
+        thrown: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+        for index, event in enumerate(events):
+            if event.kind == "throw_failed":  # the thrower held every card it tried to throw:
+                later: Counter[Card] = Counter()  # those it did not play since, it still holds
+                for after in events[index:]:
+                    if after.kind == "play" and after.seat == event.seat:
+                        later.update(after.cards)
+                thrown[event.seat] |= Counter(event.cards) - later
+        self.thrown = thrown
+        self.others = [s for s in range(NUM_SEATS) if s != me]
+        self.void_cards: dict[Seat, frozenset[Card]] = {}
+        self.caps: dict[Seat, _SeatCaps] = {}
+        if facts is not None and order is not None:
+            for s in self.others:
+                void = facts.void[s]
+                self.void_cards[s] = frozenset(c for c in range(54) if order.suits[c] in void)
+                self.caps[s] = _seat_caps(facts, events, s)
+        self.setup = _setup(observation, self.start)
+        self.script = _script(observation)
+
+
+class _Draw:
+    """Draws Shengji states for one observation (see :func:`prepare`)."""
+
+    def __init__(self, observation: Observation, game: Game) -> None:
+        self.observation = observation
+        self.game = game
+        self._facts: _Facts | None = None
+        self._assignments: dict[Hashable, Assignment] = {}
+
+    def _assignment(self, pool: list[Card], bins: list[Bin]) -> Assignment:
+        """The assignment of ``pool`` to ``bins`` (the same ones recur draw after draw)."""
+        key = (
+            tuple(pool),
+            tuple((b.size, b.refuses, tuple(sorted(b.limits.items()))) for b in bins),
+        )
+        assignment = self._assignments.get(key)
+        if assignment is None:
+            assignment = self._assignments[key] = Assignment(pool, bins)
+        return assignment
+
+    def __call__(self, rng: random.Random) -> ShengjiState:
+        game = self.game
+        if not isinstance(game, ShengjiGame):
+            raise Inconsistent(f"shengji observation for a {game.name} game")
+        if self._facts is None:
+            self._facts = _Facts(self.observation, game)
+        known = self._facts
+        observation, me = self.observation, self.observation.seat
+        rules, dealer, counts, played = known.rules, known.dealer, known.counts, known.played
+        buries, order, facts = known.buries, known.order, known.facts
+        if known.shown is not None:
+            declared = known.shown
+        else:
+            trump = known.trump if not known.dealing else None
+            declared = _declared(observation, rng, known.level, trump, known.mine, played)
+        required: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+        for seat, cards in zip(known.declarers, declared, strict=True):
+            required[seat] |= Counter(cards)
+        turned = known.turned
+
+        # known cards of the other seats' current hands (and of the buried cards)
+        others = known.others
+        held: dict[Seat, Counter[Card]] = {}
+        buried_known: Counter[Card] = Counter()
+        for s in others:
+            in_hand = known.thrown[s]
+            hold = (required[s] + (turned if s == dealer else Counter())) - played[s]
+            hold |= in_hand
+            held[s] = Counter(in_hand)
+            flexible = hold - in_hand
+            if s == dealer and rules.kitty_size:  # dealt to the dealer: in hand or buried
+                for card in expand(flexible):
+                    room = counts[s] - sum(held[s].values())
+                    in_void = (
+                        facts is not None
+                        and order is not None
+                        and (order.suits[card] in facts.void[s])
+                    )
+                    if in_void or rng.random() * (room + buries) >= room:
+                        buried_known[card] += 1
+                    else:
+                        held[s][card] += 1
+            else:
+                held[s] += flexible
+        pool = full_deck(rules.decks)
+        pool = minus(pool, known.mine)
+        for s in others:
+            pool = minus(pool, played[s] + held[s])
+        pool = minus(pool, buried_known)
+        bins = []
+        for s in others:
+            refuses: frozenset[Card] = known.void_cards.get(s, frozenset())
+            limits: dict[Card, int] = {}
+            if order is not None:
+                limits = _capped(known.caps[s], held[s], order)
+            bins.append(Bin(counts[s] - sum(held[s].values()), refuses, limits))
+        extra_bin = 0
+        if known.dealing:
+            extra_bin = rules.decks * 54 - sum(counts)
+        elif dealer != me and rules.kitty_size:
+            extra_bin = buries - sum(buried_known.values())
+        bins.append(Bin(extra_bin))
+        hidden = expand(pool)
+        drawn = self._assignment(hidden, bins).draw(rng)
+        current: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+        current[me] = known.hand
+        for s, got in zip(others, drawn[:-1], strict=True):
+            current[s] = Counter(got) + held[s]
+        rest = drawn[-1]
+        own_buried = known.own_buried
+        if known.dealing:
+            deal_order = _dealing_order(current, required, rest, known.start, rules, rng)
+        else:
+            buried = own_buried
+            if dealer != me:
+                buried = rest + expand(buried_known)
+                rng.shuffle(buried)
+            deal_order = _dealt_order(
+                current, played, required, buried, turned, dealer, known.start, rules, rng
+            )
+            own_buried = buried
+        state = ShengjiState(deal_order, known.setup, rules)
+        replay_script(state, known.script, declared, own_buried)
+        return state
+
+
 def sample(observation: Observation, rng: random.Random, game: Game) -> ShengjiState:
     """One Shengji state consistent with ``observation`` (may raise :class:`Inconsistent`)."""
-    if not isinstance(game, ShengjiGame):
-        raise Inconsistent(f"shengji observation for a {game.name} game")
-    rules = game.rules
-    events, me, public = observation.events, observation.seat, observation.public
-    start, level = events[0].seat, events[0].value
-    trump_event = next((e for e in events if e.kind == "trump"), None)
-    if trump_event is not None and trump_event.cards:  # SJ-8: the kitty's 4th card was turned
-        rules = replace(rules, no_declaration="flip_kitty")
-    dealing = trump_event is None
-    trump = None if dealing else trump_suit(str(public["trump"]), rules.two_colour)
-    dealer = int(public["dealer"])
-    counts = [int(n) for n in public["counts"]]
-    played: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
-    for event in events:
-        if event.kind == "play":
-            played[event.seat].update(event.cards)
-    own_buried = list(parse_cards(observation.private.get("buried", "")))
-    buries = sum(1 for e in events if e.kind == "bury")
-    hand = Counter(observation.hand)
-    mine = hand + played[me] + Counter(own_buried)
-    declared = _declared(observation, rng, level, trump if not dealing else None, mine, played)
-    required: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
-    declarers = [e.seat for e in events if e.kind == "declare"]
-    for seat, cards in zip(declarers, declared, strict=True):
-        required[seat] |= Counter(cards)
-    turned = Counter(trump_event.cards) if trump_event is not None else Counter()
-    order = (
-        None
-        if dealing
-        else TrumpOrder(level, trump, rules.constant_twos or rules.decks == 4, rules.two_colour)
-    )
-    facts = follow_facts(events, order) if order is not None else None
-    thrown: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
-    for index, event in enumerate(events):
-        if event.kind == "throw_failed":  # the thrower held every card it tried to throw:
-            later: Counter[Card] = Counter()  # those it did not play since, it still holds
-            for after in events[index:]:
-                if after.kind == "play" and after.seat == event.seat:
-                    later.update(after.cards)
-            thrown[event.seat] |= Counter(event.cards) - later
-
-    # known cards of the other seats' current hands (and of the buried cards)
-    others = [s for s in range(NUM_SEATS) if s != me]
-    held: dict[Seat, Counter[Card]] = {}
-    buried_known: Counter[Card] = Counter()
-    for s in others:
-        in_hand = thrown[s]
-        known = (required[s] + (turned if s == dealer else Counter())) - played[s]
-        known |= in_hand
-        held[s] = Counter(in_hand)
-        flexible = known - in_hand
-        if s == dealer and rules.kitty_size:  # dealt to the dealer: in hand or buried
-            for card in expand(flexible):
-                room = counts[s] - sum(held[s].values())
-                in_void = (
-                    facts is not None and order is not None and (order.suits[card] in facts.void[s])
-                )
-                if in_void or rng.random() * (room + buries) >= room:
-                    buried_known[card] += 1
-                else:
-                    held[s][card] += 1
-        else:
-            held[s] += flexible
-    pool = full_deck(rules.decks)
-    pool = minus(pool, mine)
-    for s in others:
-        pool = minus(pool, played[s] + held[s])
-    pool = minus(pool, buried_known)
-    bins = []
-    for s in others:
-        refuses: frozenset[Card] = frozenset()
-        limits: dict[Card, int] = {}
-        if facts is not None and order is not None:
-            refuses = frozenset(c for c in pool if order.suits[c] in facts.void[s])
-            limits = _limits(facts, events, s, held[s], order)
-        bins.append(Bin(counts[s] - sum(held[s].values()), refuses, limits))
-    extra_bin = 0
-    if dealing:
-        extra_bin = rules.decks * 54 - sum(counts)
-    elif dealer != me and rules.kitty_size:
-        extra_bin = buries - sum(buried_known.values())
-    bins.append(Bin(extra_bin))
-    drawn = assign(expand(pool), bins, rng)
-    current: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
-    current[me] = hand
-    for s, got in zip(others, drawn[:-1], strict=True):
-        current[s] = Counter(got) + held[s]
-    rest = drawn[-1]
-    if dealing:
-        deal_order = _dealing_order(current, required, rest, start, rules, rng)
-    else:
-        buried = own_buried
-        if dealer != me:
-            buried = rest + expand(buried_known)
-            rng.shuffle(buried)
-        deal_order = _dealt_order(
-            current, played, required, buried, turned, dealer, start, rules, rng
-        )
-        own_buried = buried
-    state = ShengjiState(deal_order, _setup(observation, start), rules)
-    replay(state, observation, declared, own_buried)
-    return state
+    return _Draw(observation, game)(rng)
 
 
 def prepare(observation: Observation, game: Game) -> Draw:
     """Draws of Shengji states consistent with ``observation`` (each may raise
-    :class:`Inconsistent`)."""
-    return lambda rng: sample(observation, rng, game)
+    :class:`Inconsistent`): the known cards, the follows' facts, the setup and the
+    actions to re-apply are worked out once."""
+    return _Draw(observation, game)
 
 
 def _sequence(cards: Counter[Card], first: Counter[Card], rng: random.Random) -> list[Card]:
@@ -333,6 +414,42 @@ def _dealt_order(
     return _interleave(sequences, start, rules.hand_size * NUM_SEATS) + kitty
 
 
+@dataclass(frozen=True)
+class _Script:
+    """What re-running a deal to the observed moment needs from the observation."""
+
+    declares: list[tuple[Seat, bool]]
+    """Each declaration's seat, and whether it came after the dealing's end."""
+    final_round: bool
+    """Whether the observation is past the dealing's end (a ``dealt`` event)."""
+    wanted: int
+    """The cards in the hands at the observed moment."""
+    phase: str
+    to_act: Seat
+    steps: list[tuple[str, Seat, tuple[Card, ...]]]
+    """The automatic plays, buries, failed throws and plays, in order."""
+
+
+def _script(observation: Observation) -> _Script:
+    declares: list[tuple[Seat, bool]] = []
+    after_dealing = False
+    steps: list[tuple[str, Seat, tuple[Card, ...]]] = []
+    for event in observation.events:
+        after_dealing = after_dealing or event.kind == "dealt"
+        if event.kind == "declare":
+            declares.append((event.seat, after_dealing))
+        elif event.kind in ("auto", "bury", "throw_failed", "play"):
+            steps.append((event.kind, event.seat, event.cards))
+    return _Script(
+        declares=declares,
+        final_round=after_dealing,
+        wanted=sum(int(n) for n in observation.public["counts"]),
+        phase=observation.phase,
+        to_act=observation.to_act,
+        steps=steps,
+    )
+
+
 def replay(
     state: ShengjiState,
     observation: Observation,
@@ -340,52 +457,63 @@ def replay(
     buried: list[Card],
 ) -> None:
     """Re-run the dealing (declaring as the observation did) and re-apply buries and plays."""
-    events = observation.events
-    pending: list[tuple[Seat, tuple[Card, ...], bool]] = []
-    after_dealing = False
-    for event in events:
-        after_dealing = after_dealing or event.kind == "dealt"
-        if event.kind == "declare":
-            pending.append((event.seat, declared[len(pending)], after_dealing))
-    final_round = any(e.kind == "dealt" for e in events)
-    wanted = sum(int(n) for n in observation.public["counts"])
+    replay_script(state, _script(observation), declared, buried)
+
+
+def replay_script(
+    state: ShengjiState,
+    script: _Script,
+    declared: list[tuple[Card, ...]],
+    buried: list[Card],
+) -> None:
+    """Re-run the dealing (declaring as the observation did) and re-apply buries and
+    plays (``script``: the observation's)."""
+    pending = [
+        (seat, cards, after) for (seat, after), cards in zip(script.declares, declared, strict=True)
+    ]
+    pending.reverse()  # the next one last
     total = len(state.set_aside()) + sum(len(state.hand(s)) for s in range(NUM_SEATS))
+    stops = script.phase == "declare"
+    in_final_round = False
+    seen = 0
     while state.phase == "declare":
         seat = state.to_act
-        in_final_round = any(e.kind == "dealt" for e in state.events)
+        events = state.events
+        while not in_final_round and seen < len(events):
+            in_final_round = events[seen].kind == "dealt"
+            seen += 1
         if (
-            observation.phase == "declare"
+            stops
             and not pending
-            and seat == observation.to_act
-            and total - len(state.set_aside()) == wanted
-            and final_round == in_final_round
+            and seat == script.to_act
+            and script.final_round == in_final_round
+            and total - len(state.set_aside()) == script.wanted
         ):
             return
-        if pending and pending[0][0] == seat and pending[0][2] == in_final_round:
-            action = Action("declare", pending[0][1])
+        if pending and pending[-1][0] == seat and pending[-1][2] == in_final_round:
+            action = Action("declare", pending[-1][1])
             if action in state.legal_actions():
                 state.apply(action)
-                pending.pop(0)
+                pending.pop()
                 continue
         state.apply(PASS)
     if pending:
         raise Inconsistent("a declaration could not be made in the drawn deal")
     next_bury = 0
     skip_play = False
-    for event in events:
-        kind = event.kind
+    for kind, seat, cards in script.steps:
         if kind == "auto":
-            state.note_automatic(event.seat)
+            state.note_automatic(seat)
         elif kind == "bury":
             state.apply(Action("bury", (buried[next_bury],)))
             next_bury += 1
         elif kind == "throw_failed":
-            state.apply(Action("play", event.cards))
+            state.apply(Action("play", cards))
             skip_play = True
-        elif kind == "play":
+        else:
             if skip_play:  # the forced play of a failed throw follows from the throw
                 skip_play = False
                 continue
-            if state.to_act != event.seat:
-                raise Inconsistent(f"seat {event.seat} is not to act in the drawn deal")
-            state.apply(Action("play", event.cards))
+            if state.to_act != seat:
+                raise Inconsistent(f"seat {seat} is not to act in the drawn deal")
+            state.apply(Action("play", cards))
