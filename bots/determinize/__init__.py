@@ -7,6 +7,12 @@ cards played and given, voids, tribute, turned cards, its buried kitty…). The
 drawn state is built the engine's own way (a fresh deal from explicit hands, then
 the public actions re-applied), and it is kept only if it shows the seat exactly
 the observation it was drawn from. Pure and deterministic given the ``rng``.
+
+:func:`determinizer` serves many draws for one observation (a search draws dozens
+per decision): what the observation decides — the known cards, the constraints on
+the hidden ones, the actions to re-apply — is worked out once, and each draw only
+deals the hidden cards and re-runs the deal. Its draws are those of
+:func:`sample_state` with the same ``rng``.
 """
 
 from __future__ import annotations

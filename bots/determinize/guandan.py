@@ -248,6 +248,7 @@ def replay_script(
     """Re-apply ``steps`` (the public actions of ``observation``), then any face-down
     tribute or return made since (drawn among the legal ones; the seat's own from
     ``private``)."""
+    state.list_briefly()  # re-applied actions are checked one by one, no list needed
     for kind, seat, action, named in steps:
         if kind == "auto":
             state.note_automatic(seat)
@@ -261,6 +262,7 @@ def replay_script(
             state.apply(action)
         except IllegalActionError:
             state.apply(named)
+    state.list_briefly(False)  # a face-down tribute or return is drawn from the full list
     own = observation.private.get("return_given")
     while state.to_act != observation.to_act and state.phase in ("tribute", "return"):
         if state.to_act == observation.seat and own:

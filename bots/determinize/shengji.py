@@ -501,6 +501,7 @@ def replay_script(
         raise Inconsistent("a declaration could not be made in the drawn deal")
     next_bury = 0
     skip_play = False
+    state.list_briefly()  # re-applied buries and plays are checked one by one
     for kind, seat, cards in script.steps:
         if kind == "auto":
             state.note_automatic(seat)
@@ -517,3 +518,4 @@ def replay_script(
             if state.to_act != seat:
                 raise Inconsistent(f"seat {seat} is not to act in the drawn deal")
             state.apply(Action("play", cards))
+    state.list_briefly(False)
