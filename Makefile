@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean proto
+.PHONY: demo test bench clean proto compile
 
 # The Node.js example bot's packages, when npm is there (its test skips without node,
 # and fails instead on CI, where .ci/run installs Node.js).
@@ -15,7 +15,13 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	-$(BIN)/python scripts/compile_engines.py
 	touch $(STAMP)
+
+# The engines compiled by mypyc into build/compiled (a no-op while they match the sources;
+# without a C compiler one line says so and the interpreted engines run).
+compile: $(STAMP)
+	$(BIN)/python scripts/compile_engines.py
 
 # Three short tournaments (Guandan, Shengji, sanfu), then the command that shows them in
 # a browser: leaderboards, bots, and every match replayed on a drawn card table.
@@ -37,16 +43,25 @@ $(NODE_DEPS): bots/node/package-lock.json
 proto: $(STAMP)
 	$(BIN)/python scripts/gen_proto.py
 
+# The rules engines' own tests, run a second time on the interpreted engines.
+ENGINE_TESTS := $(filter-out %_bot.py,$(wildcard $(addprefix tests/test_,cards.py \
+	event_seats.py game_*.py public_cards.py replay.py rules*.py properties*.py \
+	guandan_*.py sanfu_*.py shengji_*.py)))
+
 # -rfEs: each skipped test listed with its reason (on CI, CI=true, it fails instead).
-test: $(STAMP) $(NODE_NEEDED)
+# The whole suite runs on the compiled engines (when built), then the engines' tests
+# again on the interpreted ones.
+test: $(STAMP) $(NODE_NEEDED) compile
 	$(BIN)/python scripts/gen_proto.py --check
 	$(BIN)/ruff check arena bots tests scripts
 	$(BIN)/mypy
 	$(BIN)/pytest -rfEs
+	ARENA_ENGINES=python $(BIN)/pytest -rfEs $(ENGINE_TESTS)
 
 bench: $(STAMP)
 	$(BIN)/arena bench guandan
 
 clean:
 	rm -rf demo.sqlite demo.sqlite-wal demo.sqlite-shm $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf build/compiled build/compiled.new build/compile-work
 	rm -rf bots/node/node_modules

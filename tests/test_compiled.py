@@ -1,0 +1,233 @@
+"""The compiled engines: loaded only while they match every source, all or none, and the
+reason said; on CI the suite must run them.
+
+Each case runs ``python`` in a copy of the package (with a copy of the compiled
+engines beside it, as ``build/compiled``) changed the way the case says, and reads which
+engines it ran and where every engine module came from.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ci_skips import on_ci
+
+from arena.compiled import (
+    ENGINES_VARIABLE,
+    MANIFEST_NAME,
+    check,
+    compiled_dir,
+    engine_modules,
+    engines,
+    source_root,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+EXTENSION = importlib.machinery.EXTENSION_SUFFIXES[0]
+
+PROBE = """
+import importlib, json, sys
+import arena
+from arena.compiled import engine_modules, engines_description
+modules = engine_modules()
+for module in modules:
+    importlib.import_module(module)
+print(json.dumps({
+    "package": arena.__file__,
+    "engines": engines_description(),
+    "files": {module: sys.modules[module].__file__ for module in modules},
+}))
+"""
+
+
+def test_the_suite_runs_the_engines_the_build_allows() -> None:
+    """Compiled when built and current (on CI always: never interpreted twice)."""
+    status = engines()
+    if os.environ.get(ENGINES_VARIABLE) == "python":
+        assert status.describe() == "interpreted: ARENA_ENGINES=python"
+    else:
+        assert status == check()
+    if on_ci():
+        assert status.compiled, f"CI runs the interpreted engines: {status.reason}"
+    loaded = [sys.modules[module] for module in engine_modules() if module in sys.modules]
+    assert loaded
+    assert all(module.__file__.endswith(EXTENSION) == status.compiled for module in loaded)
+
+
+def test_every_engine_module_is_compiled_but_the_packages_and_their_text() -> None:
+    modules = engine_modules()
+    assert modules[:4] == (
+        "arena.cards",
+        "arena.games.base",
+        "arena.games.climbing",
+        "arena.games.options",
+    )
+    for game in ("guandan", "sanfu", "shengji"):
+        assert f"arena.games.{game}.state" in modules
+        assert f"arena.games.{game}.text" not in modules
+        assert f"arena.games.{game}" not in modules
+    assert len(set(modules)) == len(modules)
+
+
+@pytest.fixture(scope="module")
+def build() -> Path:
+    """The compiled engines of this checkout, current."""
+    status = check()
+    if not status.compiled:
+        pytest.skip(f"no current compiled engines here ({status.reason}): make compile builds them")
+    return compiled_dir()
+
+
+@pytest.fixture
+def tree(build: Path, tmp_path: Path) -> Path:
+    """A copy of the package with a copy of its compiled engines in build/compiled."""
+    shutil.copytree(
+        source_root() / "arena", tmp_path / "arena", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    shutil.copytree(build, tmp_path / "build" / "compiled")
+    return tmp_path
+
+
+def probe(root: Path, choice: str | None = None) -> dict[str, Any]:
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in (ENGINES_VARIABLE, "ARENA_COMPILED_DIR", "PYTHONPATH")
+    }
+    env["PYTHONPATH"] = str(root)
+    if choice is not None:
+        env[ENGINES_VARIABLE] = choice
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=root, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    found: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    assert found["package"] == str(root / "arena" / "__init__.py")
+    return found
+
+
+def all_interpreted(found: dict[str, Any], root: Path) -> bool:
+    files = found["files"]
+    return all(
+        file == str(root.joinpath(*m.split(".")).with_suffix(".py")) for m, file in files.items()
+    )
+
+
+def test_current_engines_load_compiled_every_one(tree: Path) -> None:
+    found = probe(tree)
+    assert found["engines"] == "compiled (mypyc)"
+    compiled = tree / "build" / "compiled"
+    assert found["files"] == {
+        module: str(compiled.joinpath(*module.split("."))) + EXTENSION
+        for module in engine_modules()
+    }
+
+
+@pytest.mark.parametrize("source", ["arena/cards.py", "arena/games/shengji/trick.py"])
+def test_an_edited_source_runs_every_engine_interpreted(tree: Path, source: str) -> None:
+    with (tree / source).open("a") as edited:
+        edited.write("# edited\n")
+    found = probe(tree)
+    assert found["engines"] == (
+        f"interpreted: build/compiled is stale ({source} changed); run make compile"
+    )
+    assert all_interpreted(found, tree)
+
+
+def test_arena_engines_python_runs_them_interpreted(tree: Path) -> None:
+    found = probe(tree, "python")
+    assert found["engines"] == "interpreted: ARENA_ENGINES=python"
+    assert all_interpreted(found, tree)
+
+
+def test_arena_engines_auto_runs_them_compiled(tree: Path) -> None:
+    assert probe(tree, "auto")["engines"] == "compiled (mypyc)"
+
+
+def test_an_unknown_choice_is_named(tree: Path) -> None:
+    found = probe(tree, "fast")
+    assert found["engines"] == (
+        "interpreted: ARENA_ENGINES='fast' is not a choice (auto or python)"
+    )
+    assert all_interpreted(found, tree)
+
+
+def test_no_manifest_runs_them_interpreted(tree: Path) -> None:
+    (tree / "build" / "compiled" / MANIFEST_NAME).unlink()
+    found = probe(tree)
+    assert found["engines"] == (
+        "interpreted: no compiled engines in build/compiled; run make compile"
+    )
+    assert all_interpreted(found, tree)
+
+
+def test_an_unreadable_manifest_is_named(tree: Path) -> None:
+    (tree / "build" / "compiled" / MANIFEST_NAME).write_text("{")
+    found = probe(tree)
+    assert found["engines"].startswith("interpreted: build/compiled/manifest.json is unreadable (")
+    assert all_interpreted(found, tree)
+
+
+def test_engines_built_for_another_python_run_interpreted(tree: Path) -> None:
+    manifest_path = tree / "build" / "compiled" / MANIFEST_NAME
+    manifest = json.loads(manifest_path.read_text())
+    manifest["python"]["version"] = "3.11.0"
+    manifest_path.write_text(json.dumps(manifest))
+    found = probe(tree)
+    running = ".".join(map(str, sys.version_info[:3]))
+    assert found["engines"] == (
+        f"interpreted: build/compiled was built for Python 3.11.0 ({EXTENSION}), "
+        f"this is {running} ({EXTENSION}); run make compile"
+    )
+    assert all_interpreted(found, tree)
+
+
+def test_a_module_added_to_a_game_runs_them_interpreted(tree: Path) -> None:
+    (tree / "arena" / "games" / "sanfu" / "extra.py").write_text('"""Not compiled yet."""\n')
+    found = probe(tree)
+    assert found["engines"] == (
+        "interpreted: build/compiled compiled other modules "
+        "(arena.games.sanfu.extra added or removed); run make compile"
+    )
+    assert all_interpreted(found, tree)
+
+
+def test_a_missing_extension_runs_them_interpreted(tree: Path) -> None:
+    missing = "arena/games/guandan/moves" + EXTENSION
+    (tree / "build" / "compiled" / missing).unlink()
+    found = probe(tree)
+    assert found["engines"] == (
+        f"interpreted: build/compiled is incomplete ({missing} missing); run make compile"
+    )
+    assert all_interpreted(found, tree)
+
+
+def test_a_shared_library_that_does_not_load_runs_them_interpreted(tree: Path) -> None:
+    manifest = json.loads((tree / "build" / "compiled" / MANIFEST_NAME).read_text())
+    (tree / "build" / "compiled" / manifest["group"]).write_bytes(b"not a shared library")
+    found = probe(tree)
+    assert found["engines"].startswith("interpreted: the compiled engines do not load (")
+    assert found["engines"].endswith("); run make compile")
+    assert all_interpreted(found, tree)
+
+
+def test_compiling_without_a_c_compiler_says_so_and_succeeds() -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "compile_engines.py")],
+        env={**os.environ, "CC": "/nonexistent/cc"},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "compiled engines not built: no C compiler (/nonexistent/cc not found); "
+        "the interpreted engines run\n"
+    )
