@@ -9,13 +9,17 @@ refusals, events and outcomes must come out the same here.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from guandan_trace import trace_deal
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena.games import make
+from arena.games.base import Action, State
 
 RECORDS: list[dict[str, Any]] = json.loads(
     (Path(__file__).parent / "fixtures" / "guandan_engine.json").read_text()
@@ -30,3 +34,51 @@ def test_deals_show_exactly_what_the_reference_engine_showed(start: int) -> None
         digest, decisions, _ = trace_deal(game, setup, record["seed"])
         assert decisions == record["decisions"], record["seed"]
         assert digest == record["digest"], record["seed"]
+
+
+def _play_randomly(state: State, rng: random.Random, moves: int) -> list[Action]:
+    played = []
+    while moves and not state.is_terminal():
+        actions = state.legal_actions()
+        action = actions[rng.randrange(len(actions))]
+        state.apply(action)
+        played.append(action)
+        moves -= 1
+    return played
+
+
+def _snapshot(state: State) -> list[Any]:
+    seats = range(4)
+    return [state.legal_actions() if not state.is_terminal() else []] + [
+        state.observe(seat) for seat in seats
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), before=st.integers(0, 120), deal=st.integers(0, 3))
+def test_a_clone_and_its_original_never_change_each_other(
+    seed: int, before: int, deal: int
+) -> None:
+    """Clones share what neither changes in place (counts, the trick until one of them
+    writes): whatever one of them plays leaves the other exactly as it was."""
+    game = make("guandan")
+    setup = game.first_setup()
+    for index in range(deal):  # later deals start with tribute and another wild card
+        state = game.new_deal(setup, seed=seed + index)
+        _play_randomly(state, random.Random(seed), 10_000)
+        setup = state.outcome().next_setup or game.first_setup()
+    state = game.new_deal(setup, seed=seed)
+    rng = random.Random(seed)
+    played = _play_randomly(state, rng, before)
+    copy = state.clone()
+    before_copy = _snapshot(state)
+    _play_randomly(copy, random.Random(seed + 1), 10_000)
+    assert _snapshot(state) == before_copy
+    later = copy.clone()
+    played += _play_randomly(state, rng, 10_000)
+    assert _snapshot(later) == _snapshot(copy)
+    fresh = game.new_deal(setup, seed=seed)
+    for action in played:
+        fresh.apply(action)
+    assert _snapshot(fresh) == _snapshot(state)
+    assert fresh.events == state.events

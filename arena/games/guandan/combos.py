@@ -53,6 +53,8 @@ class Kind(IntEnum):
 
 
 KIND_BY_LABEL = {kind.label: kind for kind in Kind}
+KIND_LABELS = tuple(kind.label for kind in Kind)
+"""Each kind's label, indexed by the kind (a hot path reads it for every play)."""
 SEQUENCE_KINDS = frozenset({Kind.STRAIGHT, Kind.STRAIGHT_FLUSH, Kind.PAIR_RUN, Kind.TRIPLE_RUN})
 
 

@@ -14,9 +14,10 @@ builds when first asked and keeps while the hand does not change.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from functools import cache
-from itertools import product
+from itertools import compress, product
 from operator import itemgetter
 
 from arena.cards import BIG_JOKER, RANK_ACE, SMALL_JOKER, Card
@@ -381,42 +382,148 @@ def _generate(hand: _Hand, key: Kind | str, out: list[Play]) -> None:
         raise ValueError(f"no play group {key!r}")
 
 
+class _Group:
+    """The plays of one group, sorted by reading: their actions and readings side by side,
+    and (once a derived hand needs them) the cards each play needs (:func:`_need`)."""
+
+    __slots__ = ("actions", "needs", "readings")
+
+    def __init__(
+        self, actions: list[Action], readings: list[Reading], needs: list[int] | None
+    ) -> None:
+        self.actions = actions
+        self.readings = readings
+        self.needs = needs
+
+    def needs_of_plays(self) -> list[int]:
+        needs = self.needs
+        if needs is None:
+            bits = _CARD_BITS.__getitem__
+            needs = self.needs = [sum(map(bits, action.cards)) for action in self.actions]
+        return needs
+
+    def kept(self, lack: int) -> _Group:
+        """The plays whose cards a hand lacking ``lack`` (:func:`_lack`) still holds.
+
+        The generators list plays in an order that depends only on each play's cards,
+        so the plays a smaller hand keeps come in the order it would list them in.
+        """
+        needs = self.needs_of_plays()
+        fits = [not need & lack for need in needs]
+        if all(fits):
+            return self
+        return _Group(
+            list(compress(self.actions, fits)),
+            list(compress(self.readings, fits)),
+            list(compress(needs, fits)),
+        )
+
+
+_CARD_BITS = [1 << (2 * card) for card in range(54)]
+"""A play's cards as a number with two bits per card, the count of each card (0..2):
+the sum of these over its cards (see :func:`_lack`)."""
+
+
+def _lacking(card: Card, held: int) -> int:
+    """The bits of :func:`_lack` for ``card`` held ``held`` times: a count field of a
+    play's needs shares a bit with them exactly when it is more than ``held``."""
+    return (3 >> held << held) << (2 * card) if held < 2 else 0
+
+
+def _lack(counts: Sequence[int]) -> int:
+    """What a hand lacks, as a mask: a play fits the hand when the sum of its
+    :data:`_CARD_BITS` shares no bit with it."""
+    mask = 0
+    for card, held in enumerate(counts):
+        if held < 2:
+            mask |= _lacking(card, held)
+    return mask
+
+
+_VALUE = itemgetter(2)
+
+
 class HandPlays:
     """Every distinct play of one hand, group by group, each computed when first needed.
 
     A group is a non-bomb kind or :data:`BOMBS`; plays are sorted by their
     reading (kind, size, value). A state keeps one per seat until that seat's
-    hand changes, so the decisions between two plays of a seat share its groups.
+    hand changes, so the decisions between two plays of a seat share its groups;
+    after a play, :meth:`after_play` keeps the groups already listed, minus the
+    plays whose cards are gone, rather than listing them again.
     """
 
-    __slots__ = ("_groups", "hand")
+    __slots__ = ("_counts", "_groups", "_hand", "_inherited", "_lack", "level")
 
-    def __init__(self, counts: Sequence[int], level: int) -> None:
-        self.hand = _Hand(counts, level)
-        self._groups: dict[Kind | str, list[Play]] = {}
+    def __init__(
+        self,
+        counts: Sequence[int],
+        level: int,
+        lack: int | None = None,
+        inherited: dict[Kind | str, _Group] | None = None,
+    ) -> None:
+        self._counts = tuple(counts)
+        self.level = level
+        self._lack = _lack(counts) if lack is None else lack
+        self._groups: dict[Kind | str, _Group] = {}
+        self._inherited: dict[Kind | str, _Group] = inherited if inherited is not None else {}
+        self._hand: _Hand | None = None
+
+    @property
+    def hand(self) -> _Hand:
+        hand = self._hand
+        if hand is None:
+            hand = self._hand = _Hand(self._counts, self.level)
+        return hand
+
+    def after_play(self, cards: Sequence[Card], counts: Sequence[int]) -> HandPlays:
+        """The plays of the hand left once ``cards`` are played (``counts``: that hand)."""
+        lack = self._lack
+        for card in cards:
+            lack |= _lacking(card, counts[card])
+        inherited = dict(self._inherited)
+        inherited.update(self._groups)
+        return HandPlays(counts, self.level, lack, inherited)
+
+    def options(self, table: Reading | None) -> tuple[list[Action], list[Reading]]:
+        """The actions and readings of the plays that may lead (``table`` is ``None``) or
+        beat ``table`` (GD-9, GD-10), in order."""
+        bombs = self.group(BOMBS)
+        if table is None:
+            actions: list[Action] = []
+            readings: list[Reading] = []
+            for kind in _NON_BOMB_KINDS:
+                group = self.group(kind)
+                actions += group.actions
+                readings += group.readings
+            actions += bombs.actions
+            readings += bombs.readings
+            return actions, readings
+        if table.power:
+            chosen = [i for i, combo in enumerate(bombs.readings) if beats(combo, table)]
+            return [bombs.actions[i] for i in chosen], [bombs.readings[i] for i in chosen]
+        group = self.group(table.kind)  # one size per non-bomb kind: sorted by value
+        start = bisect_right(group.readings, table.value, key=_VALUE)
+        return (group.actions[start:] + bombs.actions, group.readings[start:] + bombs.readings)
 
     def legal(self, table: Reading | None) -> list[Play]:
         """The plays that may lead (``table`` is ``None``) or beat ``table`` (GD-9, GD-10)."""
-        if table is None:
-            plays = [p for kind in _NON_BOMB_KINDS for p in self.group(kind)]
-        elif table.power:
-            plays = []
-        else:
-            value = table.value
-            plays = [p for p in self.group(table.kind) if p[1].value > value]
-        bombs = self.group(BOMBS)
-        if bombs:
-            plays.extend(bombs if table is None else [p for p in bombs if beats(p[1], table)])
-        return plays
+        actions, readings = self.options(table)
+        return list(zip(actions, readings, strict=True))
 
-    def group(self, key: Kind | str) -> list[Play]:
+    def group(self, key: Kind | str) -> _Group:
         found = self._groups.get(key)
         if found is None:
-            found = []
-            _generate(self.hand, key, found)
-            if self.hand.wilds:
-                found = _merge(found)
-            found.sort(key=_READING)
+            source = self._inherited.get(key)
+            if source is not None:
+                found = source.kept(self._lack)
+            else:
+                plays: list[Play] = []
+                _generate(self.hand, key, plays)
+                if self.hand.wilds:
+                    plays = _merge(plays)
+                plays.sort(key=_READING)
+                found = _Group([a for a, _ in plays], [r for _, r in plays], None)
             self._groups[key] = found
         return found
 

@@ -42,6 +42,7 @@ from arena.games.base import (
 from arena.games.climbing import ClimbingState
 from arena.games.guandan.combos import (
     KIND_BY_LABEL,
+    KIND_LABELS,
     Reading,
     beats,
     card_value,
@@ -49,7 +50,7 @@ from arena.games.guandan.combos import (
     play_readings,
     wild_card,
 )
-from arena.games.guandan.moves import HandPlays, Play
+from arena.games.guandan.moves import HandPlays
 
 GAME_NAME = "guandan"
 SYNTAX = ActionSyntax(
@@ -125,10 +126,17 @@ class GuandanState(ClimbingState[_Table]):
         setup: GuandanSetup,
         leader: Seat,
         a_fail_limit: int = 0,
+        source: GuandanState | None = None,
     ) -> None:
+        """The state at the start of a deal; with ``source``, a copy of that state instead
+        (:meth:`clone`: the other arguments are then ignored)."""
+        if source is not None:
+            self._copy(source)
+            return
         self.setup = setup
         self.level = setup.level
         self.a_fail_limit = a_fail_limit
+        self._shared = 0
         self._wild = wild_card(self.level)
         self._counts = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
         for seat, cards in enumerate(hands):
@@ -143,9 +151,10 @@ class GuandanState(ClimbingState[_Table]):
         self._phase = "play"
         self._to_act = leader
         self._legal: tuple[Action, ...] | None = None
-        self._legal_plays: list[Play] = []
+        self._legal_readings: list[Reading] = []
         self._plays: list[HandPlays | None] = [None] * NUM_SEATS
         self._hands: list[tuple[Card, ...] | None] = [None] * NUM_SEATS
+        self._order: tuple[Seat, ...] = ()
         self._start_tribute(leader)
 
     # ------------------------------------------------------------------ tribute
@@ -245,27 +254,40 @@ class GuandanState(ClimbingState[_Table]):
 
     # --------------------------------------------------------------------- play
 
+    def _own_counts(self, seat: Seat) -> list[int]:
+        """The seat's counts vector, copied first if a clone shares it (copy on write)."""
+        counts = self._counts[seat]
+        if self._shared >> seat & 1:
+            counts = self._counts[seat] = list(counts)
+            self._shared &= ~(1 << seat)
+        return counts
+
     def _take(self, seat: Seat, card: Card) -> None:
-        self._counts[seat][card] -= 1
+        self._own_counts(seat)[card] -= 1
         self._plays[seat] = self._hands[seat] = None
 
     def _give(self, seat: Seat, card: Card) -> None:
-        self._counts[seat][card] += 1
+        self._own_counts(seat)[card] += 1
         self._plays[seat] = self._hands[seat] = None
 
     def _lead(self, seat: Seat, tag: str = "") -> None:
         self._phase = "play"
         self._table = _Table()
         self._to_act = seat
-        self._events.append(Event("lead", seat, tag=tag))
+        self._events.append(Event("lead", seat, (), NOBODY, 0, tag))
 
     def _play(self, seat: Seat, cards: tuple[Card, ...], reading: Reading) -> None:
+        counts = self._own_counts(seat)
         for card in cards:
-            self._take(seat, card)
-        self._sizes[seat] -= len(cards)
-        self._events.append(Event("play", seat, cards, value=reading.value, tag=reading.kind.label))
+            counts[card] -= 1
+        self._hands[seat] = None
+        plays = self._plays[seat]
+        if plays is not None:
+            self._plays[seat] = plays.after_play(cards, counts)
+        self._sizes[seat] = size = self._sizes[seat] - len(cards)
+        label = KIND_LABELS[reading.kind]
+        self._events.append(Event("play", seat, cards, NOBODY, reading.value, label))
         self._table = _Table(seat, cards, reading, 0)
-        size = self._sizes[seat]
         if size <= ANNOUNCE_AT and not self._announced[seat]:
             self._announced[seat] = True
             self._events.append(Event("announce", seat, value=size))
@@ -325,9 +347,7 @@ class GuandanState(ClimbingState[_Table]):
         seat, phase = self._to_act, self._phase
         if phase == "play":
             table = self._table.reading
-            plays = self._plays_of(seat).legal(table)
-            self._legal_plays = plays
-            actions = [action for action, _ in plays]
+            actions, self._legal_readings = self._plays_of(seat).options(table)
             return (PASS, *actions) if table is not None else tuple(actions)
         if phase == "tribute":
             return tuple(Action("tribute", (c,)) for c in self._tribute_choices(seat))
@@ -394,9 +414,13 @@ class GuandanState(ClimbingState[_Table]):
 
     def _apply_play(self, seat: Seat, action: Action) -> None:
         table = self._table.reading
-        if action == PASS:
+        if action is PASS or action == PASS:
             if table is None:
                 raise IllegalActionError("illegal action 'pass': the leader must play (GD-10)")
+            if self._shared & _TABLE_SHARED:  # a clone shares the trick: copy on write
+                t = self._table
+                self._table = _Table(t.seat, t.cards, t.reading, t.passes, t.view)
+                self._shared &= ~_TABLE_SHARED
             self._pass(seat)
             return
         if self._legal is None:
@@ -409,7 +433,7 @@ class GuandanState(ClimbingState[_Table]):
                 self._apply_play(seat, canonical)
                 return
             self._explain_illegal_play(seat, action)
-        reading = self._legal_plays[index - 1 if table is not None else index][1]
+        reading = self._legal_readings[index - 1 if table is not None else index]
         self._play(seat, action.cards, reading)
 
     def _explain_illegal_play(self, seat: Seat, action: Action) -> NoReturn:
@@ -508,41 +532,47 @@ class GuandanState(ClimbingState[_Table]):
         return settle(self.setup, self._order, self.a_fail_limit)
 
     def clone(self) -> GuandanState:
-        other = object.__new__(GuandanState)
-        other.setup = self.setup
-        other.level = self.level
-        other.a_fail_limit = self.a_fail_limit
-        other._wild = self._wild
-        other._counts = [list(c) for c in self._counts]
-        other._sizes = list(self._sizes)
-        other._announced = list(self._announced)
-        other._events = list(self._events)
-        other._out = list(self._out)
-        t = self._table
-        other._table = _Table(t.seat, t.cards, t.reading, t.passes)
-        tr = self._tribute
-        other._tribute = (
-            None
-            if tr is None
-            else _Tribute(
-                list(tr.givers),
-                dict(tr.given),
-                dict(tr.receiver_of),
-                list(tr.returners),
-                dict(tr.returned),
-                tr.double,
-                tr.leader_after,
+        return GuandanState((), self.setup, NOBODY, self.a_fail_limit, self)
+
+    def _copy(self, source: GuandanState) -> None:
+        """Become a copy of ``source``: what neither changes in place is shared, the
+        counts vectors and the trick until one of the two changes them (copy on write)."""
+        source._shared = self._shared = _ALL_SHARED
+        self.setup = source.setup
+        self.level = source.level
+        self.a_fail_limit = source.a_fail_limit
+        self.fled = source.fled
+        self._wild = source._wild
+        self._counts = list(source._counts)
+        self._sizes = list(source._sizes)
+        self._announced = list(source._announced)
+        self._events = list(source._events)
+        self._out = list(source._out)
+        self._table = source._table
+        tribute = source._tribute
+        self._phase = phase = source._phase
+        if tribute is not None and (phase == "tribute" or phase == "return"):
+            tribute = _Tribute(
+                list(tribute.givers),
+                dict(tribute.given),
+                dict(tribute.receiver_of),
+                list(tribute.returners),
+                dict(tribute.returned),
+                tribute.double,
+                tribute.leader_after,
             )
-        )
-        other._phase = self._phase
-        other._to_act = self._to_act
-        other._legal = self._legal
-        other._legal_plays = self._legal_plays
-        other._plays = list(self._plays)
-        other._hands = list(self._hands)
-        if self._phase == "over":
-            other._order = self._order
-        return other
+        self._tribute = tribute
+        self._to_act = source._to_act
+        self._legal = source._legal
+        self._legal_readings = source._legal_readings
+        self._plays = list(source._plays)
+        self._hands = list(source._hands)
+        self._order = source._order
+
+
+_TABLE_SHARED = 1 << NUM_SEATS
+"""In ``GuandanState._shared``: the trick is shared with a clone (bits 0..3: counts)."""
+_ALL_SHARED = (1 << NUM_SEATS) - 1 | _TABLE_SHARED
 
 
 def _missing(counts: Sequence[int], cards: Sequence[Card]) -> list[Card]:
