@@ -19,12 +19,14 @@ from typing import Any
 
 from arena.chance import derive_seed
 from arena.commands.bench_deals import match_setups
+from arena.errors import ConfigError
 from arena.games import make
 from arena.games.base import Observation, State
 from bots import determinize
 from bots.search import DEFAULT_SAMPLES, SearchBot
 
 __all__ = [
+    "Decisions",
     "Position",
     "bench_search",
     "clone_us",
@@ -98,15 +100,26 @@ def sample_us(observations: list[Observation], draws: int, seed: int = 0) -> flo
     return _mean_us(time.process_time() - start, draws * len(observations))
 
 
-def decision_ms(observations: list[Observation], seed: int = 0) -> tuple[float, list[str]]:
-    """Mean milliseconds of the ``search`` bot's decision (its default budget, one bot
-    seeded ``seed``) over ``observations``, and the actions it chose."""
+@dataclass(frozen=True)
+class Decisions:
+    """The search bot's decisions at some positions: their mean time, the actions
+    chosen and the rollouts played (the counted work: equal for equal decisions)."""
+
+    ms: float
+    chosen: list[str]
+    rollouts: int
+
+
+def decision_ms(observations: list[Observation], seed: int = 0) -> Decisions:
+    """The ``search`` bot's decisions (its default budget, one bot seeded ``seed``) over
+    ``observations``: mean milliseconds, the actions chosen, the rollouts played."""
     bot = SearchBot(seed)
     chosen: list[str] = []
     start = time.process_time()
     for observation in observations:
         chosen.append(str(bot.act(observation)))
-    return (time.process_time() - start) / len(observations) * 1e3, chosen
+    seconds = time.process_time() - start
+    return Decisions(seconds / len(observations) * 1e3, chosen, bot.total.rollouts)
 
 
 def bench_search(
@@ -117,16 +130,20 @@ def bench_search(
     repeats: int = 20,
     seed: int = 0,
 ) -> dict[str, Any]:
-    """Clone, sample and decision times of ``variant``: a JSON-ready dict.
+    """Clone, sample and decision times of ``variant``: a JSON-ready dict
+    (:class:`~arena.errors.ConfigError` for an unknown variant or a count below 1).
 
     ``samples`` positions are cloned ``repeats`` times each and drawn for as many times
     as the search bot draws at least in a decision; the search bot decides the first
     ``decisions`` of them.
     """
+    for name, value in (("decisions", decisions), ("samples", samples), ("repeats", repeats)):
+        if value < 1:
+            raise ConfigError(f"{name} must be at least 1, got {value}")
     found = positions(variant, max(samples, decisions), seed)
     states = [p.state for p in found[:samples]]
     observations = [p.observation for p in found]
-    per_decision, chosen = decision_ms(observations[:decisions], seed)
+    decided = decision_ms(observations[:decisions], seed)
     return {
         "variant": variant,
         "seed": seed,
@@ -134,8 +151,9 @@ def bench_search(
         "clone_us": clone_us(states, repeats),
         "sample_us": sample_us(observations[:samples], DEFAULT_SAMPLES, seed),
         "decisions": decisions,
-        "decision_ms": per_decision,
-        "chosen": chosen,
+        "decision_ms": decided.ms,
+        "rollouts": decided.rollouts,
+        "chosen": decided.chosen,
     }
 
 
@@ -145,5 +163,5 @@ def describe_search(result: dict[str, Any]) -> str:
         f"{result['variant']}: clone {result['clone_us']:.1f} µs, "
         f"determinized sample {result['sample_us']:.0f} µs, "
         f"search decision {result['decision_ms']:.1f} ms "
-        f"(mean of {result['decisions']}, seed {result['seed']})"
+        f"(mean of {result['decisions']}, {result['rollouts']} rollouts, seed {result['seed']})"
     )

@@ -1,0 +1,44 @@
+"""A determinizer (one per decision) draws exactly what fresh draws would: what it
+works out once and shares between its draws is never changed by a draw."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from fixtures.search_record import VARIANTS, observations
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.games.base import Observation, State
+from bots.determinize import SampleError, determinizer, game_for, sample_state
+
+POSITIONS: dict[str, list[Observation]] = {}
+
+
+def _observations(variant: str) -> list[Observation]:
+    if variant not in POSITIONS:
+        POSITIONS[variant] = list(observations(variant, 8))
+    return POSITIONS[variant]
+
+
+def _drawn(draw: Callable[[], State]) -> object:
+    """A drawn state's hands and set-aside cards, or the error's text."""
+    try:
+        state = draw()
+    except SampleError as err:
+        return str(err)
+    return state.seat_cards(), state.set_aside()
+
+
+@settings(max_examples=30, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), index=st.integers(0, 7), seed=st.integers(0, 2**32))
+def test_shared_draws_are_fresh_draws(variant: str, index: int, seed: int) -> None:
+    observation = _observations(variant)[index]
+    game = game_for(observation)
+    shared = determinizer(observation, game)
+    shared_rng, fresh_rng = random.Random(seed), random.Random(seed)
+    for _ in range(3):
+        one = _drawn(lambda: shared.sample(shared_rng, 20))
+        other = _drawn(lambda: sample_state(observation, fresh_rng, game, 20))
+        assert one == other
