@@ -12,7 +12,7 @@ from arena.errors import ConfigError
 from arena.games.base import NUM_SEATS, Event, Game, Outcome, State
 from arena.games.options import seconds, whole_number
 from arena.games.sanfu import text
-from arena.games.sanfu.state import GAME_NAME, SanfuSetup, SanfuState
+from arena.games.sanfu.state import GAME_NAME, SanfuSetup, SanfuState, deal
 
 __all__ = ["SanfuGame", "SanfuSetup", "SanfuState"]
 
@@ -81,7 +81,7 @@ class SanfuGame(Game):
                 f"({'one card after a sweep' if count == 1 else 'two cards'}, SF-2/SF-5), "
                 f"got {list(turned)}"
             )
-        return SanfuState(order, turned, setup)
+        return deal(order, turned, setup)
 
     def describe_event(self, event: Event, state: State) -> str:
         assert isinstance(state, SanfuState)

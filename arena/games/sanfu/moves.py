@@ -9,14 +9,19 @@ ranks alone can be made hundreds of ways). The generator therefore works on
 pattern knows how many distinct multisets it stands for, counted from per-rank
 suit counts before any suit is chosen.
 
-:meth:`HandPlays.legal` lists every distinct play when there are at most
-``limit`` of them (complete), and otherwise one play per rank pattern with its
-suits chosen canonically (incomplete): the choice that leaves the most
-same-suit triples (丁子) in hand, taking from the least held suits first. The
-other plays of a listed pattern are as legal as the listed one.
+A listing holds every distinct play when there are at most ``limit`` of them
+(complete), and otherwise one play per rank pattern with its suits chosen
+canonically (incomplete): the choice that leaves the most same-suit triples (丁子)
+in hand, taking from the least held suits first. The other plays of a listed
+pattern are as legal as the listed one.
 
-Patterns are built per kind from per-rank counts (never from subsets of the
-hand), when first needed, and kept while the hand does not change.
+A hand is seen as one :class:`Rank` per rank value: what it holds of that rank (the
+suit counts, its *pool*) and every play of that rank alone, ready made. Ranks are
+shared by every hand holding the same pool, so a play changes only the ranks whose
+cards it takes. Patterns are generated in the order of their readings, from the ranks
+and only for the kind that may beat the table; the plays of a pattern of several
+ranks are spelled out only for a complete listing (and remembered by the caller's
+``memo``).
 """
 
 from __future__ import annotations
@@ -24,9 +29,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from itertools import product
-from operator import itemgetter
+from typing import Final
 
 from arena.cards import NUM_KINDS, Card
+from arena.games.base import Action
 from arena.games.sanfu.combos import (
     ACE_VALUE,
     BIG_JOKER_VALUE,
@@ -44,41 +50,28 @@ from arena.games.sanfu.combos import (
 Play = tuple[tuple[Card, ...], Reading]
 """A legal play: its cards (a sorted multiset) and its reading."""
 
-INCOMPLETE_DESCRIPTION = (
+INCOMPLETE_DESCRIPTION: Final = (
     "one play per rank pattern: the same ranks in other suits make the same combination "
     "and are legal too"
 )
 """What an incomplete list of plays stands for, in words."""
 
-SPECIAL = "special"
-"""The group of every play on the SF-9 ladder (bombs, same-suit and three-joker triples)."""
+MAX_COPIES: Final = 3
+"""Three decks: at most three identical cards."""
 
 _SUITED_VALUES = range(LOWEST_VALUE, TWO_VALUE + 1)
 _RUN_VALUES = range(LOWEST_VALUE, ACE_VALUE + 1)
 _ALL_VALUES = range(LOWEST_VALUE, BIG_JOKER_VALUE + 1)
-_ORDINARY_KINDS = (
-    Kind.SINGLE,
-    Kind.PAIR,
-    Kind.TRIPLE,
-    Kind.FULL_HOUSE,
-    Kind.PAIR_RUN,
-    Kind.PLATE,
-    Kind.PLATE_WITH_PAIRS,
-)
+_JOKER_VALUES = (SMALL_JOKER_VALUE, BIG_JOKER_VALUE)
+_VALUES: Final = BIG_JOKER_VALUE + 1
+"""Length of a list indexed by rank value (the indexes below 3 are never used)."""
 
 # how a part of a pattern takes its cards of one rank
-ANY = 0
-PLAIN = 1
+ANY: Final = 0
+PLAIN: Final = 1
 """Three cards, not all identical (a plain triple)."""
-IDENTICAL = 2
+IDENTICAL: Final = 2
 """Three identical cards (a same-suit triple, three jokers)."""
-
-Part = tuple[int, int, int]
-"""One rank's share of a play: (rank value, number of cards, how they are taken)."""
-
-Pattern = tuple[Reading, int, tuple[Card, ...]]
-"""A rank pattern: its reading (which names its ranks and how many cards of each), how many
-distinct plays it stands for, and the cards of its canonical play."""
 
 
 # ----------------------------------------------------------------------------
@@ -102,7 +95,7 @@ def _ways(pool: tuple[int, ...]) -> tuple[int, ...]:
 def _suit_choices(pool: tuple[int, ...], k: int, how: int) -> tuple[tuple[int, ...], ...]:
     """Every distinct multiset of ``k`` suit indexes drawn from ``pool`` (each sorted)."""
     if how == IDENTICAL:
-        return tuple((s, s, s) for s, n in enumerate(pool) if n >= 3)
+        return tuple([(s, s, s) for s, n in enumerate(pool) if n >= 3])
     found: list[tuple[int, ...]] = [()]
     for suit, n in enumerate(pool):
         found = [taken + (suit,) * t for taken in found for t in range(min(n, k - len(taken)) + 1)]
@@ -112,7 +105,6 @@ def _suit_choices(pool: tuple[int, ...], k: int, how: int) -> tuple[tuple[int, .
     return tuple(sorted(chosen))
 
 
-@cache
 def _canonical_suits(pool: tuple[int, ...], k: int, how: int) -> tuple[int, ...]:
     """The suits a canonical play takes: the most same-suit triples (丁子) left intact, then
     the largest stacks left (the least held suits are taken first), then the lowest suits."""
@@ -125,22 +117,9 @@ def _canonical_suits(pool: tuple[int, ...], k: int, how: int) -> tuple[int, ...]
     return max(_suit_choices(pool, k, how), key=keep)
 
 
-@cache
 def _cards(value: int, suits: tuple[int, ...]) -> tuple[Card, ...]:
     first = value_cards(value).start
     return tuple([first + s for s in suits])
-
-
-@cache
-def _card_choices(
-    value: int, pool: tuple[int, ...], k: int, how: int
-) -> tuple[tuple[Card, ...], ...]:
-    return tuple([_cards(value, suits) for suits in _suit_choices(pool, k, how)])
-
-
-@cache
-def _canonical_cards(value: int, pool: tuple[int, ...], k: int, how: int) -> tuple[Card, ...]:
-    return _cards(value, _canonical_suits(pool, k, how))
 
 
 def _card_order(value: int) -> int:
@@ -148,27 +127,7 @@ def _card_order(value: int) -> int:
     return value_rank(value) if value <= TWO_VALUE else value - 3
 
 
-def _parts(combo: Reading) -> list[Part]:
-    """The share of each rank in a play of reading ``combo``, in card order."""
-    kind, size, value, second = combo.kind, combo.size, combo.value, combo.second
-    if kind == Kind.TRIPLE:
-        return [(value, 3, PLAIN)]
-    if kind == Kind.SUITED_TRIPLE or kind == Kind.JOKER_TRIPLE:
-        return [(value, 3, IDENTICAL)]
-    if kind == Kind.FULL_HOUSE:
-        parts = [(value, 3, ANY), (second, 2, ANY)]
-        return parts if _card_order(value) < _card_order(second) else parts[::-1]
-    if kind == Kind.PAIR_RUN:
-        return [(v, 2, ANY) for v in range(value - size // 2 + 1, value + 1)]
-    if kind == Kind.PLATE:
-        return [(v, 3, ANY) for v in range(value - size // 3 + 1, value + 1)]
-    if kind == Kind.PLATE_WITH_PAIRS:
-        length = size // 5
-        triples = [(v, 3, ANY) for v in range(value - length + 1, value + 1)]
-        pairs = [(v, 2, ANY) for v in range(second - length + 1, second + 1)]
-        return triples + pairs if value < second else pairs + triples
-    return [(value, size, ANY)]  # single, pair, bomb
-
+_ORDER = [_card_order(v) if v >= LOWEST_VALUE else -1 for v in range(_VALUES)]
 
 # ----------------------------------------------------------------------------
 # readings by value, built once (a list index is cheaper than a call)
@@ -176,161 +135,419 @@ def _parts(combo: Reading) -> list[Part]:
 
 def _table(kind: Kind, size: int) -> list[Reading]:
     """Readings of ``kind`` indexed by value (the indexes below 3 are never used)."""
-    return [make_reading(kind, size, value) for value in range(BIG_JOKER_VALUE + 1)]
+    return [make_reading(kind, size, value) for value in range(_VALUES)]
 
 
 _SINGLES = _table(Kind.SINGLE, 1)
 _PAIRS = _table(Kind.PAIR, 2)
 _TRIPLES = _table(Kind.TRIPLE, 3)
 _SUITED_TRIPLES = _table(Kind.SUITED_TRIPLE, 3)
+_JOKER_TRIPLES = _table(Kind.JOKER_TRIPLE, 3)
 _FULL_HOUSES = [
-    [make_reading(Kind.FULL_HOUSE, 5, t, p) for p in range(BIG_JOKER_VALUE + 1)]
-    for t in range(BIG_JOKER_VALUE + 1)
+    [make_reading(Kind.FULL_HOUSE, 5, t, p) for p in range(_VALUES)] for t in range(_VALUES)
 ]
 
 
-class _Hand:
-    """Per-rank views of a counts vector, indexed by rank value (3 … 17)."""
+# ----------------------------------------------------------------------------
+# ranks and patterns
 
-    __slots__ = ("counts", "identical", "pools", "total", "ways")
+Part = tuple["Rank", int]
+"""One rank's share of a play: the rank and how many of its cards (taken in any suits)."""
 
-    def __init__(self, counts: Sequence[int]) -> None:
-        if len(counts) != NUM_KINDS:
-            raise ValueError(f"a hand is {NUM_KINDS} counts, not {len(counts)}")
-        self.counts = counts = tuple(counts)
-        if max(counts) > MAX_COPIES or min(counts) < 0:
-            raise ValueError(f"three decks hold 0 to {MAX_COPIES} copies of a card: {counts}")
-        pools: list[tuple[int, ...]] = [()] * LOWEST_VALUE
-        pools += [counts[b : b + 4] for b in _POOL_STARTS] + [counts[52:53], counts[53:54]]
-        self.pools = pools
-        self.total = [sum(pool) for pool in pools]
-        self.ways = [_ways(pool) for pool in pools]
-        self.identical = [pool.count(3) for pool in pools]
+Plays = tuple[Action, ...]
 
-    def canonical(self, value: int, k: int, how: int = ANY) -> tuple[Card, ...]:
-        return _canonical_cards(value, self.pools[value], k, how)
-
-    def choices(self, part: Part) -> tuple[tuple[Card, ...], ...]:
-        value, k, how = part
-        return _card_choices(value, self.pools[value], k, how)
+Segment = tuple[Reading, Plays]
+"""The listed plays of one rank pattern, with their reading."""
 
 
-MAX_COPIES = 3
-"""Three decks: at most three identical cards."""
-_POOL_STARTS = [value_cards(v).start for v in _SUITED_VALUES]
+class Pattern:
+    """A rank pattern: its reading (which names its ranks and how many cards of each), how
+    many distinct plays it stands for, and its parts in card order (none for a pattern of
+    one rank, whose plays are spelled out at once). Its canonical play and its plays are
+    made when first needed, and kept."""
+
+    __slots__ = ("_canonical", "_plays", "parts", "reading", "ways")
+
+    def __init__(
+        self,
+        reading: Reading,
+        ways: int,
+        parts: tuple[Part, ...],
+        canonical: Plays | None = None,
+        plays: Plays | None = None,
+    ) -> None:
+        self.reading = reading
+        self.ways = ways
+        self.parts = parts
+        self._canonical = canonical
+        self._plays = plays
+
+    def canonical(self) -> Plays:
+        """The canonical play, alone in a tuple."""
+        play = self._canonical
+        if play is None:
+            cards: tuple[Card, ...] = ()
+            for rank, k in self.parts:
+                cards += rank.canonical[k]
+            play = self._canonical = (Action("play", cards),)
+        return play
+
+    def plays(self) -> Plays:
+        """Every play, in the order of the choices of its parts."""
+        plays = self._plays
+        if plays is None:
+            parts = self.parts
+            if len(parts) == 2:
+                (one, k), (two, n) = parts
+                seconds = two.choices[n]
+                plays = tuple([Action("play", a + b) for a in one.choices[k] for b in seconds])
+            else:
+                options = [rank.choices[k] for rank, k in parts]
+                plays = tuple([Action("play", sum(chosen, ())) for chosen in product(*options)])
+            self._plays = plays
+        return plays
+
+
+def _one_rank(reading: Reading, value: int, pool: tuple[int, ...], k: int, how: int) -> Pattern:
+    """The pattern of ``k`` cards of one rank taken ``how``, with every play spelled out."""
+    plays = tuple([Action("play", _cards(value, suits)) for suits in _suit_choices(pool, k, how)])
+    canonical = Action("play", _cards(value, _canonical_suits(pool, k, how)))
+    return Pattern(reading, len(plays), (), (canonical,), plays)
+
+
+class Rank:
+    """What a hand holds of one rank value (3 … 17): its pool of suit counts, its
+    choices of ``k`` cards and every pattern of that rank alone. Made once per value
+    and pool (:func:`rank_of`), shared by every hand that holds the same."""
+
+    __slots__ = (
+        "bombs",
+        "canonical",
+        "choices",
+        "pair",
+        "parts",
+        "pool",
+        "single",
+        "suited",
+        "total",
+        "triple",
+        "value",
+        "ways",
+    )
+
+    def __init__(self, value: int, pool: tuple[int, ...]) -> None:
+        self.value = value
+        self.pool = pool
+        self.total = total = sum(pool)
+        self.ways: tuple[int, ...] = _ways(pool)
+        takes = range(total + 1)
+        self.choices: list[tuple[tuple[Card, ...], ...]] = [
+            tuple([_cards(value, suits) for suits in _suit_choices(pool, k, ANY)]) for k in takes
+        ]
+        self.canonical: list[tuple[Card, ...]] = [
+            _cards(value, _canonical_suits(pool, k, ANY)) for k in takes
+        ]
+        self.parts: list[Part] = [(self, k) for k in takes]
+        self.single = _one_rank(_SINGLES[value], value, pool, 1, ANY) if total >= 1 else None
+        self.pair = _one_rank(_PAIRS[value], value, pool, 2, ANY) if total >= 2 else None
+        self.triple: Pattern | None = None
+        self.suited: Pattern | None = None
+        self.bombs: list[Pattern] = []
+        if value > TWO_VALUE:  # jokers: three of a kind is the three-joker play
+            if total >= 3:
+                self.suited = _one_rank(_JOKER_TRIPLES[value], value, pool, 3, ANY)
+            return
+        identical = pool.count(MAX_COPIES)
+        if total >= 3 and self.ways[3] > identical:
+            self.triple = _one_rank(_TRIPLES[value], value, pool, 3, PLAIN)
+        if identical:
+            self.suited = _one_rank(_SUITED_TRIPLES[value], value, pool, 3, IDENTICAL)
+        self.bombs = [
+            _one_rank(make_reading(Kind.BOMB, k, value), value, pool, k, ANY)
+            for k in range(4, total + 1)
+        ]
+
+
+@cache
+def rank_of(value: int, pool: tuple[int, ...]) -> Rank:
+    """The shared :class:`Rank` of ``value`` holding ``pool``."""
+    return Rank(value, pool)
+
+
+_NOTHING = Rank(0, ())
+_POOL_START = [value_cards(v).start if v >= LOWEST_VALUE else 0 for v in range(_VALUES)]
+_POOL_END = [value_cards(v).stop if v >= LOWEST_VALUE else 0 for v in range(_VALUES)]
+_VALUE_OF = [0] * NUM_KINDS
+for _value in _ALL_VALUES:
+    for _card in value_cards(_value):
+        _VALUE_OF[_card] = _value
+
+
+def card_rank_value(card: Card) -> int:
+    """The rank value (3 … 17) of a card, from a table."""
+    return _VALUE_OF[card]
+
+
+def rank_in(counts: Sequence[int], value: int) -> Rank:
+    """The :class:`Rank` of ``value`` in the counts vector ``counts``."""
+    return rank_of(value, tuple(counts[_POOL_START[value] : _POOL_END[value]]))
+
+
+def ranks_in(counts: Sequence[int]) -> list[Rank]:
+    """Every rank of a counts vector (54 counts of 0 … 3), indexed by rank value."""
+    if len(counts) != NUM_KINDS:
+        raise ValueError(f"a hand is {NUM_KINDS} counts, not {len(counts)}")
+    if max(counts) > MAX_COPIES or min(counts) < 0:
+        raise ValueError(f"three decks hold 0 to {MAX_COPIES} copies of a card: {tuple(counts)}")
+    ranks = [_NOTHING] * _VALUES
+    for value in _ALL_VALUES:
+        ranks[value] = rank_in(counts, value)
+    return ranks
 
 
 # ----------------------------------------------------------------------------
-# rank patterns, one generator per group
+# patterns of several ranks
 
 
-def _sets(hand: _Hand, table: list[Reading], k: int) -> list[Pattern]:
-    """Singles (``k`` 1) and pairs (``k`` 2) of every rank, jokers included."""
-    ways, total, canonical = hand.ways, hand.total, hand.canonical
-    return [(table[v], ways[v][k], canonical(v, k)) for v in _ALL_VALUES if total[v] >= k]
+class Memo:
+    """The patterns of several ranks made so far, by their ranks (a cache its owner
+    keeps: a deal's patterns come back while the ranks they take do not change)."""
+
+    __slots__ = ("full_houses", "runs")
+
+    def __init__(self) -> None:
+        self.full_houses: dict[tuple[Rank, Rank], Pattern] = {}
+        self.runs: dict[tuple[Part, ...], Pattern] = {}
 
 
-def _triples(hand: _Hand) -> list[Pattern]:
-    """Three cards of a rank, not all identical."""
+def _full_house(triple: Rank, pair: Rank, memo: Memo) -> Pattern:
+    t, p = triple.value, pair.value
+    parts = (triple.parts[3], pair.parts[2])
+    pattern = Pattern(
+        _FULL_HOUSES[t][p],
+        triple.ways[3] * pair.ways[2],
+        parts if _ORDER[t] < _ORDER[p] else parts[::-1],
+    )
+    memo.full_houses[triple, pair] = pattern
+    return pattern
+
+
+def _full_houses(ranks: list[Rank], above: int, second_above: int, memo: Memo) -> list[Pattern]:
+    """Triples of ``3`` … ``2`` above ``above`` with a pair of any other rank above
+    ``second_above``, jokers included; by triple, then pair."""
+    pairs = [r for r in ranks[second_above + 1 :] if r.total >= 2]
     found: list[Pattern] = []
-    for v in _SUITED_VALUES:
-        ways = hand.ways[v]
-        if len(ways) > 3 and ways[3] > hand.identical[v]:
-            found.append((_TRIPLES[v], ways[3] - hand.identical[v], hand.canonical(v, 3, PLAIN)))
-    return found
-
-
-def _special(hand: _Hand) -> list[Pattern]:
-    """Same-suit triples, three-joker triples and bombs (SF-9)."""
-    found: list[Pattern] = []
-    for v in _SUITED_VALUES:
-        if hand.identical[v]:
-            found.append((_SUITED_TRIPLES[v], hand.identical[v], hand.canonical(v, 3, IDENTICAL)))
-    for v in (SMALL_JOKER_VALUE, BIG_JOKER_VALUE):
-        if hand.total[v] >= 3:
-            found.append((make_reading(Kind.JOKER_TRIPLE, 3, v), 1, hand.canonical(v, 3)))
-    for v in _SUITED_VALUES:
-        ways = hand.ways[v]
-        for k in range(4, len(ways)):
-            found.append((make_reading(Kind.BOMB, k, v), ways[k], hand.canonical(v, k)))
-    return found
-
-
-def _full_houses(hand: _Hand) -> list[Pattern]:
-    """A triple of ``3`` … ``2`` and a pair of any other rank, jokers included."""
-    ways, total, canonical = hand.ways, hand.total, hand.canonical
-    pairs = [(p, ways[p][2], canonical(p, 2), _card_order(p)) for p in _ALL_VALUES if total[p] >= 2]
-    found: list[Pattern] = []
-    for t in _SUITED_VALUES:
-        if total[t] < 3:
+    if not pairs:
+        return found
+    made = memo.full_houses
+    for triple in ranks[max(above + 1, LOWEST_VALUE) : TWO_VALUE + 1]:
+        if triple.total < 3:
             continue
-        t_ways, t_cards, t_order, combos = (
-            ways[t][3],
-            canonical(t, 3),
-            _card_order(t),
-            _FULL_HOUSES[t],
-        )
-        found += [
-            (combos[p], t_ways * w, t_cards + cards if t_order < order else cards + t_cards)
-            for p, w, cards, order in pairs
-            if p != t
-        ]
+        for pair in pairs:
+            if pair is not triple:
+                pattern = made.get((triple, pair))
+                found.append(pattern if pattern is not None else _full_house(triple, pair, memo))
     return found
 
 
-Window = tuple[int, int, int, tuple[Card, ...]]
-"""A run of sets of one width over consecutive ranks: first value, length, ways, cards."""
+def _run(combo: Reading, ways: int, parts: tuple[Part, ...], memo: Memo) -> Pattern:
+    pattern = memo.runs.get(parts)
+    if pattern is None:
+        pattern = memo.runs[parts] = Pattern(combo, ways, parts)
+    return pattern
 
 
-def _windows(hand: _Hand, width: int) -> list[Window]:
-    """Every run of two or more sets of ``width`` cards over consecutive ranks of ``3`` … ``A``."""
-    total, ways, canonical = hand.total, hand.ways, hand.canonical
-    held = [total[v] >= width for v in range(ACE_VALUE + 1)] + [False]  # no 2 in a run
-    sets = [canonical(v, width) if held[v] else () for v in range(ACE_VALUE + 1)]
+Window = tuple[int, int, int, tuple[Part, ...]]
+"""A run of sets of one width over consecutive ranks: first value, length, ways, parts."""
+
+
+def _windows(ranks: list[Rank], width: int) -> list[Window]:
+    """Every run of two or more sets of ``width`` cards over consecutive ranks of ``3`` … ``A``,
+    by length, then first rank."""
     found: list[Window] = []
     for first in _RUN_VALUES:
-        if not held[first] or not held[first + 1]:
+        start = ranks[first]
+        if start.total < width:
             continue
-        product_ways, cards = ways[first][width], sets[first]
+        ways = start.ways[width]
+        parts: tuple[Part, ...] = (start.parts[width],)
         for last in range(first + 1, ACE_VALUE + 1):
-            if not held[last]:
+            rank = ranks[last]
+            if rank.total < width:
                 break
-            product_ways *= ways[last][width]
-            cards += sets[last]  # ranks 3 … A ascend with the card ints
-            found.append((first, last - first + 1, product_ways, cards))
+            ways *= rank.ways[width]
+            parts += (rank.parts[width],)
+            found.append((first, last - first + 1, ways, parts))
+    found.sort(key=_LENGTH_FIRST)
     return found
 
 
-def _runs(windows: list[Window], kind: Kind, width: int, shortest: int) -> list[Pattern]:
-    """Consecutive pairs (width 2, 3 or more) or steel plates (width 3, 2 or more)."""
+def _length_first(window: Window) -> tuple[int, int]:
+    return window[1], window[0]
+
+
+_LENGTH_FIRST = _length_first
+
+
+def _runs(
+    windows: list[Window],
+    kind: Kind,
+    width: int,
+    shortest: int,
+    length: int,
+    above: int,
+    memo: Memo,
+) -> list[Pattern]:
+    """Consecutive pairs (width 2, 3 or more) or steel plates (width 3, 2 or more): of
+    ``length`` sets ending above ``above`` (every length when ``length`` is 0)."""
     return [
-        (make_reading(kind, width * length, first + length - 1), ways, cards)
-        for first, length, ways, cards in windows
-        if length >= shortest
+        _run(make_reading(kind, width * n, first + n - 1), ways, parts, memo)
+        for first, n, ways, parts in windows
+        if n >= shortest and (not length or n == length) and first + n - 1 > above
     ]
 
 
-def _plates_with_pairs(plates: list[Window], pair_runs: list[Window]) -> list[Pattern]:
-    """A steel plate and as many consecutive pairs of other ranks (SF-8)."""
-    by_length: dict[int, list[Window]] = {}
-    for window in pair_runs:
-        by_length.setdefault(window[1], []).append(window)
+def _plates_with_pairs(
+    plates: list[Window],
+    pair_runs: list[Window],
+    length: int,
+    above: int,
+    second_above: int,
+    memo: Memo,
+) -> list[Pattern]:
+    """A steel plate and as many consecutive pairs of other ranks (SF-8), of ``length``
+    triples (every length when 0), the plate above ``above`` and the pairs above
+    ``second_above``; by size, plate, pairs."""
     found: list[Pattern] = []
-    for t_first, length, t_ways, t_cards in plates:
-        pairs = by_length.get(length)
-        if not pairs:
+    for t_first, n, t_ways, t_parts in plates:
+        t_last = t_first + n - 1
+        if (length and n != length) or t_last <= above:
             continue
-        t_last = t_first + length - 1
-        for p_first, _, p_ways, p_cards in pairs:
+        for p_first, p_n, p_ways, p_parts in pair_runs:
+            p_last = p_first + n - 1
+            if p_n != n or p_last <= second_above:
+                continue
             if p_first > t_last:
-                cards = t_cards + p_cards
-            elif p_first + length <= t_first:
-                cards = p_cards + t_cards
+                parts = t_parts + p_parts
+            elif p_first + n <= t_first:
+                parts = p_parts + t_parts
             else:
                 continue
-            combo = make_reading(Kind.PLATE_WITH_PAIRS, 5 * length, t_last, p_first + length - 1)
-            found.append((combo, t_ways * p_ways, cards))
+            combo = make_reading(Kind.PLATE_WITH_PAIRS, 5 * n, t_last, p_last)
+            found.append(_run(combo, t_ways * p_ways, parts, memo))
     return found
+
+
+# ----------------------------------------------------------------------------
+# patterns by table
+
+
+Ladder = tuple[list[Pattern], list[Pattern]]
+"""A hand's plays on the SF-9 ladder: its same-suit triples, then its bombs and three-joker
+plays."""
+
+
+def specials(ranks: list[Rank]) -> Ladder:
+    """The SF-9 ladder in reading order: the same-suit triples, then the bombs and the
+    three-joker plays (their kinds sort after every ordinary kind)."""
+    suited = [p for p in [r.suited for r in ranks[LOWEST_VALUE : TWO_VALUE + 1]] if p is not None]
+    top: list[Pattern] = []
+    for rank in ranks[LOWEST_VALUE : TWO_VALUE + 1]:
+        if rank.bombs:
+            top += rank.bombs
+    if len(top) > 1:
+        top.sort(key=_READING_OF)
+    for value in _JOKER_VALUES:
+        joker = ranks[value].suited
+        if joker is not None:
+            top.append(joker)
+    return suited, top
+
+
+def _reading_of(pattern: Pattern) -> Reading:
+    return pattern.reading
+
+
+_READING_OF = _reading_of
+
+
+def lead_patterns(ranks: list[Rank], memo: Memo) -> list[Pattern]:
+    """Every rank pattern of the hand (a lead), in the order of their readings."""
+    found = [p for p in [r.single for r in ranks] if p is not None]
+    found += [p for p in [r.pair for r in ranks] if p is not None]
+    found += [p for p in [r.triple for r in ranks] if p is not None]
+    suited, top = specials(ranks)
+    found += suited
+    found += _full_houses(ranks, 0, 0, memo)
+    pair_runs, plates = _windows(ranks, 2), _windows(ranks, 3)
+    found += _runs(pair_runs, Kind.PAIR_RUN, 2, 3, 0, 0, memo)
+    found += _runs(plates, Kind.PLATE, 3, 2, 0, 0, memo)
+    plates_with_pairs = _plates_with_pairs(plates, pair_runs, 0, 0, 0, memo)
+    if len(plates_with_pairs) > 1:
+        plates_with_pairs.sort(key=_READING_OF)
+    found += plates_with_pairs
+    found += top
+    return found
+
+
+def beating_patterns(
+    ranks: list[Rank], table: Reading, ladder: Ladder, memo: Memo
+) -> list[Pattern]:
+    """The rank patterns that beat ``table`` (SF-9), in the order of their readings;
+    ``ladder`` is the hand's :func:`specials`."""
+    suited, top = ladder
+    if table.power:
+        return [p for p in suited + top if beats(p.reading, table)]
+    kind, value = table.kind, table.value
+    found: list[Pattern]
+    if kind == Kind.SINGLE:
+        found = [p for p in [r.single for r in ranks[value + 1 :]] if p is not None]
+    elif kind == Kind.PAIR:
+        found = [p for p in [r.pair for r in ranks[value + 1 :]] if p is not None]
+    elif kind == Kind.TRIPLE:
+        found = [p for p in [r.triple for r in ranks[value + 1 :]] if p is not None]
+    elif kind == Kind.FULL_HOUSE:
+        found = _full_houses(ranks, value, table.second, memo)
+    elif kind == Kind.PAIR_RUN:
+        found = _runs(_windows(ranks, 2), kind, 2, 3, table.size // 2, value, memo)
+    elif kind == Kind.PLATE:
+        found = _runs(_windows(ranks, 3), kind, 3, 2, table.size // 3, value, memo)
+    else:
+        plates, pair_runs = _windows(ranks, 3), _windows(ranks, 2)
+        size = table.size // 5
+        found = _plates_with_pairs(plates, pair_runs, size, value, table.second, memo)
+        found.sort(key=_READING_OF)
+    if kind < Kind.SUITED_TRIPLE:
+        return found + suited + top
+    return suited + found + top
+
+
+def patterns(ranks: list[Rank], table: Reading | None, memo: Memo) -> list[Pattern]:
+    """The rank patterns that may lead (``table`` is ``None``) or beat ``table``."""
+    if table is None:
+        return lead_patterns(ranks, memo)
+    return beating_patterns(ranks, table, specials(ranks), memo)
+
+
+# ----------------------------------------------------------------------------
+# listing
+
+
+def count(found: list[Pattern]) -> int:
+    """The number of distinct plays (card multisets) the patterns stand for."""
+    total = 0
+    for pattern in found:
+        total += pattern.ways
+    return total
+
+
+def listing(found: list[Pattern], limit: int) -> tuple[list[Segment], bool]:
+    """The plays of the patterns ``found``, pattern by pattern, and whether that list is
+    complete: every play when there are at most ``limit``, otherwise the canonical play
+    of each pattern (the list may then be longer than ``limit``)."""
+    if count(found) <= limit:
+        return [(p.reading, p.plays()) for p in found], True
+    return [(p.reading, p.canonical()) for p in found], False
 
 
 # ----------------------------------------------------------------------------
@@ -338,66 +555,17 @@ def _plates_with_pairs(plates: list[Window], pair_runs: list[Window]) -> list[Pa
 
 
 class HandPlays:
-    """The legal plays of one hand, built from its rank patterns when first needed.
+    """The legal plays of one hand (a counts vector of 54)."""
 
-    A state keeps one per seat until that seat's hand changes, so the
-    decisions between two plays of a seat share its patterns.
-    """
-
-    __slots__ = ("_leads", "_patterns", "_windows", "hand")
+    __slots__ = ("_memo", "ranks")
 
     def __init__(self, counts: Sequence[int]) -> None:
-        self.hand = _Hand(counts)
-        self._patterns: dict[Kind | str, list[Pattern]] = {}
-        self._windows: dict[int, list[Window]] = {}
-        self._leads: dict[int, tuple[list[Play], bool]] = {}
-
-    def patterns(self, group: Kind | str) -> list[Pattern]:
-        """The rank patterns of one group: an ordinary kind, or :data:`SPECIAL`."""
-        found = self._patterns.get(group)
-        if found is None:
-            found = self._patterns[group] = self._build(group)
-        return found
-
-    def _build(self, group: Kind | str) -> list[Pattern]:
-        hand = self.hand
-        if group == SPECIAL:
-            return _special(hand)
-        if group == Kind.SINGLE:
-            return _sets(hand, _SINGLES, 1)
-        if group == Kind.PAIR:
-            return _sets(hand, _PAIRS, 2)
-        if group == Kind.TRIPLE:
-            return _triples(hand)
-        if group == Kind.FULL_HOUSE:
-            return _full_houses(hand)
-        if group == Kind.PAIR_RUN:
-            return _runs(self.windows(2), Kind.PAIR_RUN, 2, 3)
-        if group == Kind.PLATE:
-            return _runs(self.windows(3), Kind.PLATE, 3, 2)
-        if group == Kind.PLATE_WITH_PAIRS:
-            return _plates_with_pairs(self.windows(3), self.windows(2))
-        raise ValueError(f"no play group {group!r}")
-
-    def windows(self, width: int) -> list[Window]:
-        found = self._windows.get(width)
-        if found is None:
-            found = self._windows[width] = _windows(self.hand, width)
-        return found
-
-    def candidates(self, table: Reading | None) -> list[Pattern]:
-        """The rank patterns that may lead (``table`` is ``None``) or beat ``table`` (SF-9)."""
-        if table is None:
-            found = [p for group in _ORDINARY_KINDS for p in self.patterns(group)]
-            return found + self.patterns(SPECIAL)
-        found = [p for p in self.patterns(SPECIAL) if beats(p[0], table)]
-        if not table.power:
-            found += [p for p in self.patterns(table.kind) if beats(p[0], table)]
-        return found
+        self.ranks = ranks_in(counts)
+        self._memo = Memo()
 
     def count(self, table: Reading | None) -> int:
         """The number of distinct legal plays (card multisets), without listing them."""
-        return sum([p[1] for p in self.candidates(table)])
+        return count(patterns(self.ranks, table, self._memo))
 
     def legal(self, table: Reading | None, limit: int) -> tuple[list[Play], bool]:
         """The plays that may lead (``table`` is ``None``) or beat ``table``, and whether
@@ -408,40 +576,8 @@ class HandPlays:
         be longer than ``limit``). Sorted by reading. The caller may keep or
         change the list.
         """
-        if table is None:
-            cached = self._leads.get(limit)
-            if cached is None:
-                cached = self._leads[limit] = self._legal(None, limit)
-            return list(cached[0]), cached[1]
-        return self._legal(table, limit)
-
-    def _legal(self, table: Reading | None, limit: int) -> tuple[list[Play], bool]:
-        patterns = self.candidates(table)
-        complete = sum([p[1] for p in patterns]) <= limit
-        if complete:
-            plays = self._expand(patterns)
-        else:
-            plays = [(cards, combo) for combo, _, cards in patterns]
-        plays.sort(key=_READING)
-        return plays, complete
-
-    def _expand(self, patterns: list[Pattern]) -> list[Play]:
-        choices = self.hand.choices
-        plays: list[Play] = []
-        for combo, _, _ in patterns:
-            parts = _parts(combo)
-            if len(parts) == 1:
-                plays += [(cards, combo) for cards in choices(parts[0])]
-            elif len(parts) == 2:
-                seconds = choices(parts[1])
-                plays += [(a + b, combo) for a in choices(parts[0]) for b in seconds]
-            else:
-                options = [choices(part) for part in parts]
-                plays += [(sum(chosen, ()), combo) for chosen in product(*options)]
-        return plays
-
-
-_READING = itemgetter(1)
+        segments, complete = listing(patterns(self.ranks, table, self._memo), limit)
+        return [(a.cards, combo) for combo, plays in segments for a in plays], complete
 
 
 def legal_plays(

@@ -12,10 +12,10 @@ names the seat its receiver plays from, a ``swap`` the seats both players move t
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NoReturn
+from types import MappingProxyType
+from typing import Any, Final, NamedTuple, NoReturn
 
 from arena.cards import NUM_KINDS, Card
 from arena.errors import IllegalActionError
@@ -37,8 +37,28 @@ from arena.games.base import (
 )
 from arena.games.climbing import ClimbingState
 from arena.games.sanfu import scoring
-from arena.games.sanfu.combos import Kind, Reading, beats, no_combination_reason, reading
-from arena.games.sanfu.moves import INCOMPLETE_DESCRIPTION, HandPlays
+from arena.games.sanfu.combos import (
+    Kind,
+    Reading,
+    beats,
+    no_combination_reason,
+    rank_text,
+    reading,
+)
+from arena.games.sanfu.moves import (
+    INCOMPLETE_DESCRIPTION,
+    Ladder,
+    Memo,
+    Rank,
+    Segment,
+    beating_patterns,
+    card_rank_value,
+    lead_patterns,
+    listing,
+    rank_in,
+    ranks_in,
+    specials,
+)
 from arena.games.shengji.order import card_points
 
 GAME_NAME = "sanfu"
@@ -91,64 +111,176 @@ def rearrange(
     return [(mover, target)]
 
 
+Seating = tuple[int, int, int, int]
+
+
+class _Listing(NamedTuple):
+    """The listed plays of one decision: in order, by rank pattern, and whether complete."""
+
+    actions: tuple[Action, ...]
+    segments: list[Segment]
+    complete: bool
+
+
+_NO_LISTING = _Listing((), [], True)
+_NOTHING_PRIVATE: Mapping[str, Any] = MappingProxyType({})
+_LABELS = tuple([kind.label for kind in Kind])
+_POINTS = [card_points(card) for card in range(NUM_KINDS)]
+_LEADS = [Event("lead", seat) for seat in range(NUM_SEATS)]
+
+
+def deal(deal_order: Sequence[Card], turned: Sequence[int], setup: SanfuSetup) -> SanfuState:
+    """The deal of ``deal_order`` (dealt one card at a time from seat 0, SF-1) with the
+    cards at the indices ``turned`` shown, up to its first lead."""
+    seating = list(setup.seating)
+    counts = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
+    events: list[Event] = [Event("deal", value=setup.deal_index)]
+    receivers: list[Seat] = []
+    shown: list[Card] = []
+    for index, card in enumerate(deal_order):  # SF-1: one at a time from seat 0
+        seat = index % NUM_SEATS
+        counts[seat][card] += 1
+        if index in turned:  # SF-2: shown to everyone as it is dealt
+            receivers.append(seat)
+            shown.append(card)
+    before = list(seating)
+    moves = rearrange(seating, receivers, setup)
+    now_at = list(range(NUM_SEATS))  # by dealt seat: the seat after the rearrangement
+    for mover, target in moves:  # SF-4: the players take their cards with them
+        counts[mover], counts[target] = counts[target], counts[mover]
+        now_at[mover], now_at[target] = target, mover
+    # Every seat in the deal's events is a seat of the rearranged table (the seating
+    # the deal is played in); ``value`` names the player sitting there.
+    for seat, card in zip(receivers, shown, strict=True):
+        events.append(Event("turn", now_at[seat], (card,), value=before[seat]))
+    for mover, target in moves:  # public, naming both players
+        events.append(
+            Event("swap", target, target=mover, value=before[mover], tag=str(before[target]))
+        )
+    state = SanfuState(
+        setup,
+        (seating[0], seating[1], seating[2], seating[3]),
+        counts,
+        [ranks_in(c) for c in counts],
+        [None] * NUM_SEATS,
+        [None] * NUM_SEATS,
+        [sum(c) for c in counts],
+        [0] * NUM_SEATS,
+        [],
+        [],
+        _Table(),
+        events,
+        NOBODY,
+        "play",
+        NOBODY,
+        LIST_LIMIT,
+        Memo(),
+        None,
+        False,
+    )
+    if len(receivers) == 2 or setup.previous_first is None:
+        leader = now_at[receivers[0]]  # SF-6
+    else:
+        leader = state.seating.index(setup.previous_first)
+    state._lead(leader)
+    return state
+
+
 class SanfuState(ClimbingState[_Table]):
-    """One sanfu deal."""
+    """One sanfu deal (made by :func:`deal`).
+
+    Per seat it keeps the counts of its cards and their :class:`Rank` per rank value;
+    a play replaces the seat's two lists rather than changing them, so copies may
+    share them. A copy (:meth:`clone`) shares every container with its original until
+    either of them applies an action (copy on write: ``_shared``); the listing of the
+    decision, the hands and the special plays computed for one serve both.
+    """
 
     game_name = GAME_NAME
     syntax = SYNTAX
-    list_limit = LIST_LIMIT
-    """Most distinct plays listed before one per rank pattern is listed instead."""
 
     def __init__(
         self,
-        deal_order: Sequence[Card],
-        turned: Sequence[int],
         setup: SanfuSetup,
+        seating: Seating,
+        counts: list[list[int]],
+        ranks: list[list[Rank]],
+        hands: list[tuple[Card, ...] | None],
+        ladders: list[Ladder | None],
+        sizes: list[int],
+        captured: list[int],
+        out: list[Seat],
+        joker_triples: list[Seat],
+        table: _Table,
+        events: list[Event],
+        to_act: Seat,
+        phase: str,
+        fled: Seat,
+        list_limit: int,
+        memo: Memo,
+        listing: _Listing | None,
+        shared: bool,
     ) -> None:
+        """The parts of a state, as they are (a new deal comes from :func:`deal`)."""
         self.setup = setup
-        seating = list(setup.seating)
-        counts = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
-        self._events: list[Event] = [Event("deal", value=setup.deal_index)]
-        receivers: list[Seat] = []
-        shown: list[Card] = []
-        for index, card in enumerate(deal_order):  # SF-1: one at a time from seat 0
-            seat = index % NUM_SEATS
-            counts[seat][card] += 1
-            if index in turned:  # SF-2: shown to everyone as it is dealt
-                receivers.append(seat)
-                shown.append(card)
-        before = list(seating)
-        moves = rearrange(seating, receivers, setup)
-        now_at = list(range(NUM_SEATS))  # by dealt seat: the seat after the rearrangement
-        for mover, target in moves:  # SF-4: the players take their cards with them
-            counts[mover], counts[target] = counts[target], counts[mover]
-            now_at[mover], now_at[target] = target, mover
-        # Every seat in the deal's events is a seat of the rearranged table (the seating
-        # the deal is played in); ``value`` names the player sitting there.
-        for seat, card in zip(receivers, shown, strict=True):
-            self._events.append(Event("turn", now_at[seat], (card,), value=before[seat]))
-        for mover, target in moves:  # public, naming both players
-            self._events.append(
-                Event("swap", target, target=mover, value=before[mover], tag=str(before[target]))
-            )
-        self.seating = (seating[0], seating[1], seating[2], seating[3])
+        self.seating = seating
         self._counts = counts
-        self._hands: list[tuple[Card, ...] | None] = [None] * NUM_SEATS
-        self._sizes = [sum(c) for c in counts]
-        self._captured = [0] * NUM_SEATS
-        self._out: list[Seat] = []
-        self._joker_triples: list[Seat] = []
-        self._table = _Table()
-        self._plays: list[HandPlays | None] = [None] * NUM_SEATS
-        self._legal: list[Action] | None = None
-        self._legal_readings: dict[Action, Reading] = {}
-        self._legal_complete = True
-        if len(receivers) == 2 or setup.previous_first is None:
-            leader = now_at[receivers[0]]  # SF-6
-        else:
-            leader = self.seating.index(setup.previous_first)
-        self._phase = "play"
-        self._lead(leader)
+        self._ranks = ranks
+        self._hands = hands
+        self._ladders = ladders
+        self._sizes = sizes
+        self._captured = captured
+        self._out = out
+        self._joker_triples = joker_triples
+        self._table = table
+        self._events = events
+        self._to_act = to_act
+        self._phase = phase
+        self.fled = fled
+        self.list_limit = list_limit
+        """Most distinct plays listed before one per rank pattern is listed instead."""
+        self._memo = memo
+        self._listing = listing
+        self._shared = shared
+
+    def clone(self) -> SanfuState:
+        self._shared = True
+        return SanfuState(
+            self.setup,
+            self.seating,
+            self._counts,
+            self._ranks,
+            self._hands,
+            self._ladders,
+            self._sizes,
+            self._captured,
+            self._out,
+            self._joker_triples,
+            self._table,
+            self._events,
+            self._to_act,
+            self._phase,
+            self.fled,
+            self.list_limit,
+            self._memo,
+            self._listing,
+            True,
+        )
+
+    def _own(self) -> None:
+        """Copy what a clone may share, before changing it."""
+        self._counts = list(self._counts)
+        self._ranks = list(self._ranks)
+        self._hands = list(self._hands)
+        self._ladders = list(self._ladders)
+        self._sizes = list(self._sizes)
+        self._captured = list(self._captured)
+        self._out = list(self._out)
+        self._joker_triples = list(self._joker_triples)
+        t = self._table
+        self._table = _Table(t.seat, t.reading, t.passes, t.points)
+        self._events = list(self._events)
+        self._shared = False
 
     # --------------------------------------------------------------------- play
 
@@ -156,22 +288,33 @@ class SanfuState(ClimbingState[_Table]):
         return self.seating[seat]
 
     def _lead(self, seat: Seat, tag: str = "") -> None:
-        self._table = _Table()
+        table = self._table
+        table.seat, table.reading, table.passes, table.points = NOBODY, None, 0, 0
         self._to_act = seat
-        self._events.append(Event("lead", seat, tag=tag))
+        self._events.append(Event("lead", seat, tag=tag) if tag else _LEADS[seat])
 
     def _play(self, seat: Seat, cards: tuple[Card, ...], combo: Reading) -> None:
-        counts = self._counts[seat]
+        counts = self._counts[seat][:]
+        ranks = self._ranks[seat][:]
+        points = changed = 0
         for card in cards:
             counts[card] -= 1
-        self._hands[seat] = self._plays[seat] = None
+            points += _POINTS[card]
+        for card in cards:  # sorted: the cards of one rank follow each other
+            value = card_rank_value(card)
+            if value != changed:
+                ranks[value] = rank_in(counts, value)
+                changed = value
+        self._counts[seat] = counts
+        self._ranks[seat] = ranks
+        self._hands[seat] = self._ladders[seat] = None
         self._sizes[seat] -= len(cards)
         table = self._table
         table.seat, table.reading, table.passes = seat, combo, 0
-        table.points += sum(card_points(c) for c in cards)
+        table.points += points
         if combo.kind == Kind.JOKER_TRIPLE:
             self._joker_triples.append(seat)
-        self._events.append(Event("play", seat, cards, value=combo.value, tag=combo.kind.label))
+        self._events.append(Event("play", seat, cards, NOBODY, combo.value, _LABELS[combo.kind]))
         if self._sizes[seat] == 0:
             self._out.append(seat)
             self._events.append(Event("out", seat, value=len(self._out)))
@@ -201,63 +344,86 @@ class SanfuState(ClimbingState[_Table]):
 
     # ------------------------------------------------------- time and fleeing
 
+    def note_automatic(self, seat: Seat) -> None:
+        if self._shared:
+            self._own()
+        super().note_automatic(seat)
+
     def flee(self, seat: Seat) -> None:
         """SF-12/SF-15: the seat has fled; the deal ends at once (scored by SF-15)."""
         if self._phase == "over":
             raise IllegalActionError("the deal is already over")
+        if self._shared:
+            self._own()
         self.fled = seat
         self._events.append(Event("fled", seat, value=self.seating[seat]))
         self._finish()
+        self._listing = None
 
     # ---------------------------------------------------------------- interface
 
     def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._compute_legal()
-        assert self._legal is not None
-        return list(self._legal)
+        return list(self._listed().actions)
 
-    def _compute_legal(self) -> None:
+    def _listed(self) -> _Listing:
+        listing = self._listing
+        if listing is None:
+            listing = self._listing = self._list()
+        return listing
+
+    def _list(self) -> _Listing:
         seat = self._to_act
         if seat == NOBODY:
-            self._legal, self._legal_readings = [], {}
-            return
-        plays = self._plays[seat]
-        if plays is None:
-            plays = self._plays[seat] = HandPlays(self._counts[seat])
+            return _NO_LISTING
+        ranks = self._ranks[seat]
         table = self._table.reading
-        listed, complete = plays.legal(table, self.list_limit)
-        self._legal_readings = {Action("play", cards): combo for cards, combo in listed}
-        actions = list(self._legal_readings)
-        self._legal = [PASS, *actions] if table is not None else actions
-        self._legal_complete = complete
+        if table is None:
+            found = lead_patterns(ranks, self._memo)
+        else:
+            ladder = self._ladders[seat]
+            if ladder is None:
+                ladder = self._ladders[seat] = specials(ranks)
+            found = beating_patterns(ranks, table, ladder, self._memo)
+        segments, complete = listing(found, self.list_limit)
+        actions = [PASS] if table is not None else []
+        for _, plays in segments:
+            actions += plays
+        return _Listing(tuple(actions), segments, complete)
 
     def list_briefly(self, brief: bool = True) -> None:
         """One play per rank pattern from now on (the incomplete listing of SF moves),
         or again every play up to :data:`LIST_LIMIT`."""
         self.list_limit = 0 if brief else LIST_LIMIT
-        self._legal = None
+        self._listing = None
 
     def apply(self, action: Action) -> None:
         seat = self._to_act
         if seat == NOBODY:
             raise IllegalActionError(f"illegal action {quote_action(action)}: the deal is over")
-        action = well_formed(action)
+        if action is not PASS:  # the one pass is well formed
+            action = well_formed(action)
         table = self._table.reading
         if action == PASS:
             if table is None:
                 raise IllegalActionError("illegal action 'pass': the leader must play (SF-10)")
+            if self._shared:
+                self._own()
             self._pass(seat)
         else:
-            self._play(seat, action.cards, self._check_play(seat, action))
-        self._legal = None
+            combo = self._check_play(seat, action)
+            if self._shared:
+                self._own()
+            self._play(seat, action.cards, combo)
+        self._listing = None
 
     def _check_play(self, seat: Seat, action: Action) -> Reading:
-        if self._legal is None and self.list_limit:
-            self._compute_legal()  # a listed play's reading is known; a brief list seldom helps
-        known = self._legal_readings.get(action) if self._legal is not None else None
-        if known is not None:
-            return known
+        if self._listing is None and self.list_limit:
+            self._listing = self._list()  # a listed play's reading is known
+        if self._listing is not None:
+            size = len(action.cards)
+            for listed, plays in self._listing.segments:
+                if listed.size == size and action in plays:
+                    return listed
         text = quote_action(action)
         if action.verb != "play" or not action.cards or action.tag:
             self._refuse(f"illegal action {text}: expected 'pass' or 'play CARDS'")
@@ -278,49 +444,45 @@ class SanfuState(ClimbingState[_Table]):
 
     def observe(self, seat: Seat) -> Observation:
         table = self._table
+        combo = table.reading
         public: dict[str, Any] = {
             "seating": self.seating,
             "counts": list(self._sizes),
             "captured": list(self._captured),
             "finished": tuple(self._out),
             "table": None
-            if table.reading is None
-            else {"seat": table.seat, "points": table.points, **table.reading.to_dict()},
+            if combo is None
+            else {
+                "seat": table.seat,
+                "points": table.points,
+                "kind": _LABELS[combo.kind],
+                "rank": rank_text(combo.value),
+                "size": combo.size,
+            },
         }
-        to_act = seat == self._to_act
-        if to_act and self._legal is None:
-            self._compute_legal()
+        legal: tuple[Action, ...] = ()
+        complete = True
+        if seat == self._to_act:
+            listing = self._listed()
+            legal, complete = listing.actions, listing.complete
         return Observation(
-            game=GAME_NAME,
-            seat=seat,
-            phase=self._phase,
-            to_act=self._to_act,
-            hand=self.hand(seat),
-            legal_actions=tuple(self._legal or ()) if to_act else (),
-            events=tuple(self._events),
-            public=public,
-            legal_complete=self._legal_complete if to_act else True,
-            legal_description="" if not to_act or self._legal_complete else INCOMPLETE_DESCRIPTION,
+            GAME_NAME,
+            seat,
+            self._phase,
+            self._to_act,
+            self.hand(seat),
+            legal,
+            tuple(self._events),
+            public,
+            _NOTHING_PRIVATE,
+            complete,
+            "" if complete else INCOMPLETE_DESCRIPTION,
         )
 
     def outcome(self) -> Outcome:
         if self._phase != "over":
             raise IllegalActionError("the deal is not over")
         return settle(self)
-
-    def clone(self) -> SanfuState:
-        other = copy.copy(self)
-        other._events = list(self._events)
-        other._counts = [list(c) for c in self._counts]
-        other._hands = list(self._hands)
-        other._sizes = list(self._sizes)
-        other._captured = list(self._captured)
-        other._out = list(self._out)
-        other._joker_triples = list(self._joker_triples)
-        t = self._table
-        other._table = _Table(t.seat, t.reading, t.passes, t.points)
-        other._plays = list(self._plays)
-        return other
 
 
 def settle(state: SanfuState) -> Outcome:
@@ -393,4 +555,4 @@ def settle(state: SanfuState) -> Outcome:
     )
 
 
-__all__ = ["SanfuSetup", "SanfuState", "rearrange", "settle"]
+__all__ = ["SanfuSetup", "SanfuState", "deal", "rearrange", "settle"]
