@@ -18,8 +18,11 @@ from guandan_trace import trace_deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.cards import deck, to_counts
 from arena.games import make
 from arena.games.base import Action, State
+from arena.games.guandan.combos import Kind, wild_card
+from arena.games.guandan.moves import BOMBS, HandPlays
 
 RECORDS: list[dict[str, Any]] = json.loads(
     (Path(__file__).parent / "fixtures" / "guandan_engine.json").read_text()
@@ -82,3 +85,34 @@ def test_a_clone_and_its_original_never_change_each_other(
         fresh.apply(action)
     assert _snapshot(fresh) == _snapshot(state)
     assert fresh.events == state.events
+
+
+GROUPS = [*(kind for kind in Kind if kind < Kind.STRAIGHT_FLUSH), BOMBS]
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32), level=st.integers(0, 12), size=st.integers(5, 27))
+def test_plays_kept_after_a_play_are_the_plays_listed_afresh(
+    seed: int, level: int, size: int
+) -> None:
+    """A hand's groups after a play, kept from the groups listed before it (or from an
+    earlier hand's), are exactly and in the same order the groups of that hand listed
+    from nothing."""
+    rng = random.Random(seed)
+    cards = rng.sample(deck(2), size)
+    if rng.random() < 0.5:  # the wild cards: often held, sometimes both
+        cards += [wild_card(level)] * (2 - cards.count(wild_card(level)))
+    counts = to_counts(cards)
+    plays = HandPlays(counts, level)
+    while any(counts):
+        for key in rng.sample(GROUPS, rng.randrange(len(GROUPS) + 1)):
+            plays.group(key)  # listed now, or left for a later hand to list afresh
+        actions, _ = plays.options(None)
+        played = actions[rng.randrange(len(actions))].cards
+        for card in played:
+            counts[card] -= 1
+        plays = plays.after_play(played, counts)
+        fresh = HandPlays(counts, level)
+        for key in rng.sample(GROUPS, len(GROUPS)):
+            kept, listed = plays.group(key), fresh.group(key)
+            assert (kept.actions, kept.readings) == (listed.actions, listed.readings), key
