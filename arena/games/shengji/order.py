@@ -29,6 +29,10 @@ def card_points(card: Card) -> int:
     return 0 if card >= SMALL_JOKER else POINTS_BY_RANK.get(card >> 2, 0)
 
 
+CARD_POINTS: tuple[int, ...] = tuple(card_points(card) for card in range(NUM_KINDS))
+"""The points of each card (C-3), by card."""
+
+
 def colour_of(suit: int) -> int:
     """SJ-31: black (spades, clubs) is 0, red (hearts, diamonds) is 1."""
     return 1 if suit in (1, 2) else 0

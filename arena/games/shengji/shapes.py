@@ -96,7 +96,21 @@ class Pile:
 
     def units(self, width: int, length: int) -> Iterator[Unit]:
         """Every distinct unit of this shape that the pile holds."""
-        counts, by_position, sample = self.counts, self.by_position, self.sample
+        counts, by_position, sample, members = (
+            self.counts,
+            self.by_position,
+            self.sample,
+            self.members,
+        )
+        if length == 1:  # sets: each identity held ``width`` times, by position
+            for start in self.positions:
+                for identity in by_position[start]:
+                    if counts[identity] >= width:
+                        if members is None:
+                            yield Unit(width, 1, start, (sample[identity],) * width)
+                        else:  # a member list is sorted
+                            yield Unit(width, 1, start, tuple(members[identity][:width]))
+            return
         for start in self.positions:
             chain = []
             for position in range(start, start + length):

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from arena.cards import NUM_KINDS, Card, format_cards, rank_label
+from arena.cards import BIG_JOKER, NUM_KINDS, SMALL_JOKER, Card, format_cards, make_card, rank_label
 from arena.errors import IllegalActionError
 from arena.games.base import (
     NOBODY,
@@ -41,7 +41,7 @@ from arena.games.shengji.declare import (
 )
 from arena.games.shengji.follow import follow_error
 from arena.games.shengji.moves import LIST_LIMIT, all_leads, as_actions, follows, lead_units
-from arena.games.shengji.order import TrumpOrder, card_points
+from arena.games.shengji.order import CARD_POINTS, TrumpOrder
 from arena.games.shengji.shapes import Unit, decompose
 from arena.games.shengji.trick import (
     Contender,
@@ -91,8 +91,28 @@ class _Trick:
     suit: int = -1
     size: int = 0
     plays: list[tuple[Seat, tuple[Card, ...]]] = field(default_factory=list)
+    shown: list[tuple[Seat, str]] = field(default_factory=list)
+    """The plays with their cards in text form (for observations)."""
     best_seat: Seat = NOBODY
     best: Contender | None = None
+
+    def copy(self) -> _Trick:
+        """A copy whose plays can grow apart (the lead is replaced, never changed)."""
+        return _Trick(
+            self.leader,
+            self.lead,
+            self.suit,
+            self.size,
+            self.plays[:],
+            self.shown[:],
+            self.best_seat,
+            self.best,
+        )
+
+
+def _declaring_kinds(level: int) -> tuple[Card, ...]:
+    """The cards that can make a declaration at ``level``: its four level cards, the jokers."""
+    return (*(make_card(level, suit) for suit in range(4)), SMALL_JOKER, BIG_JOKER)
 
 
 SYNTAX = ActionSyntax(
@@ -113,8 +133,17 @@ class ShengjiState(CardState):
     syntax = SYNTAX
 
     def __init__(
-        self, deal_order: Sequence[Card], setup: ShengjiSetup, rules: ShengjiRules
+        self,
+        deal_order: Sequence[Card],
+        setup: ShengjiSetup,
+        rules: ShengjiRules,
+        copy_of: ShengjiState | None = None,
     ) -> None:
+        """The deal dealt from ``deal_order``; or, given ``copy_of``, a copy of that state
+        (the other arguments then being its own)."""
+        if copy_of is not None:
+            self._copy(copy_of)
+            return
         self.rules, self.setup = rules, setup
         # the first deal is dealt from seat 0 and played at the level both teams start at
         self._start: Seat = 0 if setup.dealer is None else setup.dealer
@@ -133,6 +162,9 @@ class ShengjiState(CardState):
         self.dealer: Seat = NOBODY
         self.order: TrumpOrder | None = None
         self._events: list[Event] = [Event("deal", self._start, value=self.level)]
+        self._events_tuple: tuple[Event, ...] = ()
+        self._game_label = f"shengji-{rules.decks}"
+        self._trump_name: str | None = None
         self._phase = "declare"
         self._to_act = NOBODY
         self._buried: list[Card] = []
@@ -140,7 +172,7 @@ class ShengjiState(CardState):
         self._tricks_played = 0
         self.defender_points = 0
         self.declarer_points = 0
-        self._legal: list[Action] | None = None
+        self._legal: tuple[Action, ...] | None = None
         self._legal_complete = True
         self._legal_description = ""
         self._outcome_data: dict[str, Any] = {}
@@ -151,8 +183,11 @@ class ShengjiState(CardState):
     def _options(self, seat: Seat) -> list[Declaration]:
         options = self._option_cache[seat]
         if options is None:
+            counts = self._counts[seat]
+            # only the level cards and the jokers can declare (SJ-8 … SJ-10, SJ-31)
+            declarable = [c for c in _declaring_kinds(self.level) for _ in range(counts[c])]
             options = self._option_cache[seat] = declaration_options(
-                self.hand(seat),
+                declarable,
                 seat,
                 self.level,
                 self.rules.decks,
@@ -229,6 +264,7 @@ class ShengjiState(CardState):
         self.order = TrumpOrder(
             self.level, trump, rules.constant_twos or rules.decks == 4, rules.two_colour
         )
+        self._trump_name = self.order.trump_name()
         shown = self.kitty[3:4] if standing is None and rules.no_declaration == "flip_kitty" else ()
         self._events.append(
             Event("trump", self.dealer, shown, value=self.level, tag=self.order.trump_name())
@@ -345,11 +381,12 @@ class ShengjiState(CardState):
             self._hands[seat] = tuple(rest)
         trick = self._trick
         trick.plays.append((seat, cards))
+        trick.shown.append((seat, format_cards(cards)))
         self._events.append(Event("play", seat, cards))
         if len(trick.plays) < NUM_SEATS:
             self._to_act = next_seat(seat)
             return
-        points = sum(card_points(c) for _, played in trick.plays for c in played)
+        points = sum([CARD_POINTS[c] for _, played in trick.plays for c in played])
         winner = trick.best_seat
         if team_of(winner) == self.declarer_team:
             self.declarer_points += points
@@ -411,7 +448,8 @@ class ShengjiState(CardState):
             actions, complete, description = self._legal_plays(seat)
         else:
             actions = []
-        self._legal, self._legal_complete, self._legal_description = actions, complete, description
+        self._legal = tuple(actions)
+        self._legal_complete, self._legal_description = complete, description
 
     def _legal_plays(self, seat: Seat) -> tuple[list[Action], bool, str]:
         order, trick, hand = self.order, self._trick, self.hand(seat)
@@ -500,21 +538,33 @@ class ShengjiState(CardState):
 
     # ------------------------------------------------------------ observation
 
+    def _events_seen(self) -> tuple[Event, ...]:
+        """The events so far as a tuple, made once per new event."""
+        events = self._events
+        if len(self._events_tuple) != len(events):
+            self._events_tuple = tuple(events)
+        return self._events_tuple
+
+    def _held(self, seat: Seat) -> int:
+        """How many cards the seat holds."""
+        hand = self._hands[seat]
+        return len(hand) if hand is not None else sum(self._counts[seat])
+
     def observe(self, seat: Seat) -> Observation:
-        order, trick = self.order, self._trick
+        trick = self._trick
         hidden = self.rules.decks == 4 and self._phase == "declare"
         public: dict[str, Any] = {
             "level": self.level,
             "levels": self.setup.levels,
             "dealer": self.dealer,
-            "trump": None if order is None else order.trump_name(),
+            "trump": self._trump_name,
             "defender_points": self.defender_points,
             "constant_twos": self.rules.constant_twos,
             "two_colour": self.rules.two_colour,
-            "counts": [sum(self._counts[s]) for s in range(NUM_SEATS)],
+            "counts": [self._held(s) for s in range(NUM_SEATS)],
             "trick": {
                 "leader": trick.leader,
-                "plays": [(s, format_cards(c)) for s, c in trick.plays],
+                "plays": list(trick.shown),
                 "winning": trick.best_seat if trick.plays else None,
             },
         }
@@ -526,17 +576,17 @@ class ShengjiState(CardState):
         if seat == self._to_act:
             if self._legal is None:
                 self._compute_legal()
-            legal = tuple(self._legal or ())
+            legal = self._legal or ()
         else:
             legal = ()
         return Observation(
-            game=f"shengji-{self.rules.decks}",
+            game=self._game_label,
             seat=seat,
             phase=self._phase,
             to_act=self._to_act,
             hand=self.hand(seat),
             legal_actions=legal,
-            events=tuple(self._events),
+            events=self._events_seen(),
             public=public,
             private=private,
             legal_complete=self._legal_complete if seat == self._to_act else True,
@@ -553,21 +603,37 @@ class ShengjiState(CardState):
         return settle(self)
 
     def clone(self) -> ShengjiState:
-        other = object.__new__(ShengjiState)
-        other.__dict__.update(self.__dict__)
-        other._counts = [list(c) for c in self._counts]
-        other._hands = list(self._hands)
-        other._deck = self._deck
-        other._events = list(self._events)
-        other._buried = list(self._buried)
-        other._final_round = None if self._final_round is None else list(self._final_round)
-        other._option_cache = list(self._option_cache)
-        t = self._trick
-        other._trick = _Trick(
-            t.leader, list(t.lead), t.suit, t.size, list(t.plays), t.best_seat, t.best
+        return ShengjiState(self._deck, self.setup, self.rules, self)
+
+    def _copy(self, other: ShengjiState) -> None:
+        """Become an independent copy of ``other``: what changes is copied, what never
+        changes once made (the deck, the order, tuples, the listing) is shared."""
+        self.rules, self.setup, self._start, self.level = (
+            other.rules,
+            other.setup,
+            other._start,
+            other.level,
         )
-        other._outcome_data = dict(self._outcome_data)
-        return other
+        self._deck, self.kitty, self._next_card = other._deck, other.kitty, other._next_card
+        self._counts = [counts[:] for counts in other._counts]
+        self._hands = other._hands[:]
+        final_round = other._final_round
+        self._final_round = None if final_round is None else final_round[:]
+        self._option_cache = other._option_cache[:]
+        self.standing, self.dealer, self.order = other.standing, other.dealer, other.order
+        self._events, self._events_tuple = other._events[:], other._events_tuple
+        self._game_label, self._trump_name = other._game_label, other._trump_name
+        self._phase, self._to_act, self.fled = other._phase, other._to_act, other.fled
+        self._buried = other._buried[:]
+        self._trick = other._trick.copy()
+        self._tricks_played = other._tricks_played
+        self.defender_points, self.declarer_points = other.defender_points, other.declarer_points
+        self._legal, self._legal_complete, self._legal_description = (
+            other._legal,
+            other._legal_complete,
+            other._legal_description,
+        )
+        self._outcome_data = other._outcome_data  # replaced, never changed
 
 
 def settle(state: ShengjiState) -> Outcome:

@@ -20,15 +20,28 @@ from arena.games.shengji.shapes import Pile, Shape, Unit, covers, decompose
 
 def beatable(unit: Unit, holdings: Sequence[Sequence[Card]], order: TrumpOrder) -> bool:
     """Whether some holding (cards of the unit's suit) has a higher unit of its shape."""
-    for cards in holdings:
-        if unit.width == 1:
-            if any(order.orders[c] > unit.top for c in cards):
-                return True
+    return bool(_beatable([unit], holdings, order))
+
+
+def _beatable(
+    units: Sequence[Unit], holdings: Sequence[Sequence[Card]], order: TrumpOrder
+) -> list[Unit]:
+    """The units some holding (cards of their suit) has a higher unit of the shape of."""
+    orders = order.orders
+    highest = max((orders[c] for cards in holdings for c in cards), default=-1)
+    piles: list[Pile] | None = None
+    found: list[Unit] = []
+    for unit in units:
+        if unit.width == 1:  # a single: any higher card
+            if highest > unit.top:
+                found.append(unit)
             continue
-        pile = Pile(cards, order)
-        if any(u.top > unit.top for u in pile.units(unit.width, unit.length)):
-            return True
-    return False
+        if piles is None:
+            piles = [Pile(cards, order) for cards in holdings]
+        width, length, top = unit.width, unit.length, unit.top
+        if any(u.top > top for pile in piles for u in pile.units(width, length)):
+            found.append(unit)
+    return found
 
 
 def check_throw(
@@ -40,7 +53,7 @@ def check_throw(
     units the forced one is the one whose highest card is lowest; on a tie, the
     one with fewer cards (Decision).
     """
-    failing = [u for u in units if beatable(u, others, order)]
+    failing = _beatable(units, others, order)
     if not failing:
         return None
     return min(failing, key=lambda u: (u.top, u.size))
