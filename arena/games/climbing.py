@@ -9,6 +9,9 @@ from typing import Generic, Protocol, TypeVar
 
 from arena.games.base import NUM_SEATS, CardState, Event, Seat, next_seat, partner_of
 
+_PASSES = tuple([Event("pass", seat) for seat in range(NUM_SEATS)])
+"""The pass event of each seat (events are immutable: one serves every deal)."""
+
 
 class Table(Protocol):
     """The trick in progress: who made the last play, and the passes since."""
@@ -47,8 +50,12 @@ class ClimbingState(CardState, Generic[TableT]):
     def _pass(self, seat: Seat) -> None:
         table = self._table
         table.passes += 1
-        self._events.append(Event("pass", seat))
-        others = sum(1 for s in range(NUM_SEATS) if self._sizes[s] and s != table.seat)
+        self._events.append(_PASSES[seat])
+        sizes, last = self._sizes, table.seat
+        others = 0  # the players still in, besides the one who played last
+        for s in range(NUM_SEATS):
+            if sizes[s] and s != last:
+                others += 1
         if table.passes < others:
             self._to_act = self._next_active(seat)
             return

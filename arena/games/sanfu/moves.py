@@ -224,6 +224,7 @@ class Rank:
         "bombs",
         "canonical",
         "choices",
+        "held",
         "pair",
         "parts",
         "pool",
@@ -247,6 +248,8 @@ class Rank:
         self.canonical: list[tuple[Card, ...]] = [
             _cards(value, _canonical_suits(pool, k, ANY)) for k in takes
         ]
+        self.held: tuple[Card, ...] = self.choices[total][0]
+        """Every card of the rank held, sorted."""
         self.parts: list[Part] = [(self, k) for k in takes]
         self.single = _one_rank(_SINGLES[value], value, pool, 1, ANY) if total >= 1 else None
         self.pair = _one_rank(_PAIRS[value], value, pool, 2, ANY) if total >= 2 else None
@@ -281,6 +284,10 @@ _VALUE_OF = [0] * NUM_KINDS
 for _value in _ALL_VALUES:
     for _card in value_cards(_value):
         _VALUE_OF[_card] = _value
+
+
+CARD_ORDER_VALUES = (TWO_VALUE, *_RUN_VALUES, SMALL_JOKER_VALUE, BIG_JOKER_VALUE)
+"""The rank values in the order of their card ints (the 2 first, the jokers last)."""
 
 
 def card_rank_value(card: Card) -> int:

@@ -46,6 +46,7 @@ from arena.games.sanfu.combos import (
     reading,
 )
 from arena.games.sanfu.moves import (
+    CARD_ORDER_VALUES,
     INCOMPLETE_DESCRIPTION,
     Ladder,
     Memo,
@@ -286,6 +287,16 @@ class SanfuState(ClimbingState[_Table]):
 
     def player_at(self, seat: Seat) -> int:
         return self.seating[seat]
+
+    def hand(self, seat: Seat) -> tuple[Card, ...]:
+        cards = self._hands[seat]
+        if cards is None:
+            ranks = self._ranks[seat]
+            cards = ()
+            for value in CARD_ORDER_VALUES:
+                cards += ranks[value].held
+            self._hands[seat] = cards
+        return cards
 
     def _lead(self, seat: Seat, tag: str = "") -> None:
         table = self._table
