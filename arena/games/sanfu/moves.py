@@ -156,9 +156,6 @@ Part = tuple["Rank", int]
 
 Plays = tuple[Action, ...]
 
-Segment = tuple[Reading, Plays]
-"""The listed plays of one rank pattern, with their reading."""
-
 
 class Pattern:
     """A rank pattern: its reading (which names its ranks and how many cards of each), how
@@ -166,7 +163,7 @@ class Pattern:
     one rank, whose plays are spelled out at once). Its canonical play and its plays are
     made when first needed, and kept."""
 
-    __slots__ = ("_canonical", "_plays", "parts", "reading", "ways")
+    __slots__ = ("_canonical", "parts", "reading", "spelled", "ways")
 
     def __init__(
         self,
@@ -180,7 +177,8 @@ class Pattern:
         self.ways = ways
         self.parts = parts
         self._canonical = canonical
-        self._plays = plays
+        self.spelled = plays
+        """Every play, once spelled out (:meth:`plays`)."""
 
     def canonical(self) -> Plays:
         """The canonical play, alone in a tuple."""
@@ -194,7 +192,7 @@ class Pattern:
 
     def plays(self) -> Plays:
         """Every play, in the order of the choices of its parts."""
-        plays = self._plays
+        plays = self.spelled
         if plays is None:
             parts = self.parts
             if len(parts) == 2:
@@ -204,7 +202,7 @@ class Pattern:
             else:
                 options = [rank.choices[k] for rank, k in parts]
                 plays = tuple([Action("play", sum(chosen, ())) for chosen in product(*options)])
-            self._plays = plays
+            self.spelled = plays
         return plays
 
 
@@ -548,13 +546,14 @@ def count(found: list[Pattern]) -> int:
     return total
 
 
-def listing(found: list[Pattern], limit: int) -> tuple[list[Segment], bool]:
-    """The plays of the patterns ``found``, pattern by pattern, and whether that list is
-    complete: every play when there are at most ``limit``, otherwise the canonical play
-    of each pattern (the list may then be longer than ``limit``)."""
-    if count(found) <= limit:
-        return [(p.reading, p.plays()) for p in found], True
-    return [(p.reading, p.canonical()) for p in found], False
+def listed(pattern: Pattern, complete: bool) -> Plays:
+    """The plays a listing shows for ``pattern``: every one in a complete listing, else its
+    canonical play alone. A listing is complete when its patterns stand for at most
+    ``limit`` plays (:func:`count`); an incomplete one may then be longer than ``limit``."""
+    if complete:
+        plays = pattern.spelled
+        return plays if plays is not None else pattern.plays()
+    return pattern.canonical()
 
 
 # ----------------------------------------------------------------------------
@@ -583,8 +582,9 @@ class HandPlays:
         be longer than ``limit``). Sorted by reading. The caller may keep or
         change the list.
         """
-        segments, complete = listing(patterns(self.ranks, table, self._memo), limit)
-        return [(a.cards, combo) for combo, plays in segments for a in plays], complete
+        found = patterns(self.ranks, table, self._memo)
+        complete = count(found) <= limit
+        return [(a.cards, p.reading) for p in found for a in listed(p, complete)], complete
 
 
 def legal_plays(

@@ -50,12 +50,13 @@ from arena.games.sanfu.moves import (
     INCOMPLETE_DESCRIPTION,
     Ladder,
     Memo,
+    Pattern,
     Rank,
-    Segment,
     beating_patterns,
     card_rank_value,
+    count,
     lead_patterns,
-    listing,
+    listed,
     rank_in,
     ranks_in,
     specials,
@@ -116,14 +117,15 @@ Seating = tuple[int, int, int, int]
 
 
 class _Listing(NamedTuple):
-    """The listed plays of one decision: in order, by rank pattern, and whether complete."""
+    """The listed actions of one decision in order, the rank patterns of its plays, and
+    whether the listing is complete (every play, or one per pattern)."""
 
-    actions: tuple[Action, ...]
-    segments: list[Segment]
+    actions: list[Action]
+    patterns: list[Pattern]
     complete: bool
 
 
-_NO_LISTING = _Listing((), [], True)
+_NO_LISTING = _Listing([], [], True)
 _NOTHING_PRIVATE: Mapping[str, Any] = MappingProxyType({})
 _LABELS = tuple([kind.label for kind in Kind])
 _POINTS = [card_points(card) for card in range(NUM_KINDS)]
@@ -395,11 +397,11 @@ class SanfuState(ClimbingState[_Table]):
             if ladder is None:
                 ladder = self._ladders[seat] = specials(ranks)
             found = beating_patterns(ranks, table, ladder, self._memo)
-        segments, complete = listing(found, self.list_limit)
+        complete = count(found) <= self.list_limit
         actions = [PASS] if table is not None else []
-        for _, plays in segments:
-            actions += plays
-        return _Listing(tuple(actions), segments, complete)
+        for pattern in found:
+            actions += listed(pattern, complete)
+        return _Listing(actions, found, complete)
 
     def list_briefly(self, brief: bool = True) -> None:
         """One play per rank pattern from now on (the incomplete listing of SF moves),
@@ -431,10 +433,10 @@ class SanfuState(ClimbingState[_Table]):
         if self._listing is None and self.list_limit:
             self._listing = self._list()  # a listed play's reading is known
         if self._listing is not None:
-            size = len(action.cards)
-            for listed, plays in self._listing.segments:
-                if listed.size == size and action in plays:
-                    return listed
+            size, complete = len(action.cards), self._listing.complete
+            for pattern in self._listing.patterns:
+                if pattern.reading.size == size and action in listed(pattern, complete):
+                    return pattern.reading
         text = quote_action(action)
         if action.verb != "play" or not action.cards or action.tag:
             self._refuse(f"illegal action {text}: expected 'pass' or 'play CARDS'")
@@ -475,7 +477,7 @@ class SanfuState(ClimbingState[_Table]):
         complete = True
         if seat == self._to_act:
             listing = self._listed()
-            legal, complete = listing.actions, listing.complete
+            legal, complete = tuple(listing.actions), listing.complete
         return Observation(
             GAME_NAME,
             seat,
