@@ -177,7 +177,7 @@ class _Draw:
         for s, cards in zip(deal.others, drawn, strict=True):
             hands[s] = cards + known[s]
         state = game.new_deal(setup, hands=hands)
-        replay_script(state, self._replay, self.observation, rng)
+        replay(state, self._replay, self.observation, rng)
         return state
 
 
@@ -186,11 +186,6 @@ def prepare(observation: Observation, game: Game) -> Draw:
     :class:`Inconsistent`): the known cards, the tribute facts and the actions to
     re-apply are worked out once."""
     return _Draw(observation, game)
-
-
-def sample(observation: Observation, rng: random.Random, game: Game) -> GuandanState:
-    """One Guandan state consistent with ``observation`` (may raise :class:`Inconsistent`)."""
-    return _Draw(observation, game)(rng)
 
 
 def _refusals(
@@ -236,13 +231,7 @@ def _script(observation: Observation) -> list[_Step]:
     return steps
 
 
-def replay(state: GuandanState, observation: Observation, rng: random.Random) -> None:
-    """Re-apply the public actions of ``observation``, then any face-down tribute or
-    return made since (drawn among the legal ones; the seat's own from ``private``)."""
-    replay_script(state, _script(observation), observation, rng)
-
-
-def replay_script(
+def replay(
     state: GuandanState, steps: list[_Step], observation: Observation, rng: random.Random
 ) -> None:
     """Re-apply ``steps`` (the public actions of ``observation``), then any face-down

@@ -106,7 +106,7 @@ class _Draw:
             turned.append(NUM_SEATS * position + origin)
         state = game.new_deal(self._setup, hands=hands, turned=turned)
         state.list_briefly()  # re-applied plays are checked one by one, no list needed
-        replay_script(state, self._script)
+        replay(state, self._script)
         state.list_briefly(False)
         return state
 
@@ -116,11 +116,6 @@ def prepare(observation: Observation, game: Game) -> Draw:
     :class:`Inconsistent`): the known cards, the seating and the actions to re-apply
     are worked out once."""
     return _Draw(observation, game)
-
-
-def sample(observation: Observation, rng: random.Random, game: Game) -> SanfuState:
-    """One sanfu state consistent with ``observation`` (may raise :class:`Inconsistent`)."""
-    return _Draw(observation, game)(rng)
 
 
 def _setup(observation: Observation, before: list[int], turned: int, game: Game) -> SanfuSetup:
@@ -155,12 +150,7 @@ def _script(observation: Observation) -> list[_Step]:
     return steps
 
 
-def replay(state: SanfuState, observation: Observation) -> None:
-    """Re-apply the public actions of ``observation`` to the fresh deal ``state``."""
-    replay_script(state, _script(observation))
-
-
-def replay_script(state: SanfuState, steps: list[_Step]) -> None:
+def replay(state: SanfuState, steps: list[_Step]) -> None:
     """Re-apply ``steps`` (public actions) to the fresh deal ``state``."""
     for automatic, seat, action in steps:
         if automatic:

@@ -344,13 +344,8 @@ class _Draw:
             )
             own_buried = buried
         state = ShengjiState(deal_order, known.setup, rules)
-        replay_script(state, known.script, declared, own_buried)
+        replay(state, known.script, declared, own_buried)
         return state
-
-
-def sample(observation: Observation, rng: random.Random, game: Game) -> ShengjiState:
-    """One Shengji state consistent with ``observation`` (may raise :class:`Inconsistent`)."""
-    return _Draw(observation, game)(rng)
 
 
 def prepare(observation: Observation, game: Game) -> Draw:
@@ -451,16 +446,6 @@ def _script(observation: Observation) -> _Script:
 
 
 def replay(
-    state: ShengjiState,
-    observation: Observation,
-    declared: list[tuple[Card, ...]],
-    buried: list[Card],
-) -> None:
-    """Re-run the dealing (declaring as the observation did) and re-apply buries and plays."""
-    replay_script(state, _script(observation), declared, buried)
-
-
-def replay_script(
     state: ShengjiState,
     script: _Script,
     declared: list[tuple[Card, ...]],
