@@ -8,6 +8,7 @@ as the listing did before, so order, truncation at the limit and completeness ag
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from hypothesis import assume, given, settings
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 from arena.cards import Card
 from arena.games.shengji.follow import priority_list, score
-from arena.games.shengji.moves import follows, sub_multisets
+from arena.games.shengji.moves import _draw, _unrank, _ways, follows, spread_sample, sub_multisets
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit, decompose
 
@@ -82,3 +83,22 @@ def test_follows_are_the_best_scoring_plays(
     expected, expected_complete = oracle(hand, lead, len(lead_cards), order, decks, limit)
     assert plays == expected
     assert complete == expected_complete and (description == "") == complete
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 12), max_size=16),
+    st.integers(0, 8),
+    st.sampled_from([5, 50, 1000]),
+)
+def test_spread_sample_lists_the_multisets_in_order_or_spaced_ranks(
+    cards: list[Card], size: int, limit: int
+) -> None:
+    counts = sorted(Counter(cards).items())
+    ways = _ways(counts, size)
+    if ways[0][size] <= limit:
+        expected = list(_draw(counts, 0, size, ()))
+    else:
+        spaced = [i * ways[0][size] // 7 for i in range(7)]
+        expected = [_unrank(counts, ways, size, rank) for rank in spaced]
+    assert spread_sample(cards, size, limit, 7) == (expected, ways[0][size] <= limit)

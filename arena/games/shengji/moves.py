@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from math import comb
 
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
@@ -59,6 +60,8 @@ def spread_sample(
 
     Returns the multisets and whether they are all of them.
     """
+    if comb(len(cards), size) <= limit:  # no more multisets than that: all of them
+        return sorted(sub_multisets(cards, size)), True  # sorted is the order of _draw
     counts = sorted(Counter(cards).items())
     ways = _ways(counts, size)
     total = ways[0][size]
@@ -139,10 +142,15 @@ def all_leads(cards: Sequence[Card], order: TrumpOrder, limit: int) -> list[Acti
     leads: list[Action] = []
     for held in by_suit.values():
         sets: list[tuple[Card, ...]] = [()]
-        for card, n in held:
+        for card, n in held[:-1]:
             copies = _COPIES[card][: n + 1]
             sets = [prefix + more for prefix in sets for more in copies]
-        leads.extend(as_actions(sets[1:]))  # every set but the empty one (which comes first)
+        card, n = held[-1]
+        copies = _COPIES[card][: n + 1]
+        plays = [
+            _new_tuple(Action, ("play", prefix + more, "")) for prefix in sets for more in copies
+        ]
+        leads.extend(plays[1:])  # every set but the empty one (which comes first)
     return leads
 
 
@@ -179,22 +187,19 @@ def follows(
     listed = priority_list(lead, decks)
     if listed is not None:
         return _listed_follows(suited, listed, size, order, limit, suit_name)
+    shape_rule = (
+        f"{size} cards of {suit_name}, matching the lead's shape as far as your cards allow (SJ-19)"
+    )
     pile = Pile(suited, order)
     if len(lead) == 1 and lead[0].length == 1:  # one set led: the sets, if any, in order
         sets = [unit.cards for unit in pile.units(size, 1)]
         if sets:
-            return sets, True, ""
+            complete = len(sets) <= limit
+            return sets[:limit], complete, "" if complete else shape_rule
     demand = _demand(pile, lead)
     if demand is not None:
         plays, complete = _demanded_follows(pile, suited, demand, size, limit)
-        if complete:
-            return plays, True, ""
-        return (
-            plays,
-            False,
-            f"{size} cards of {suit_name}, matching the lead's shape as far as your cards "
-            "allow (SJ-19)",
-        )
+        return plays, complete, "" if complete else shape_rule
     best = score(suited, lead, order, decks)
     unconstrained = best == score((), lead, order, decks)  # no shape to match: any cards
     plays = []
@@ -202,14 +207,7 @@ def follows(
         if unconstrained or score(chosen, lead, order, decks) == best:
             plays.append(chosen)
             if len(plays) > limit:
-                return (
-                    plays[:limit],
-                    False,
-                    (
-                        f"{size} cards of {suit_name}, matching the lead's shape as far as "
-                        "your cards allow (SJ-19)"
-                    ),
-                )
+                return plays[:limit], False, shape_rule
     return plays, True, ""
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NoReturn
 
 from arena.cards import BIG_JOKER, NUM_KINDS, SMALL_JOKER, Card, format_cards, make_card, rank_label
@@ -115,6 +116,19 @@ def _declaring_kinds(level: int) -> tuple[Card, ...]:
     return (*(make_card(level, suit) for suit in range(4)), SMALL_JOKER, BIG_JOKER)
 
 
+@lru_cache(maxsize=4096)
+def _declaration_options(
+    declarable: tuple[Card, ...],
+    seat: Seat,
+    level: int,
+    decks: int,
+    standing: Declaration | None,
+    two_colour: bool,
+) -> list[Declaration]:
+    """:func:`declaration_options`, remembered (the lists are only read)."""
+    return declaration_options(declarable, seat, level, decks, standing, two_colour)
+
+
 SYNTAX = ActionSyntax(
     "shengji",
     {
@@ -185,14 +199,10 @@ class ShengjiState(CardState):
         if options is None:
             counts = self._counts[seat]
             # only the level cards and the jokers can declare (SJ-8 … SJ-10, SJ-31)
-            declarable = [c for c in _declaring_kinds(self.level) for _ in range(counts[c])]
-            options = self._option_cache[seat] = declaration_options(
-                declarable,
-                seat,
-                self.level,
-                self.rules.decks,
-                self.standing,
-                self.rules.two_colour,
+            declarable = tuple([c for c in _declaring_kinds(self.level) for _ in range(counts[c])])
+            rules = self.rules
+            options = self._option_cache[seat] = _declaration_options(
+                declarable, seat, self.level, rules.decks, self.standing, rules.two_colour
             )
         return options
 
