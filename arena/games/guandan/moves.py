@@ -74,7 +74,16 @@ def _wild_spreads(length: int, width: int, wilds: int) -> tuple[tuple[int, ...],
 class _Hand:
     """Per-rank views of a counts vector, with the wild cards set apart."""
 
-    __slots__ = ("_singles", "choices", "counts", "level", "naturals", "pools", "wild", "wilds")
+    __slots__ = (
+        "_singles",
+        "choices",
+        "counts",
+        "level",
+        "naturals",
+        "pools",
+        "wild",
+        "wilds",
+    )
 
     def __init__(self, counts: Sequence[int], level: int) -> None:
         self.counts = counts = tuple(counts)
@@ -160,7 +169,11 @@ def _sets(hand: _Hand, width: int, kind: Kind, out: list[Play]) -> None:
                 out.append(_play((joker, joker), reading(Kind.PAIR, value, 2)))
 
 
-def _parts(hand: _Hand, width: int, most_wilds: int) -> list[tuple[int, int, tuple[Card, ...]]]:
+_Part = tuple[int, int, tuple[Card, ...]]
+"""Part of a full house: rank, wild cards used, natural cards."""
+
+
+def _parts(hand: _Hand, width: int, most_wilds: int) -> list[_Part]:
     """Every (rank, wild cards used, natural cards) making ``width`` cards of one rank."""
     return [
         (rank, used, cards)
@@ -185,27 +198,43 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
     pairs.extend(
         (joker, 0, (joker, joker)) for joker in (SMALL_JOKER, BIG_JOKER) if hand.counts[joker] == 2
     )
+    natural_pairs = [(rank, cards) for rank, used, cards in pairs if not used]
     new = _new_tuple
     for t_rank, t_used, t_cards in triples:
         combo = reading(Kind.FULL_HOUSE, rank_value(t_rank, hand.level), 5)
-        # natural parts are sorted, and so is the rank order: no sort needed (hot path)
-        out.extend(
-            [
-                (
-                    new(
-                        Action,
-                        ("play", t_cards + p_cards if t_rank < p_rank else p_cards + t_cards, ""),
-                    ),
-                    combo,
-                )
-                for p_rank, p_used, p_cards in pairs
-                if p_rank != t_rank and not t_used + p_used
-            ]
-        )
+        if not t_used:
+            # natural parts are sorted, and so is the rank order: no sort needed (hot path)
+            out.extend(
+                [
+                    (
+                        new(
+                            Action,
+                            (
+                                "play",
+                                t_cards + p_cards if t_rank < p_rank else p_cards + t_cards,
+                                "",
+                            ),
+                        ),
+                        combo,
+                    )
+                    for p_rank, p_cards in natural_pairs
+                    if p_rank != t_rank
+                ]
+            )
         if wilds:
             out.extend(
                 [
-                    _play(tuple(sorted(t_cards + p_cards + (wild,) * (t_used + p_used))), combo)
+                    (
+                        new(
+                            Action,
+                            (
+                                "play",
+                                tuple(sorted(t_cards + p_cards + (wild,) * (t_used + p_used))),
+                                "",
+                            ),
+                        ),
+                        combo,
+                    )
                     for p_rank, p_used, p_cards in pairs
                     if p_rank != t_rank and 0 < t_used + p_used <= wilds
                 ]
@@ -214,34 +243,56 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
 
 def _straights(hand: _Hand, out: list[Play]) -> None:
     """Five consecutive ranks whose natural cards are not all of one suit (GD-7)."""
-    wild, wilds, singles = hand.wild, hand.wilds, hand.singles
+    wild, wilds, singles, level = hand.wild, hand.wilds, hand.singles, hand.level
+    suits_of = [_SUIT_MASK[pool] for pool in hand.pools]
+    new = _new_tuple
     for start in range(10):
-        options = [singles[r] for r in _POSITION_RANKS[start : start + 5]]
+        ranks = _POSITION_RANKS[start : start + 5]
+        options = [singles[r] for r in ranks]
         missing = [i for i, cards in enumerate(options) if not cards]
         if len(missing) > wilds:
             continue
         combo = reading(Kind.STRAIGHT, start + 5, 5)
         for filled in _wild_slots(missing, 5, wilds):
-            chosen = [options[i] for i in range(5) if i not in filled]
-            flushes = _one_suit_choices(chosen)  # straight flushes, not straights
-            extra = (wild,) * len(filled)
-            new = _new_tuple
+            held = [i for i in range(5) if i not in filled]
+            chosen = [options[i] for i in held]
+            naturals = list(product(*chosen))
+            common = 15
+            for i in held:
+                common &= suits_of[ranks[i]]
+            if common:  # some choices are of one suit: straight flushes, not straights
+                flushes = {tuple([ranks[i] * 4 + suit for i in held]) for suit in _SUITS[common]}
+                naturals = [n for n in naturals if n not in flushes]
             if not filled and start > 0:  # ranks ascend, so the cards are sorted
+                out.extend([(new(Action, ("play", n, "")), combo) for n in naturals])
+                continue
+            extra = (wild,) * len(filled)
+            held_ranks = [ranks[i] for i in held]
+            if start > 0 and level not in held_ranks:
+                # the naturals ascend and none is of the wild card's rank: the wild
+                # cards go after those of lower ranks
+                at = sum([1 for r in held_ranks if r < level])
                 out.extend(
                     [
-                        (new(Action, ("play", n, "")), combo)
-                        for n in product(*chosen)
-                        if n not in flushes
+                        (
+                            new(Action, ("play", n[:at] + extra + n[at:], "")),
+                            combo,
+                        )
+                        for n in naturals
                     ]
                 )
-            else:
-                out.extend(
-                    [
-                        (new(Action, ("play", tuple(sorted(n + extra)), "")), combo)
-                        for n in product(*chosen)
-                        if n not in flushes
-                    ]
-                )
+                continue
+            out.extend(
+                [(new(Action, ("play", tuple(sorted(n + extra)), "")), combo) for n in naturals]
+            )
+
+
+_SUIT_MASK = {
+    pool: sum(1 << s for s in range(4) if pool[s]) for pool in product(range(3), repeat=4)
+}
+"""For each per-suit count of one rank (two decks: 0..2), a bit per suit held."""
+_SUITS = [tuple(s for s in range(4) if mask >> s & 1) for mask in range(16)]
+"""The suits of a mask of suits."""
 
 
 def _one_suit_choices(chosen: list[list[Card]]) -> set[tuple[Card, ...]]:
@@ -383,63 +434,37 @@ def _generate(hand: _Hand, key: Kind | str, out: list[Play]) -> None:
 
 
 class _Group:
-    """The plays of one group, sorted by reading: their actions and readings side by side,
-    and (once a derived hand needs them) the cards each play needs (:func:`_need`)."""
+    """The plays of one group, sorted by reading (their actions and readings side by side),
+    and the number of cards its hand had lost since the deal's first listing."""
 
-    __slots__ = ("actions", "needs", "readings")
+    __slots__ = ("actions", "lost", "readings")
 
-    def __init__(
-        self, actions: list[Action], readings: list[Reading], needs: list[int] | None
-    ) -> None:
+    def __init__(self, actions: list[Action], readings: list[Reading], lost: int) -> None:
         self.actions = actions
         self.readings = readings
-        self.needs = needs
+        self.lost = lost
 
-    def needs_of_plays(self) -> list[int]:
-        needs = self.needs
-        if needs is None:
-            bits = _CARD_BITS.__getitem__
-            needs = self.needs = [sum(map(bits, action.cards)) for action in self.actions]
-        return needs
-
-    def kept(self, lack: int) -> _Group:
-        """The plays whose cards a hand lacking ``lack`` (:func:`_lack`) still holds.
+    def kept(self, gone: tuple[Card, ...], counts: Sequence[int]) -> _Group:
+        """The plays a hand still holds once the cards ``gone[self.lost:]`` have left it
+        (``counts``: the hand now).
 
         The generators list plays in an order that depends only on each play's cards,
         so the plays a smaller hand keeps come in the order it would list them in.
         """
-        needs = self.needs_of_plays()
-        fits = [not need & lack for need in needs]
+        lost = gone[self.lost :]
+        cards = list(map(_CARDS, self.actions))
+        used_up = {card for card in lost if not counts[card]}
+        fits = list(map(used_up.isdisjoint, cards)) if used_up else [True] * len(cards)
+        for card in {card for card in lost if counts[card] == 1}:  # held twice, now once
+            fits = [fit and play.count(card) < 2 for fit, play in zip(fits, cards, strict=True)]
         if all(fits):
-            return self
+            return _Group(self.actions, self.readings, len(gone))
         return _Group(
-            list(compress(self.actions, fits)),
-            list(compress(self.readings, fits)),
-            list(compress(needs, fits)),
+            list(compress(self.actions, fits)), list(compress(self.readings, fits)), len(gone)
         )
 
 
-_CARD_BITS = [1 << (2 * card) for card in range(54)]
-"""A play's cards as a number with two bits per card, the count of each card (0..2):
-the sum of these over its cards (see :func:`_lack`)."""
-
-
-def _lacking(card: Card, held: int) -> int:
-    """The bits of :func:`_lack` for ``card`` held ``held`` times: a count field of a
-    play's needs shares a bit with them exactly when it is more than ``held``."""
-    return (3 >> held << held) << (2 * card) if held < 2 else 0
-
-
-def _lack(counts: Sequence[int]) -> int:
-    """What a hand lacks, as a mask: a play fits the hand when the sum of its
-    :data:`_CARD_BITS` shares no bit with it."""
-    mask = 0
-    for card, held in enumerate(counts):
-        if held < 2:
-            mask |= _lacking(card, held)
-    return mask
-
-
+_CARDS = itemgetter(1)
 _VALUE = itemgetter(2)
 
 
@@ -453,18 +478,18 @@ class HandPlays:
     plays whose cards are gone, rather than listing them again.
     """
 
-    __slots__ = ("_counts", "_groups", "_hand", "_inherited", "_lack", "level")
+    __slots__ = ("_counts", "_gone", "_groups", "_hand", "_inherited", "level")
 
     def __init__(
         self,
         counts: Sequence[int],
         level: int,
-        lack: int | None = None,
+        gone: tuple[Card, ...] = (),
         inherited: dict[Kind | str, _Group] | None = None,
     ) -> None:
         self._counts = tuple(counts)
         self.level = level
-        self._lack = _lack(counts) if lack is None else lack
+        self._gone = gone
         self._groups: dict[Kind | str, _Group] = {}
         self._inherited: dict[Kind | str, _Group] = inherited if inherited is not None else {}
         self._hand: _Hand | None = None
@@ -478,12 +503,9 @@ class HandPlays:
 
     def after_play(self, cards: Sequence[Card], counts: Sequence[int]) -> HandPlays:
         """The plays of the hand left once ``cards`` are played (``counts``: that hand)."""
-        lack = self._lack
-        for card in cards:
-            lack |= _lacking(card, counts[card])
         inherited = dict(self._inherited)
         inherited.update(self._groups)
-        return HandPlays(counts, self.level, lack, inherited)
+        return HandPlays(counts, self.level, self._gone + tuple(cards), inherited)
 
     def options(self, table: Reading | None) -> tuple[list[Action], list[Reading]]:
         """The actions and readings of the plays that may lead (``table`` is ``None``) or
@@ -516,18 +538,21 @@ class HandPlays:
         if found is None:
             source = self._inherited.get(key)
             if source is not None:
-                found = source.kept(self._lack)
+                found = source.kept(self._gone, self._counts)
             else:
                 plays: list[Play] = []
                 _generate(self.hand, key, plays)
                 if self.hand.wilds:
                     plays = _merge(plays)
                 plays.sort(key=_READING)
-                found = _Group([a for a, _ in plays], [r for _, r in plays], None)
+                found = _Group(
+                    list(map(_ACTION, plays)), list(map(_READING, plays)), len(self._gone)
+                )
             self._groups[key] = found
         return found
 
 
+_ACTION = itemgetter(0)
 _READING = itemgetter(1)
 
 
@@ -535,12 +560,15 @@ def _merge(raw: list[Play]) -> list[Play]:
     """Keep one play per action (cards and tag), at its strongest reading.
 
     Within one group the same cards can differ only in value (``3 4 5 6`` and a
-    wild card: a straight to 6 or to 7); the strongest reading stays.
+    wild card: a straight to 6 or to 7); the strongest reading stays. Readings
+    of one kind (and so of one size and bomb power) compare as their values do.
     """
     best: dict[Action, Reading] = {}
     for action, combo in raw:
-        current = best.get(action)
-        if current is None or strength(combo) > strength(current):
+        old = best.get(action)
+        if old is None or (
+            combo > old if combo.kind == old.kind else strength(combo) > strength(old)
+        ):
             best[action] = combo
     return list(best.items())
 
