@@ -157,6 +157,10 @@ Part = tuple["Rank", int]
 Plays = tuple[Action, ...]
 
 
+_play = Action._make
+"""An action from its fields (verb, cards, tag): the quicker way to make many."""
+
+
 class Pattern:
     """A rank pattern: its reading (which names its ranks and how many cards of each), how
     many distinct plays it stands for, and its parts in card order (none for a pattern of
@@ -198,10 +202,12 @@ class Pattern:
             if len(parts) == 2:
                 (one, k), (two, n) = parts
                 seconds = two.choices[n]
-                plays = tuple([Action("play", a + b) for a in one.choices[k] for b in seconds])
+                plays = tuple([_play(("play", a + b, "")) for a in one.choices[k] for b in seconds])
             else:
                 options = [rank.choices[k] for rank, k in parts]
-                plays = tuple([Action("play", sum(chosen, ())) for chosen in product(*options)])
+                plays = tuple(
+                    [_play(("play", sum(chosen, ()), "")) for chosen in product(*options)]
+                )
             self.spelled = plays
         return plays
 
@@ -321,20 +327,19 @@ class Memo:
     __slots__ = ("full_houses", "runs")
 
     def __init__(self) -> None:
-        self.full_houses: dict[tuple[Rank, Rank], Pattern] = {}
+        self.full_houses: dict[Rank, dict[Rank, Pattern]] = {}
+        """By the triple's rank, then the pair's."""
         self.runs: dict[tuple[Part, ...], Pattern] = {}
 
 
-def _full_house(triple: Rank, pair: Rank, memo: Memo) -> Pattern:
+def _full_house(triple: Rank, pair: Rank) -> Pattern:
     t, p = triple.value, pair.value
     parts = (triple.parts[3], pair.parts[2])
-    pattern = Pattern(
+    return Pattern(
         _FULL_HOUSES[t][p],
         triple.ways[3] * pair.ways[2],
         parts if _ORDER[t] < _ORDER[p] else parts[::-1],
     )
-    memo.full_houses[triple, pair] = pattern
-    return pattern
 
 
 def _full_houses(ranks: list[Rank], above: int, second_above: int, memo: Memo) -> list[Pattern]:
@@ -344,14 +349,19 @@ def _full_houses(ranks: list[Rank], above: int, second_above: int, memo: Memo) -
     found: list[Pattern] = []
     if not pairs:
         return found
-    made = memo.full_houses
+    rows = memo.full_houses
     for triple in ranks[max(above + 1, LOWEST_VALUE) : TWO_VALUE + 1]:
         if triple.total < 3:
             continue
+        row = rows.get(triple)
+        if row is None:
+            row = rows[triple] = {}
         for pair in pairs:
             if pair is not triple:
-                pattern = made.get((triple, pair))
-                found.append(pattern if pattern is not None else _full_house(triple, pair, memo))
+                pattern = row.get(pair)
+                if pattern is None:
+                    pattern = row[pair] = _full_house(triple, pair)
+                found.append(pattern)
     return found
 
 

@@ -399,8 +399,13 @@ class SanfuState(ClimbingState[_Table]):
             found = beating_patterns(ranks, table, ladder, self._memo)
         complete = count(found) <= self.list_limit
         actions = [PASS] if table is not None else []
-        for pattern in found:
-            actions += listed(pattern, complete)
+        if complete:
+            for pattern in found:
+                plays = pattern.spelled
+                actions += plays if plays is not None else pattern.plays()
+        else:
+            for pattern in found:
+                actions += pattern.canonical()
         return _Listing(actions, found, complete)
 
     def list_briefly(self, brief: bool = True) -> None:
