@@ -33,7 +33,6 @@ from arena.games.guandan.combos import (
     position_rank,
     rank_value,
     reading,
-    strength,
     wild_card,
 )
 
@@ -199,6 +198,15 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
         (joker, 0, (joker, joker)) for joker in (SMALL_JOKER, BIG_JOKER) if hand.counts[joker] == 2
     )
     natural_pairs = [(rank, cards) for rank, used, cards in pairs if not used]
+    # the pairs each triple may take with the wild cards left: 0 < wild cards used <= wilds
+    with_wilds = [
+        [
+            (rank, cards + (wild,) * (t_used + used))
+            for rank, used, cards in pairs
+            if 0 < t_used + used <= wilds
+        ]
+        for t_used in range(3)
+    ]
     new = _new_tuple
     for t_rank, t_used, t_cards in triples:
         combo = reading(Kind.FULL_HOUSE, rank_value(t_rank, hand.level), 5)
@@ -224,19 +232,9 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
         if wilds:
             out.extend(
                 [
-                    (
-                        new(
-                            Action,
-                            (
-                                "play",
-                                tuple(sorted(t_cards + p_cards + (wild,) * (t_used + p_used))),
-                                "",
-                            ),
-                        ),
-                        combo,
-                    )
-                    for p_rank, p_used, p_cards in pairs
-                    if p_rank != t_rank and 0 < t_used + p_used <= wilds
+                    (new(Action, ("play", tuple(sorted(t_cards + p_cards)), "")), combo)
+                    for p_rank, p_cards in with_wilds[t_used]
+                    if p_rank != t_rank
                 ]
             )
 
@@ -557,18 +555,18 @@ _READING = itemgetter(1)
 
 
 def _merge(raw: list[Play]) -> list[Play]:
-    """Keep one play per action (cards and tag), at its strongest reading.
+    """Keep one play per action (cards and tag), at its strongest reading, where the
+    action first came.
 
     Within one group the same cards can differ only in value (``3 4 5 6`` and a
-    wild card: a straight to 6 or to 7); the strongest reading stays. Readings
-    of one kind (and so of one size and bomb power) compare as their values do.
+    wild card: a straight to 6 or to 7); the strongest reading stays. Readings of
+    the same cards in one group have one kind, size and bomb power, so they order
+    as their values do.
     """
     best: dict[Action, Reading] = {}
     for action, combo in raw:
         old = best.get(action)
-        if old is None or (
-            combo > old if combo.kind == old.kind else strength(combo) > strength(old)
-        ):
+        if old is None or combo > old:
             best[action] = combo
     return list(best.items())
 
