@@ -6,12 +6,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
 from fixtures.search_record import VARIANTS, observations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.chance import derive_seed
 from arena.games.base import Observation, State
+from bots import determinize
 from bots.determinize import SampleError, determinizer, game_for, sample_state
+from bots.search import SearchBot, _observation_key
+from bots.simple import RandomBot
 
 POSITIONS: dict[str, list[Observation]] = {}
 
@@ -42,3 +47,17 @@ def test_shared_draws_are_fresh_draws(variant: str, index: int, seed: int) -> No
         one = _drawn(lambda: shared.sample(shared_rng, 20))
         other = _drawn(lambda: sample_state(observation, fresh_rng, game, 20))
         assert one == other
+
+
+def test_a_game_without_a_sampler_is_a_clear_error_and_the_search_plays_its_guide(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    observation = _observations("sanfu")[0]
+    monkeypatch.delitem(determinize._PREPARERS, "sanfu")
+    with pytest.raises(SampleError, match="no sampler for game 'sanfu'"):
+        determinizer(observation)
+    bot = SearchBot(3, samples=2, rollout=RandomBot)
+    guide = RandomBot(derive_seed(3, "search", _observation_key(observation))).act(observation)
+    assert bot.act(observation) == guide
+    assert bot.last.rollouts == 0 and bot.last.samples == 0
+    assert bot.last.failed_samples == bot.samples
