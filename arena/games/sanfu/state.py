@@ -130,6 +130,8 @@ _NOTHING_PRIVATE: Mapping[str, Any] = MappingProxyType({})
 _LABELS = tuple([kind.label for kind in Kind])
 _POINTS = [card_points(card) for card in range(NUM_KINDS)]
 _LEADS = [Event("lead", seat) for seat in range(NUM_SEATS)]
+_event = Event._make
+"""An event from its fields (kind, seat, cards, target, value, tag): quicker than by name."""
 
 
 def deal(deal_order: Sequence[Card], turned: Sequence[int], setup: SanfuSetup) -> SanfuState:
@@ -290,6 +292,9 @@ class SanfuState(ClimbingState[_Table]):
     def player_at(self, seat: Seat) -> int:
         return self.seating[seat]
 
+    def is_terminal(self) -> bool:
+        return self._to_act == NOBODY
+
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         cards = self._hands[seat]
         if cards is None:
@@ -327,7 +332,7 @@ class SanfuState(ClimbingState[_Table]):
         table.points += points
         if combo.kind == Kind.JOKER_TRIPLE:
             self._joker_triples.append(seat)
-        self._events.append(Event("play", seat, cards, NOBODY, combo.value, _LABELS[combo.kind]))
+        self._events.append(_event(("play", seat, cards, NOBODY, combo.value, _LABELS[combo.kind])))
         if self._sizes[seat] == 0:
             self._out.append(seat)
             self._events.append(Event("out", seat, value=len(self._out)))
@@ -418,21 +423,37 @@ class SanfuState(ClimbingState[_Table]):
         seat = self._to_act
         if seat == NOBODY:
             raise IllegalActionError(f"illegal action {quote_action(action)}: the deal is over")
-        if action is not PASS:  # the one pass is well formed
-            action = well_formed(action)
-        table = self._table.reading
-        if action == PASS:
-            if table is None:
-                raise IllegalActionError("illegal action 'pass': the leader must play (SF-10)")
-            if self._shared:
-                self._own()
-            self._pass(seat)
-        else:
+        combo = None if action is PASS else self._listed_reading(action)
+        if combo is None:  # a pass, or a play not taken from the listing itself
+            if action is not PASS:  # the one pass is well formed
+                action = well_formed(action)
+            if action == PASS:
+                if self._table.reading is None:
+                    raise IllegalActionError("illegal action 'pass': the leader must play (SF-10)")
+                if self._shared:
+                    self._own()
+                self._pass(seat)
+                self._listing = None
+                return
             combo = self._check_play(seat, action)
-            if self._shared:
-                self._own()
-            self._play(seat, action.cards, combo)
+        if self._shared:
+            self._own()
+        self._play(seat, action.cards, combo)
         self._listing = None
+
+    def _listed_reading(self, action: Action) -> Reading | None:
+        """The reading of ``action`` if it is one of the listed plays itself (the very
+        object, so well formed), else ``None``."""
+        listing = self._listing
+        if listing is None or type(action) is not Action:
+            return None
+        size, complete = len(action.cards), listing.complete
+        for pattern in listing.patterns:
+            if pattern.reading.size == size:
+                plays = listed(pattern, complete)
+                if action in plays:
+                    return pattern.reading if plays[plays.index(action)] is action else None
+        return None
 
     def _check_play(self, seat: Seat, action: Action) -> Reading:
         if self._listing is None and self.list_limit:
