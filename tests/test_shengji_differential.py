@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 from shengji_trace import CASES, case_key, play_case
 
+from arena.games import make
+from arena.games.base import Event, Observation
+
 RECORDED: dict[str, list[list[Any]]] = json.loads(
     (Path(__file__).parent / "fixtures" / "shengji_engine.json").read_text()
 )
@@ -27,3 +30,18 @@ def test_deals_play_as_recorded(variant: str, options: dict[str, Any], count: in
     assert len(played) == len(recorded)
     for n, (deal, expected) in enumerate(zip(played, recorded, strict=True)):
         assert deal == expected, f"deal {n} (seed {expected[0]}) differs"
+
+
+@pytest.mark.parametrize("variant", ["shengji-1", "shengji-4"])
+def test_observations_and_events_have_every_field(variant: str) -> None:
+    """Observations and play events are built without their constructors (a hot path):
+    each still holds one value per field, so a field added later cannot be left out."""
+    game = make(variant)
+    state = game.new_deal(game.first_setup(), seed=16)
+    while not state.is_terminal():
+        for seat in range(4):
+            observation = state.observe(seat)
+            assert len(observation) == len(Observation._fields)
+            assert Observation(**observation._asdict()) == observation
+        state.apply(state.legal_actions()[-1])
+    assert all(len(event) == len(Event._fields) for event in state.events)

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from arena.cards import BIG_JOKER, NUM_KINDS, SMALL_JOKER, Card, make_card
 from arena.errors import ConfigError
@@ -156,6 +157,14 @@ def make_declaration(
     return Declaration(seat, tuple(sorted(cards)), strength, suit)
 
 
+@lru_cache(maxsize=4096)
+def _declaration(
+    seat: int, cards: tuple[int, ...], level: int, decks: int, two_colour: bool
+) -> Declaration | None:
+    """:func:`make_declaration` of a tuple of cards, remembered (declarations are frozen)."""
+    return make_declaration(seat, cards, level, decks, two_colour)
+
+
 def can_override(new: Declaration, standing: Declaration | None, decks: int) -> bool:
     """Whether ``new`` is accepted over ``standing`` (SJ-8, SJ-10).
 
@@ -207,7 +216,7 @@ def declaration_options(
                 candidates.append((card,) * n)
     options: list[Declaration] = []
     for cards in candidates:
-        declaration = make_declaration(seat, cards, level, decks, two_colour)
+        declaration = _declaration(seat, cards, level, decks, two_colour)
         if declaration is not None and can_override(declaration, standing, decks):
             options.append(declaration)
     options.sort(key=lambda d: (d.strength, -1 if d.suit is None else d.suit, d.cards))

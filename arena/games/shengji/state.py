@@ -93,9 +93,16 @@ class _Trick:
     size: int = 0
     plays: list[tuple[Seat, tuple[Card, ...]]] = field(default_factory=list)
     shown: list[tuple[Seat, str]] = field(default_factory=list)
-    """The plays with their cards in text form (for observations)."""
+    """The first plays with their cards in text form (made when first observed)."""
     best_seat: Seat = NOBODY
     best: Contender | None = None
+
+    def shown_plays(self) -> list[tuple[Seat, str]]:
+        """The plays with their cards in text form."""
+        shown = self.shown
+        for seat, cards in self.plays[len(shown) :]:
+            shown.append((seat, format_cards(cards)))
+        return shown[:]
 
     def copy(self) -> _Trick:
         """A copy whose plays can grow apart (the lead is replaced, never changed)."""
@@ -128,6 +135,8 @@ def _declaration_options(
     """:func:`declaration_options`, remembered (the lists are only read)."""
     return declaration_options(declarable, seat, level, decks, standing, two_colour)
 
+
+_new_tuple = tuple.__new__
 
 SYNTAX = ActionSyntax(
     "shengji",
@@ -391,8 +400,7 @@ class ShengjiState(CardState):
             self._hands[seat] = tuple(rest)
         trick = self._trick
         trick.plays.append((seat, cards))
-        trick.shown.append((seat, format_cards(cards)))
-        self._events.append(Event("play", seat, cards))
+        self._events.append(_new_tuple(Event, ("play", seat, cards, NOBODY, 0, "")))
         if len(trick.plays) < NUM_SEATS:
             self._to_act = next_seat(seat)
             return
@@ -555,11 +563,6 @@ class ShengjiState(CardState):
             self._events_tuple = tuple(events)
         return self._events_tuple
 
-    def _held(self, seat: Seat) -> int:
-        """How many cards the seat holds."""
-        hand = self._hands[seat]
-        return len(hand) if hand is not None else sum(self._counts[seat])
-
     def observe(self, seat: Seat) -> Observation:
         trick = self._trick
         hidden = self.rules.decks == 4 and self._phase == "declare"
@@ -571,10 +574,13 @@ class ShengjiState(CardState):
             "defender_points": self.defender_points,
             "constant_twos": self.rules.constant_twos,
             "two_colour": self.rules.two_colour,
-            "counts": [self._held(s) for s in range(NUM_SEATS)],
+            "counts": [
+                sum(counts) if hand is None else len(hand)
+                for hand, counts in zip(self._hands, self._counts, strict=True)
+            ],
             "trick": {
                 "leader": trick.leader,
-                "plays": list(trick.shown),
+                "plays": trick.shown_plays(),
                 "winning": trick.best_seat if trick.plays else None,
             },
         }
@@ -589,18 +595,22 @@ class ShengjiState(CardState):
             legal = self._legal or ()
         else:
             legal = ()
-        return Observation(
-            game=self._game_label,
-            seat=seat,
-            phase=self._phase,
-            to_act=self._to_act,
-            hand=self.hand(seat),
-            legal_actions=legal,
-            events=self._events_seen(),
-            public=public,
-            private=private,
-            legal_complete=self._legal_complete if seat == self._to_act else True,
-            legal_description=self._legal_description if seat == self._to_act else "",
+        to_act = self._to_act
+        return _new_tuple(  # Observation(game, seat, …) without its Python-level constructor
+            Observation,
+            (
+                self._game_label,
+                seat,
+                self._phase,
+                to_act,
+                self.hand(seat),
+                legal,
+                self._events_seen(),
+                public,
+                private,
+                self._legal_complete if seat == to_act else True,
+                self._legal_description if seat == to_act else "",
+            ),
         )
 
     # ---------------------------------------------------------------- outcome
