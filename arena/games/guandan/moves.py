@@ -17,8 +17,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from functools import cache
-from itertools import compress, product
-from operator import itemgetter
+from itertools import compress, product, repeat
+from operator import and_, countOf, gt, itemgetter
 
 from arena.cards import BIG_JOKER, RANK_ACE, SMALL_JOKER, Card
 from arena.games.base import Action
@@ -449,12 +449,14 @@ class _Group:
         The generators list plays in an order that depends only on each play's cards,
         so the plays a smaller hand keeps come in the order it would list them in.
         """
+        if not self.actions:
+            return self
         lost = gone[self.lost :]
         cards = list(map(_CARDS, self.actions))
         used_up = {card for card in lost if not counts[card]}
         fits = list(map(used_up.isdisjoint, cards)) if used_up else [True] * len(cards)
         for card in {card for card in lost if counts[card] == 1}:  # held twice, now once
-            fits = [fit and play.count(card) < 2 for fit, play in zip(fits, cards, strict=True)]
+            fits = list(map(and_, fits, map(gt, repeat(2), map(countOf, cards, repeat(card)))))
         if all(fits):
             return _Group(self.actions, self.readings, len(gone))
         return _Group(
