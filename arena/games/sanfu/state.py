@@ -134,6 +134,11 @@ _event = Event._make
 """An event from its fields (kind, seat, cards, target, value, tag): quicker than by name."""
 
 
+def _refuse(action: Action, reason: str) -> NoReturn:
+    """Refuse ``action`` (quoted) for ``reason``: the quote is made only when refused."""
+    raise IllegalActionError(f"illegal action {quote_action(action)}: {reason}")
+
+
 def deal(deal_order: Sequence[Card], turned: Sequence[int], setup: SanfuSetup) -> SanfuState:
     """The deal of ``deal_order`` (dealt one card at a time from seat 0, SF-1) with the
     cards at the indices ``turned`` shown, up to its first lead."""
@@ -166,7 +171,7 @@ def deal(deal_order: Sequence[Card], turned: Sequence[int], setup: SanfuSetup) -
         setup,
         (seating[0], seating[1], seating[2], seating[3]),
         counts,
-        [ranks_in(c) for c in counts],
+        [None] * NUM_SEATS,
         [None] * NUM_SEATS,
         [None] * NUM_SEATS,
         [sum(c) for c in counts],
@@ -209,7 +214,7 @@ class SanfuState(ClimbingState[_Table]):
         setup: SanfuSetup,
         seating: Seating,
         counts: list[list[int]],
-        ranks: list[list[Rank]],
+        ranks: list[list[Rank] | None],
         hands: list[tuple[Card, ...] | None],
         ladders: list[Ladder | None],
         sizes: list[int],
@@ -298,7 +303,7 @@ class SanfuState(ClimbingState[_Table]):
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         cards = self._hands[seat]
         if cards is None:
-            ranks = self._ranks[seat]
+            ranks = self._seat_ranks(seat)
             cards = ()
             for value in CARD_ORDER_VALUES:
                 cards += ranks[value].held
@@ -311,20 +316,30 @@ class SanfuState(ClimbingState[_Table]):
         self._to_act = seat
         self._events.append(Event("lead", seat, tag=tag) if tag else _LEADS[seat])
 
+    def _seat_ranks(self, seat: Seat) -> list[Rank]:
+        """The seat's ranks, made from its counts when first needed (a replay needs none)."""
+        ranks = self._ranks[seat]
+        if ranks is None:
+            ranks = self._ranks[seat] = ranks_in(self._counts[seat])
+        return ranks
+
     def _play(self, seat: Seat, cards: tuple[Card, ...], combo: Reading) -> None:
         counts = self._counts[seat][:]
-        ranks = self._ranks[seat][:]
-        points = changed = 0
+        points = 0
         for card in cards:
             counts[card] -= 1
             points += _POINTS[card]
-        for card in cards:  # sorted: the cards of one rank follow each other
-            value = card_rank_value(card)
-            if value != changed:
-                ranks[value] = rank_in(counts, value)
-                changed = value
         self._counts[seat] = counts
-        self._ranks[seat] = ranks
+        held = self._ranks[seat]
+        if held is not None:  # the ranks of the cards played change, the others stay
+            ranks = held[:]
+            changed = 0
+            for card in cards:  # sorted: the cards of one rank follow each other
+                value = card_rank_value(card)
+                if value != changed:
+                    ranks[value] = rank_in(counts, value)
+                    changed = value
+            self._ranks[seat] = ranks
         self._hands[seat] = self._ladders[seat] = None
         self._sizes[seat] -= len(cards)
         table = self._table
@@ -393,7 +408,7 @@ class SanfuState(ClimbingState[_Table]):
         seat = self._to_act
         if seat == NOBODY:
             return _NO_LISTING
-        ranks = self._ranks[seat]
+        ranks = self._seat_ranks(seat)
         table = self._table.reading
         if table is None:
             found = lead_patterns(ranks, self._memo)
@@ -463,23 +478,19 @@ class SanfuState(ClimbingState[_Table]):
             for pattern in self._listing.patterns:
                 if pattern.reading.size == size and action in listed(pattern, complete):
                     return pattern.reading
-        text = quote_action(action)
         if action.verb != "play" or not action.cards or action.tag:
-            self._refuse(f"illegal action {text}: expected 'pass' or 'play CARDS'")
+            _refuse(action, "expected 'pass' or 'play CARDS'")
         counts = self._counts[seat]
         for card in set(action.cards):
             if counts[card] < action.cards.count(card):
-                self._refuse(f"illegal action {text}: not (all) in the hand of seat {seat}")
+                _refuse(action, f"not (all) in the hand of seat {seat}")
         combo = reading(action.cards)
         if combo is None:
-            self._refuse(f"illegal action {text}: {no_combination_reason(action.cards)} (SF-8)")
+            _refuse(action, f"{no_combination_reason(action.cards)} (SF-8)")
         table = self._table.reading
         if table is not None and not beats(combo, table):
-            self._refuse(f"illegal action {text}: does not beat the table (SF-9)")
+            _refuse(action, "does not beat the table (SF-9)")
         return combo
-
-    def _refuse(self, message: str) -> NoReturn:
-        raise IllegalActionError(message)
 
     def observe(self, seat: Seat) -> Observation:
         table = self._table
