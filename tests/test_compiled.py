@@ -231,3 +231,43 @@ def test_compiling_without_a_c_compiler_says_so_and_succeeds() -> None:
         "compiled engines not built: no C compiler (/nonexistent/cc not found); "
         "the interpreted engines run\n"
     )
+
+
+PLANTED = """
+import pytest
+
+@pytest.mark.interpreted_engines
+def test_planted() -> None:
+    pass
+
+def test_plain() -> None:
+    pass
+"""
+
+
+@pytest.mark.parametrize(
+    ("choice", "summary"),
+    [
+        (None, "1 passed, 1 deselected"),
+        ("python", "2 passed"),
+    ],
+)
+def test_a_test_planting_a_fault_in_an_engine_runs_on_the_interpreted_engines_only(
+    build: Path, tmp_path: Path, choice: str | None, summary: str
+) -> None:
+    (tmp_path / "test_planted.py").write_text(PLANTED)
+    env = {name: value for name, value in os.environ.items() if name != ENGINES_VARIABLE}
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), str(REPO / "tests")])
+    if choice is not None:
+        env[ENGINES_VARIABLE] = choice
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "engines_marker", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert summary in done.stdout.splitlines()[-1]
+    left_out = "1 tests planting a fault in the engines' Python code left out"
+    assert (left_out in done.stdout) == (choice is None)

@@ -184,6 +184,7 @@ class _DuplicateActions(GuandanState):
         return legal + legal[:1]
 
 
+@pytest.mark.interpreted_engines
 @pytest.mark.parametrize(
     ("state_class", "check"),
     [

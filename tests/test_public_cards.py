@@ -326,6 +326,7 @@ PLANTED: list[tuple[plants.Plant, Callable[[], Any]]] = [
 ]
 
 
+@pytest.mark.interpreted_engines
 @pytest.mark.parametrize(
     ("plant", "check"), PLANTED, ids=[f"{p.__name__}-{n}" for n, (p, _) in enumerate(PLANTED)]
 )
@@ -337,6 +338,7 @@ def test_the_leak_checks_find_a_planted_leak(
         check()
 
 
+@pytest.mark.interpreted_engines
 def test_the_hidden_declaration_check_finds_a_planted_suit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

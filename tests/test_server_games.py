@@ -288,6 +288,7 @@ WIRE_PLANTS: list[tuple[str, Plant]] = [
 ]
 
 
+@pytest.mark.interpreted_engines
 @pytest.mark.parametrize(
     ("variant", "plant"), WIRE_PLANTS, ids=[plant.__name__ for _, plant in WIRE_PLANTS]
 )

@@ -457,6 +457,7 @@ WEB_PLANTS = [
 ]
 
 
+@pytest.mark.interpreted_engines
 @pytest.mark.parametrize(("variant", "plant"), WEB_PLANTS, ids=[p for _, p in WEB_PLANTS])
 def test_the_checker_finds_a_hidden_card_planted_on_a_real_server(
     served: Live, monkeypatch: pytest.MonkeyPatch, variant: str, plant: str
