@@ -20,6 +20,8 @@ library only: the build script loads it by path, without importing the package.
 
 from __future__ import annotations
 
+import copyreg
+import dataclasses
 import functools
 import hashlib
 import importlib.abc
@@ -48,6 +50,7 @@ __all__ = [
     "engines_description",
     "install",
     "python_build",
+    "rebuild_dataclass",
     "source_hash",
     "source_of",
     "source_root",
@@ -216,8 +219,45 @@ class _CompiledEngines(importlib.abc.MetaPathFinder):
         file = self.files.get(fullname)
         if file is None:
             return None
-        loader = importlib.machinery.ExtensionFileLoader(fullname, str(file))
+        loader = _EngineLoader(fullname, str(file))
         return importlib.util.spec_from_file_location(fullname, file, loader=loader)
+
+
+class _EngineLoader(importlib.machinery.ExtensionFileLoader):
+    """Loads a compiled engine module, then lets its dataclasses be pickled and copied as
+    their interpreted selves are: rebuilt through their constructor (a compiled frozen
+    dataclass refuses the attribute-by-attribute restore pickle and copy use)."""
+
+    def exec_module(self, module: ModuleType) -> None:
+        super().exec_module(module)
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and value.__module__ == module.__name__
+                and dataclasses.is_dataclass(value)
+            ):
+                copyreg.pickle(value, _reduce_dataclass)
+
+
+def _reduce_dataclass(value: Any) -> tuple[Any, ...]:
+    made = [field for field in dataclasses.fields(value) if field.init]
+    later = {
+        field.name: getattr(value, field.name)
+        for field in dataclasses.fields(value)
+        if not field.init
+    }
+    return (
+        rebuild_dataclass,
+        (type(value), tuple(getattr(value, field.name) for field in made), later),
+    )
+
+
+def rebuild_dataclass(cls: type[Any], values: tuple[Any, ...], later: dict[str, Any]) -> Any:
+    """A pickled or copied dataclass of a compiled engine module, made again."""
+    value = cls(*values)
+    for name, field_value in later.items():
+        object.__setattr__(value, name, field_value)
+    return value
 
 
 @functools.cache

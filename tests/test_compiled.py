@@ -8,9 +8,12 @@ engines it ran and where every engine module came from.
 
 from __future__ import annotations
 
+import copy
 import importlib.machinery
 import json
 import os
+import pickle
+import random
 import shutil
 import subprocess
 import sys
@@ -29,6 +32,8 @@ from arena.compiled import (
     engines,
     source_root,
 )
+from arena.games import make
+from arena.games.base import Verb
 
 REPO = Path(__file__).resolve().parent.parent
 EXTENSION = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -271,3 +276,23 @@ def test_a_test_planting_a_fault_in_an_engine_runs_on_the_interpreted_engines_on
     assert summary in done.stdout.splitlines()[-1]
     left_out = "1 tests planting a fault in the engines' Python code left out"
     assert (left_out in done.stdout) == (choice is None)
+
+
+@pytest.mark.parametrize("variant", ["guandan", "shengji-2", "sanfu"])
+def test_the_engines_values_pickle_and_copy_as_their_interpreted_selves(variant: str) -> None:
+    """A deal's setups, outcome, actions, events and a game's action syntax survive
+    pickling (Ray), copy and deepcopy, compiled or not (compiled frozen dataclasses
+    refuse the restore those use by default)."""
+    game = make(variant)
+    setup = game.first_setup()
+    state = game.new_deal(setup, seed=5)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    outcome = state.outcome()
+    values = [setup, outcome, outcome.next_setup, Verb(1, 4, frozenset({"pair"}))]
+    values += [state.events[-1], state.syntax.verbs["play"]]
+    for value in values:
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.copy(value) == value
+        assert copy.deepcopy(value) == value
