@@ -9,6 +9,7 @@ again and compares, so a faster listing or ``apply`` changes nothing a seat can 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ import pytest
 from shengji_trace import CASES, case_key, play_case
 
 from arena.games import make
-from arena.games.base import Event, Observation
+from arena.games.base import Event, Observation, State
 
 RECORDED: dict[str, list[list[Any]]] = json.loads(
     (Path(__file__).parent / "fixtures" / "shengji_engine.json").read_text()
@@ -45,3 +46,36 @@ def test_observations_and_events_have_every_field(variant: str) -> None:
             assert Observation(**observation._asdict()) == observation
         state.apply(state.legal_actions()[-1])
     assert all(len(event) == len(Event._fields) for event in state.events)
+
+
+def _seen(state: State) -> list[Any]:
+    """Everything the seats see and hold, and the outcome if over."""
+    seen: list[Any] = [state.observe(seat).to_dict() for seat in range(4)]
+    seen.append(state.seat_cards())
+    seen.append(state.set_aside())
+    if state.is_terminal():
+        seen.append(state.outcome().summary)
+    return seen
+
+
+@pytest.mark.parametrize("variant", ["shengji-1", "shengji-2", "shengji-3", "shengji-4"])
+def test_a_clone_and_its_original_play_on_apart(variant: str) -> None:
+    """A copy shares what has not changed yet (counts, the trick, buried cards): whatever
+    either side plays next, in any phase, the other sees nothing of it."""
+    game = make(variant)
+    rng = random.Random(variant)
+    state = game.new_deal(game.first_setup(), seed=rng.randrange(2**32))
+    while not state.is_terminal():
+        if rng.random() < 0.2:
+            copy = state.clone()
+            kept, playing = (state, copy) if rng.random() < 0.5 else (copy, state)
+            before = _seen(kept)
+            for _ in range(rng.randrange(1, 12)):
+                if playing.is_terminal():
+                    break
+                actions = playing.legal_actions()
+                playing.apply(actions[rng.randrange(len(actions))])
+            assert _seen(kept) == before
+            state = kept
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])

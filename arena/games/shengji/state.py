@@ -137,6 +137,8 @@ def _declaration_options(
 
 
 _new_tuple = tuple.__new__
+_TRICK = 1 << NUM_SEATS
+_SHARED = (1 << NUM_SEATS) - 1 | _TRICK
 
 SYNTAX = ActionSyntax(
     "shengji",
@@ -192,6 +194,9 @@ class ShengjiState(CardState):
         self._to_act = NOBODY
         self._buried: list[Card] = []
         self._trick = _Trick()
+        self._shared = 0
+        """Bits 0–3: the counts of that seat, bit 4 (:data:`_TRICK`): the trick, are shared
+        with a copy (copied before they change)."""
         self._tricks_played = 0
         self.defender_points = 0
         self.declarer_points = 0
@@ -226,7 +231,7 @@ class ShengjiState(CardState):
             seat = (self._start + self._next_card) % NUM_SEATS
             card = self._deck[self._next_card]
             self._next_card += 1
-            self._counts[seat][card] += 1
+            self._counts_of(seat)[card] += 1
             self._hands[seat] = None
             if card >= 52 or card >> 2 == self.level:  # only these change what one can declare
                 self._option_cache[seat] = None
@@ -290,7 +295,7 @@ class ShengjiState(CardState):
         )
         if self.kitty:
             for card in self.kitty:
-                self._counts[self.dealer][card] += 1
+                self._counts_of(self.dealer)[card] += 1
             self._hands[self.dealer] = None
             self._events.append(Event("kitty_taken", self.dealer, value=len(self.kitty)))
             self._phase = "bury"
@@ -299,7 +304,7 @@ class ShengjiState(CardState):
             self._start_play()
 
     def _bury(self, card: Card) -> None:
-        self._counts[self.dealer][card] -= 1
+        self._counts_of(self.dealer)[card] -= 1
         self._hands[self.dealer] = None
         self._buried.append(card)
         self._events.append(Event("bury", self.dealer))
@@ -312,6 +317,7 @@ class ShengjiState(CardState):
 
     def _new_trick(self, leader: Seat) -> None:
         self._trick = _Trick(leader=leader)
+        self._shared &= ~_TRICK
         self._to_act = leader
         self._events.append(Event("lead", leader))
 
@@ -354,7 +360,7 @@ class ShengjiState(CardState):
                 self._events.append(Event("throw_failed", seat, cards))
                 self._penalise_throw(seat, len(cards))
                 cards, units = forced.cards, [forced]
-        trick = self._trick
+        trick = self._own_trick()
         trick.lead, trick.suit, trick.size = units, suit, len(cards)
         trick.best_seat, trick.best = seat, lead_contender(units, suit)
         self._put(seat, cards)
@@ -377,6 +383,7 @@ class ShengjiState(CardState):
         assert order is not None and trick.best is not None
         challenger = contender(cards, trick.lead, trick.suit, order, self.rules.decks)
         if challenger is not None and challenger.beats(trick.best):
+            trick = self._own_trick()
             trick.best_seat, trick.best = seat, challenger
         self._put(seat, cards)
 
@@ -389,7 +396,7 @@ class ShengjiState(CardState):
         )
 
     def _put(self, seat: Seat, cards: tuple[Card, ...]) -> None:
-        counts = self._counts[seat]
+        counts = self._counts_of(seat)
         for card in cards:
             counts[card] -= 1
         hand = self._hands[seat]
@@ -398,7 +405,7 @@ class ShengjiState(CardState):
             for card in cards:
                 rest.remove(card)
             self._hands[seat] = tuple(rest)
-        trick = self._trick
+        trick = self._own_trick()
         trick.plays.append((seat, cards))
         self._events.append(_new_tuple(Event, ("play", seat, cards, NOBODY, 0, "")))
         if len(trick.plays) < NUM_SEATS:
@@ -416,6 +423,22 @@ class ShengjiState(CardState):
             self._finish(winner, dict(trick.plays)[winner])
             return
         self._new_trick(winner)
+
+    def _counts_of(self, seat: Seat) -> list[int]:
+        """The seat's counts, to change (copied first if a copy shares them)."""
+        counts = self._counts[seat]
+        if self._shared >> seat & 1:
+            counts = self._counts[seat] = counts[:]
+            self._shared &= ~(1 << seat)
+        return counts
+
+    def _own_trick(self) -> _Trick:
+        """The trick, to change (copied first if a copy shares it)."""
+        trick = self._trick
+        if self._shared & _TRICK:
+            trick = self._trick = trick.copy()
+            self._shared &= ~_TRICK
+        return trick
 
     def _finish(self, last_winner: Seat, winning_play: tuple[Card, ...]) -> None:
         order = self.order
@@ -635,7 +658,7 @@ class ShengjiState(CardState):
             other.level,
         )
         self._deck, self.kitty, self._next_card = other._deck, other.kitty, other._next_card
-        self._counts = [counts[:] for counts in other._counts]
+        self._counts = other._counts[:]  # the lists themselves copied before they change
         self._hands = other._hands[:]
         final_round = other._final_round
         self._final_round = None if final_round is None else final_round[:]
@@ -644,8 +667,10 @@ class ShengjiState(CardState):
         self._events, self._events_tuple = other._events[:], other._events_tuple
         self._game_label, self._trump_name = other._game_label, other._trump_name
         self._phase, self._to_act, self.fled = other._phase, other._to_act, other.fled
-        self._buried = other._buried[:]
-        self._trick = other._trick.copy()
+        # buried cards are only added in the bury phase (and none before: declare)
+        self._buried = other._buried if other._phase in ("play", "over") else other._buried[:]
+        self._trick = other._trick
+        self._shared = other._shared = _SHARED
         self._tricks_played = other._tricks_played
         self.defender_points, self.declarer_points = other.defender_points, other.declarer_points
         self._legal, self._legal_complete, self._legal_description = (
