@@ -52,8 +52,11 @@ class TrumpOrder:
     suits: tuple[int, ...] = field(init=False, repr=False, compare=False)
     orders: tuple[int, ...] = field(init=False, repr=False, compare=False)
     identities: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    name: str = field(init=False, repr=False, compare=False)
+    """The trump's name (:meth:`trump_name`)."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "name", self.trump_name())
         suits, orders, identities = _tables(self)
         object.__setattr__(self, "suits", suits)
         object.__setattr__(self, "orders", orders)

@@ -137,6 +137,11 @@ def _declaration_options(
 
 
 _new_tuple = tuple.__new__
+_Listing = tuple[tuple[Action, ...], bool, str]
+"""A decision's legal actions, whether they are all of them, and if not what they obey."""
+_NOT_ASKED: _Listing = ((), True, "")
+"""The listing a seat whose decision it is not sees."""
+_GAME_NAMES = {decks: f"shengji-{decks}" for decks in range(1, 5)}
 _TRICK = 1 << NUM_SEATS
 _SHARED = (1 << NUM_SEATS) - 1 | _TRICK
 
@@ -188,8 +193,6 @@ class ShengjiState(CardState):
         self.order: TrumpOrder | None = None
         self._events: list[Event] = [Event("deal", self._start, value=self.level)]
         self._events_tuple: tuple[Event, ...] = ()
-        self._game_label = f"shengji-{rules.decks}"
-        self._trump_name: str | None = None
         self._phase = "declare"
         self._to_act = NOBODY
         self._buried: list[Card] = []
@@ -197,12 +200,9 @@ class ShengjiState(CardState):
         self._shared = 0
         """Bits 0–3: the counts of that seat, bit 4 (:data:`_TRICK`): the trick, are shared
         with a copy (copied before they change)."""
-        self._tricks_played = 0
         self.defender_points = 0
         self.declarer_points = 0
-        self._legal: tuple[Action, ...] | None = None
-        self._legal_complete = True
-        self._legal_description = ""
+        self._listing: _Listing | None = None
         self._outcome_data: dict[str, Any] = {}
         self._deal_cards()
 
@@ -288,7 +288,6 @@ class ShengjiState(CardState):
         self.order = TrumpOrder(
             self.level, trump, rules.constant_twos or rules.decks == 4, rules.two_colour
         )
-        self._trump_name = self.order.trump_name()
         shown = self.kitty[3:4] if standing is None and rules.no_declaration == "flip_kitty" else ()
         self._events.append(
             Event("trump", self.dealer, shown, value=self.level, tag=self.order.trump_name())
@@ -418,7 +417,6 @@ class ShengjiState(CardState):
         else:
             self.defender_points += points
         self._events.append(Event("trick", winner, value=points))
-        self._tricks_played += 1
         if not any(self._counts[0]):
             self._finish(winner, dict(trick.plays)[winner])
             return
@@ -473,12 +471,16 @@ class ShengjiState(CardState):
         return tuple(sorted([*undealt, *kitty, *self._buried]))
 
     def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._compute_legal()
-        assert self._legal is not None
-        return list(self._legal)
+        return list(self._listed()[0])
 
-    def _compute_legal(self) -> None:
+    def _listed(self) -> _Listing:
+        """The decision's listing, made once."""
+        listing = self._listing
+        if listing is None:
+            listing = self._listing = self._compute_legal()
+        return listing
+
+    def _compute_legal(self) -> _Listing:
         seat, phase = self._to_act, self._phase
         complete, description = True, ""
         if phase == "declare":
@@ -489,8 +491,7 @@ class ShengjiState(CardState):
             actions, complete, description = self._legal_plays(seat)
         else:
             actions = []
-        self._legal = tuple(actions)
-        self._legal_complete, self._legal_description = complete, description
+        return tuple(actions), complete, description
 
     def _legal_plays(self, seat: Seat) -> tuple[list[Action], bool, str]:
         order, trick, hand = self.order, self._trick, self.hand(seat)
@@ -547,14 +548,15 @@ class ShengjiState(CardState):
                 self._wrong_verb(action, "'play CARDS'")
             if self._trick.plays:
                 # a listed follow is legal: listing it proved what the check would
-                listed = self._legal is not None and action in self._legal
+                listing = self._listing
+                listed = listing is not None and action in listing[0]
                 if not listed:
                     self._check_held(seat, action)
                 self._follow(seat, action.cards, listed)
             else:
                 self._check_held(seat, action)
                 self._lead(seat, action.cards)
-        self._legal = None
+        self._listing = None
 
     def _check_held(self, seat: Seat, action: Action) -> None:
         """Raise unless the seat holds the action's cards (sorted), as many of each."""
@@ -593,7 +595,7 @@ class ShengjiState(CardState):
             "level": self.level,
             "levels": self.setup.levels,
             "dealer": self.dealer,
-            "trump": self._trump_name,
+            "trump": None if self.order is None else self.order.name,
             "defender_points": self.defender_points,
             "constant_twos": self.rules.constant_twos,
             "two_colour": self.rules.two_colour,
@@ -612,17 +614,12 @@ class ShengjiState(CardState):
             private["buried"] = format_cards(self._buried)
         if hidden and self.standing is not None and self.standing.seat == seat:
             private["declaration"] = format_cards(self.standing.cards)
-        if seat == self._to_act:
-            if self._legal is None:
-                self._compute_legal()
-            legal = self._legal or ()
-        else:
-            legal = ()
         to_act = self._to_act
+        legal, complete, description = self._listed() if seat == to_act else _NOT_ASKED
         return _new_tuple(  # Observation(game, seat, …) without its Python-level constructor
             Observation,
             (
-                self._game_label,
+                _GAME_NAMES[self.rules.decks],
                 seat,
                 self._phase,
                 to_act,
@@ -631,8 +628,8 @@ class ShengjiState(CardState):
                 self._events_seen(),
                 public,
                 private,
-                self._legal_complete if seat == to_act else True,
-                self._legal_description if seat == to_act else "",
+                complete,
+                description,
             ),
         )
 
@@ -665,19 +662,13 @@ class ShengjiState(CardState):
         self._option_cache = other._option_cache[:]
         self.standing, self.dealer, self.order = other.standing, other.dealer, other.order
         self._events, self._events_tuple = other._events[:], other._events_tuple
-        self._game_label, self._trump_name = other._game_label, other._trump_name
         self._phase, self._to_act, self.fled = other._phase, other._to_act, other.fled
         # buried cards are only added in the bury phase (and none before: declare)
         self._buried = other._buried if other._phase in ("play", "over") else other._buried[:]
         self._trick = other._trick
         self._shared = other._shared = _SHARED
-        self._tricks_played = other._tricks_played
         self.defender_points, self.declarer_points = other.defender_points, other.declarer_points
-        self._legal, self._legal_complete, self._legal_description = (
-            other._legal,
-            other._legal_complete,
-            other._legal_description,
-        )
+        self._listing = other._listing
         self._outcome_data = other._outcome_data  # replaced, never changed
 
 
