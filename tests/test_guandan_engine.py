@@ -75,6 +75,9 @@ def test_a_clone_and_its_original_never_change_each_other(
     played = _play_randomly(state, rng, before)
     copy = state.clone()
     before_copy = _snapshot(state)
+    if not copy.is_terminal():
+        copy.note_automatic(copy.to_act)
+        state.clone().flee(copy.to_act)
     _play_randomly(copy, random.Random(seed + 1), 10_000)
     assert _snapshot(state) == before_copy
     later = copy.clone()

@@ -53,6 +53,7 @@ from arena.games.guandan.combos import (
 from arena.games.guandan.moves import HandPlays
 
 GAME_NAME = "guandan"
+_new_tuple = tuple.__new__
 SYNTAX = ActionSyntax(
     GAME_NAME,
     {
@@ -367,6 +368,8 @@ class GuandanState(ClimbingState[_Table]):
         seat = self._to_act
         if seat == NOBODY:
             raise IllegalActionError(f"illegal action {quote_action(action)}: the deal is over")
+        if self._shared & _LISTS_SHARED:
+            self._unshare()
         phase = self._phase
         if phase == "play":
             self._apply_play(seat, action)
@@ -495,11 +498,12 @@ class GuandanState(ClimbingState[_Table]):
         return table.view
 
     def observe(self, seat: Seat) -> Observation:
+        sizes, announced = self._sizes, self._announced
         public: dict[str, Any] = {
             "level": self.level,
             "levels": self.setup.levels,
             "level_team": self.setup.level_team,
-            "counts": self.public_counts(),
+            "counts": [sizes[s] if announced[s] else None for s in range(NUM_SEATS)],
             "finished": tuple(self._out),
             "table": self._table_view(),
         }
@@ -507,19 +511,27 @@ class GuandanState(ClimbingState[_Table]):
         tribute = self._tribute
         if tribute is not None and seat in tribute.returned and self._phase == "return":
             private["return_given"] = format_card(tribute.returned[seat])
-        if seat == self._to_act and self._legal is None:
-            self._legal = self._compute_legal()
-        legal = self._legal if seat == self._to_act and self._legal is not None else ()
-        return Observation(
-            game=GAME_NAME,
-            seat=seat,
-            phase=self._phase,
-            to_act=self._to_act,
-            hand=self.hand(seat),
-            legal_actions=legal,
-            events=tuple(self._events),
-            public=public,
-            private=private,
+        to_act = self._to_act
+        legal: tuple[Action, ...] = ()
+        if seat == to_act:
+            legal = self._legal if self._legal is not None else self._compute_legal()
+            self._legal = legal
+        # every field in order, without the keyword constructor (once per decision)
+        return _new_tuple(
+            Observation,
+            (
+                GAME_NAME,
+                seat,
+                self._phase,
+                to_act,
+                self.hand(seat),
+                legal,
+                tuple(self._events),
+                public,
+                private,
+                True,
+                "",
+            ),
         )
 
     # ---------------------------------------------------------------- outcome
@@ -535,24 +547,44 @@ class GuandanState(ClimbingState[_Table]):
         return GuandanState((), self.setup, NOBODY, self.a_fail_limit, self)
 
     def _copy(self, source: GuandanState) -> None:
-        """Become a copy of ``source``: what neither changes in place is shared, the
-        counts vectors and the trick until one of the two changes them (copy on write)."""
+        """Become a copy of ``source``, sharing every container with it until one of the
+        two changes (copy on write: :meth:`_unshare`; the counts vectors and the trick
+        one by one when written)."""
         source._shared = self._shared = _ALL_SHARED
         self.setup = source.setup
         self.level = source.level
         self.a_fail_limit = source.a_fail_limit
         self.fled = source.fled
         self._wild = source._wild
-        self._counts = list(source._counts)
-        self._sizes = list(source._sizes)
-        self._announced = list(source._announced)
-        self._events = list(source._events)
-        self._out = list(source._out)
+        self._counts = source._counts
+        self._sizes = source._sizes
+        self._announced = source._announced
+        self._events = source._events
+        self._out = source._out
         self._table = source._table
-        tribute = source._tribute
-        self._phase = phase = source._phase
-        if tribute is not None and (phase == "tribute" or phase == "return"):
-            tribute = _Tribute(
+        self._tribute = source._tribute
+        self._phase = source._phase
+        self._to_act = source._to_act
+        self._legal = source._legal
+        self._legal_readings = source._legal_readings
+        self._plays = source._plays
+        self._hands = source._hands
+        self._order = source._order
+
+    def _unshare(self) -> None:
+        """Before a change: copy the containers a clone shares (the counts vectors and
+        the trick stay shared until written, :meth:`_own_counts`)."""
+        self._shared &= ~_LISTS_SHARED
+        self._counts = list(self._counts)
+        self._sizes = list(self._sizes)
+        self._announced = list(self._announced)
+        self._events = list(self._events)
+        self._out = list(self._out)
+        self._plays = list(self._plays)
+        self._hands = list(self._hands)
+        tribute = self._tribute
+        if tribute is not None and (self._phase == "tribute" or self._phase == "return"):
+            self._tribute = _Tribute(
                 list(tribute.givers),
                 dict(tribute.given),
                 dict(tribute.receiver_of),
@@ -561,18 +593,24 @@ class GuandanState(ClimbingState[_Table]):
                 tribute.double,
                 tribute.leader_after,
             )
-        self._tribute = tribute
-        self._to_act = source._to_act
-        self._legal = source._legal
-        self._legal_readings = source._legal_readings
-        self._plays = list(source._plays)
-        self._hands = list(source._hands)
-        self._order = source._order
+
+    def note_automatic(self, seat: Seat) -> None:
+        if self._shared & _LISTS_SHARED:
+            self._unshare()
+        super().note_automatic(seat)
+
+    def flee(self, seat: Seat) -> None:
+        if self._shared & _LISTS_SHARED:
+            self._unshare()
+        super().flee(seat)
 
 
 _TABLE_SHARED = 1 << NUM_SEATS
-"""In ``GuandanState._shared``: the trick is shared with a clone (bits 0..3: counts)."""
-_ALL_SHARED = (1 << NUM_SEATS) - 1 | _TABLE_SHARED
+"""In ``GuandanState._shared``: the trick is shared with a clone (bits 0..3: the seats'
+counts vectors)."""
+_LISTS_SHARED = 1 << (NUM_SEATS + 1)
+"""In ``GuandanState._shared``: the other containers are shared with a clone."""
+_ALL_SHARED = (1 << NUM_SEATS) - 1 | _TABLE_SHARED | _LISTS_SHARED
 
 
 def _missing(counts: Sequence[int], cards: Sequence[Card]) -> list[Card]:
