@@ -172,8 +172,8 @@ def follows(
     """Legal follows: (plays, complete, description). ``plays`` holds at most ``limit``."""
     suits = order.suits
     suited = [c for c in hand if suits[c] == lead_suit]  # a hand is sorted
-    if size == 1:  # a single led: any card of its suit, or any card at all
-        return [(c,) for c in sorted(set(suited or hand))], True, ""
+    if size == 1:
+        return [(c,) for c in _single_follows(suited, hand)], True, ""
     others = [c for c in hand if suits[c] != lead_suit]
     suit_name = order.suit_name(lead_suit)
     if len(suited) <= size:  # SJ-19 (a): all of the suit, and any others to make up
@@ -209,6 +209,29 @@ def follows(
             if len(plays) > limit:
                 return plays[:limit], False, shape_rule
     return plays, True, ""
+
+
+def follow_actions(
+    hand: Sequence[Card],
+    lead: Sequence[Unit],
+    lead_suit: int,
+    size: int,
+    order: TrumpOrder,
+    decks: int,
+    limit: int,
+) -> tuple[list[Action], bool, str]:
+    """:func:`follows` as ``play`` actions."""
+    if size == 1:
+        suits = order.suits
+        suited = [c for c in hand if suits[c] == lead_suit]
+        return [SINGLE_PLAYS[c] for c in _single_follows(suited, hand)], True, ""
+    plays, complete, description = follows(hand, lead, lead_suit, size, order, decks, limit)
+    return as_actions(plays), complete, description
+
+
+def _single_follows(suited: list[Card], hand: Sequence[Card]) -> list[Card]:
+    """A single led: any card of its suit, or any card at all (each card once)."""
+    return sorted(set(suited or hand))
 
 
 def _listed_follows(
@@ -324,6 +347,8 @@ def _candidates(
 
 
 _new_tuple = tuple.__new__
+SINGLE_PLAYS = [Action("play", (card,)) for card in range(NUM_KINDS)]
+"""The action playing each card alone."""
 
 
 def as_actions(plays: Sequence[tuple[Card, ...]]) -> list[Action]:
@@ -335,6 +360,7 @@ __all__ = [
     "LIST_LIMIT",
     "all_leads",
     "as_actions",
+    "follow_actions",
     "follows",
     "lead_units",
     "sub_multisets",

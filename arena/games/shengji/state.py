@@ -41,7 +41,13 @@ from arena.games.shengji.declare import (
     trump_when_undeclared,
 )
 from arena.games.shengji.follow import follow_error
-from arena.games.shengji.moves import LIST_LIMIT, all_leads, as_actions, follows, lead_units
+from arena.games.shengji.moves import (
+    LIST_LIMIT,
+    all_leads,
+    as_actions,
+    follow_actions,
+    lead_units,
+)
 from arena.games.shengji.order import CARD_POINTS, TrumpOrder
 from arena.games.shengji.shapes import Unit, decompose
 from arena.games.shengji.trick import (
@@ -141,6 +147,8 @@ _Listing = tuple[tuple[Action, ...], bool, str]
 """A decision's legal actions, whether they are all of them, and if not what they obey."""
 _NOT_ASKED: _Listing = ((), True, "")
 """The listing a seat whose decision it is not sees."""
+_BURIALS = [Action("bury", (card,)) for card in range(NUM_KINDS)]
+"""The action burying each card."""
 _GAME_NAMES = {decks: f"shengji-{decks}" for decks in range(1, 5)}
 _TRICK = 1 << NUM_SEATS
 _SHARED = (1 << NUM_SEATS) - 1 | _TRICK
@@ -304,7 +312,11 @@ class ShengjiState(CardState):
 
     def _bury(self, card: Card) -> None:
         self._counts_of(self.dealer)[card] -= 1
-        self._hands[self.dealer] = None
+        hand = self._hands[self.dealer]
+        if hand is not None:  # the sorted hand without the card
+            rest = list(hand)
+            rest.remove(card)
+            self._hands[self.dealer] = tuple(rest)
         self._buried.append(card)
         self._events.append(Event("bury", self.dealer))
         if len(self._buried) == len(self.kitty):
@@ -315,10 +327,10 @@ class ShengjiState(CardState):
         self._new_trick(self.dealer)  # SJ-18: the dealer leads the first trick
 
     def _new_trick(self, leader: Seat) -> None:
-        self._trick = _Trick(leader=leader)
+        self._trick = _Trick(leader, [], -1, 0, [], [], NOBODY, None)
         self._shared &= ~_TRICK
         self._to_act = leader
-        self._events.append(Event("lead", leader))
+        self._events.append(_new_tuple(Event, ("lead", leader, (), NOBODY, 0, "")))
 
     # --------------------------------------------------------------------- play
 
@@ -416,7 +428,7 @@ class ShengjiState(CardState):
             self.declarer_points += points
         else:
             self.defender_points += points
-        self._events.append(Event("trick", winner, value=points))
+        self._events.append(_new_tuple(Event, ("trick", winner, (), NOBODY, points, "")))
         if not any(self._counts[0]):
             self._finish(winner, dict(trick.plays)[winner])
             return
@@ -486,7 +498,7 @@ class ShengjiState(CardState):
         if phase == "declare":
             actions = [PASS] + [Action("declare", d.cards) for d in self._options(seat)]
         elif phase == "bury":
-            actions = [Action("bury", (c,)) for c in sorted(set(self.hand(seat)))]
+            actions = [_BURIALS[c] for c in sorted(set(self.hand(seat)))]
         elif phase == "play":
             actions, complete, description = self._legal_plays(seat)
         else:
@@ -513,10 +525,9 @@ class ShengjiState(CardState):
                     "checked against the other hands (SJ-17); listed: every single combination"
                 ),
             )
-        plays, complete, description = follows(
+        return follow_actions(
             hand, trick.lead, trick.suit, trick.size, order, self.rules.decks, LIST_LIMIT
         )
-        return as_actions(plays), complete, description
 
     def apply(self, action: Action) -> None:
         seat = self._to_act
