@@ -76,7 +76,7 @@ class Pile:
         self.positions = sorted(self.by_position)
 
     def copy(self) -> Pile:
-        other = object.__new__(Pile)
+        other = Pile((), self.order)  # its parts replaced below (compiled: no object.__new__)
         other.order, other.sample = self.order, self.sample
         other.counts = dict(self.counts)
         other.members = None
