@@ -254,34 +254,40 @@ def _straights(hand: _Hand, out: list[Play]) -> None:
         for filled in _wild_slots(missing, 5, wilds):
             held = [i for i in range(5) if i not in filled]
             chosen = [options[i] for i in held]
-            naturals = list(product(*chosen))
             common = 15
             for i in held:
                 common &= suits_of[ranks[i]]
-            if common:  # some choices are of one suit: straight flushes, not straights
-                flushes = {tuple([ranks[i] * 4 + suit for i in held]) for suit in _SUITS[common]}
-                naturals = [n for n in naturals if n not in flushes]
-            if not filled and start > 0:  # ranks ascend, so the cards are sorted
-                out.extend([(new(Action, ("play", n, "")), combo) for n in naturals])
-                continue
-            extra = (wild,) * len(filled)
+            # choices all of one suit are straight flushes, not straights
+            flushes = [tuple([ranks[i] * 4 + suit for i in held]) for suit in _SUITS[common]]
             held_ranks = [ranks[i] for i in held]
             if start > 0 and level not in held_ranks:
-                # the naturals ascend and none is of the wild card's rank: the wild
-                # cards go after those of lower ranks
-                at = sum([1 for r in held_ranks if r < level])
-                out.extend(
-                    [
-                        (
-                            new(Action, ("play", n[:at] + extra + n[at:], "")),
-                            combo,
-                        )
-                        for n in naturals
-                    ]
-                )
+                # the ranks ascend and none is the wild card's: the cards come sorted
+                # with the wild cards after the ranks below theirs
+                if filled:
+                    at = sum([1 for r in held_ranks if r < level])
+                    extra = (wild,) * len(filled)
+                    chosen[at:at] = [[wild]] * len(filled)
+                    flushes = [f[:at] + extra + f[at:] for f in flushes]
+                if flushes:
+                    unflushed = set(flushes)
+                    out.extend(
+                        [
+                            (new(Action, ("play", n, "")), combo)
+                            for n in product(*chosen)
+                            if n not in unflushed
+                        ]
+                    )
+                else:
+                    out.extend([(new(Action, ("play", n, "")), combo) for n in product(*chosen)])
                 continue
+            extra = (wild,) * len(filled)
+            unflushed = set(flushes)
             out.extend(
-                [(new(Action, ("play", tuple(sorted(n + extra)), "")), combo) for n in naturals]
+                [
+                    (new(Action, ("play", tuple(sorted(n + extra)), "")), combo)
+                    for n in product(*chosen)
+                    if n not in unflushed
+                ]
             )
 
 
