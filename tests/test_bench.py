@@ -129,3 +129,23 @@ def test_the_yardstick_without_rlcard_is_refused_in_one_line(
     assert main(["bench", "guandan", "--deals", "2", "--yardstick"]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "rlcard" in lines[0].lower(), lines
+
+
+def test_the_report_says_which_engines_ran_and_the_search_costs_on_request(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The engines line is the loader's own account; ``--search`` adds the search bot's
+    clone, sample and decision costs for the same variant, printed on one line."""
+    from arena.compiled import engines_description
+
+    assert main(["bench", "shengji-1", "--deals", "2", "--search", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["engines"] == engines_description()
+    search = report["search"]
+    assert search["variant"] == "shengji-1"
+    assert search["clone_us"] > 0 and search["sample_us"] > 0 and search["decision_ms"] > 0
+    assert len(search["chosen"]) == search["decisions"]
+    assert main(["bench", "shengji-1", "--deals", "2", "--search"]) == 0
+    out = capsys.readouterr().out
+    assert f"engines:               {report['engines']}" in out
+    assert "search bot:" in out and "determinized sample" in out

@@ -29,6 +29,7 @@ from typing import Any
 from arena.chance import derive_seed
 from arena.commands import Subcommands, arguments, print_json
 from arena.commands.bench_deals import match_setups
+from arena.compiled import engines_description
 from arena.errors import ConfigError
 from arena.games import make
 from arena.games.base import Game
@@ -217,6 +218,12 @@ def add_parser(sub: Subcommands) -> None:
         help="with GAME: RLCard's Dou Dizhu game core timed beside ours (as many games as "
         "deals; needs the 'bench' extra)",
     )
+    parser.add_argument(
+        "--search",
+        action="store_true",
+        help="with GAME: the search bot's costs too (a state's clone, a determinized sample, "
+        "a decision at its default budget)",
+    )
     parser.add_argument("--json", action="store_true", help="the report as JSON")
     parser.set_defaults(handler=run_bench_command)
 
@@ -268,6 +275,7 @@ def measure(game: Game, deals: list[tuple[int, Any]]) -> dict[str, Any]:
     target = TARGET_DEALS_PER_SECOND.get(game.name)
     return {
         "game": game.describe(),
+        "engines": engines_description(),
         "deals": n,
         "setup": {"seconds": setup.seconds, "deals_per_second": n / setup.seconds},
         "engine": {
@@ -313,6 +321,10 @@ def run_bench(args: argparse.Namespace) -> int:
     game = make(args.game)
     seeds = [derive_seed(args.seed, "bench", i) for i in range(args.deals)]
     report = measure(game, list(zip(seeds, match_setups(game, seeds), strict=True)))
+    if args.search:
+        from arena.commands.bench_search import bench_search
+
+        report["search"] = bench_search(args.game, seed=args.seed)
     if args.yardstick:
         report["yardstick"] = yardstick(report["engine"], args.deals, args.seed)
     if args.json:
@@ -346,6 +358,7 @@ def _print(report: dict[str, Any]) -> None:
     setup, engine, driver = report["setup"], report["engine"], report["driver"]
     metrics, target = report["metrics"], report["target"]
     print(f"{report['game']}: {report['deals']} consecutive match deals, random bots, one process")
+    print(f"  engines:               {report['engines']}")
     print(f"  setup only (baseline): {setup['deals_per_second']:12.0f} deals/s")
     print(
         f"  engine:                {engine['deals_per_second']:12.1f} deals/s  "
@@ -375,6 +388,11 @@ def _print(report: dict[str, Any]) -> None:
             f"  target ≥ {target['deals_per_second']:.0f} deals/s (engine, one core): "
             f"{_met(target['met'])} ({target['times']:.2f}x the target)"
         )
+    search = report.get("search")
+    if search is not None:
+        from arena.commands.bench_search import describe_search
+
+        print(f"  search bot:            {describe_search(search)}")
     peer = report.get("yardstick")
     if peer is not None:
         print(
