@@ -20,8 +20,9 @@ suit counts, its *pool*) and every play of that rank alone, ready made. Ranks ar
 shared by every hand holding the same pool, so a play changes only the ranks whose
 cards it takes. Patterns are generated in the order of their readings, from the ranks
 and only for the kind that may beat the table; the plays of a pattern of several
-ranks are spelled out only for a complete listing (and remembered by the caller's
-``memo``).
+ranks are spelled out only for a complete listing. Those patterns are made afresh for
+each decision: kept for a deal, they would outlive the garbage collector's youngest
+generation and make its full collections cost more than they save.
 """
 
 from __future__ import annotations
@@ -320,18 +321,6 @@ def ranks_in(counts: Sequence[int]) -> list[Rank]:
 # patterns of several ranks
 
 
-class Memo:
-    """The patterns of several ranks made so far, by their ranks (a cache its owner
-    keeps: a deal's patterns come back while the ranks they take do not change)."""
-
-    __slots__ = ("full_houses", "runs")
-
-    def __init__(self) -> None:
-        self.full_houses: dict[Rank, dict[Rank, Pattern]] = {}
-        """By the triple's rank, then the pair's."""
-        self.runs: dict[tuple[Part, ...], Pattern] = {}
-
-
 def _full_house(triple: Rank, pair: Rank) -> Pattern:
     t, p = triple.value, pair.value
     parts = (triple.parts[3], pair.parts[2])
@@ -342,34 +331,17 @@ def _full_house(triple: Rank, pair: Rank) -> Pattern:
     )
 
 
-def _full_houses(ranks: list[Rank], above: int, second_above: int, memo: Memo) -> list[Pattern]:
+def _full_houses(ranks: list[Rank], above: int, second_above: int) -> list[Pattern]:
     """Triples of ``3`` … ``2`` above ``above`` with a pair of any other rank above
     ``second_above``, jokers included; by triple, then pair."""
     pairs = [r for r in ranks[second_above + 1 :] if r.total >= 2]
     found: list[Pattern] = []
     if not pairs:
         return found
-    rows = memo.full_houses
     for triple in ranks[max(above + 1, LOWEST_VALUE) : TWO_VALUE + 1]:
-        if triple.total < 3:
-            continue
-        row = rows.get(triple)
-        if row is None:
-            row = rows[triple] = {}
-        for pair in pairs:
-            if pair is not triple:
-                pattern = row.get(pair)
-                if pattern is None:
-                    pattern = row[pair] = _full_house(triple, pair)
-                found.append(pattern)
+        if triple.total >= 3:
+            found += [_full_house(triple, pair) for pair in pairs if pair is not triple]
     return found
-
-
-def _run(combo: Reading, ways: int, parts: tuple[Part, ...], memo: Memo) -> Pattern:
-    pattern = memo.runs.get(parts)
-    if pattern is None:
-        pattern = memo.runs[parts] = Pattern(combo, ways, parts)
-    return pattern
 
 
 Window = tuple[int, int, int, tuple[Part, ...]]
@@ -411,12 +383,11 @@ def _runs(
     shortest: int,
     length: int,
     above: int,
-    memo: Memo,
 ) -> list[Pattern]:
     """Consecutive pairs (width 2, 3 or more) or steel plates (width 3, 2 or more): of
     ``length`` sets ending above ``above`` (every length when ``length`` is 0)."""
     return [
-        _run(make_reading(kind, width * n, first + n - 1), ways, parts, memo)
+        Pattern(make_reading(kind, width * n, first + n - 1), ways, parts)
         for first, n, ways, parts in windows
         if n >= shortest and (not length or n == length) and first + n - 1 > above
     ]
@@ -428,7 +399,6 @@ def _plates_with_pairs(
     length: int,
     above: int,
     second_above: int,
-    memo: Memo,
 ) -> list[Pattern]:
     """A steel plate and as many consecutive pairs of other ranks (SF-8), of ``length``
     triples (every length when 0), the plate above ``above`` and the pairs above
@@ -449,7 +419,7 @@ def _plates_with_pairs(
             else:
                 continue
             combo = make_reading(Kind.PLATE_WITH_PAIRS, 5 * n, t_last, p_last)
-            found.append(_run(combo, t_ways * p_ways, parts, memo))
+            found.append(Pattern(combo, t_ways * p_ways, parts))
     return found
 
 
@@ -486,18 +456,18 @@ def _reading_of(pattern: Pattern) -> Reading:
 _READING_OF = _reading_of
 
 
-def lead_patterns(ranks: list[Rank], memo: Memo) -> list[Pattern]:
+def lead_patterns(ranks: list[Rank]) -> list[Pattern]:
     """Every rank pattern of the hand (a lead), in the order of their readings."""
     found = [p for p in [r.single for r in ranks] if p is not None]
     found += [p for p in [r.pair for r in ranks] if p is not None]
     found += [p for p in [r.triple for r in ranks] if p is not None]
     suited, top = specials(ranks)
     found += suited
-    found += _full_houses(ranks, 0, 0, memo)
+    found += _full_houses(ranks, 0, 0)
     pair_runs, plates = _windows(ranks, 2), _windows(ranks, 3)
-    found += _runs(pair_runs, Kind.PAIR_RUN, 2, 3, 0, 0, memo)
-    found += _runs(plates, Kind.PLATE, 3, 2, 0, 0, memo)
-    plates_with_pairs = _plates_with_pairs(plates, pair_runs, 0, 0, 0, memo)
+    found += _runs(pair_runs, Kind.PAIR_RUN, 2, 3, 0, 0)
+    found += _runs(plates, Kind.PLATE, 3, 2, 0, 0)
+    plates_with_pairs = _plates_with_pairs(plates, pair_runs, 0, 0, 0)
     if len(plates_with_pairs) > 1:
         plates_with_pairs.sort(key=_READING_OF)
     found += plates_with_pairs
@@ -505,9 +475,7 @@ def lead_patterns(ranks: list[Rank], memo: Memo) -> list[Pattern]:
     return found
 
 
-def beating_patterns(
-    ranks: list[Rank], table: Reading, ladder: Ladder, memo: Memo
-) -> list[Pattern]:
+def beating_patterns(ranks: list[Rank], table: Reading, ladder: Ladder) -> list[Pattern]:
     """The rank patterns that beat ``table`` (SF-9), in the order of their readings;
     ``ladder`` is the hand's :func:`specials`."""
     suited, top = ladder
@@ -522,26 +490,26 @@ def beating_patterns(
     elif kind == Kind.TRIPLE:
         found = [p for p in [r.triple for r in ranks[value + 1 :]] if p is not None]
     elif kind == Kind.FULL_HOUSE:
-        found = _full_houses(ranks, value, table.second, memo)
+        found = _full_houses(ranks, value, table.second)
     elif kind == Kind.PAIR_RUN:
-        found = _runs(_windows(ranks, 2), kind, 2, 3, table.size // 2, value, memo)
+        found = _runs(_windows(ranks, 2), kind, 2, 3, table.size // 2, value)
     elif kind == Kind.PLATE:
-        found = _runs(_windows(ranks, 3), kind, 3, 2, table.size // 3, value, memo)
+        found = _runs(_windows(ranks, 3), kind, 3, 2, table.size // 3, value)
     else:
         plates, pair_runs = _windows(ranks, 3), _windows(ranks, 2)
         size = table.size // 5
-        found = _plates_with_pairs(plates, pair_runs, size, value, table.second, memo)
+        found = _plates_with_pairs(plates, pair_runs, size, value, table.second)
         found.sort(key=_READING_OF)
     if kind < Kind.SUITED_TRIPLE:
         return found + suited + top
     return suited + found + top
 
 
-def patterns(ranks: list[Rank], table: Reading | None, memo: Memo) -> list[Pattern]:
+def patterns(ranks: list[Rank], table: Reading | None) -> list[Pattern]:
     """The rank patterns that may lead (``table`` is ``None``) or beat ``table``."""
     if table is None:
-        return lead_patterns(ranks, memo)
-    return beating_patterns(ranks, table, specials(ranks), memo)
+        return lead_patterns(ranks)
+    return beating_patterns(ranks, table, specials(ranks))
 
 
 # ----------------------------------------------------------------------------
@@ -573,15 +541,14 @@ def listed(pattern: Pattern, complete: bool) -> Plays:
 class HandPlays:
     """The legal plays of one hand (a counts vector of 54)."""
 
-    __slots__ = ("_memo", "ranks")
+    __slots__ = ("ranks",)
 
     def __init__(self, counts: Sequence[int]) -> None:
         self.ranks = ranks_in(counts)
-        self._memo = Memo()
 
     def count(self, table: Reading | None) -> int:
         """The number of distinct legal plays (card multisets), without listing them."""
-        return count(patterns(self.ranks, table, self._memo))
+        return count(patterns(self.ranks, table))
 
     def legal(self, table: Reading | None, limit: int) -> tuple[list[Play], bool]:
         """The plays that may lead (``table`` is ``None``) or beat ``table``, and whether
@@ -592,7 +559,7 @@ class HandPlays:
         be longer than ``limit``). Sorted by reading. The caller may keep or
         change the list.
         """
-        found = patterns(self.ranks, table, self._memo)
+        found = patterns(self.ranks, table)
         complete = count(found) <= limit
         return [(a.cards, p.reading) for p in found for a in listed(p, complete)], complete
 

@@ -49,7 +49,6 @@ from arena.games.sanfu.moves import (
     CARD_ORDER_VALUES,
     INCOMPLETE_DESCRIPTION,
     Ladder,
-    Memo,
     Pattern,
     Rank,
     beating_patterns,
@@ -184,7 +183,6 @@ def deal(deal_order: Sequence[Card], turned: Sequence[int], setup: SanfuSetup) -
         "play",
         NOBODY,
         LIST_LIMIT,
-        Memo(),
         None,
         False,
     )
@@ -227,7 +225,6 @@ class SanfuState(ClimbingState[_Table]):
         phase: str,
         fled: Seat,
         list_limit: int,
-        memo: Memo,
         listing: _Listing | None,
         shared: bool,
     ) -> None:
@@ -249,7 +246,6 @@ class SanfuState(ClimbingState[_Table]):
         self.fled = fled
         self.list_limit = list_limit
         """Most distinct plays listed before one per rank pattern is listed instead."""
-        self._memo = memo
         self._listing = listing
         self._shared = shared
 
@@ -272,7 +268,6 @@ class SanfuState(ClimbingState[_Table]):
             self._phase,
             self.fled,
             self.list_limit,
-            self._memo,
             self._listing,
             True,
         )
@@ -411,12 +406,12 @@ class SanfuState(ClimbingState[_Table]):
         ranks = self._seat_ranks(seat)
         table = self._table.reading
         if table is None:
-            found = lead_patterns(ranks, self._memo)
+            found = lead_patterns(ranks)
         else:
             ladder = self._ladders[seat]
             if ladder is None:
                 ladder = self._ladders[seat] = specials(ranks)
-            found = beating_patterns(ranks, table, ladder, self._memo)
+            found = beating_patterns(ranks, table, ladder)
         complete = count(found) <= self.list_limit
         actions = [PASS] if table is not None else []
         if complete:
