@@ -102,3 +102,22 @@ def test_spread_sample_lists_the_multisets_in_order_or_spaced_ranks(
         spaced = [i * ways[0][size] // 7 for i in range(7)]
         expected = [_unrank(counts, ways, size, rank) for rank in spaced]
     assert spread_sample(cards, size, limit, 7) == (expected, ways[0][size] <= limit)
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions())
+def test_tractors_are_the_units_of_every_length(
+    case: tuple[TrumpOrder, int, list[Card], list[Card], int],
+) -> None:
+    """``Pile.tractors`` lists what asking ``units`` for ever longer tractors lists."""
+    order, decks, _lead, hand, _limit = case
+    pile = Pile(hand, order)
+    for width in range(2, decks + 1):
+        expected: list[Unit] = []
+        length = 2
+        found = list(pile.units(width, length))
+        while found:
+            expected += found
+            length += 1
+            found = list(pile.units(width, length))
+        assert pile.tractors(width) == expected

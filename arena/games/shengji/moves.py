@@ -108,12 +108,11 @@ def lead_units(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list
         pile = Pile(suit_cards, order)
         units.extend(pile.units(1, 1))
         for width in range(2, max_width + 1):
-            length = 1
-            found = list(pile.units(width, length))
-            while found:  # sets, then ever longer tractors (SJ-15)
-                units.extend(found)
-                length += 1
-                found = list(pile.units(width, length))
+            sets = list(pile.units(width, 1))
+            if not sets:  # nor any wider
+                break
+            units.extend(sets)
+            units.extend(pile.tractors(width))  # ever longer (SJ-15)
     return units
 
 

@@ -121,13 +121,37 @@ class Pile:
                 chain.append(held)
             else:
                 for identities in product(*chain):
-                    if self.members is None:
-                        cards = tuple(sorted(sample[i] for i in identities for _ in range(width)))
-                    else:
-                        cards = tuple(
-                            sorted(c for i in identities for c in self.cards_of(i, width))
+                    yield Unit(width, length, start + length - 1, self._cards(identities, width))
+
+    def tractors(self, width: int) -> list[Unit]:
+        """Every distinct tractor of this width the pile holds: the shortest first, each
+        length in the order of :meth:`units`."""
+        counts, by_position = self.counts, self.by_position
+        held: dict[int, list[int]] = {}  # position → identities held ``width`` times
+        for position in self.positions:
+            identities = [i for i in by_position[position] if counts[i] >= width]
+            if identities:
+                held[position] = identities
+        run: dict[int, int] = {}  # position → how many held positions follow from it
+        for position in sorted(held, reverse=True):
+            run[position] = run.get(position + 1, 0) + 1
+        found: list[Unit] = []
+        for length in range(2, max(run.values(), default=0) + 1):
+            for start in held:
+                if run[start] >= length:
+                    chain = [held[position] for position in range(start, start + length)]
+                    for identities in product(*chain):
+                        found.append(
+                            Unit(width, length, start + length - 1, self._cards(identities, width))
                         )
-                    yield Unit(width, length, start + length - 1, cards)
+        return found
+
+    def _cards(self, identities: Sequence[int], width: int) -> tuple[Card, ...]:
+        """``width`` cards of each identity, sorted."""
+        if self.members is None:
+            sample = self.sample
+            return tuple(sorted([sample[i] for i in identities for _ in range(width)]))
+        return tuple(sorted([c for i in identities for c in self.cards_of(i, width)]))
 
     def take(self, unit: Unit) -> None:
         identities = self.order.identities
