@@ -11,7 +11,8 @@ any engine module is imported. It puts a finder first on ``sys.meta_path`` when
 - the manifest lists exactly today's engine modules, for this very Python, and
 - every listed source is byte for byte the one compiled.
 
-Then every engine module (and mypyc's shared library) loads from ``build/compiled/``;
+Then every engine module (and mypyc's shared library) loads from ``build/compiled/``
+(``$ARENA_COMPILED_DIR`` where the package is installed apart from them: the image);
 otherwise none does: never a mix of compiled and interpreted engines, and an edited
 source is never shadowed by a stale build. :func:`engines` says which engines run and
 why (``arena bench`` prints :func:`engines_description`). This module uses the standard
@@ -31,7 +32,6 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
@@ -72,7 +72,7 @@ _NOT_COMPILED = frozenset({"__init__", "text"})
 (readable event phrases for logs, off the hot path) stay interpreted."""
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Engines:
     """Which engines this process runs, and why."""
 
