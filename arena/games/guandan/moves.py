@@ -247,26 +247,26 @@ def _straights(hand: _Hand, out: list[Play]) -> None:
     for start in range(10):
         ranks = _POSITION_RANKS[start : start + 5]
         options = [singles[r] for r in ranks]
-        missing = [i for i, cards in enumerate(options) if not cards]
+        missing = tuple([i for i in range(5) if not options[i]])
         if len(missing) > wilds:
             continue
         combo = reading(Kind.STRAIGHT, start + 5, 5)
-        for filled in _wild_slots(missing, 5, wilds):
-            held = [i for i in range(5) if i not in filled]
+        # with the ranks ascending and none of them the wild card's, the cards come
+        # sorted, the wild cards after the ranks below theirs
+        ascending = start > 0 and level not in ranks
+        for held in _held_positions(missing, wilds):
             chosen = [options[i] for i in held]
             common = 15
             for i in held:
                 common &= suits_of[ranks[i]]
             # choices all of one suit are straight flushes, not straights
             flushes = [tuple([ranks[i] * 4 + suit for i in held]) for suit in _SUITS[common]]
-            held_ranks = [ranks[i] for i in held]
-            if start > 0 and level not in held_ranks:
-                # the ranks ascend and none is the wild card's: the cards come sorted
-                # with the wild cards after the ranks below theirs
+            filled = 5 - len(held)
+            if ascending or (start > 0 and level not in [ranks[i] for i in held]):
                 if filled:
-                    at = sum([1 for r in held_ranks if r < level])
-                    extra = (wild,) * len(filled)
-                    chosen[at:at] = [[wild]] * len(filled)
+                    at = sum([1 for i in held if ranks[i] < level])
+                    extra = (wild,) * filled
+                    chosen[at:at] = [[wild]] * filled
                     flushes = [f[:at] + extra + f[at:] for f in flushes]
                 if flushes:
                     unflushed = set(flushes)
@@ -280,7 +280,7 @@ def _straights(hand: _Hand, out: list[Play]) -> None:
                 else:
                     out.extend([(new(Action, ("play", n, "")), combo) for n in product(*chosen)])
                 continue
-            extra = (wild,) * len(filled)
+            extra = (wild,) * filled
             unflushed = set(flushes)
             out.extend(
                 [
@@ -297,16 +297,6 @@ _SUIT_MASK = {
 """For each per-suit count of one rank (two decks: 0..2), a bit per suit held."""
 _SUITS = [tuple(s for s in range(4) if mask >> s & 1) for mask in range(16)]
 """The suits of a mask of suits."""
-
-
-def _one_suit_choices(chosen: list[list[Card]]) -> set[tuple[Card, ...]]:
-    """The choices of one card per position that are all of one suit."""
-    found = set()
-    for suit in range(4):
-        pick = [c for group in chosen for c in group if c & 3 == suit]
-        if len(pick) == len(chosen):  # a rank holds at most one card of a suit here
-            found.add(tuple(pick))
-    return found
 
 
 def _straight_flushes(hand: _Hand, out: list[Play]) -> None:
@@ -336,7 +326,16 @@ _POSITION_BITS = [(1 << (rank + 1)) | (1 if rank == RANK_ACE else 0) for rank in
 """Per rank, its bits in a mask of sequence positions (the ace is both 0 and 13)."""
 
 
-def _wild_slots(missing: list[int], length: int, wilds: int) -> list[frozenset[int]]:
+@cache
+def _held_positions(missing: tuple[int, ...], wilds: int) -> tuple[tuple[int, ...], ...]:
+    """For each set of :func:`_wild_slots` of a 5-card window, the positions left to the
+    natural cards."""
+    return tuple(
+        tuple([i for i in range(5) if i not in filled]) for filled in _wild_slots(missing, 5, wilds)
+    )
+
+
+def _wild_slots(missing: Sequence[int], length: int, wilds: int) -> list[frozenset[int]]:
     """Sets of positions the wild cards fill: all missing ones, plus optional others."""
     base = frozenset(missing)
     slots = [base]
