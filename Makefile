@@ -61,7 +61,7 @@ test: $(STAMP) $(NODE_NEEDED) compile
 	ARENA_ENGINES=python $(BIN)/pytest -rfEs -m interpreted_engines \
 		$(filter-out $(ENGINE_TESTS),$(wildcard tests/test_*.py))
 
-bench: $(STAMP)
+bench: $(STAMP) compile
 	$(BIN)/arena bench guandan
 
 clean:
