@@ -129,9 +129,9 @@ class Pile:
         counts, by_position = self.counts, self.by_position
         held: dict[int, list[int]] = {}  # position → identities held ``width`` times
         for position in self.positions:
-            identities = [i for i in by_position[position] if counts[i] >= width]
-            if identities:
-                held[position] = identities
+            ids = [i for i in by_position[position] if counts[i] >= width]
+            if ids:
+                held[position] = ids
         run: dict[int, int] = {}  # position → how many held positions follow from it
         for position in sorted(held, reverse=True):
             run[position] = run.get(position + 1, 0) + 1
