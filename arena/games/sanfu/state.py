@@ -38,6 +38,8 @@ from arena.games.base import (
 from arena.games.climbing import ClimbingState
 from arena.games.sanfu import scoring
 from arena.games.sanfu.combos import (
+    BIG_JOKER_VALUE,
+    LOWEST_VALUE,
     Kind,
     Reading,
     beats,
@@ -129,8 +131,10 @@ _NOTHING_PRIVATE: Mapping[str, Any] = MappingProxyType({})
 _LABELS = tuple([kind.label for kind in Kind])
 _POINTS = [card_points(card) for card in range(NUM_KINDS)]
 _LEADS = [Event("lead", seat) for seat in range(NUM_SEATS)]
+_RANK_TEXTS = [rank_text(v) if v >= LOWEST_VALUE else "" for v in range(BIG_JOKER_VALUE + 1)]
 _event = Event._make
 """An event from its fields (kind, seat, cards, target, value, tag): quicker than by name."""
+_observation = Observation._make
 
 
 def _refuse(action: Action, reason: str) -> NoReturn:
@@ -501,7 +505,7 @@ class SanfuState(ClimbingState[_Table]):
                 "seat": table.seat,
                 "points": table.points,
                 "kind": _LABELS[combo.kind],
-                "rank": rank_text(combo.value),
+                "rank": _RANK_TEXTS[combo.value],
                 "size": combo.size,
             },
         }
@@ -510,18 +514,20 @@ class SanfuState(ClimbingState[_Table]):
         if seat == self._to_act:
             listing = self._listed()
             legal, complete = tuple(listing.actions), listing.complete
-        return Observation(
-            GAME_NAME,
-            seat,
-            self._phase,
-            self._to_act,
-            self.hand(seat),
-            legal,
-            tuple(self._events),
-            public,
-            _NOTHING_PRIVATE,
-            complete,
-            "" if complete else INCOMPLETE_DESCRIPTION,
+        return _observation(
+            (
+                GAME_NAME,
+                seat,
+                self._phase,
+                self._to_act,
+                self.hand(seat),
+                legal,
+                tuple(self._events),
+                public,
+                _NOTHING_PRIVATE,
+                complete,
+                "" if complete else INCOMPLETE_DESCRIPTION,
+            )
         )
 
     def outcome(self) -> Outcome:
