@@ -188,6 +188,10 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
 
     A pair made of the two wild cards alone is left out: with a natural triple
     they are a 5-card bomb, which dominates (:func:`combos.play_readings`).
+
+    Each play comes once, at its strongest reading: cards such as ``3 3 4 4`` and a
+    wild card (or ``3 4 4`` and both) read as a full house of either rank; they come
+    where the triple of the lower rank index makes them, at the higher value.
     """
     wild, wilds = hand.wild, hand.wilds
     triples = _parts(hand, 3, most_wilds=2)
@@ -208,8 +212,9 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
         for t_used in range(3)
     ]
     new = _new_tuple
+    by_rank = [reading(Kind.FULL_HOUSE, rank_value(rank, hand.level), 5) for rank in range(13)]
     for t_rank, t_used, t_cards in triples:
-        combo = reading(Kind.FULL_HOUSE, rank_value(t_rank, hand.level), 5)
+        combo = by_rank[t_rank]
         if not t_used:
             # natural parts are sorted, and so is the rank order: no sort needed (hot path)
             out.extend(
@@ -229,14 +234,30 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
                     if p_rank != t_rank
                 ]
             )
-        if wilds:
+        if not wilds:
+            continue
+        if not t_used:
             out.extend(
                 [
                     (new(Action, ("play", tuple(sorted(t_cards + p_cards)), "")), combo)
-                    for p_rank, p_cards in with_wilds[t_used]
+                    for p_rank, p_cards in with_wilds[0]
                     if p_rank != t_rank
                 ]
             )
+            continue
+        # a triple with a wild card and a pair of another rank: the pair's rank can be
+        # the triple with the wild cards moved (made by the lower rank index first)
+        stronger = [other if other.value > combo.value else combo for other in by_rank]
+        out.extend(
+            [
+                (
+                    new(Action, ("play", tuple(sorted(t_cards + p_cards)), "")),
+                    stronger[p_rank] if p_rank < len(stronger) else combo,
+                )
+                for p_rank, p_cards in with_wilds[t_used]
+                if p_rank > t_rank
+            ]
+        )
 
 
 def _straights(hand: _Hand, out: list[Play]) -> None:
@@ -547,7 +568,7 @@ class HandPlays:
             else:
                 plays: list[Play] = []
                 _generate(self.hand, key, plays)
-                if self.hand.wilds:
+                if self.hand.wilds and key != Kind.FULL_HOUSE:  # full houses come once
                     plays = _merge(plays)
                 plays.sort(key=_READING)
                 found = _Group(
