@@ -261,8 +261,15 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
 
 
 def _straights(hand: _Hand, out: list[Play]) -> None:
-    """Five consecutive ranks whose natural cards are not all of one suit (GD-7)."""
+    """Five consecutive ranks whose natural cards are not all of one suit (GD-7).
+
+    Each play comes once, at its strongest reading: natural cards of fewer than five
+    ranks with wild cards fit several windows (``3 4 5 6`` and a wild card: a
+    straight to 6 or to 7); they come where the lowest window makes them, read in
+    the highest.
+    """
     wild, wilds, singles, level = hand.wild, hand.wilds, hand.singles, hand.level
+    by_top = [reading(Kind.STRAIGHT, start + 5, 5) for start in range(10)]
     suits_of = [_SUIT_MASK[pool] for pool in hand.pools]
     new = _new_tuple
     for start in range(10):
@@ -271,11 +278,13 @@ def _straights(hand: _Hand, out: list[Play]) -> None:
         missing = tuple([i for i in range(5) if not options[i]])
         if len(missing) > wilds:
             continue
-        combo = reading(Kind.STRAIGHT, start + 5, 5)
         # with the ranks ascending and none of them the wild card's, the cards come
         # sorted, the wild cards after the ranks below theirs
         ascending = start > 0 and level not in ranks
         for held in _held_positions(missing, wilds):
+            if start and held[-1] != 4:
+                continue  # the window one lower holds these naturals too: made there
+            combo = by_top[min(start + held[0], 9)]  # the highest window holding them
             chosen = [options[i] for i in held]
             common = 15
             for i in held:
@@ -568,7 +577,7 @@ class HandPlays:
             else:
                 plays: list[Play] = []
                 _generate(self.hand, key, plays)
-                if self.hand.wilds and key != Kind.FULL_HOUSE:  # full houses come once
+                if self.hand.wilds and key not in _ONCE:
                     plays = _merge(plays)
                 plays.sort(key=_READING)
                 found = _Group(
@@ -580,6 +589,8 @@ class HandPlays:
 
 _ACTION = itemgetter(0)
 _READING = itemgetter(1)
+_ONCE = frozenset({Kind.FULL_HOUSE, Kind.STRAIGHT})
+"""Groups whose generators make each play once (no merging needed)."""
 
 
 def _merge(raw: list[Play]) -> list[Play]:
