@@ -124,7 +124,7 @@ def all_leads(cards: Sequence[Card], order: TrumpOrder, limit: int) -> list[Acti
     """
     suits = order.suits
     by_suit: dict[int, list[tuple[Card, int]]] = {}
-    for card, n in Counter(cards).items():
+    for card, n in _runs(cards):
         held = by_suit.get(suits[card])
         if held is None:
             by_suit[suits[card]] = [(card, n)]
@@ -151,6 +151,22 @@ def all_leads(cards: Sequence[Card], order: TrumpOrder, limit: int) -> list[Acti
         ]
         leads.extend(plays[1:])  # every set but the empty one (which comes first)
     return leads
+
+
+def _runs(cards: Sequence[Card]) -> list[tuple[Card, int]]:
+    """Each card of sorted ``cards`` with how many copies of it there are."""
+    runs: list[tuple[Card, int]] = []
+    previous, copies = -1, 0
+    for card in cards:
+        if card == previous:
+            copies += 1
+        else:
+            if copies:
+                runs.append((previous, copies))
+            previous, copies = card, 1
+    if copies:
+        runs.append((previous, copies))
+    return runs
 
 
 _COPIES: list[tuple[tuple[Card, ...], ...]] = [

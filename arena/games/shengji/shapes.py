@@ -45,6 +45,11 @@ def largest_first(unit: Unit) -> tuple[int, int, int, int]:
     return (unit.size, unit.width, unit.top, -unit.cards[0])
 
 
+def _single_first(unit: Unit) -> tuple[int, int]:
+    """:func:`largest_first` among singles (same size and width)."""
+    return (unit.top, -unit.cards[0])
+
+
 class Pile:
     """A multiset of cards of one suit, by identity, with each identity's position."""
 
@@ -171,7 +176,7 @@ def decompose(cards: Sequence[Card], order: TrumpOrder) -> list[Unit]:
     identities, orders = order.identities, order.orders
     if len({identities[c] for c in cards}) == len(cards):  # no two identical: all singles
         singles = [Unit(1, 1, orders[c], (c,)) for c in cards]
-        singles.sort(key=largest_first, reverse=True)
+        singles.sort(key=_single_first, reverse=True)
         return singles
     pile = Pile(cards, order)
     units: list[Unit] = []

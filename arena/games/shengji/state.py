@@ -599,6 +599,17 @@ class ShengjiState(CardState):
             self._events_tuple = tuple(events)
         return self._events_tuple
 
+    def _sizes(self) -> list[int]:
+        """How many cards each seat holds."""
+        hands = self._hands
+        sizes = [len(hand) for hand in hands if hand is not None]
+        if len(sizes) == NUM_SEATS:
+            return sizes
+        return [
+            sum(counts) if hand is None else len(hand)
+            for hand, counts in zip(hands, self._counts, strict=True)
+        ]
+
     def observe(self, seat: Seat) -> Observation:
         trick = self._trick
         hidden = self.rules.decks == 4 and self._phase == "declare"
@@ -610,10 +621,7 @@ class ShengjiState(CardState):
             "defender_points": self.defender_points,
             "constant_twos": self.rules.constant_twos,
             "two_colour": self.rules.two_colour,
-            "counts": [
-                sum(counts) if hand is None else len(hand)
-                for hand, counts in zip(self._hands, self._counts, strict=True)
-            ],
+            "counts": self._sizes(),
             "trick": {
                 "leader": trick.leader,
                 "plays": trick.shown_plays(),
