@@ -477,26 +477,21 @@ class _Group:
         self.readings = readings
         self.lost = lost
 
-    def kept(self, gone: tuple[Card, ...], counts: Sequence[int]) -> _Group:
-        """The plays a hand still holds once the cards ``gone[self.lost:]`` have left it
-        (``counts``: the hand now).
+    def kept(self, used_up: set[Card], halved: list[Card], lost: int) -> _Group:
+        """The plays a hand still holds once it has none left of the cards ``used_up``
+        and one left of the cards ``halved`` (two before); ``lost``: the cards it has
+        lost since the deal's first listing.
 
         The generators list plays in an order that depends only on each play's cards,
         so the plays a smaller hand keeps come in the order it would list them in.
         """
-        if not self.actions:
-            return self
-        lost = gone[self.lost :]
         cards = list(map(_CARDS, self.actions))
-        used_up = {card for card in lost if not counts[card]}
         fits = list(map(used_up.isdisjoint, cards)) if used_up else [True] * len(cards)
-        for card in {card for card in lost if counts[card] == 1}:  # held twice, now once
+        for card in halved:
             fits = list(map(and_, fits, map(gt, repeat(2), map(countOf, cards, repeat(card)))))
         if all(fits):
-            return _Group(self.actions, self.readings, len(gone))
-        return _Group(
-            list(compress(self.actions, fits)), list(compress(self.readings, fits)), len(gone)
-        )
+            return _Group(self.actions, self.readings, lost)
+        return _Group(list(compress(self.actions, fits)), list(compress(self.readings, fits)), lost)
 
 
 _CARDS = itemgetter(1)
@@ -513,7 +508,7 @@ class HandPlays:
     plays whose cards are gone, rather than listing them again.
     """
 
-    __slots__ = ("_counts", "_gone", "_groups", "_hand", "_inherited", "level")
+    __slots__ = ("_counts", "_gone", "_groups", "_hand", "_inherited", "_lost", "level")
 
     def __init__(
         self,
@@ -525,6 +520,7 @@ class HandPlays:
         self._counts = tuple(counts)
         self.level = level
         self._gone = gone
+        self._lost: dict[int, tuple[set[Card], list[Card]]] = {}
         self._groups: dict[Kind | str, _Group] = {}
         self._inherited: dict[Kind | str, _Group] = inherited if inherited is not None else {}
         self._hand: _Hand | None = None
@@ -541,6 +537,18 @@ class HandPlays:
         inherited = dict(self._inherited)
         inherited.update(self._groups)
         return HandPlays(counts, self.level, self._gone + tuple(cards), inherited)
+
+    def _losses(self, since: int) -> tuple[set[Card], list[Card]]:
+        """The cards gone since the hand had lost ``since`` cards: those it holds no
+        more, and those it held twice and holds once."""
+        found = self._lost.get(since)
+        if found is None:
+            gone, counts = self._gone[since:], self._counts
+            found = self._lost[since] = (
+                {card for card in gone if not counts[card]},
+                list({card for card in gone if counts[card] == 1}),
+            )
+        return found
 
     def options(self, table: Reading | None) -> tuple[list[Action], list[Reading]]:
         """The actions and readings of the plays that may lead (``table`` is ``None``) or
@@ -573,7 +581,11 @@ class HandPlays:
         if found is None:
             source = self._inherited.get(key)
             if source is not None:
-                found = source.kept(self._gone, self._counts)
+                if source.actions:
+                    used_up, halved = self._losses(source.lost)
+                    found = source.kept(used_up, halved, len(self._gone))
+                else:
+                    found = source
             else:
                 plays: list[Play] = []
                 _generate(self.hand, key, plays)
@@ -589,8 +601,10 @@ class HandPlays:
 
 _ACTION = itemgetter(0)
 _READING = itemgetter(1)
-_ONCE = frozenset({Kind.FULL_HOUSE, Kind.STRAIGHT})
-"""Groups whose generators make each play once (no merging needed)."""
+_ONCE = frozenset({Kind.SINGLE, Kind.PAIR, Kind.TRIPLE, Kind.FULL_HOUSE, Kind.STRAIGHT})
+"""Groups whose generators make each play once (no merging needed): cards of one rank
+are chosen once each, and the full houses and straights that several readings make
+are made once (:func:`_full_houses`, :func:`_straights`)."""
 
 
 def _merge(raw: list[Play]) -> list[Play]:
