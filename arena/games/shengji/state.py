@@ -235,17 +235,24 @@ class ShengjiState(CardState):
         from the dealer when the dealing is over, whenever they could make a
         declaration stronger than the standing one.
         """
-        while self._next_card < len(self._deck):
-            seat = (self._start + self._next_card) % NUM_SEATS
-            card = self._deck[self._next_card]
-            self._next_card += 1
-            self._counts_of(seat)[card] += 1
-            self._hands[seat] = None
-            if card >= 52 or card >> 2 == self.level:  # only these change what one can declare
-                self._option_cache[seat] = None
-            if self._options(seat):
-                self._to_act = seat
+        deck, hands, cached = self._deck, self._hands, self._option_cache
+        counts = [self._counts_of(seat) for seat in range(NUM_SEATS)]
+        level, start, next_card = self.level, self._start, self._next_card
+        while next_card < len(deck):
+            seat = (start + next_card) % NUM_SEATS
+            card = deck[next_card]
+            next_card += 1
+            counts[seat][card] += 1
+            hands[seat] = None
+            if card >= SMALL_JOKER or card >> 2 == level:  # only these change what one can declare
+                cached[seat] = None
+            options = cached[seat]
+            if options is None:
+                options = self._options(seat)
+            if options:
+                self._next_card, self._to_act = next_card, seat
                 return
+        self._next_card = next_card
         if self._final_round is None:
             self._final_round = [(self._start + k) % NUM_SEATS for k in range(NUM_SEATS)]
             self._events.append(Event("dealt", self._start))
