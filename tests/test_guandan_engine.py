@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.cards import deck, to_counts
+from arena.errors import ArenaError
 from arena.games import make
 from arena.games.base import Action, State
 from arena.games.guandan.combos import Kind, wild_card
@@ -119,3 +120,45 @@ def test_plays_kept_after_a_play_are_the_plays_listed_afresh(
         for key in rng.sample(GROUPS, len(GROUPS)):
             kept, listed = plays.group(key), fresh.group(key)
             assert (kept.actions, kept.readings) == (listed.actions, listed.readings), key
+
+
+def _answer(state: State, action: Action) -> Any:
+    """What applying ``action`` to a copy of ``state`` gives: the refusal, or the copy's
+    events and observations."""
+    copy = state.clone()
+    try:
+        copy.apply(action)
+    except ArenaError as err:
+        return f"{type(err).__name__}: {err}"
+    return list(copy.events), [copy.observe(seat) for seat in range(4)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), deal=st.integers(0, 2))
+def test_a_play_applied_before_any_listing_is_the_listed_play(seed: int, deal: int) -> None:
+    """Replaying actions without listing them first (as a replay or a determinized
+    draw does) reads each play by itself: the same plays are accepted, at the same
+    readings, and the same refusals name the same rule."""
+    game = make("guandan")
+    setup = game.first_setup()
+    for index in range(deal):
+        state = game.new_deal(setup, seed=seed + index)
+        _play_randomly(state, random.Random(seed), 10_000)
+        setup = state.outcome().next_setup or game.first_setup()
+    listed = game.new_deal(setup, seed=seed)
+    replayed = game.new_deal(setup, seed=seed)
+    rng = random.Random(seed)
+    while not listed.is_terminal():
+        seat = listed.to_act
+        hand = listed.hand(seat)
+        tries = [Action("play", tuple(rng.sample(hand, min(len(hand), rng.randint(1, 6)))))]
+        tries.append(Action("play", tuple(sorted(tries[0].cards)), "pair_run"))
+        for attempt in tries:  # ``replayed`` has listed nothing yet, ``listed`` has
+            listed.legal_actions()
+            assert _answer(replayed, attempt) == _answer(listed, attempt)
+        actions = listed.legal_actions()
+        action = actions[rng.randrange(len(actions))]
+        listed.apply(action)
+        replayed.apply(Action(action.verb, action.cards[::-1], action.tag))
+        assert replayed.events == listed.events
+    assert replayed.outcome() == listed.outcome()

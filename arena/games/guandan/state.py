@@ -427,7 +427,11 @@ class GuandanState(ClimbingState[_Table]):
             self._pass(seat)
             return
         if self._legal is None:
-            self._legal = self._compute_legal()
+            # nothing listed (a replay): the play read by itself, as listing would read
+            # it (every play that is in the hand and beats the table is listed)
+            canonical = well_formed(action)
+            self._play(seat, canonical.cards, self._checked_reading(seat, canonical))
+            return
         try:
             index = self._legal.index(action)  # identity first: fast for a listed action
         except ValueError:
@@ -441,6 +445,13 @@ class GuandanState(ClimbingState[_Table]):
 
     def _explain_illegal_play(self, seat: Seat, action: Action) -> NoReturn:
         """Raise an error that says which rule a play that is not legal breaks."""
+        self._checked_reading(seat, action)
+        raise IllegalActionError(f"illegal action {str(action)!r}: not a legal play here")
+
+    def _checked_reading(self, seat: Seat, action: Action) -> Reading:
+        """The reading ``action`` (canonical) is played at, or an error that says which
+        rule it breaks: not a play, cards not in the hand, no combination (GD-8), not
+        beating the table (GD-9)."""
         text = str(action)
         table = self._table.reading
         if action.verb != "play" or not action.cards:
@@ -457,7 +468,7 @@ class GuandanState(ClimbingState[_Table]):
                 f"illegal action {text!r}: {reading.describe(self.level)} does not beat "
                 f"{table.describe(self.level)} (GD-9)"
             )
-        raise IllegalActionError(f"illegal action {text!r}: not a legal play here")
+        return reading
 
     def _read(self, action: Action, text: str) -> Reading:
         kept = play_readings(action.cards, self.level)
