@@ -192,7 +192,7 @@ class Pattern:
             cards: tuple[Card, ...] = ()
             for rank, k in self.parts:
                 cards += rank.canonical[k]
-            play = self._canonical = (Action("play", cards),)
+            play = self._canonical = (_play(("play", cards, "")),)
         return play
 
     def plays(self) -> Plays:
