@@ -404,13 +404,16 @@ def _plates_with_pairs(
     triples (every length when 0), the plate above ``above`` and the pairs above
     ``second_above``; by size, plate, pairs."""
     found: list[Pattern] = []
+    by_length: dict[int, list[Window]] = {}
+    for window in pair_runs:
+        by_length.setdefault(window[1], []).append(window)
     for t_first, n, t_ways, t_parts in plates:
         t_last = t_first + n - 1
-        if (length and n != length) or t_last <= above:
+        if (length and n != length) or t_last <= above or n not in by_length:
             continue
-        for p_first, p_n, p_ways, p_parts in pair_runs:
+        for p_first, _, p_ways, p_parts in by_length[n]:
             p_last = p_first + n - 1
-            if p_n != n or p_last <= second_above:
+            if p_last <= second_above:
                 continue
             if p_first > t_last:
                 parts = t_parts + p_parts
