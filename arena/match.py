@@ -176,7 +176,8 @@ def play_deal(
         if played is not None:
             automatic[seat] = 0
             actions.append(played)
-            publish()
+            if on_event is not None:
+                publish()
             continue
         automatic[seat] += 1  # late: automatic play (托管)
         answer = clock.fallback.act(state.observe(seat))
