@@ -281,7 +281,12 @@ class GuandanState(ClimbingState[_Table]):
         counts = self._own_counts(seat)
         for card in cards:
             counts[card] -= 1
-        self._hands[seat] = None
+        hand = self._hands[seat]
+        if hand is not None:  # the sorted hand kept up to date: cheaper than rebuilt
+            rest = list(hand)
+            for card in cards:
+                rest.remove(card)
+            self._hands[seat] = tuple(rest)
         plays = self._plays[seat]
         if plays is not None:
             self._plays[seat] = plays.after_play(cards, counts)
