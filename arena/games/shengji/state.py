@@ -204,6 +204,7 @@ class ShengjiState(CardState):
         self._phase = "declare"
         self._to_act = NOBODY
         self._buried: list[Card] = []
+        self._buried_text = ""  # the buried cards in text form, once all are buried
         self._trick = _Trick()
         self._shared = 0
         """Bits 0–3: the counts of that seat, bit 4 (:data:`_TRICK`): the trick, are shared
@@ -327,6 +328,7 @@ class ShengjiState(CardState):
         self._buried.append(card)
         self._events.append(Event("bury", self.dealer))
         if len(self._buried) == len(self.kitty):
+            self._buried_text = format_cards(self._buried)
             self._start_play()
 
     def _start_play(self) -> None:
@@ -637,7 +639,7 @@ class ShengjiState(CardState):
         }
         private: dict[str, Any] = {}
         if seat == self.dealer and self._buried and self._phase != "over":
-            private["buried"] = format_cards(self._buried)
+            private["buried"] = self._buried_text or format_cards(self._buried)
         if hidden and self.standing is not None and self.standing.seat == seat:
             private["declaration"] = format_cards(self.standing.cards)
         to_act = self._to_act
@@ -691,6 +693,7 @@ class ShengjiState(CardState):
         self._phase, self._to_act, self.fled = other._phase, other._to_act, other.fled
         # buried cards are only added in the bury phase (and none before: declare)
         self._buried = other._buried if other._phase in ("play", "over") else other._buried[:]
+        self._buried_text = other._buried_text
         self._trick = other._trick
         self._shared = other._shared = _SHARED
         self.defender_points, self.declarer_points = other.defender_points, other.declarer_points
