@@ -56,10 +56,9 @@ print(json.dumps({
 def test_the_suite_runs_the_engines_the_build_allows() -> None:
     """Compiled when built and current (on CI always: never interpreted twice)."""
     status = engines()
+    assert not status.reason.startswith("mixed"), status.reason
     if os.environ.get(ENGINES_VARIABLE) == "python":
         assert status.describe() == "interpreted: ARENA_ENGINES=python"
-    else:
-        assert status == check()
     if on_ci():
         assert status.compiled, f"CI runs the interpreted engines: {status.reason}"
     loaded = [sys.modules[module] for module in engine_modules() if module in sys.modules]
@@ -87,7 +86,7 @@ def build() -> Path:
     """The compiled engines of this checkout, current."""
     status = check()
     if not status.compiled:
-        pytest.skip(f"no current compiled engines here ({status.reason}): make compile builds them")
+        pytest.skip(f"no current compiled engines here: {status.reason}")
     return compiled_dir()
 
 
