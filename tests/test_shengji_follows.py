@@ -68,7 +68,7 @@ def positions(draw: st.DrawFn) -> tuple[TrumpOrder, int, list[Card], list[Card],
     return order, decks, lead, hand, draw(st.sampled_from([3, 20, 1000]))
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(positions())
 def test_follows_are_the_best_scoring_plays(
     case: tuple[TrumpOrder, int, list[Card], list[Card], int],
