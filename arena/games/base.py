@@ -14,8 +14,9 @@ that seat may see, rules/common.md C-5), and at the end an :class:`Outcome`.
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from types import MappingProxyType
 from typing import Any, ClassVar, Final, NamedTuple
 
@@ -93,6 +94,10 @@ class Action(NamedTuple):
 
 
 PASS = Action("pass")
+
+new_action: Callable[[tuple[str, tuple[Card, ...], str]], Action] = partial(tuple.__new__, Action)
+"""An action from its fields ``(verb, cards, tag)``, cards sorted: the same value as
+``Action(verb, cards, tag)`` made without a call of Python code (engines make many)."""
 
 MAX_DEAL_CARDS = 4 * NUM_CARD_KINDS
 """The most cards any deal holds (four decks): no action names more."""
@@ -254,6 +259,15 @@ class Observation(NamedTuple):
             "legal_complete": self.legal_complete,
             "legal_description": self.legal_description,
         }
+
+
+new_event: Callable[[tuple[str, Seat, tuple[Card, ...], Seat, int, str]], Event] = partial(
+    tuple.__new__, Event
+)
+"""An event from its fields ``(kind, seat, cards, target, value, tag)`` (see :func:`new_action`)."""
+
+new_observation: Callable[[tuple[Any, ...]], Observation] = partial(tuple.__new__, Observation)
+"""An observation from its eleven fields in order (see :func:`new_action`)."""
 
 
 def _jsonable(value: Any) -> Any:

@@ -33,7 +33,7 @@ from itertools import product
 from typing import Final
 
 from arena.cards import NUM_KINDS, Card
-from arena.games.base import Action
+from arena.games.base import Action, new_action
 from arena.games.sanfu.combos import (
     ACE_VALUE,
     BIG_JOKER_VALUE,
@@ -158,10 +158,6 @@ Part = tuple["Rank", int]
 Plays = tuple[Action, ...]
 
 
-_play = Action._make
-"""An action from its fields (verb, cards, tag): the quicker way to make many."""
-
-
 class Pattern:
     """A rank pattern: its reading (which names its ranks and how many cards of each), how
     many distinct plays it stands for, and its parts in card order (none for a pattern of
@@ -192,7 +188,7 @@ class Pattern:
             cards: tuple[Card, ...] = ()
             for rank, k in self.parts:
                 cards += rank.canonical[k]
-            play = self._canonical = (_play(("play", cards, "")),)
+            play = self._canonical = (new_action(("play", cards, "")),)
         return play
 
     def plays(self) -> Plays:
@@ -203,11 +199,13 @@ class Pattern:
             if len(parts) == 2:
                 (one, k), (two, n) = parts
                 seconds = two.choices[n]
-                plays = tuple([_play(("play", a + b, "")) for a in one.choices[k] for b in seconds])
+                plays = tuple(
+                    [new_action(("play", a + b, "")) for a in one.choices[k] for b in seconds]
+                )
             else:
                 options = [rank.choices[k] for rank, k in parts]
                 plays = tuple(
-                    [_play(("play", sum(chosen, ()), "")) for chosen in product(*options)]
+                    [new_action(("play", sum(chosen, ()), "")) for chosen in product(*options)]
                 )
             self.spelled = plays
         return plays

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final, NamedTuple, NoReturn
+from typing import Any, Final, NoReturn, final
 
 from arena.cards import NUM_KINDS, Card
 from arena.errors import IllegalActionError
@@ -30,6 +30,8 @@ from arena.games.base import (
     Outcome,
     Seat,
     Verb,
+    new_event,
+    new_observation,
     partner_of,
     quote_action,
     team_of,
@@ -117,13 +119,15 @@ def rearrange(
 Seating = tuple[int, int, int, int]
 
 
-class _Listing(NamedTuple):
+@final
+class _Listing:
     """The listed actions of one decision in order, the rank patterns of its plays, and
     whether the listing is complete (every play, or one per pattern)."""
 
-    actions: list[Action]
-    patterns: list[Pattern]
-    complete: bool
+    def __init__(self, actions: list[Action], patterns: list[Pattern], complete: bool) -> None:
+        self.actions = actions
+        self.patterns = patterns
+        self.complete = complete
 
 
 _NO_LISTING = _Listing([], [], True)
@@ -132,9 +136,6 @@ _LABELS = tuple([kind.label for kind in Kind])
 _POINTS = [card_points(card) for card in range(NUM_KINDS)]
 _LEADS = [Event("lead", seat) for seat in range(NUM_SEATS)]
 _RANK_TEXTS = [rank_text(v) if v >= LOWEST_VALUE else "" for v in range(BIG_JOKER_VALUE + 1)]
-_event = Event._make
-"""An event from its fields (kind, seat, cards, target, value, tag): quicker than by name."""
-_observation = Observation._make
 
 
 def _refuse(action: Action, reason: str) -> NoReturn:
@@ -346,7 +347,9 @@ class SanfuState(ClimbingState[_Table]):
         table.points += points
         if combo.kind == Kind.JOKER_TRIPLE:
             self._joker_triples.append(seat)
-        self._events.append(_event(("play", seat, cards, NOBODY, combo.value, _LABELS[combo.kind])))
+        self._events.append(
+            new_event(("play", seat, cards, NOBODY, combo.value, _LABELS[combo.kind]))
+        )
         if self._sizes[seat] == 0:
             self._out.append(seat)
             self._events.append(Event("out", seat, value=len(self._out)))
@@ -514,7 +517,7 @@ class SanfuState(ClimbingState[_Table]):
         if seat == self._to_act:
             listing = self._listed()
             legal, complete = tuple(listing.actions), listing.complete
-        return _observation(
+        return new_observation(
             (
                 GAME_NAME,
                 seat,
