@@ -47,6 +47,44 @@ def _play(cards: tuple[Card, ...], combo: Reading, tag: str = "") -> Play:
     return (_new_tuple(Action, ("play", cards, tag)), combo)
 
 
+def _action(cards: tuple[Card, ...]) -> Action:
+    """A play's action, no kind named (built without Python-level constructors: hot path)."""
+    return _new_tuple(Action, ("play", cards, ""))
+
+
+class _ByValue:
+    """Plays of one kind and size gathered by value, each value's in the order they came:
+    listed value by value, they are in the order a stable sort by reading gives."""
+
+    __slots__ = ("actions", "readings")
+
+    def __init__(self) -> None:
+        self.actions: list[list[Action]] = [[] for _ in range(_VALUES)]
+        self.readings: list[Reading | None] = [None] * _VALUES
+
+    def add(self, action: Action, combo: Reading) -> None:
+        value = combo.value
+        self.actions[value].append(action)
+        self.readings[value] = combo
+
+    def extend(self, combo: Reading, actions: list[Action]) -> None:
+        """Add ``actions``, all read as ``combo``."""
+        value = combo.value
+        self.actions[value] += actions
+        self.readings[value] = combo
+
+    def group(self, lost: int) -> _Group:
+        actions: list[Action] = []
+        readings: list[Reading] = []
+        for value in range(_VALUES):
+            combo = self.readings[value]
+            if combo is not None:
+                bucket = self.actions[value]
+                actions += bucket
+                readings += [combo] * len(bucket)
+        return _Group(actions, readings, lost)
+
+
 @cache
 def _suit_choices(suit_counts: tuple[int, int, int, int], k: int) -> tuple[tuple[int, ...], ...]:
     """Distinct multisets of ``k`` suits drawn from ``suit_counts`` (sorted suits)."""
@@ -144,12 +182,15 @@ def _single_plays(level: int) -> tuple[Play, ...]:
     )
 
 
-def _singles(hand: _Hand, out: list[Play]) -> None:
+def _singles(hand: _Hand, out: _ByValue) -> None:
     plays = _single_plays(hand.level)
-    out.extend([plays[card] for card, n in enumerate(hand.counts) if n])
+    for card, n in enumerate(hand.counts):
+        if n:
+            action, combo = plays[card]
+            out.add(action, combo)
 
 
-def _sets(hand: _Hand, width: int, kind: Kind, out: list[Play]) -> None:
+def _sets(hand: _Hand, width: int, kind: Kind, out: _ByValue) -> None:
     """Pairs (width 2) and triples (width 3), the wild cards filling in."""
     wild, wilds = hand.wild, hand.wilds
     for rank, natural in enumerate(hand.naturals):
@@ -158,14 +199,19 @@ def _sets(hand: _Hand, width: int, kind: Kind, out: list[Play]) -> None:
         combo = reading(kind, rank_value(rank, hand.level), width)
         for used in range(min(wilds, width - 1) + 1):
             if natural >= width - used:
-                for cards in hand.take(rank, width - used):
-                    out.append(_play(_with_wilds(cards, wild, used), combo))
+                out.extend(
+                    combo,
+                    [
+                        _new_tuple(Action, ("play", _with_wilds(cards, wild, used), ""))
+                        for cards in hand.take(rank, width - used)
+                    ],
+                )
     if width == 2:
         if wilds == 2:
-            out.append(_play((wild, wild), reading(Kind.PAIR, LEVEL_VALUE, 2)))
+            out.add(_action((wild, wild)), reading(Kind.PAIR, LEVEL_VALUE, 2))
         for joker, value in ((SMALL_JOKER, SMALL_JOKER_VALUE), (BIG_JOKER, BIG_JOKER_VALUE)):
             if hand.counts[joker] == 2:
-                out.append(_play((joker, joker), reading(Kind.PAIR, value, 2)))
+                out.add(_action((joker, joker)), reading(Kind.PAIR, value, 2))
 
 
 _Part = tuple[int, int, tuple[Card, ...]]
@@ -183,7 +229,7 @@ def _parts(hand: _Hand, width: int, most_wilds: int) -> list[_Part]:
     ]
 
 
-def _full_houses(hand: _Hand, out: list[Play]) -> None:
+def _full_houses(hand: _Hand, out: _ByValue) -> None:
     """Triple + pair of another rank; the pair may be two identical jokers.
 
     A pair made of the two wild cards alone is left out: with a natural triple
@@ -218,49 +264,40 @@ def _full_houses(hand: _Hand, out: list[Play]) -> None:
         if not t_used:
             # natural parts are sorted, and so is the rank order: no sort needed (hot path)
             out.extend(
+                combo,
                 [
-                    (
-                        new(
-                            Action,
-                            (
-                                "play",
-                                t_cards + p_cards if t_rank < p_rank else p_cards + t_cards,
-                                "",
-                            ),
-                        ),
-                        combo,
+                    new(
+                        Action,
+                        ("play", t_cards + p_cards if t_rank < p_rank else p_cards + t_cards, ""),
                     )
                     for p_rank, p_cards in natural_pairs
                     if p_rank != t_rank
-                ]
+                ],
             )
         if not wilds:
             continue
         if not t_used:
             out.extend(
+                combo,
                 [
-                    (new(Action, ("play", tuple(sorted(t_cards + p_cards)), "")), combo)
+                    new(Action, ("play", tuple(sorted(t_cards + p_cards)), ""))
                     for p_rank, p_cards in with_wilds[0]
                     if p_rank != t_rank
-                ]
+                ],
             )
             continue
         # a triple with a wild card and a pair of another rank: the pair's rank can be
         # the triple with the wild cards moved (made by the lower rank index first)
         stronger = [other if other.value > combo.value else combo for other in by_rank]
-        out.extend(
-            [
-                (
-                    new(Action, ("play", tuple(sorted(t_cards + p_cards)), "")),
+        for p_rank, p_cards in with_wilds[t_used]:
+            if p_rank > t_rank:
+                out.add(
+                    _action(tuple(sorted(t_cards + p_cards))),
                     stronger[p_rank] if p_rank < len(stronger) else combo,
                 )
-                for p_rank, p_cards in with_wilds[t_used]
-                if p_rank > t_rank
-            ]
-        )
 
 
-def _straights(hand: _Hand, out: list[Play]) -> None:
+def _straights(hand: _Hand, out: _ByValue) -> None:
     """Five consecutive ranks whose natural cards are not all of one suit (GD-7).
 
     Each play comes once, at its strongest reading: natural cards of fewer than five
@@ -301,23 +338,25 @@ def _straights(hand: _Hand, out: list[Play]) -> None:
                 if flushes:
                     unflushed = set(flushes)
                     out.extend(
+                        combo,
                         [
-                            (new(Action, ("play", n, "")), combo)
+                            new(Action, ("play", n, ""))
                             for n in product(*chosen)
                             if n not in unflushed
-                        ]
+                        ],
                     )
                 else:
-                    out.extend([(new(Action, ("play", n, "")), combo) for n in product(*chosen)])
+                    out.extend(combo, [new(Action, ("play", n, "")) for n in product(*chosen)])
                 continue
             extra = (wild,) * filled
             unflushed = set(flushes)
             out.extend(
+                combo,
                 [
-                    (new(Action, ("play", tuple(sorted(n + extra)), "")), combo)
+                    new(Action, ("play", tuple(sorted(n + extra)), ""))
                     for n in product(*chosen)
                     if n not in unflushed
-                ]
+                ],
             )
 
 
@@ -446,24 +485,27 @@ _NON_BOMB_KINDS = (
 )
 
 
-def _generate(hand: _Hand, key: Kind | str, out: list[Play]) -> None:
-    if key == BOMBS:
+def _generate_once(hand: _Hand, slot: int, out: _ByValue) -> None:
+    """The plays of a group whose generator makes each play once (:data:`_ONCE_SLOTS`)."""
+    if slot == Kind.SINGLE:
+        _singles(hand, out)
+    elif slot == Kind.PAIR or slot == Kind.TRIPLE:
+        _sets(hand, 2 if slot == Kind.PAIR else 3, Kind(slot), out)
+    elif slot == Kind.FULL_HOUSE:
+        _full_houses(hand, out)
+    else:
+        _straights(hand, out)
+
+
+def _generate(hand: _Hand, slot: int, out: list[Play]) -> None:
+    """The plays of the other groups (runs and bombs), in the order they come."""
+    if slot == _BOMBS_SLOT:
         _straight_flushes(hand, out)
         _bombs(hand, out)
-    elif key == Kind.SINGLE:
-        _singles(hand, out)
-    elif key == Kind.PAIR or key == Kind.TRIPLE:
-        _sets(hand, 2 if key == Kind.PAIR else 3, Kind(key), out)
-    elif key == Kind.FULL_HOUSE:
-        _full_houses(hand, out)
-    elif key == Kind.STRAIGHT:
-        _straights(hand, out)
-    elif key == Kind.PAIR_RUN:
+    elif slot == Kind.PAIR_RUN:
         _runs(hand, 2, 3, Kind.PAIR_RUN, out)
-    elif key == Kind.TRIPLE_RUN:
-        _runs(hand, 3, 2, Kind.TRIPLE_RUN, out)
     else:
-        raise ValueError(f"no play group {key!r}")
+        _runs(hand, 3, 2, Kind.TRIPLE_RUN, out)
 
 
 class _Group:
@@ -498,6 +540,22 @@ _CARDS = itemgetter(1)
 _VALUE = itemgetter(2)
 
 
+_BOMBS_SLOT = 7
+"""Where a hand keeps its :data:`BOMBS` group (the non-bomb kinds keep theirs at their number)."""
+_SLOTS = 8
+_NON_BOMB_SLOTS = tuple(int(kind) for kind in _NON_BOMB_KINDS)
+_VALUES = 18
+"""Readings' values are below this (the big joker's is the highest)."""
+
+
+def _slot(key: Kind | str) -> int:
+    if key == BOMBS:
+        return _BOMBS_SLOT
+    if isinstance(key, Kind) and key in _NON_BOMB_KINDS:
+        return int(key)
+    raise ValueError(f"no play group {key!r}")
+
+
 class HandPlays:
     """Every distinct play of one hand, group by group, each computed when first needed.
 
@@ -515,14 +573,16 @@ class HandPlays:
         counts: Sequence[int],
         level: int,
         gone: tuple[Card, ...] = (),
-        inherited: dict[Kind | str, _Group] | None = None,
+        inherited: list[_Group | None] | None = None,
     ) -> None:
         self._counts = tuple(counts)
         self.level = level
         self._gone = gone
         self._lost: dict[int, tuple[set[Card], list[Card]]] = {}
-        self._groups: dict[Kind | str, _Group] = {}
-        self._inherited: dict[Kind | str, _Group] = inherited if inherited is not None else {}
+        self._groups: list[_Group | None] = [None] * _SLOTS
+        self._inherited: list[_Group | None] = (
+            inherited if inherited is not None else [None] * _SLOTS
+        )
         self._hand: _Hand | None = None
 
     @property
@@ -534,9 +594,11 @@ class HandPlays:
 
     def after_play(self, cards: Sequence[Card], counts: Sequence[int]) -> HandPlays:
         """The plays of the hand left once ``cards`` are played (``counts``: that hand)."""
-        inherited = dict(self._inherited)
-        inherited.update(self._groups)
-        return HandPlays(counts, self.level, self._gone + tuple(cards), inherited)
+        groups, inherited = self._groups, self._inherited
+        latest: list[_Group | None] = [
+            groups[slot] if groups[slot] is not None else inherited[slot] for slot in range(_SLOTS)
+        ]
+        return HandPlays(counts, self.level, self._gone + tuple(cards), latest)
 
     def _losses(self, since: int) -> tuple[set[Card], list[Card]]:
         """The cards gone since the hand had lost ``since`` cards: those it holds no
@@ -553,12 +615,12 @@ class HandPlays:
     def options(self, table: Reading | None) -> tuple[list[Action], list[Reading]]:
         """The actions and readings of the plays that may lead (``table`` is ``None``) or
         beat ``table`` (GD-9, GD-10), in order."""
-        bombs = self.group(BOMBS)
+        bombs = self._group(_BOMBS_SLOT)
         if table is None:
             actions: list[Action] = []
             readings: list[Reading] = []
-            for kind in _NON_BOMB_KINDS:
-                group = self.group(kind)
+            for slot in _NON_BOMB_SLOTS:
+                group = self._group(slot)
                 actions += group.actions
                 readings += group.readings
             actions += bombs.actions
@@ -567,7 +629,7 @@ class HandPlays:
         if table.power:
             chosen = [i for i, combo in enumerate(bombs.readings) if beats(combo, table)]
             return [bombs.actions[i] for i in chosen], [bombs.readings[i] for i in chosen]
-        group = self.group(table.kind)  # one size per non-bomb kind: sorted by value
+        group = self._group(int(table.kind))  # one size per non-bomb kind: sorted by value
         start = bisect_right(group.readings, table.value, key=_VALUE)
         return (group.actions[start:] + bombs.actions, group.readings[start:] + bombs.readings)
 
@@ -577,9 +639,13 @@ class HandPlays:
         return list(zip(actions, readings, strict=True))
 
     def group(self, key: Kind | str) -> _Group:
-        found = self._groups.get(key)
+        """The plays of one group: a non-bomb kind or :data:`BOMBS`."""
+        return self._group(_slot(key))
+
+    def _group(self, slot: int) -> _Group:
+        found = self._groups[slot]
         if found is None:
-            source = self._inherited.get(key)
+            source = self._inherited[slot]
             if source is not None:
                 if source.actions:
                     used_up, halved = self._losses(source.lost)
@@ -587,21 +653,47 @@ class HandPlays:
                 else:
                     found = source
             else:
-                plays: list[Play] = []
-                _generate(self.hand, key, plays)
-                if self.hand.wilds and key not in _ONCE:
-                    plays = _merge(plays)
-                plays.sort(key=_READING)
-                found = _Group(
-                    list(map(_ACTION, plays)), list(map(_READING, plays)), len(self._gone)
-                )
-            self._groups[key] = found
+                found = self._listed(slot)
+            self._groups[slot] = found
         return found
+
+    def _listed(self, slot: int) -> _Group:
+        """The plays of a group listed afresh from the hand, in order."""
+        hand = self.hand
+        if slot in _ONCE_SLOTS:
+            by_value = _ByValue()
+            _generate_once(hand, slot, by_value)
+            return by_value.group(len(self._gone))
+        plays: list[Play] = []
+        _generate(hand, slot, plays)
+        if hand.wilds:
+            plays = _merge(plays)
+        if slot == _BOMBS_SLOT:
+            plays.sort(key=_READING)
+            return _Group(list(map(_ACTION, plays)), list(map(_READING, plays)), len(self._gone))
+        return _by_value(plays, len(self._gone))
+
+
+def _by_value(plays: list[Play], lost: int) -> _Group:
+    """A group of plays of one kind and size, sorted by value as a stable sort would
+    (values are small numbers: each play goes to its value's bucket)."""
+    buckets: list[list[Play]] = [[] for _ in range(_VALUES)]
+    for play in plays:
+        buckets[play[1].value].append(play)
+    actions: list[Action] = []
+    readings: list[Reading] = []
+    for bucket in buckets:
+        for action, combo in bucket:
+            actions.append(action)
+            readings.append(combo)
+    return _Group(actions, readings, lost)
 
 
 _ACTION = itemgetter(0)
 _READING = itemgetter(1)
-_ONCE = frozenset({Kind.SINGLE, Kind.PAIR, Kind.TRIPLE, Kind.FULL_HOUSE, Kind.STRAIGHT})
+_ONCE_SLOTS = frozenset(
+    {int(kind) for kind in (Kind.SINGLE, Kind.PAIR, Kind.TRIPLE, Kind.FULL_HOUSE, Kind.STRAIGHT)}
+)
 """Groups whose generators make each play once (no merging needed): cards of one rank
 are chosen once each, and the full houses and straights that several readings make
 are made once (:func:`_full_houses`, :func:`_straights`)."""

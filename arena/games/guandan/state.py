@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import compress, count, repeat
+from operator import is_
 from typing import Any, NoReturn
 
 from arena.cards import (
@@ -437,14 +439,18 @@ class GuandanState(ClimbingState[_Table]):
             canonical = well_formed(action)
             self._play(seat, canonical.cards, self._checked_reading(seat, canonical))
             return
-        try:
-            index = self._legal.index(action)  # identity first: fast for a listed action
-        except ValueError:
-            canonical = well_formed(action)
-            if canonical is not action:  # the same play with its cards in another order
-                self._apply_play(seat, canonical)
-                return
-            self._explain_illegal_play(seat, action)
+        legal = self._legal
+        # a listed action is found by identity, without comparing the cards of the others
+        index = next(compress(count(), map(is_, legal, repeat(action))), -1)
+        if index < 0:
+            try:
+                index = legal.index(action)
+            except ValueError:
+                canonical = well_formed(action)
+                if canonical is not action:  # the same play with its cards in another order
+                    self._apply_play(seat, canonical)
+                    return
+                self._explain_illegal_play(seat, action)
         reading = self._legal_readings[index - 1 if table is not None else index]
         self._play(seat, action.cards, reading)
 
