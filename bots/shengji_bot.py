@@ -14,7 +14,6 @@ observation always gets the same action, from any instance.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from arena.cards import Card, parse_cards
@@ -158,10 +157,18 @@ def _twos_uncertain(view: View) -> bool:
     )
 
 
+def _holds(held: dict[Card, int], cards: Sequence[Card]) -> bool:
+    """Whether a hand holding ``held`` has every one of ``cards``."""
+    wanted: dict[Card, int] = {}
+    for card in cards:
+        wanted[card] = wanted.get(card, 0) + 1
+    return all(held.get(card, 0) >= n for card, n in wanted.items())
+
+
 def _valid_lead(view: View, cards: tuple[Card, ...], throws_allowed: bool) -> bool:
     """A lead built from the hand: held, of one suit, one unit unless throws are allowed."""
     order = view.order
-    if not cards or Counter(cards) - view.held:
+    if not cards or not _holds(view.held, cards):
         return False
     if len({order.suits[c] for c in cards}) != 1:
         return False

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from operator import attrgetter
 
 from arena.cards import Card
 from arena.games.base import team_of
@@ -42,20 +42,24 @@ GAMBLE_POINTS = 10
 """Points on the table for which a winning play that might be beaten is tried."""
 
 
-@dataclass(frozen=True)
 class Candidate:
-    cards: tuple[Card, ...]
-    points: int
-    cost: float
-    wins: Contender | None
+    """A follow with its points, its cost and, if it would take the lead, how."""
 
-    @property
-    def feed_key(self) -> tuple[float, tuple[Card, ...]]:
-        return (self.cost - FEED_WEIGHT * self.points, self.cards)
+    __slots__ = ("cards", "cost", "feed_key", "lose_key", "points", "wins")
 
-    @property
-    def lose_key(self) -> tuple[float, tuple[Card, ...]]:
-        return (self.cost + LOSE_WEIGHT * self.points, self.cards)
+    def __init__(
+        self, cards: tuple[Card, ...], points: int, cost: float, wins: Contender | None
+    ) -> None:
+        self.cards = cards
+        self.points = points
+        self.cost = cost
+        self.wins = wins
+        self.feed_key = (cost - FEED_WEIGHT * points, cards)
+        self.lose_key = (cost + LOSE_WEIGHT * points, cards)
+
+
+_feed_key = attrgetter("feed_key")
+_lose_key = attrgetter("lose_key")
 
 
 def choose_follow(view: View, plays: Sequence[tuple[Card, ...]]) -> tuple[Card, ...]:
@@ -66,17 +70,17 @@ def choose_follow(view: View, plays: Sequence[tuple[Card, ...]]) -> tuple[Card, 
     later_opponents = [s for s in memory.still_to_play() if team_of(s) != team]
     candidates = [_candidate(view, cards, best) for cards in plays]
     table = memory.table_points()
-    cheap = min(candidates, key=lambda c: c.lose_key)
+    cheap = min(candidates, key=_lose_key)
     winners = [c for c in candidates if c.wins is not None]
     standing = [c for c in winners if _stands(view, c.wins, later_opponents)]
     if team_of(best_seat) == team:
         if _stands(view, best, later_opponents):
-            return min(candidates, key=lambda c: c.feed_key).cards
+            return min(candidates, key=_feed_key).cards
         if standing and table >= GAMBLE_POINTS:
-            return min(standing, key=lambda c: c.feed_key).cards
+            return min(standing, key=_feed_key).cards
         return cheap.cards
     if standing:
-        win = min(standing, key=lambda c: c.feed_key)
+        win = min(standing, key=_feed_key)
         if (table + win.points + LEAD_VALUE) * WIN_RATIO >= win.cost - cheap.cost:
             return win.cards
     if winners and table >= GAMBLE_POINTS and later_opponents:
@@ -101,9 +105,11 @@ def _candidate(view: View, cards: tuple[Card, ...], best: Contender) -> Candidat
             single = Contender(card_suit != suit, order.orders[cards[0]])
             wins = single if single.beats(best) else None
         return Candidate(cards, CARD_POINTS[cards[0]], view.cost(cards), wins)
-    suits = {order.suits[c] for c in cards}
-    ruff = suits == {TRUMP} and suit != TRUMP
-    if (suits == {suit} or ruff) and _may_beat(view, cards, ruff, best):
+    card_suits = order.suits
+    first = card_suits[cards[0]]
+    one_suit = all(card_suits[c] == first for c in cards)
+    ruff = one_suit and first == TRUMP and suit != TRUMP
+    if ((one_suit and first == suit) or ruff) and _may_beat(view, cards, ruff, best):
         found = contender(cards, view.lead, suit, order, view.memory.decks)
         if found is not None and found.beats(best):
             wins = found

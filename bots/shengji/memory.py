@@ -43,7 +43,7 @@ class Trick:
     def lead(self, order: TrumpOrder) -> list[Unit]:
         """The lead's units (a throw that failed: the forced unit actually played)."""
         if self._lead is None:
-            self._lead = decompose(self.plays[0][1], order)
+            self._lead = units_of(self.plays[0][1], order)
         return self._lead
 
     def best(self, order: TrumpOrder, decks: int) -> tuple[Seat, Contender]:
@@ -105,17 +105,17 @@ class Memory:
     def _play(self, seat: Seat, cards: tuple[Card, ...]) -> None:
         order, trick = self.order, self.trick
         assert order is not None
+        played, suits = self.played, order.suits
         for card in cards:
-            self.played[card] += 1
-        suits = order.suits
+            played[card] += 1
         if not trick.plays:
-            if any(suits[c] != suits[cards[0]] for c in cards):
+            if not _one_suit(cards, suits, suits[cards[0]]):
                 # a lead is of one suit: only 2s being trumps (constant_twos) explain this
                 self.order = make_order(self.level, order.trump_name(), self.decks, True)
                 self.twos_seen_as_trump = True
                 suits = self.order.suits
             trick.suit = suits[cards[0]]
-        elif any(suits[c] != trick.suit for c in cards):
+        elif not _one_suit(cards, suits, trick.suit):
             self.voids[seat].add(trick.suit)
         trick.plays.append((seat, cards))
 
@@ -154,6 +154,30 @@ class Memory:
         return [(self.trick.leader + k) % NUM_SEATS for k in range(played + 1, NUM_SEATS)]
 
 
+def _one_suit(cards: tuple[Card, ...], suits: tuple[int, ...], suit: int) -> bool:
+    """Whether every card is of ``suit``."""
+    return all([suits[card] == suit for card in cards])
+
+
+UNITS_KEPT = 4096
+"""How many splits :func:`units_of` keeps before it starts afresh."""
+
+_units_known: dict[tuple[tuple[Card, ...], TrumpOrder], list[Unit]] = {}
+
+
+def units_of(cards: tuple[Card, ...], order: TrumpOrder) -> list[Unit]:
+    """:func:`~arena.games.shengji.shapes.decompose` of ``cards``, worked out once for
+    the same cards and order (a rollout reads the same leads and suits of a hand many
+    times). The list is shared: callers must not change it."""
+    key = (cards, order)
+    found = _units_known.get(key)
+    if found is None:
+        if len(_units_known) >= UNITS_KEPT:
+            _units_known.clear()
+        found = _units_known[key] = decompose(cards, order)
+    return found
+
+
 def make_order(level: int, trump_name: str, decks: int, twos_seen: bool) -> TrumpOrder:
     """The deal's order from the public trump event (4 decks: 2s are always trumps)."""
     two_colour = trump_name in ("black", "red")
@@ -164,9 +188,15 @@ def make_order(level: int, trump_name: str, decks: int, twos_seen: bool) -> Trum
 def suits_of(cards: Sequence[Card], order: TrumpOrder) -> dict[int, list[Card]]:
     """Cards grouped by their suit for following (trumps under :data:`TRUMP`)."""
     by_suit: dict[int, list[Card]] = {}
+    suits = order.suits
     for card in cards:
-        by_suit.setdefault(order.suits[card], []).append(card)
+        suit = suits[card]
+        found = by_suit.get(suit)
+        if found is None:
+            by_suit[suit] = [card]
+        else:
+            found.append(card)
     return by_suit
 
 
-__all__ = ["Memory", "Trick", "make_order", "suits_of"]
+__all__ = ["Memory", "Trick", "make_order", "suits_of", "units_of"]

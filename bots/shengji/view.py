@@ -9,16 +9,15 @@ the end the big trumps are kept for the last trick).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from arena.cards import NUM_KINDS, RANK_ACE, SMALL_JOKER, Card
 from arena.games.base import Observation, partner_of, team_of
 from arena.games.shengji.order import TRUMP, TrumpOrder, card_points
-from arena.games.shengji.shapes import Pile, Unit, decompose
+from arena.games.shengji.shapes import Pile, Unit
 from arena.games.shengji.trick import Contender, main_shape
-from bots.shengji.memory import Memory, suits_of
+from bots.shengji.memory import Memory, suits_of, units_of
 
 PAIR_BREAK = 5.0
 """Cost of splitting a set of identical cards."""
@@ -49,7 +48,8 @@ class View:
     hand: tuple[Card, ...]
     buried: Sequence[Card]
     by_suit: dict[int, list[Card]] = field(init=False)
-    held: Counter[Card] = field(init=False)
+    held: dict[Card, int] = field(init=False)
+    """How many of each card the hand holds (cards it lacks are absent)."""
     reserved: frozenset[Card] = field(init=False)
     _unknown_by_suit: dict[int, list[Card]] = field(init=False, default_factory=dict)
     _highest_unknown: dict[tuple[int, int, int], int] = field(init=False, default_factory=dict)
@@ -60,7 +60,10 @@ class View:
 
     def __post_init__(self) -> None:
         self.by_suit = suits_of(self.hand, self.order)
-        self.held = Counter(self.hand)
+        held: dict[Card, int] = {}
+        for card in self.hand:
+            held[card] = held.get(card, 0) + 1
+        self.held = held
         self.reserved = self._reserve()
 
     @classmethod
@@ -147,7 +150,7 @@ class View:
         """The hand's cards of a suit read as units (as a lead of them would be read)."""
         found = self._units.get(suit)
         if found is None:
-            found = self._units[suit] = decompose(self.by_suit[suit], self.order)
+            found = self._units[suit] = units_of(tuple(self.by_suit[suit]), self.order)
         return found
 
     # -------------------------------------------------------------- values
@@ -173,13 +176,18 @@ class View:
     def cost(self, cards: Sequence[Card]) -> float:
         """The cost of playing ``cards``: their values, plus splitting sets of the hand."""
         costs, held = self._costs, self.held
+        if len(cards) == 1:
+            card = cards[0]
+            total = costs[card] if card in costs else self.card_cost(card)
+            return total + PAIR_BREAK if held.get(card, 0) >= 2 else total
         total = 0.0
         counts: dict[Card, int] = {}
         for card in cards:
             total += costs[card] if card in costs else self.card_cost(card)
             counts[card] = counts.get(card, 0) + 1
         for card, n in counts.items():
-            if n < held[card] and held[card] >= 2:
+            have = held.get(card, 0)
+            if n < have and have >= 2:
                 total += PAIR_BREAK
         return total
 
