@@ -23,10 +23,10 @@ from dataclasses import dataclass, replace
 
 from arena.cards import SUITS, Card, make_card, parse_cards
 from arena.games.base import NOBODY, NUM_SEATS, PASS, Action, Event, Game, Observation, Seat
-from arena.games.shengji import ShengjiGame, ShengjiRules, ShengjiSetup, ShengjiState
+from arena.games.shengji import ShengjiGame, ShengjiSetup, ShengjiState
 from arena.games.shengji.order import TrumpOrder
 from bots.determinize.assign import Assignment, Bin
-from bots.determinize.common import Draw, Inconsistent, expand, full_deck, minus
+from bots.determinize.common import Draw, Inconsistent, expand, full_deck, minus, shuffle
 
 
 def trump_suit(name: str, two_colour: bool) -> int | None:
@@ -110,7 +110,7 @@ def _seat_caps(facts: FollowFacts, events: tuple[Event, ...], seat: Seat) -> _Se
     return _SeatCaps(seat, caps)
 
 
-def _capped(caps: _SeatCaps, held: Counter[Card], order: TrumpOrder) -> dict[Card, int]:
+def _capped(caps: _SeatCaps, held: list[int], order: TrumpOrder) -> dict[Card, int]:
     """How many more copies of a card the seat may hold, by the shapes it did not show."""
     limits: dict[Card, int] = {}
     suits = order.suits
@@ -242,6 +242,41 @@ class _Facts:
         self.script = _script(observation)
 
 
+@dataclass(frozen=True)
+class _Split:
+    """The dealer among the other seats, whose known cards are in its hand or buried:
+    each of ``cards`` (sorted) goes to the kitty when ``void`` says it must, or by
+    chance in proportion to the room left in the hand and in the kitty."""
+
+    seat: Seat
+    in_hand: list[Card]
+    cards: list[tuple[Card, bool]]
+    room: int
+    """The hand's room for known cards beyond ``in_hand``."""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What one choice of declared cards decides about every draw, worked out once."""
+
+    required: list[Counter[Card]]
+    leading: list[list[Card]]
+    """Each seat's declared cards (sorted): dealt to it first."""
+    held: dict[Seat, Counter[Card]]
+    """The known cards in the hands of the other seats (but the split dealer's)."""
+    split: _Split | None
+    pool_error: str | None
+    hidden: list[Card]
+    bins: dict[Seat, Bin | str]
+    """Each other seat's bin (the split dealer's without its limits), or why none."""
+    extra: list[Card] | str
+    """Per seat, sorted: the dealing phase's known cards beyond the declared ones, or
+    after it the known dealt ones (the dealer's: with the kitty's known cards, less the
+    turned ones); for the observing seat, or the reason it cannot be."""
+    fixed: list[list[Card]]
+    """The other seats' known cards (as :attr:`extra`) besides the drawn ones."""
+
+
 class _Draw:
     """Draws Shengji states for one observation (see :func:`prepare`)."""
 
@@ -249,18 +284,15 @@ class _Draw:
         self.observation = observation
         self.game = game
         self._facts: _Facts | None = None
+        self._plans: dict[tuple[tuple[Card, ...], ...], _Plan] = {}
         self._assignments: dict[Hashable, Assignment] = {}
 
-    def _assignment(self, pool: list[Card], bins: list[Bin]) -> Assignment:
-        """The assignment of ``pool`` to ``bins`` (the same ones recur draw after draw)."""
-        key = (
-            tuple(pool),
-            tuple((b.size, b.refuses, tuple(sorted(b.limits.items()))) for b in bins),
-        )
-        assignment = self._assignments.get(key)
-        if assignment is None:
-            assignment = self._assignments[key] = Assignment(pool, bins)
-        return assignment
+    def _plan(self, known: _Facts, declared: list[tuple[Card, ...]]) -> _Plan:
+        key = tuple(declared)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = _make_plan(known, self.observation.seat, declared)
+        return plan
 
     def __call__(self, rng: random.Random) -> ShengjiState:
         game = self.game
@@ -269,83 +301,156 @@ class _Draw:
         if self._facts is None:
             self._facts = _Facts(self.observation, game)
         known = self._facts
-        observation, me = self.observation, self.observation.seat
-        rules, dealer, counts, played = known.rules, known.dealer, known.counts, known.played
-        buries, order, facts = known.buries, known.order, known.facts
+        me = self.observation.seat
+        rules, dealer, counts = known.rules, known.dealer, known.counts
         if known.shown is not None:
             declared = known.shown
         else:
             trump = known.trump if not known.dealing else None
-            declared = _declared(observation, rng, known.level, trump, known.mine, played)
-        required: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
-        for seat, cards in zip(known.declarers, declared, strict=True):
-            required[seat] |= Counter(cards)
-        turned = known.turned
+            declared = _declared(
+                self.observation, rng, known.level, trump, known.mine, known.played
+            )
+        plan = self._plan(known, declared)
 
-        # known cards of the other seats' current hands (and of the buried cards)
-        others = known.others
-        held: dict[Seat, Counter[Card]] = {}
-        buried_known: Counter[Card] = Counter()
-        for s in others:
-            in_hand = known.thrown[s]
-            hold = (required[s] + (turned if s == dealer else Counter())) - played[s]
-            hold |= in_hand
-            held[s] = Counter(in_hand)
-            flexible = hold - in_hand
-            if s == dealer and rules.kitty_size:  # dealt to the dealer: in hand or buried
-                for card in expand(flexible):
-                    room = counts[s] - sum(held[s].values())
-                    in_void = (
-                        facts is not None
-                        and order is not None
-                        and (order.suits[card] in facts.void[s])
-                    )
-                    if in_void or rng.random() * (room + buries) >= room:
-                        buried_known[card] += 1
-                    else:
-                        held[s][card] += 1
-            else:
-                held[s] += flexible
-        pool = full_deck(rules.decks)
-        pool = minus(pool, known.mine)
-        for s in others:
-            pool = minus(pool, played[s] + held[s])
-        pool = minus(pool, buried_known)
-        bins = []
-        for s in others:
-            refuses: frozenset[Card] = known.void_cards.get(s, frozenset())
-            limits: dict[Card, int] = {}
-            if order is not None:
-                limits = _capped(known.caps[s], held[s], order)
-            bins.append(Bin(counts[s] - sum(held[s].values()), refuses, limits))
+        split = plan.split
+        kept: list[Card] = []
+        buried_known: list[Card] = []
+        if split is not None:
+            buries = known.buries
+            for card, in_void in split.cards:
+                room = split.room - len(kept)
+                if in_void or rng.random() * (room + buries) >= room:
+                    buried_known.append(card)
+                else:
+                    kept.append(card)
+        if plan.pool_error is not None:
+            raise Inconsistent(plan.pool_error)
+        bins: list[Bin] = []
+        limits_key: tuple[tuple[Card, int], ...] = ()
+        for s in known.others:
+            made = plan.bins[s]
+            if isinstance(made, str):
+                raise Inconsistent(made)
+            if split is not None and s == split.seat:
+                limits: dict[Card, int] = {}
+                if known.order is not None:
+                    held = _count_list(split.in_hand)
+                    for card in kept:
+                        held[card] += 1
+                    limits = _capped(known.caps[s], held, known.order)
+                limits_key = tuple(sorted(limits.items()))
+                made = Bin(counts[s] - len(split.in_hand) - len(kept), made.refuses, limits)
+            bins.append(made)
         extra_bin = 0
         if known.dealing:
             extra_bin = rules.decks * 54 - sum(counts)
         elif dealer != me and rules.kitty_size:
-            extra_bin = buries - sum(buried_known.values())
+            extra_bin = known.buries - len(buried_known)
         bins.append(Bin(extra_bin))
-        hidden = expand(pool)
-        drawn = self._assignment(hidden, bins).draw(rng)
-        current: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
-        current[me] = known.hand
-        for s, got in zip(others, drawn[:-1], strict=True):
-            current[s] = Counter(got) + held[s]
+        assignment_key = (tuple(declared), len(kept), limits_key, extra_bin)
+        assignment = self._assignments.get(assignment_key)
+        if assignment is None:
+            assignment = Assignment(plan.hidden, bins)
+            self._assignments[assignment_key] = assignment
+        drawn = assignment.draw(rng)
         rest = drawn[-1]
-        own_buried = known.own_buried
+        got: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
+        for s, cards in zip(known.others, drawn, strict=False):
+            got[s] = cards
         if known.dealing:
-            deal_order = _dealing_order(current, required, rest, known.start, rules, rng)
+            deal_order = _dealing_order(known, plan, me, got, kept, rest, rng)
+            own_buried = known.own_buried
         else:
-            buried = own_buried
+            own_buried = known.own_buried
             if dealer != me:
-                buried = rest + expand(buried_known)
-                rng.shuffle(buried)
-            deal_order = _dealt_order(
-                current, played, required, buried, turned, dealer, known.start, rules, rng
-            )
-            own_buried = buried
+                own_buried = rest + buried_known
+                shuffle(rng, own_buried)
+            deal_order = _dealt_order(known, plan, me, got, rest, buried_known, rng)
         state = ShengjiState(deal_order, known.setup, rules)
         replay(state, known.script, declared, own_buried)
         return state
+
+
+def _count_list(cards: list[Card]) -> list[int]:
+    counts = [0] * 54
+    for card in cards:
+        counts[card] += 1
+    return counts
+
+
+def _make_plan(known: _Facts, me: Seat, declared: list[tuple[Card, ...]]) -> _Plan:
+    rules, dealer, played = known.rules, known.dealer, known.played
+    required: list[Counter[Card]] = [Counter() for _ in range(NUM_SEATS)]
+    for seat, cards in zip(known.declarers, declared, strict=True):
+        required[seat] |= Counter(cards)
+    turned = known.turned
+    held: dict[Seat, Counter[Card]] = {}
+    hold_of: dict[Seat, Counter[Card]] = {}
+    split: _Split | None = None
+    for s in known.others:
+        in_hand = known.thrown[s]
+        hold = (required[s] + (turned if s == dealer else Counter())) - played[s]
+        hold |= in_hand
+        hold_of[s] = hold
+        flexible = hold - in_hand
+        if s == dealer and rules.kitty_size:
+            void = known.facts.void[s] if known.facts is not None else set()
+            suits = known.order.suits if known.order is not None else None
+            placed = [(c, suits is not None and suits[c] in void) for c in expand(flexible)]
+            split = _Split(s, expand(in_hand), placed, known.counts[s] - sum(in_hand.values()))
+        else:
+            held[s] = in_hand + flexible
+    pool_error: str | None = None
+    hidden: list[Card] = []
+    try:
+        pool = minus(full_deck(rules.decks), known.mine)
+        for s in known.others:
+            pool = minus(pool, played[s] + hold_of[s])
+        hidden = expand(pool)
+    except Inconsistent as err:
+        pool_error = str(err)
+    bins: dict[Seat, Bin | str] = {}
+    for s in known.others:
+        refuses: frozenset[Card] = known.void_cards.get(s, frozenset())
+        if split is not None and s == split.seat:
+            bins[s] = Bin(0, refuses)
+            continue
+        limits: dict[Card, int] = {}
+        try:
+            if known.order is not None:
+                limits = _capped(known.caps[s], _count_list(expand(held[s])), known.order)
+        except Inconsistent as err:
+            bins[s] = str(err)
+            continue
+        bins[s] = Bin(known.counts[s] - sum(held[s].values()), refuses, limits)
+    fixed: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
+    extra: list[Card] | str = []
+    try:
+        if known.dealing:
+            extra = expand(minus(known.hand, required[me]))
+        elif dealer == me and rules.kitty_size:
+            pool = known.hand + played[me] + Counter(known.own_buried)
+            extra = expand(minus(minus(pool, required[me]), turned))
+        else:
+            extra = expand(minus(known.hand + played[me], required[me]))
+    except Inconsistent as err:
+        extra = str(err)
+    for s in known.others:
+        if s in held:
+            fixed[s] = expand(held[s] + played[s] - required[s])
+        elif not known.dealing:  # the split dealer: its known cards, kept or buried
+            fixed[s] = expand(hold_of[s] + played[s] - required[s] - turned)
+    return _Plan(
+        required=required,
+        leading=[expand(r) for r in required],
+        held=held,
+        split=split,
+        pool_error=pool_error,
+        hidden=hidden,
+        bins=bins,
+        extra=extra,
+        fixed=fixed,
+    )
 
 
 def prepare(observation: Observation, game: Game) -> Draw:
@@ -355,58 +460,82 @@ def prepare(observation: Observation, game: Game) -> Draw:
     return _Draw(observation, game)
 
 
-def _sequence(cards: Counter[Card], first: Counter[Card], rng: random.Random) -> list[Card]:
-    """The order a seat received ``cards``: ``first`` (its declared cards), then the rest."""
-    rest = expand(minus(cards, first))
-    rng.shuffle(rest)
-    return expand(first) + rest
-
-
 def _interleave(sequences: list[list[Card]], start: Seat, dealt: int) -> list[Card]:
     """SJ-7: one card at a time from ``start``."""
     return [sequences[(start + k) % NUM_SEATS][k // NUM_SEATS] for k in range(dealt)]
 
 
 def _dealing_order(
-    current: list[Counter[Card]],
-    required: list[Counter[Card]],
+    known: _Facts,
+    plan: _Plan,
+    me: Seat,
+    got: list[list[Card]],
+    kept: list[Card],
     undealt: list[Card],
-    start: Seat,
-    rules: ShengjiRules,
     rng: random.Random,
 ) -> list[Card]:
-    """While dealing: the cards dealt so far, then the undealt ones in a random order."""
-    dealt = sum(sum(c.values()) for c in current)
-    sequences = [_sequence(current[s], required[s], rng) for s in range(NUM_SEATS)]
-    return _interleave(sequences, start, dealt) + undealt
+    """While dealing: the cards dealt so far (each seat's declared ones first, then the
+    rest in a random order), then the undealt ones in a random order."""
+    sequences: list[list[Card]] = []
+    dealt = 0
+    for s in range(NUM_SEATS):
+        if s == me:
+            if isinstance(plan.extra, str):
+                raise Inconsistent(plan.extra)
+            rest = list(plan.extra)
+        elif plan.split is not None and s == plan.split.seat:
+            hand = Counter(got[s]) + Counter(plan.split.in_hand) + Counter(kept)
+            rest = expand(minus(hand, plan.required[s]))
+        else:
+            rest = sorted(got[s] + plan.fixed[s])
+        shuffle(rng, rest)
+        sequence = plan.leading[s] + rest
+        dealt += len(sequence)
+        sequences.append(sequence)
+    return _interleave(sequences, known.start, dealt) + undealt
 
 
 def _dealt_order(
-    current: list[Counter[Card]],
-    played: list[Counter[Card]],
-    required: list[Counter[Card]],
-    buried: list[Card],
-    turned: Counter[Card],
-    dealer: Seat,
-    start: Seat,
-    rules: ShengjiRules,
+    known: _Facts,
+    plan: _Plan,
+    me: Seat,
+    got: list[list[Card]],
+    rest: list[Card],
+    buried_known: list[Card],
     rng: random.Random,
 ) -> list[Card]:
-    """After dealing: each seat's dealt hand, and a kitty drawn from the dealer's cards."""
-    dealt = [current[s] + played[s] for s in range(NUM_SEATS)]
+    """After dealing: each seat's dealt hand (its declared cards first, then the rest in
+    a random order), and a kitty drawn from the dealer's cards."""
+    rules, dealer, turned = known.rules, known.dealer, known.turned
     kitty: list[Card] = []
+    mine_with_kitty = bool(rules.kitty_size) and dealer == me
+    tails = [got[s] + plan.fixed[s] for s in range(NUM_SEATS)]
     if rules.kitty_size:
-        pool = dealt[dealer] + Counter(buried)
-        free = expand(minus(minus(pool, required[dealer]), turned))
-        rng.shuffle(free)
-        kitty = free[: rules.kitty_size - len(turned)]
+        if mine_with_kitty:
+            if isinstance(plan.extra, str):
+                raise Inconsistent(plan.extra)
+            free = list(plan.extra)
+        else:
+            free = sorted(tails[dealer] + rest)
+        shuffle(rng, free)
+        cut = rules.kitty_size - sum(turned.values())
+        kitty = free[:cut]
         if turned:
             kitty[3:3] = expand(turned)
-        dealt[dealer] = minus(pool, Counter(kitty))
-    sequences = [_sequence(dealt[s], required[s], rng) for s in range(NUM_SEATS)]
+        tails[dealer] = free[cut:]
+    sequences: list[list[Card]] = []
+    for s in range(NUM_SEATS):
+        if s == me and not mine_with_kitty:
+            if isinstance(plan.extra, str):
+                raise Inconsistent(plan.extra)
+            tail = list(plan.extra)
+        else:
+            tail = sorted(tails[s])
+        shuffle(rng, tail)
+        sequences.append(plan.leading[s] + tail)
     if any(len(seq) != rules.hand_size for seq in sequences):
         raise Inconsistent("a dealt hand of the wrong size")
-    return _interleave(sequences, start, rules.hand_size * NUM_SEATS) + kitty
+    return _interleave(sequences, known.start, rules.hand_size * NUM_SEATS) + kitty
 
 
 @dataclass(frozen=True)
@@ -421,20 +550,20 @@ class _Script:
     """The cards in the hands at the observed moment."""
     phase: str
     to_act: Seat
-    steps: list[tuple[str, Seat, tuple[Card, ...]]]
-    """The automatic plays, buries, failed throws and plays, in order."""
+    steps: list[tuple[str, Seat, Action]]
+    """The automatic plays, buries, failed throws and plays (with the play made), in order."""
 
 
 def _script(observation: Observation) -> _Script:
     declares: list[tuple[Seat, bool]] = []
     after_dealing = False
-    steps: list[tuple[str, Seat, tuple[Card, ...]]] = []
+    steps: list[tuple[str, Seat, Action]] = []
     for event in observation.events:
         after_dealing = after_dealing or event.kind == "dealt"
         if event.kind == "declare":
             declares.append((event.seat, after_dealing))
         elif event.kind in ("auto", "bury", "throw_failed", "play"):
-            steps.append((event.kind, event.seat, event.cards))
+            steps.append((event.kind, event.seat, Action("play", event.cards)))
     return _Script(
         declares=declares,
         final_round=after_dealing,
@@ -487,14 +616,14 @@ def replay(
     next_bury = 0
     skip_play = False
     state.list_briefly()  # re-applied buries and plays are checked one by one
-    for kind, seat, cards in script.steps:
+    for kind, seat, play in script.steps:
         if kind == "auto":
             state.note_automatic(seat)
         elif kind == "bury":
             state.apply(Action("bury", (buried[next_bury],)))
             next_bury += 1
         elif kind == "throw_failed":
-            state.apply(Action("play", cards))
+            state.apply(play)
             skip_play = True
         else:
             if skip_play:  # the forced play of a failed throw follows from the throw
@@ -502,5 +631,5 @@ def replay(
                 continue
             if state.to_act != seat:
                 raise Inconsistent(f"seat {seat} is not to act in the drawn deal")
-            state.apply(Action("play", cards))
+            state.apply(play)
     state.list_briefly(False)
