@@ -431,6 +431,7 @@ def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: list[Play]) -> 
     wild, wilds, naturals = hand.wild, hand.wilds, hand.naturals
     spreads = _wild_spreads(length, width, wilds)
     two_kinds = _TWO_KIND_SPREADS[kind]
+    new = _new_tuple
     short = [width - n if n < width else 0 for n in naturals]
     for start in range(15 - length):
         ranks = _POSITION_RANKS[start : start + length]
@@ -446,10 +447,24 @@ def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: list[Play]) -> 
                 continue
             used = sum(spread)
             tag = kind.label if spread in two_kinds else ""
-            extra = (wild,) * used
-            for chosen in product(*parts):
-                cards = sum(chosen, extra)
-                out.append(_play(tuple(sorted(cards)) if used or start == 0 else cards, combo, tag))
+            # the parts' cards in rank order: sorted unless wild cards or the low ace come in
+            in_order = not used and start > 0
+            for cards in _joined(parts, (wild,) * used):
+                out.append(
+                    (new(Action, ("play", cards if in_order else tuple(sorted(cards)), tag)), combo)
+                )
+
+
+def _joined(parts: list[list[tuple[Card, ...]]], first: tuple[Card, ...]) -> list[tuple[Card, ...]]:
+    """``first`` followed by one choice of each part, for every choice, in product order."""
+    if len(parts) == 2:
+        return [first + a + b for a in parts[0] for b in parts[1]]
+    joined: list[tuple[Card, ...]] = []
+    for a in parts[0]:
+        for b in parts[1]:
+            ab = first + a + b
+            joined.extend([ab + c for c in parts[2]])
+    return joined
 
 
 def _bombs(hand: _Hand, out: list[Play]) -> None:

@@ -277,7 +277,7 @@ class GuandanState(ClimbingState[_Table]):
         self._phase = "play"
         self._table = _Table()
         self._to_act = seat
-        self._events.append(Event("lead", seat, (), NOBODY, 0, tag))
+        self._events.append(_new_tuple(Event, ("lead", seat, (), NOBODY, 0, tag)))
 
     def _play(self, seat: Seat, cards: tuple[Card, ...], reading: Reading) -> None:
         counts = self._own_counts(seat)
@@ -293,8 +293,12 @@ class GuandanState(ClimbingState[_Table]):
         if plays is not None:
             self._plays[seat] = plays.after_play(cards, counts)
         self._sizes[seat] = size = self._sizes[seat] - len(cards)
-        label = KIND_LABELS[reading.kind]
-        self._events.append(Event("play", seat, cards, NOBODY, reading.value, label))
+        # every field in order, without the keyword constructor (hot path)
+        self._events.append(
+            _new_tuple(
+                Event, ("play", seat, cards, NOBODY, reading.value, KIND_LABELS[reading.kind])
+            )
+        )
         self._table = _Table(seat, cards, reading, 0)
         if size <= ANNOUNCE_AT and not self._announced[seat]:
             self._announced[seat] = True
