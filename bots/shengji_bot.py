@@ -157,12 +157,9 @@ def _twos_uncertain(view: View) -> bool:
     )
 
 
-def _holds(held: dict[Card, int], cards: Sequence[Card]) -> bool:
-    """Whether a hand holding ``held`` has every one of ``cards``."""
-    wanted: dict[Card, int] = {}
-    for card in cards:
-        wanted[card] = wanted.get(card, 0) + 1
-    return all(held.get(card, 0) >= n for card, n in wanted.items())
+def _holds(held: Sequence[int], cards: Sequence[Card]) -> bool:
+    """Whether a hand holding ``held`` (counts by card) has every one of ``cards``."""
+    return all([held[card] >= cards.count(card) for card in cards])
 
 
 def _valid_lead(view: View, cards: tuple[Card, ...], throws_allowed: bool) -> bool:

@@ -107,7 +107,7 @@ def _candidate(view: View, cards: tuple[Card, ...], best: Contender) -> Candidat
         return Candidate(cards, CARD_POINTS[cards[0]], view.cost(cards), wins)
     card_suits = order.suits
     first = card_suits[cards[0]]
-    one_suit = all(card_suits[c] == first for c in cards)
+    one_suit = all([card_suits[c] == first for c in cards])
     ruff = one_suit and first == TRUMP and suit != TRUMP
     if ((one_suit and first == suit) or ruff) and _may_beat(view, cards, ruff, best):
         found = contender(cards, view.lead, suit, order, view.memory.decks)

@@ -48,23 +48,25 @@ class View:
     hand: tuple[Card, ...]
     buried: Sequence[Card]
     by_suit: dict[int, list[Card]] = field(init=False)
-    held: dict[Card, int] = field(init=False)
-    """How many of each card the hand holds (cards it lacks are absent)."""
+    held: list[int] = field(init=False)
+    """How many of each card the hand holds, by card."""
     reserved: frozenset[Card] = field(init=False)
     _unknown_by_suit: dict[int, list[Card]] = field(init=False, default_factory=dict)
     _highest_unknown: dict[tuple[int, int, int], int] = field(init=False, default_factory=dict)
     _units: dict[int, list[Unit]] = field(init=False, default_factory=dict)
-    _costs: dict[Card, float] = field(init=False, default_factory=dict)
+    values: list[float] = field(init=False)
+    """What giving up each card costs, points aside (:meth:`card_cost`), by card."""
     _unknown: list[int] | None = field(init=False, default=None)
     _main_shape: tuple[int, int] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.by_suit = suits_of(self.hand, self.order)
-        held: dict[Card, int] = {}
+        held = [0] * NUM_KINDS
         for card in self.hand:
-            held[card] = held.get(card, 0) + 1
+            held[card] += 1
         self.held = held
         self.reserved = self._reserve()
+        self.values = _values(self.order, self.reserved)
 
     @classmethod
     def of(cls, observation: Observation, memory: Memory, buried: Sequence[Card]) -> View:
@@ -157,37 +159,20 @@ class View:
 
     def card_cost(self, card: Card) -> float:
         """How much giving up one card costs, points aside."""
-        cost = self._costs.get(card)
-        if cost is None:
-            cost = self._costs[card] = self._card_cost(card)
-        return cost
-
-    def _card_cost(self, card: Card) -> float:
-        order = self.order
-        value = float(order.orders[card])
-        if order.suits[card] == TRUMP:
-            value += TRUMP_BASE
-        elif card < SMALL_JOKER and card >> 2 == RANK_ACE:
-            value += ACE_BONUS
-        if card in self.reserved:
-            value += RESERVE
-        return value
+        return self.values[card]
 
     def cost(self, cards: Sequence[Card]) -> float:
         """The cost of playing ``cards``: their values, plus splitting sets of the hand."""
-        costs, held = self._costs, self.held
+        values, held = self.values, self.held
         if len(cards) == 1:
             card = cards[0]
-            total = costs[card] if card in costs else self.card_cost(card)
-            return total + PAIR_BREAK if held.get(card, 0) >= 2 else total
+            return values[card] + PAIR_BREAK if held[card] >= 2 else values[card]
         total = 0.0
-        counts: dict[Card, int] = {}
         for card in cards:
-            total += costs[card] if card in costs else self.card_cost(card)
-            counts[card] = counts.get(card, 0) + 1
-        for card, n in counts.items():
-            have = held.get(card, 0)
-            if n < have and have >= 2:
+            total += values[card]
+        for i, card in enumerate(cards):
+            have = held[card]
+            if have >= 2 and cards.index(card) == i and cards.count(card) < have:
                 total += PAIR_BREAK
         return total
 
@@ -205,6 +190,34 @@ class View:
             if sets:
                 return frozenset(max(sets, key=lambda u: u.top).cards)
         return frozenset({max(trumps, key=lambda c: self.order.orders[c])})
+
+
+_BASE_VALUES: dict[TrumpOrder, list[float]] = {}
+"""Every card's cost before the endgame reserve, per order."""
+
+
+def _values(order: TrumpOrder, reserved: frozenset[Card]) -> list[float]:
+    """Every card's cost: its order, plus the trump base or the ace bonus, plus the
+    reserve for the big trumps kept for the last trick. Shared when nothing is reserved:
+    callers must not change it."""
+    base = _BASE_VALUES.get(order)
+    if base is None:
+        base = _BASE_VALUES[order] = [_base_value(order, card) for card in range(NUM_KINDS)]
+    if not reserved:
+        return base
+    values = list(base)
+    for card in reserved:
+        values[card] += RESERVE
+    return values
+
+
+def _base_value(order: TrumpOrder, card: Card) -> float:
+    value = float(order.orders[card])
+    if order.suits[card] == TRUMP:
+        value += TRUMP_BASE
+    elif card < SMALL_JOKER and card >> 2 == RANK_ACE:
+        value += ACE_BONUS
+    return value
 
 
 __all__ = ["CARD_POINTS", "View", "points"]
