@@ -82,14 +82,16 @@ class Memory:
     def update(self, observation: Observation) -> None:
         """Read the events not read yet (the observation must be of this deal)."""
         events = observation.events
-        start = len(self.events)
-        for event in events[start:]:
-            self._read(event)
+        read = self._read
+        for i in range(len(self.events), len(events)):
+            read(events[i])
         self.events = events
 
     def _read(self, event: Event) -> None:
         kind = event.kind
-        if kind == "deal":
+        if kind == "play":  # most events
+            self._play(event.seat, event.cards)
+        elif kind == "deal":
             self.level = event.value
         elif kind == "declare":
             self.declarations.append((event.seat, event.value))
@@ -99,23 +101,26 @@ class Memory:
         elif kind == "lead":
             self._close_trick()
             self.trick = Trick(leader=event.seat)
-        elif kind == "play":
-            self._play(event.seat, event.cards)
 
     def _play(self, seat: Seat, cards: tuple[Card, ...]) -> None:
         order, trick = self.order, self.trick
         assert order is not None
         played, suits = self.played, order.suits
+        leading = not trick.plays
+        suit = suits[cards[0]] if leading else trick.suit
+        mixed = False
         for card in cards:
             played[card] += 1
-        if not trick.plays:
-            if not _one_suit(cards, suits, suits[cards[0]]):
+            if suits[card] != suit:
+                mixed = True
+        if leading:
+            if mixed:
                 # a lead is of one suit: only 2s being trumps (constant_twos) explain this
                 self.order = make_order(self.level, order.trump_name(), self.decks, True)
                 self.twos_seen_as_trump = True
                 suits = self.order.suits
             trick.suit = suits[cards[0]]
-        elif not _one_suit(cards, suits, trick.suit):
+        elif mixed:
             self.voids[seat].add(trick.suit)
         trick.plays.append((seat, cards))
 
@@ -152,11 +157,6 @@ class Memory:
         """The seats after this one that have not played to the trick yet."""
         played = len(self.trick.plays)
         return [(self.trick.leader + k) % NUM_SEATS for k in range(played + 1, NUM_SEATS)]
-
-
-def _one_suit(cards: tuple[Card, ...], suits: tuple[int, ...], suit: int) -> bool:
-    """Whether every card is of ``suit``."""
-    return all([suits[card] == suit for card in cards])
 
 
 UNITS_KEPT = 4096

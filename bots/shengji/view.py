@@ -125,8 +125,14 @@ class View:
         """The unseen cards of a suit (held by others, or in a kitty this seat did not bury)."""
         found = self._unknown_by_suit.get(suit)
         if found is None:
-            suits, unknown = self.order.suits, self.unknown
-            found = [c for c in range(len(unknown)) if suits[c] == suit for _ in range(unknown[c])]
+            unknown = self.unknown
+            found = []
+            for card in _suit_cards(self.order).get(suit, ()):
+                count = unknown[card]
+                if count == 1:
+                    found.append(card)
+                elif count > 1:
+                    found += [card] * count
             self._unknown_by_suit[suit] = found
         return found
 
@@ -209,6 +215,17 @@ def _values(order: TrumpOrder, reserved: frozenset[Card]) -> list[float]:
     for card in reserved:
         values[card] += RESERVE
     return values
+
+
+_SUIT_CARDS: dict[TrumpOrder, dict[int, list[Card]]] = {}
+"""Every card of each suit, in card order, per order."""
+
+
+def _suit_cards(order: TrumpOrder) -> dict[int, list[Card]]:
+    found = _SUIT_CARDS.get(order)
+    if found is None:
+        found = _SUIT_CARDS[order] = suits_of(range(NUM_KINDS), order)
+    return found
 
 
 def _base_value(order: TrumpOrder, card: Card) -> float:
