@@ -15,6 +15,7 @@ from arena.chance import derive_seed
 from arena.games.base import Observation, State
 from bots import determinize
 from bots.determinize import SampleError, determinizer, game_for, sample_state
+from bots.determinize.assign import shuffle
 from bots.search import SearchBot, _observation_key
 from bots.simple import RandomBot
 
@@ -61,3 +62,27 @@ def test_a_game_without_a_sampler_is_a_clear_error_and_the_search_plays_its_guid
     assert bot.act(observation) == guide
     assert bot.last.rollouts == 0 and bot.last.samples == 0
     assert bot.last.failed_samples == bot.samples
+
+
+class _CountingRandom(random.Random):
+    """A generator of a subclass (its own ``random``): shuffles must use its methods."""
+
+    def random(self) -> float:
+        return super().random()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    size=st.integers(0, 1100),
+    subclass=st.booleans(),
+)
+def test_the_fast_shuffle_is_the_generators_shuffle(seed: int, size: int, subclass: bool) -> None:
+    """The same order and the same generator state after as ``rng.shuffle``."""
+    make: Callable[[int], random.Random] = _CountingRandom if subclass else random.Random
+    ours, theirs = make(seed), make(seed)
+    items, expected = list(range(size)), list(range(size))
+    shuffle(ours, items)
+    theirs.shuffle(expected)
+    assert items == expected
+    assert ours.getstate() == theirs.getstate()

@@ -20,8 +20,11 @@ import random
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from arena.cards import Card
+
+T = TypeVar("T")
 
 
 class NoAssignment(ValueError):
@@ -40,6 +43,26 @@ class Bin:
     def takes(self, card: Card, copy: int) -> bool:
         """Whether the bin may take the ``copy``-th (0-based) copy of ``card``."""
         return card not in self.refuses and copy < self.limits.get(card, copy + 1)
+
+
+_BITS = [n.bit_length() for n in range(1024)]
+"""The bit length of each bound a shuffle draws below."""
+
+
+def shuffle(rng: random.Random, items: list[T]) -> None:
+    """``rng.shuffle(items)``: the same swaps from the same random bits, without a call
+    per item to the generator's helper when ``rng`` is a plain :class:`random.Random`."""
+    if type(rng) is not random.Random or len(items) > len(_BITS):
+        rng.shuffle(items)
+        return
+    getrandbits, bit_lengths = rng.getrandbits, _BITS
+    for bound in range(len(items), 1, -1):
+        bits = bit_lengths[bound]
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        i = bound - 1
+        items[i], items[j] = items[j], items[i]
 
 
 def _fits(pending: dict[int, int], room: Sequence[int], subsets: Sequence[int]) -> bool:
@@ -90,7 +113,7 @@ class Assignment:
         """One assignment drawn with ``rng``; :class:`NoAssignment` when the refusals
         leave no way to fill every bin."""
         items = list(self._items)
-        rng.shuffle(items)
+        shuffle(rng, items)
         full = self._full
         constrained = [item for item in items if item[1] != full]
         free = [card for card, mask in items if mask == full]
@@ -119,7 +142,7 @@ class Assignment:
                 raise NoAssignment("the hidden cards cannot be placed as the known facts require")
             placed[target].append(card)
         slots = [i for i, n in enumerate(room) for _ in range(n)]
-        rng.shuffle(slots)
+        shuffle(rng, slots)
         for card, target in zip(free, slots, strict=True):
             placed[target].append(card)
         return placed

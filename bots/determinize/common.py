@@ -49,22 +49,6 @@ def expand(cards: Counter[Card]) -> list[Card]:
     return sorted(cards.elements())
 
 
-def shuffle(rng: random.Random, items: list[Any]) -> None:
-    """``rng.shuffle(items)``: the same swaps from the same random bits, without a call
-    per card to the generator's helper when ``rng`` is a plain :class:`random.Random`."""
-    if type(rng) is not random.Random:
-        rng.shuffle(items)
-        return
-    getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        bound = i + 1
-        bits = bound.bit_length()
-        j = getrandbits(bits)
-        while j >= bound:
-            j = getrandbits(bits)
-        items[i], items[j] = items[j], items[i]
-
-
 def observed_form(observation: Observation) -> dict[str, Any]:
     """The observation in its JSON form, so observations built by different code
     (tuples or lists, dicts or mapping proxies) compare by content."""

@@ -16,7 +16,7 @@ from collections import Counter
 from arena.cards import Card
 from arena.games.base import NUM_SEATS, PASS, Action, Game, Observation, Seat
 from arena.games.sanfu import HAND_SIZES, SanfuGame, SanfuSetup, SanfuState
-from bots.determinize.assign import Assignment, Bin
+from bots.determinize.assign import Assignment, Bin, shuffle
 from bots.determinize.common import Draw, Inconsistent, expand, full_deck, minus
 
 DECKS = 3
@@ -93,7 +93,7 @@ class _Draw:
         for s, cards in zip(self._others, drawn, strict=True):
             initial[s] = cards + known[s]
         for dealt in initial:
-            rng.shuffle(dealt)
+            shuffle(rng, dealt)
         hands: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
         for seat in range(NUM_SEATS):
             hands[dealt_at[seat]] = initial[seat]

@@ -25,8 +25,8 @@ from arena.cards import SUITS, Card, make_card, parse_cards
 from arena.games.base import NOBODY, NUM_SEATS, PASS, Action, Event, Game, Observation, Seat
 from arena.games.shengji import ShengjiGame, ShengjiSetup, ShengjiState
 from arena.games.shengji.order import TrumpOrder
-from bots.determinize.assign import Assignment, Bin
-from bots.determinize.common import Draw, Inconsistent, expand, full_deck, minus, shuffle
+from bots.determinize.assign import Assignment, Bin, shuffle
+from bots.determinize.common import Draw, Inconsistent, expand, full_deck, minus
 
 
 def trump_suit(name: str, two_colour: bool) -> int | None:
@@ -367,7 +367,7 @@ class _Draw:
                 shuffle(rng, own_buried)
             deal_order = _dealt_order(known, plan, me, got, rest, buried_known, rng)
         state = ShengjiState(deal_order, known.setup, rules)
-        replay(state, known.script, declared, own_buried)
+        replay(state, known.script, declared, own_buried, len(deal_order))
         return state
 
 
@@ -461,8 +461,12 @@ def prepare(observation: Observation, game: Game) -> Draw:
 
 
 def _interleave(sequences: list[list[Card]], start: Seat, dealt: int) -> list[Card]:
-    """SJ-7: one card at a time from ``start``."""
-    return [sequences[(start + k) % NUM_SEATS][k // NUM_SEATS] for k in range(dealt)]
+    """SJ-7: one card at a time from ``start``, ``dealt`` cards in all."""
+    order: list[Card] = [0] * dealt
+    for k in range(min(NUM_SEATS, dealt)):
+        places = range(k, dealt, NUM_SEATS)
+        order[k::NUM_SEATS] = sequences[(start + k) % NUM_SEATS][: len(places)]
+    return order
 
 
 def _dealing_order(
@@ -574,19 +578,24 @@ def _script(observation: Observation) -> _Script:
     )
 
 
+_BURIALS = [Action("bury", (card,)) for card in range(54)]
+"""The action burying each card."""
+
+
 def replay(
     state: ShengjiState,
     script: _Script,
     declared: list[tuple[Card, ...]],
     buried: list[Card],
+    dealt: int,
 ) -> None:
     """Re-run the dealing (declaring as the observation did) and re-apply buries and
-    plays (``script``: the observation's)."""
+    plays (``script``: the observation's) on ``state``, fresh from a deal order of
+    ``dealt`` cards."""
     pending = [
         (seat, cards, after) for (seat, after), cards in zip(script.declares, declared, strict=True)
     ]
     pending.reverse()  # the next one last
-    total = len(state.set_aside()) + sum(len(state.hand(s)) for s in range(NUM_SEATS))
     stops = script.phase == "declare"
     in_final_round = False
     seen = 0
@@ -601,7 +610,7 @@ def replay(
             and not pending
             and seat == script.to_act
             and script.final_round == in_final_round
-            and total - len(state.set_aside()) == script.wanted
+            and dealt - len(state.set_aside()) == script.wanted
         ):
             return
         if pending and pending[-1][0] == seat and pending[-1][2] == in_final_round:
@@ -620,7 +629,7 @@ def replay(
         if kind == "auto":
             state.note_automatic(seat)
         elif kind == "bury":
-            state.apply(Action("bury", (buried[next_bury],)))
+            state.apply(_BURIALS[buried[next_bury]])
             next_bury += 1
         elif kind == "throw_failed":
             state.apply(play)
