@@ -18,7 +18,7 @@ from math import comb
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
 from arena.games.shengji.follow import SET_NAMES, Pattern, holds, priority_list, score
-from arena.games.shengji.order import TrumpOrder
+from arena.games.shengji.order import TRUMP, TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit
 
 LIST_LIMIT = 1000
@@ -123,33 +123,38 @@ def all_leads(cards: Sequence[Card], order: TrumpOrder, limit: int) -> list[Acti
     suit in the order of the copies they take of each card, lowest card first.
     """
     suits = order.suits
-    by_suit: dict[int, list[tuple[Card, int]]] = {}
-    for card, n in _runs(cards):
-        held = by_suit.get(suits[card])
-        if held is None:
-            by_suit[suits[card]] = [(card, n)]
-        else:
-            held.append((card, n))
+    by_suit: list[list[tuple[Card, int]]] = [[] for _ in range(TRUMP + 1)]
+    first: list[int] = []  # the suits held, in the order of their first card
+    for run in _runs(cards):
+        suit = suits[run[0]]
+        held = by_suit[suit]
+        if not held:
+            first.append(suit)
+        held.append(run)
     total = 0
-    for held in by_suit.values():
+    for suit in first:
         ways = 1
-        for _, n in held:
-            ways *= n + 1
+        for run in by_suit[suit]:
+            ways *= run[1] + 1
         total += ways - 1
         if total > limit:
             return None
     leads: list[Action] = []
-    for held in by_suit.values():
+    new, action, copies_of = _new_tuple, Action, _COPIES  # locals: looked up once
+    for suit in first:
+        held = by_suit[suit]
         sets: list[tuple[Card, ...]] = [()]
-        for card, n in held[:-1]:
-            copies = _COPIES[card][: n + 1]
+        for i in range(len(held) - 1):
+            card, n = held[i]
+            copies = copies_of[card][: n + 1]
             sets = [prefix + more for prefix in sets for more in copies]
         card, n = held[-1]
-        copies = _COPIES[card][: n + 1]
-        plays = [
-            _new_tuple(Action, ("play", prefix + more, "")) for prefix in sets for more in copies
-        ]
-        leads.extend(plays[1:])  # every set but the empty one (which comes first)
+        copies = copies_of[card][: n + 1]
+        skip = 1  # every set but the empty one (the first)
+        for prefix in sets:
+            for j in range(skip, n + 1):
+                leads.append(new(action, ("play", prefix + copies[j], "")))
+            skip = 0
     return leads
 
 
@@ -368,7 +373,8 @@ SINGLE_PLAYS = [Action("play", (card,)) for card in range(NUM_KINDS)]
 
 def as_actions(plays: Sequence[tuple[Card, ...]]) -> list[Action]:
     """``play`` actions of sorted card tuples (no Python-level constructor: hot path)."""
-    return [_new_tuple(Action, ("play", play, "")) for play in plays]
+    new, action = _new_tuple, Action  # locals: looked up once
+    return [new(action, ("play", play, "")) for play in plays]
 
 
 __all__ = [
