@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import compress, product, repeat
 from operator import and_, countOf, gt, itemgetter
+from typing import Final
 
 from arena.cards import BIG_JOKER, RANK_ACE, SMALL_JOKER, Card
 from arena.games.base import Action
@@ -39,7 +40,7 @@ from arena.games.guandan.combos import (
 Play = tuple[Action, Reading]
 """A legal play: the action (sorted cards, and the kind when it must be named) and its reading."""
 
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__
 
 
 def _play(cards: tuple[Card, ...], combo: Reading, tag: str = "") -> Play:
@@ -360,11 +361,11 @@ def _straights(hand: _Hand, out: _ByValue) -> None:
             )
 
 
-_SUIT_MASK = {
+_SUIT_MASK: Final = {
     pool: sum(1 << s for s in range(4) if pool[s]) for pool in product(range(3), repeat=4)
 }
 """For each per-suit count of one rank (two decks: 0..2), a bit per suit held."""
-_SUITS = [tuple(s for s in range(4) if mask >> s & 1) for mask in range(16)]
+_SUITS: Final = [tuple(s for s in range(4) if mask >> s & 1) for mask in range(16)]
 """The suits of a mask of suits."""
 
 
@@ -387,11 +388,13 @@ def _straight_flushes(hand: _Hand, out: list[Play]) -> None:
                 out.append(_play(tuple(sorted(cards)), combo))
 
 
-_POPCOUNT = [bin(i).count("1") for i in range(1 << 14)]
-_POSITION_RANKS = [position_rank(p) for p in range(14)]
-_SUITS_HELD = {pool: tuple(s for s in range(4) if pool[s]) for pool in product(range(3), repeat=4)}
+_POPCOUNT: Final = [bin(i).count("1") for i in range(1 << 14)]
+_POSITION_RANKS: Final = [position_rank(p) for p in range(14)]
+_SUITS_HELD: Final = {
+    pool: tuple(s for s in range(4) if pool[s]) for pool in product(range(3), repeat=4)
+}
 """For each per-suit count of one rank (two decks: 0..2), the suits held."""
-_POSITION_BITS = [(1 << (rank + 1)) | (1 if rank == RANK_ACE else 0) for rank in range(13)]
+_POSITION_BITS: Final = [(1 << (rank + 1)) | (1 if rank == RANK_ACE else 0) for rank in range(13)]
 """Per rank, its bits in a mask of sequence positions (the ace is both 0 and 13)."""
 
 
@@ -551,15 +554,15 @@ class _Group:
         return _Group(list(compress(self.actions, fits)), list(compress(self.readings, fits)), lost)
 
 
-_CARDS = itemgetter(1)
-_VALUE = itemgetter(2)
+_CARDS: Final = itemgetter(1)
+_VALUE: Final = itemgetter(2)
 
 
-_BOMBS_SLOT = 7
+_BOMBS_SLOT: Final = 7
 """Where a hand keeps its :data:`BOMBS` group (the non-bomb kinds keep theirs at their number)."""
-_SLOTS = 8
-_NON_BOMB_SLOTS = tuple(int(kind) for kind in _NON_BOMB_KINDS)
-_VALUES = 18
+_SLOTS: Final = 8
+_NON_BOMB_SLOTS: Final = tuple(int(kind) for kind in _NON_BOMB_KINDS)
+_VALUES: Final = 18
 """Readings' values are below this (the big joker's is the highest)."""
 
 
@@ -704,9 +707,9 @@ def _by_value(plays: list[Play], lost: int) -> _Group:
     return _Group(actions, readings, lost)
 
 
-_ACTION = itemgetter(0)
-_READING = itemgetter(1)
-_ONCE_SLOTS = frozenset(
+_ACTION: Final = itemgetter(0)
+_READING: Final = itemgetter(1)
+_ONCE_SLOTS: Final = frozenset(
     {int(kind) for kind in (Kind.SINGLE, Kind.PAIR, Kind.TRIPLE, Kind.FULL_HOUSE, Kind.STRAIGHT)}
 )
 """Groups whose generators make each play once (no merging needed): cards of one rank

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress, count, repeat
 from operator import is_
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from arena.cards import (
     BIG_JOKER,
@@ -55,7 +55,7 @@ from arena.games.guandan.combos import (
 from arena.games.guandan.moves import HandPlays
 
 GAME_NAME = "guandan"
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__
 SYNTAX = ActionSyntax(
     GAME_NAME,
     {
@@ -65,7 +65,7 @@ SYNTAX = ActionSyntax(
         "return": Verb(1, 1),
     },
 )
-ANNOUNCE_AT = 10
+ANNOUNCE_AT: Final = 10
 """GD-12: a hand of this many cards or fewer is announced."""
 
 
@@ -631,12 +631,12 @@ class GuandanState(ClimbingState[_Table]):
         super().flee(seat)
 
 
-_TABLE_SHARED = 1 << NUM_SEATS
+_TABLE_SHARED: Final = 1 << NUM_SEATS
 """In ``GuandanState._shared``: the trick is shared with a clone (bits 0..3: the seats'
 counts vectors)."""
-_LISTS_SHARED = 1 << (NUM_SEATS + 1)
+_LISTS_SHARED: Final = 1 << (NUM_SEATS + 1)
 """In ``GuandanState._shared``: the other containers are shared with a clone."""
-_ALL_SHARED = (1 << NUM_SEATS) - 1 | _TABLE_SHARED | _LISTS_SHARED
+_ALL_SHARED: Final = (1 << NUM_SEATS) - 1 | _TABLE_SHARED | _LISTS_SHARED
 
 
 def _missing(counts: Sequence[int], cards: Sequence[Card]) -> list[Card]:
