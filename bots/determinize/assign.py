@@ -17,9 +17,11 @@ room that is left in a shuffled order.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import TypeVar
 
 from arena.cards import Card
@@ -65,18 +67,21 @@ def shuffle(rng: random.Random, items: list[T]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def _fits(pending: dict[int, int], room: Sequence[int], subsets: Sequence[int]) -> bool:
+_Halls = list[tuple[list[int], list[int]]]
+"""Per set of bins that matters: the kinds of constrained cards (by index) that only
+those bins accept, and the bins."""
+
+
+def _fits(pending: list[int], room: Sequence[int], halls: _Halls) -> bool:
     """Hall's condition: for every set of bins, the cards accepted only there fit."""
-    for subset in subsets:
+    for kinds, bins in halls:
         need = 0
-        for mask, n in pending.items():
-            if mask & ~subset == 0:
-                need += n
+        for kind in kinds:
+            need += pending[kind]
         if need:
             space = 0
-            for b, free in enumerate(room):
-                if subset >> b & 1:
-                    space += free
+            for b in bins:
+                space += room[b]
             if need > space:
                 return False
     return True
@@ -96,8 +101,7 @@ class Assignment:
         if any(b.size < 0 for b in bins):
             raise NoAssignment("a bin of negative size")
         self._sizes = [b.size for b in bins]
-        self._full = (1 << len(bins)) - 1
-        self._subsets = range(1, 1 << len(bins))
+        self._full = full = (1 << len(bins)) - 1
         # (card, mask of the bins that take it). Copies of a card are told apart so that
         # a bin limited to L copies takes only L of them; each bin counts them from
         # another copy, so limited bins may still share the copies between them.
@@ -108,6 +112,18 @@ class Assignment:
                 mask = sum(1 << i for i, b in enumerate(bins) if b.takes(card, (copy + i) % n))
                 items.append((card, mask))
         self._items = items
+        masks = sorted({mask for _, mask in items if mask != full})
+        self._kind = {mask: k for k, mask in enumerate(masks)}
+        """The index of each mask of constrained cards."""
+        self._pending = [0] * len(masks)
+        for _, mask in items:
+            if mask != full:
+                self._pending[self._kind[mask]] += 1
+        self._halls: _Halls = []
+        for subset in range(1, 1 << len(bins)):
+            kinds = [k for k, mask in enumerate(masks) if mask & ~subset == 0]
+            if kinds:
+                self._halls.append((kinds, [b for b in range(len(bins)) if subset >> b & 1]))
 
     def draw(self, rng: random.Random) -> list[list[Card]]:
         """One assignment drawn with ``rng``; :class:`NoAssignment` when the refusals
@@ -119,22 +135,23 @@ class Assignment:
         free = [card for card, mask in items if mask == full]
         room = list(self._sizes)
         bins = range(len(room))
-        pending: dict[int, int] = {}
-        for _, mask in constrained:
-            pending[mask] = pending.get(mask, 0) + 1
-        subsets = self._subsets
-        if not _fits(pending, room, subsets):
+        pending = list(self._pending)
+        halls, kind = self._halls, self._kind
+        if not _fits(pending, room, halls):
             raise NoAssignment("the hidden cards cannot be placed as the known facts require")
         placed: list[list[Card]] = [[] for _ in bins]
+        uniform = rng.random
         for card, mask in constrained:
-            pending[mask] -= 1
+            pending[kind[mask]] -= 1
             choices = [i for i in bins if mask >> i & 1 and room[i]]
             weights = [room[i] for i in choices]
             while choices:
-                pick = rng.choices(range(len(choices)), weights)[0]
+                # rng.choices(range(len(choices)), weights)[0], the same draw inline
+                cumulative = list(accumulate(weights))
+                pick = bisect(cumulative, uniform() * (cumulative[-1] + 0.0), 0, len(choices) - 1)
                 target = choices[pick]
                 room[target] -= 1
-                if _fits(pending, room, subsets):
+                if _fits(pending, room, halls):
                     break
                 room[target] += 1
                 del choices[pick], weights[pick]

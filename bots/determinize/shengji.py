@@ -136,48 +136,78 @@ def _setup(observation: Observation, start: Seat) -> ShengjiSetup:
     return ShengjiSetup(levels=(levels[0], levels[1]), dealer=fixed)
 
 
-def _declared(
+@dataclass(frozen=True)
+class _Declaring:
+    """What the declarations of an observation decide before their hidden suits are
+    drawn (SJ-10): the level cards known in each seat's deal, per suit, and per
+    declaration its seat, size, shown cards (none if hidden) and the suits it may have
+    shown when the observation alone decides them (``None``: by the cards claimed)."""
+
+    level: int
+    claimed: list[list[int]]
+    steps: list[tuple[Seat, int, tuple[Card, ...], list[int] | None]]
+
+    def draw(self, rng: random.Random) -> list[tuple[Card, ...]]:
+        """The cards of each declaration, hidden ones drawn among the suits of which
+        enough level cards can be in the declarer's hand."""
+        level = self.level
+        claimed = [list(row) for row in self.claimed]
+        shown: list[tuple[Card, ...]] = []
+        for seat, value, cards, suits in self.steps:
+            if cards:
+                shown.append(cards)
+                _claim(claimed[seat], cards, level)
+                continue
+            if suits is None:
+                suits = [
+                    suit
+                    for suit in range(4)
+                    if 4 - sum(claimed[i][suit] for i in range(NUM_SEATS) if i != seat) >= value
+                ]
+            if not suits:
+                raise Inconsistent(f"seat {seat} cannot have shown {value} level cards")
+            suit = rng.choice(suits)
+            shown.append((make_card(level, suit),) * value)
+            claimed[seat][suit] = max(claimed[seat][suit], value)
+        return shown
+
+
+def _claim(claimed: list[int], cards: tuple[Card, ...], level: int) -> None:
+    """Raise ``claimed`` (level cards per suit) to the level cards among ``cards``."""
+    for suit in range(4):
+        claimed[suit] = max(claimed[suit], cards.count(make_card(level, suit)))
+
+
+def _declaring(
     observation: Observation,
-    rng: random.Random,
     level: int,
     trump: int | None,
     dealt_mine: Counter[Card],
     played: list[Counter[Card]],
-) -> list[tuple[Card, ...]]:
-    """The cards of each declaration, hidden 4-deck ones drawn (SJ-10) among the suits
-    of which enough level cards can be in the declarer's hand."""
+) -> _Declaring:
+    """The declarations' facts (see :class:`_Declaring`), ``trump`` being the public
+    trump suit once dealing is over."""
     declares = [e for e in observation.events if e.kind == "declare"]
-    shown: list[tuple[Card, ...]] = []
     claimed: list[Counter[Card]] = [Counter(p) for p in played]
     claimed[observation.seat] = Counter(dealt_mine)
     own_standing = observation.private.get("declaration")
     if declares and not declares[-1].cards and trump is not None:  # the standing one: trump
         claimed[declares[-1].seat] |= Counter({make_card(level, trump): declares[-1].value})
+    steps: list[tuple[Seat, int, tuple[Card, ...], list[int] | None]] = []
     for index, event in enumerate(declares):
-        if event.cards:
-            shown.append(event.cards)
-            claimed[event.seat] |= Counter(event.cards)
-            continue
+        suits: list[int] | None = None
         last = index == len(declares) - 1
-        if last and trump is not None:
+        if event.cards:
+            pass
+        elif last and trump is not None:
             suits = [trump]
         elif last and own_standing and event.seat == observation.seat:
             suits = [parse_cards(own_standing)[0] & 3]
         elif event.seat == observation.seat:
             suits = [s for s in range(4) if dealt_mine[make_card(level, s)] >= event.value]
-        else:
-            suits = [
-                s
-                for s in range(4)
-                if 4 - sum(c[make_card(level, s)] for i, c in enumerate(claimed) if i != event.seat)
-                >= event.value
-            ]
-        if not suits:
-            raise Inconsistent(f"seat {event.seat} cannot have shown {event.value} level cards")
-        cards = (make_card(level, rng.choice(suits)),) * event.value
-        shown.append(cards)
-        claimed[event.seat] |= Counter(cards)
-    return shown
+        steps.append((event.seat, event.value, event.cards, suits))
+    counts = [[c[make_card(level, suit)] for suit in range(4)] for c in claimed]
+    return _Declaring(level, counts, steps)
 
 
 class _Facts:
@@ -285,6 +315,7 @@ class _Draw:
         self.game = game
         self._facts: _Facts | None = None
         self._plans: dict[tuple[tuple[Card, ...], ...], _Plan] = {}
+        self._declaring: _Declaring | None = None
         self._assignments: dict[Hashable, Assignment] = {}
 
     def _plan(self, known: _Facts, declared: list[tuple[Card, ...]]) -> _Plan:
@@ -307,9 +338,11 @@ class _Draw:
             declared = known.shown
         else:
             trump = known.trump if not known.dealing else None
-            declared = _declared(
-                self.observation, rng, known.level, trump, known.mine, known.played
-            )
+            if self._declaring is None:
+                self._declaring = _declaring(
+                    self.observation, known.level, trump, known.mine, known.played
+                )
+            declared = self._declaring.draw(rng)
         plan = self._plan(known, declared)
 
         split = plan.split
