@@ -134,7 +134,7 @@ class _Hand:
             pools[level] = (pool[0], 0, pool[2], pool[3])
         self.pools = pools
         self.naturals = [sum(pool) for pool in pools]
-        self.choices: dict[tuple[int, int], list[tuple[Card, ...]]] = {}
+        self.choices: list[list[tuple[Card, ...]] | None] = [None] * (13 * _MOST_TAKEN)
         self._singles: list[list[Card]] | None = None
 
     @property
@@ -148,8 +148,8 @@ class _Hand:
 
     def take(self, rank: int, k: int) -> list[tuple[Card, ...]]:
         """Every distinct choice of ``k`` natural cards of ``rank``."""
-        key = (rank, k)
-        found = self.choices.get(key)
+        key = rank * _MOST_TAKEN + k
+        found = self.choices[key]
         if found is None:
             base = rank * 4
             found = [
@@ -165,6 +165,10 @@ class _Hand:
             for suit in _SUITS_HELD[pool]:
                 masks[suit] |= bits
         return masks
+
+
+_MOST_TAKEN: Final = 9
+"""One more than the most cards of one rank a hand can hold (two decks: 8)."""
 
 
 def _with_wilds(naturals: tuple[Card, ...], wild: Card, n: int) -> tuple[Card, ...]:
@@ -545,8 +549,12 @@ class _Group:
         The generators list plays in an order that depends only on each play's cards,
         so the plays a smaller hand keeps come in the order it would list them in.
         """
-        cards = list(map(_CARDS, self.actions))
-        fits = list(map(used_up.isdisjoint, cards)) if used_up else [True] * len(cards)
+        fits = (
+            list(map(used_up.isdisjoint, map(_CARDS, self.actions)))
+            if used_up
+            else [True] * len(self.actions)
+        )
+        cards = list(map(_CARDS, self.actions)) if halved else []
         for card in halved:
             fits = list(map(and_, fits, map(gt, repeat(2), map(countOf, cards, repeat(card)))))
         if all(fits):
