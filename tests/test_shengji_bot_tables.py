@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from arena.cards import NUM_KINDS, RANK_ACE, SMALL_JOKER, Card
 from arena.games import make
 from arena.games.shengji.order import TRUMP, TrumpOrder
-from arena.games.shengji.shapes import decompose
+from arena.games.shengji.shapes import Unit, decompose
 from bots.shengji import memory as memory_module
-from bots.shengji.memory import Memory, suits_of, units_of
+from bots.shengji.memory import Memory, make_order, suits_of, units_of
 from bots.shengji.view import ACE_BONUS, PAIR_BREAK, RESERVE, TRUMP_BASE, View
 from bots.shengji_bot import _buried, _holds
 
@@ -77,9 +77,9 @@ def test_costs_unseen_cards_and_splits_match_the_plain_computations(
             assert _holds(view.held, cards)
         for card in set(view.hand):
             assert view.cost((card,)) == _plain_cost(view, (card,))
-        for suit, cards in suits_of(view.hand, view.order).items():
+        for suit, suited in suits_of(view.hand, view.order).items():
             assert view.unknown_of(suit) == _plain_unknown_of(view, suit)
-            assert view.units(suit) == decompose(cards, view.order)
+            assert view.units(suit) == decompose(suited, view.order)
         if view.memory.trick.plays:
             assert view.lead == decompose(view.memory.trick.plays[0][1], view.order)
 
@@ -106,7 +106,28 @@ def test_splits_are_kept_per_order_and_start_afresh_when_full(
     assert len(units_of(cards, joined)) == 1
     assert units_of(cards, plain) == decompose(cards, plain)
     assert units_of(cards, joined) == decompose(cards, joined)
-    full = {((-1 - k,), plain): [] for k in range(memory_module.UNITS_KEPT)}
+    full: dict[tuple[tuple[Card, ...], int], tuple[TrumpOrder, list[Unit]]] = {
+        ((-1 - k,), id(plain)): (plain, []) for k in range(memory_module.UNITS_KEPT)
+    }
     monkeypatch.setattr(memory_module, "_units_known", full)
     assert units_of(cards, joined) == decompose(cards, joined)
     assert len(full) == 1
+
+
+def test_a_split_kept_for_another_order_of_the_same_identity_is_not_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Splits are kept by the order's identity: an entry left by an order whose identity
+    a new order reuses is recognised as another order's."""
+    cards = (8, 8, 16, 16)
+    plain = TrumpOrder(level=0, trump=1)
+    joined = TrumpOrder(level=3, trump=1)
+    stale = {(cards, id(joined)): (plain, decompose(cards, plain))}
+    monkeypatch.setattr(memory_module, "_units_known", stale)
+    assert units_of(cards, joined) == decompose(cards, joined)
+
+
+def test_memories_of_a_deal_share_one_order() -> None:
+    assert make_order(5, "h", 2, False) is make_order(5, "h", 2, False)
+    assert make_order(5, "h", 2, False) != make_order(5, "h", 2, True)
+    assert make_order(5, "h", 4, False).constant_twos

@@ -25,7 +25,7 @@ from operator import attrgetter
 from arena.cards import Card
 from arena.games.base import team_of
 from arena.games.shengji.follow import follow_error
-from arena.games.shengji.order import TRUMP
+from arena.games.shengji.order import TRUMP, TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit
 from arena.games.shengji.trick import Contender, contender
 from bots.shengji.view import CARD_POINTS, View, points
@@ -68,7 +68,8 @@ def choose_follow(view: View, plays: Sequence[tuple[Card, ...]]) -> tuple[Card, 
     best_seat, best = view.best
     team = team_of(view.seat)
     later_opponents = [s for s in memory.still_to_play() if team_of(s) != team]
-    candidates = [_candidate(view, cards, best) for cards in plays]
+    suit, order = memory.trick.suit, view.order
+    candidates = [_candidate(view, cards, best, suit, order) for cards in plays]
     table = memory.table_points()
     cheap = min(candidates, key=_lose_key)
     winners = [c for c in candidates if c.wins is not None]
@@ -94,10 +95,11 @@ def _strength(found: Contender | None) -> tuple[bool, int, int]:
     return (found.ruff, found.wider, found.top)
 
 
-def _candidate(view: View, cards: tuple[Card, ...], best: Contender) -> Candidate:
-    """A follow with its points, its cost and, if it would take the lead, how."""
-    suit = view.memory.trick.suit
-    order = view.order
+def _candidate(
+    view: View, cards: tuple[Card, ...], best: Contender, suit: int, order: TrumpOrder
+) -> Candidate:
+    """A follow with its points, its cost and, if it would take the lead, how (``suit``
+    is the trick's, ``order`` the view's)."""
     wins = None
     if len(cards) == 1:  # a single: its suit, then its order decide
         card_suit = order.suits[cards[0]]
@@ -124,7 +126,7 @@ def _may_beat(view: View, cards: tuple[Card, ...], ruff: bool, best: Contender) 
     if view.memory.decks == 4:
         return True
     orders = view.order.orders
-    return max(orders[c] for c in cards) > best.top
+    return max([orders[c] for c in cards]) > best.top
 
 
 def _stands(view: View, found: Contender | None, later_opponents: Sequence[int]) -> bool:

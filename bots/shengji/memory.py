@@ -162,27 +162,36 @@ class Memory:
 UNITS_KEPT = 4096
 """How many splits :func:`units_of` keeps before it starts afresh."""
 
-_units_known: dict[tuple[tuple[Card, ...], TrumpOrder], list[Unit]] = {}
+_units_known: dict[tuple[tuple[Card, ...], int], tuple[TrumpOrder, list[Unit]]] = {}
 
 
 def units_of(cards: tuple[Card, ...], order: TrumpOrder) -> list[Unit]:
     """:func:`~arena.games.shengji.shapes.decompose` of ``cards``, worked out once for
     the same cards and order (a rollout reads the same leads and suits of a hand many
     times). The list is shared: callers must not change it."""
-    key = (cards, order)
+    key = (cards, id(order))
     found = _units_known.get(key)
-    if found is None:
+    if found is None or found[0] is not order:  # the entry holds its order: no reused id
         if len(_units_known) >= UNITS_KEPT:
             _units_known.clear()
-        found = _units_known[key] = decompose(cards, order)
-    return found
+        found = _units_known[key] = (order, decompose(cards, order))
+    return found[1]
+
+
+_ORDERS: dict[tuple[int, str, int, bool], TrumpOrder] = {}
+"""Every order made, by what makes it: memories of a deal share one (orders are
+immutable), so what is worked out per order is worked out once."""
 
 
 def make_order(level: int, trump_name: str, decks: int, twos_seen: bool) -> TrumpOrder:
     """The deal's order from the public trump event (4 decks: 2s are always trumps)."""
-    two_colour = trump_name in ("black", "red")
-    trump = None if trump_name == "notrump" else _TRUMP_NAMES[trump_name]
-    return TrumpOrder(level, trump, decks == 4 or twos_seen, two_colour)
+    key = (level, trump_name, decks, twos_seen)
+    order = _ORDERS.get(key)
+    if order is None:
+        two_colour = trump_name in ("black", "red")
+        trump = None if trump_name == "notrump" else _TRUMP_NAMES[trump_name]
+        order = _ORDERS[key] = TrumpOrder(level, trump, decks == 4 or twos_seen, two_colour)
+    return order
 
 
 def suits_of(cards: Sequence[Card], order: TrumpOrder) -> dict[int, list[Card]]:

@@ -97,8 +97,10 @@ class View:
 
     def opponents_void(self, suit: int, seats: Sequence[int] | None = None) -> bool:
         """Whether an opponent (among ``seats``, default both) has shown a void in ``suit``."""
-        chosen = seats if seats is not None else ((self.seat + 1) % 4, (self.seat + 3) % 4)
-        return any(suit in self.memory.voids[s] for s in chosen if team_of(s) != team_of(self.seat))
+        seat = self.memory.seat
+        chosen = seats if seats is not None else ((seat + 1) % 4, (seat + 3) % 4)
+        team, voids = team_of(seat), self.memory.voids
+        return any([suit in voids[s] for s in chosen if team_of(s) != team])
 
     # -------------------------------------------------------------- trick
 
@@ -147,7 +149,7 @@ class View:
             cards = self.unknown_of(suit)
             if width == 1:
                 orders = self.order.orders
-                highest = max((orders[c] for c in cards), default=-1)
+                highest = max([orders[c] for c in cards], default=-1)
             else:
                 units = Pile(cards, self.order).units(width, length)
                 highest = max((u.top for u in units), default=-1)
@@ -198,17 +200,22 @@ class View:
         return frozenset({max(trumps, key=lambda c: self.order.orders[c])})
 
 
-_BASE_VALUES: dict[TrumpOrder, list[float]] = {}
-"""Every card's cost before the endgame reserve, per order."""
+_BASE_VALUES: dict[int, tuple[TrumpOrder, list[float]]] = {}
+"""Every card's cost before the endgame reserve, per order (by identity; the entry
+holds its order, so an identity is never reused while it is kept)."""
 
 
 def _values(order: TrumpOrder, reserved: frozenset[Card]) -> list[float]:
     """Every card's cost: its order, plus the trump base or the ace bonus, plus the
     reserve for the big trumps kept for the last trick. Shared when nothing is reserved:
     callers must not change it."""
-    base = _BASE_VALUES.get(order)
-    if base is None:
-        base = _BASE_VALUES[order] = [_base_value(order, card) for card in range(NUM_KINDS)]
+    found = _BASE_VALUES.get(id(order))
+    if found is None or found[0] is not order:
+        found = _BASE_VALUES[id(order)] = (
+            order,
+            [_base_value(order, card) for card in range(NUM_KINDS)],
+        )
+    base = found[1]
     if not reserved:
         return base
     values = list(base)
@@ -217,15 +224,15 @@ def _values(order: TrumpOrder, reserved: frozenset[Card]) -> list[float]:
     return values
 
 
-_SUIT_CARDS: dict[TrumpOrder, dict[int, list[Card]]] = {}
-"""Every card of each suit, in card order, per order."""
+_SUIT_CARDS: dict[int, tuple[TrumpOrder, dict[int, list[Card]]]] = {}
+"""Every card of each suit, in card order, per order (kept as :data:`_BASE_VALUES`)."""
 
 
 def _suit_cards(order: TrumpOrder) -> dict[int, list[Card]]:
-    found = _SUIT_CARDS.get(order)
-    if found is None:
-        found = _SUIT_CARDS[order] = suits_of(range(NUM_KINDS), order)
-    return found
+    found = _SUIT_CARDS.get(id(order))
+    if found is None or found[0] is not order:
+        found = _SUIT_CARDS[id(order)] = (order, suits_of(range(NUM_KINDS), order))
+    return found[1]
 
 
 def _base_value(order: TrumpOrder, card: Card) -> float:
