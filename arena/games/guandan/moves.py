@@ -340,29 +340,30 @@ def _straights(hand: _Hand, out: _ByValue) -> None:
                     extra = (wild,) * filled
                     chosen[at:at] = [[wild]] * filled
                     flushes = [f[:at] + extra + f[at:] for f in flushes]
-                if flushes:
-                    unflushed = set(flushes)
-                    out.extend(
-                        combo,
-                        [
-                            new(Action, ("play", n, ""))
-                            for n in product(*chosen)
-                            if n not in unflushed
-                        ],
-                    )
-                else:
-                    out.extend(combo, [new(Action, ("play", n, "")) for n in product(*chosen)])
+                plays = [new(Action, ("play", n, "")) for n in product(*chosen)]
+                out.extend(combo, _without(plays, chosen, flushes) if flushes else plays)
                 continue
             extra = (wild,) * filled
-            unflushed = set(flushes)
-            out.extend(
-                combo,
-                [
-                    new(Action, ("play", tuple(sorted(n + extra)), ""))
-                    for n in product(*chosen)
-                    if n not in unflushed
-                ],
-            )
+            plays = [new(Action, ("play", tuple(sorted(n + extra)), "")) for n in product(*chosen)]
+            out.extend(combo, _without(plays, chosen, flushes))
+
+
+def _without(
+    plays: list[Action], chosen: list[list[Card]], left_out: list[tuple[Card, ...]]
+) -> list[Action]:
+    """``plays``, one per choice of a card from each of ``chosen`` in product order, but
+    those of the choices ``left_out`` (each among them once): found by their place."""
+    places: list[int] = []
+    for cards in left_out:
+        place = 0
+        for i in range(len(chosen)):
+            options = chosen[i]
+            place = place * len(options) + options.index(cards[i])
+        places.append(place)
+    places.sort(reverse=True)
+    for place in places:
+        del plays[place]
+    return plays
 
 
 _SUIT_MASK: Final = {
