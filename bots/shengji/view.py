@@ -38,7 +38,7 @@ def points(cards: Sequence[Card]) -> int:
     return sum([table[c] for c in cards])
 
 
-@dataclass
+@dataclass(slots=True)
 class View:
     """The seat's hand and knowledge at one play decision."""
 
