@@ -42,10 +42,6 @@ class Bin:
     refuses: frozenset[Card] = field(default_factory=frozenset)
     limits: Mapping[Card, int] = field(default_factory=dict)
 
-    def takes(self, card: Card, copy: int) -> bool:
-        """Whether the bin may take the ``copy``-th (0-based) copy of ``card``."""
-        return card not in self.refuses and copy < self.limits.get(card, copy + 1)
-
 
 _BITS = [n.bit_length() for n in range(1024)]
 """The bit length of each bound a shuffle draws below."""
@@ -108,8 +104,20 @@ class Assignment:
         items: list[tuple[Card, int]] = []
         copies = Counter(cards)
         for card, n in sorted(copies.items()):
+            always = 0  # the bins taking every copy; a limited bin takes copies 0 … limit-1
+            limited: list[tuple[int, int]] = []
+            for i, b in enumerate(bins):
+                if card not in b.refuses:
+                    limit = b.limits.get(card)
+                    if limit is None:
+                        always |= 1 << i
+                    else:
+                        limited.append((i, limit))
             for copy in range(n):
-                mask = sum(1 << i for i, b in enumerate(bins) if b.takes(card, (copy + i) % n))
+                mask = always
+                for i, limit in limited:
+                    if (copy + i) % n < limit:
+                        mask |= 1 << i
                 items.append((card, mask))
         self._items = items
         masks = sorted({mask for _, mask in items if mask != full})

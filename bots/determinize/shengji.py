@@ -152,30 +152,31 @@ class _Declaring:
         enough level cards can be in the declarer's hand."""
         level = self.level
         claimed = [list(row) for row in self.claimed]
+        totals = [sum(row[suit] for row in claimed) for suit in range(4)]
         shown: list[tuple[Card, ...]] = []
         for seat, value, cards, suits in self.steps:
+            mine = claimed[seat]
             if cards:
                 shown.append(cards)
-                _claim(claimed[seat], cards, level)
+                for suit in range(4):
+                    _claim(mine, totals, suit, cards.count(make_card(level, suit)))
                 continue
             if suits is None:
-                suits = [
-                    suit
-                    for suit in range(4)
-                    if 4 - sum(claimed[i][suit] for i in range(NUM_SEATS) if i != seat) >= value
-                ]
+                suits = [s for s in range(4) if 4 - (totals[s] - mine[s]) >= value]
             if not suits:
                 raise Inconsistent(f"seat {seat} cannot have shown {value} level cards")
             suit = rng.choice(suits)
             shown.append((make_card(level, suit),) * value)
-            claimed[seat][suit] = max(claimed[seat][suit], value)
+            _claim(mine, totals, suit, value)
         return shown
 
 
-def _claim(claimed: list[int], cards: tuple[Card, ...], level: int) -> None:
-    """Raise ``claimed`` (level cards per suit) to the level cards among ``cards``."""
-    for suit in range(4):
-        claimed[suit] = max(claimed[suit], cards.count(make_card(level, suit)))
+def _claim(claimed: list[int], totals: list[int], suit: int, copies: int) -> None:
+    """Raise a seat's ``claimed`` level cards of ``suit`` to ``copies`` (and the
+    ``totals`` over the seats with them)."""
+    if copies > claimed[suit]:
+        totals[suit] += copies - claimed[suit]
+        claimed[suit] = copies
 
 
 def _declaring(
@@ -290,21 +291,24 @@ class _Plan:
     """What one choice of declared cards decides about every draw, worked out once."""
 
     required: list[Counter[Card]]
+    """Each seat's declared cards: dealt to it first."""
     leading: list[list[Card]]
-    """Each seat's declared cards (sorted): dealt to it first."""
-    held: dict[Seat, Counter[Card]]
-    """The known cards in the hands of the other seats (but the split dealer's)."""
+    """The same, sorted."""
     split: _Split | None
     pool_error: str | None
+    """Why the known cards cannot all be in the decks, if they cannot."""
     hidden: list[Card]
+    """The cards the draw deals (sorted)."""
     bins: dict[Seat, Bin | str]
-    """Each other seat's bin (the split dealer's without its limits), or why none."""
+    """Each other seat's bin (the split dealer's without its size and limits), or why
+    it holds more than its known shapes allow."""
     extra: list[Card] | str
-    """Per seat, sorted: the dealing phase's known cards beyond the declared ones, or
-    after it the known dealt ones (the dealer's: with the kitty's known cards, less the
-    turned ones); for the observing seat, or the reason it cannot be."""
+    """The observing seat's known cards beyond its declared ones (sorted): its hand
+    while dealing, its dealt hand after (as the dealer, with the kitty's cards and
+    without the turned ones), or why its declared cards are not among them."""
     fixed: list[list[Card]]
-    """The other seats' known cards (as :attr:`extra`) besides the drawn ones."""
+    """Each other seat's known cards beyond its declared ones (after dealing with those
+    it played, the split dealer's with those it kept or buried), besides those drawn."""
 
 
 class _Draw:
@@ -476,7 +480,6 @@ def _make_plan(known: _Facts, me: Seat, declared: list[tuple[Card, ...]]) -> _Pl
     return _Plan(
         required=required,
         leading=[expand(r) for r in required],
-        held=held,
         split=split,
         pool_error=pool_error,
         hidden=hidden,
