@@ -36,6 +36,12 @@ class Unit(NamedTuple):
         return self.length >= 2
 
 
+def _unit(width: int, length: int, top: int, cards: tuple[Card, ...]) -> Unit:
+    """A :class:`Unit` made without its Python-level constructor (hot path)."""
+    return _new_tuple(Unit, (width, length, top, cards))
+
+
+_new_tuple = tuple.__new__
 Shape = tuple[int, int]
 """A unit's (width, length)."""
 
@@ -112,9 +118,9 @@ class Pile:
                 for identity in by_position[start]:
                     if counts[identity] >= width:
                         if members is None:
-                            yield Unit(width, 1, start, (sample[identity],) * width)
+                            yield _unit(width, 1, start, (sample[identity],) * width)
                         else:  # a member list is sorted
-                            yield Unit(width, 1, start, tuple(members[identity][:width]))
+                            yield _unit(width, 1, start, tuple(members[identity][:width]))
             return
         for start in self.positions:
             chain = []
@@ -126,7 +132,7 @@ class Pile:
                 chain.append(held)
             else:
                 for identities in product(*chain):
-                    yield Unit(width, length, start + length - 1, self._cards(identities, width))
+                    yield _unit(width, length, start + length - 1, self._cards(identities, width))
 
     def tractors(self, width: int) -> list[Unit]:
         """Every distinct tractor of this width the pile holds: the shortest first, each
@@ -147,7 +153,7 @@ class Pile:
                     chain = [held[position] for position in range(start, start + length)]
                     for identities in product(*chain):
                         found.append(
-                            Unit(width, length, start + length - 1, self._cards(identities, width))
+                            _unit(width, length, start + length - 1, self._cards(identities, width))
                         )
         return found
 
@@ -175,7 +181,7 @@ def decompose(cards: Sequence[Card], order: TrumpOrder) -> list[Unit]:
     """
     identities, orders = order.identities, order.orders
     if len({identities[c] for c in cards}) == len(cards):  # no two identical: all singles
-        singles = [Unit(1, 1, orders[c], (c,)) for c in cards]
+        singles = [_unit(1, 1, orders[c], (c,)) for c in cards]
         singles.sort(key=_single_first, reverse=True)
         return singles
     pile = Pile(cards, order)
@@ -216,7 +222,7 @@ def _longest_unit(pile: Pile, width: int) -> Unit | None:
         candidates = [i for i in pile.by_position[best_start + k] if counts[i] >= width]
         identities.append(candidates[0])
     cards = tuple(sorted(c for i in identities for c in pile.cards_of(i, width)))
-    return Unit(width, best_length, best_start + best_length - 1, cards)
+    return _unit(width, best_length, best_start + best_length - 1, cards)
 
 
 def covers(cards: Sequence[Card], shapes: Sequence[Shape], order: TrumpOrder) -> Unit | bool | None:

@@ -68,6 +68,9 @@ def main_shape(lead: Sequence[Unit]) -> Shape:
     return (max(u.width for u in lead), 1)
 
 
+_new_tuple = tuple.__new__  # a NamedTuple made without its Python-level constructor
+
+
 class Contender(NamedTuple):
     """A play that can win the trick: whether it is a ruff, its main part's top.
 
@@ -114,7 +117,7 @@ def contender(
     if len(play) == 1:  # a single: its suit decides, then its order
         suit = order.suits[play[0]]
         if suit == lead_suit or (suit == TRUMP and lead_suit != TRUMP):
-            return Contender(suit != lead_suit, order.orders[play[0]])
+            return _new_tuple(Contender, (suit != lead_suit, order.orders[play[0]], 0))
         return None
     suits = {order.suits[c] for c in play}
     if suits == {lead_suit}:
@@ -126,14 +129,14 @@ def contender(
     shapes = _shapes_main_first(lead)
     main = covers(play, shapes, order)
     if main is True:  # the main part is a single: the highest card
-        return Contender(ruff, max(order.orders[c] for c in play))
+        return _new_tuple(Contender, (ruff, max([order.orders[c] for c in play]), 0))
     if isinstance(main, Unit):
-        return Contender(ruff, main.top)
+        return _new_tuple(Contender, (ruff, main.top, 0))
     if decks == 4:
         for wider in wider_shapes(shapes[0]):
             found = covers(play, [wider, *shapes[1:]], order)
             if isinstance(found, Unit):
-                return Contender(ruff, found.top, wider=wider[0])
+                return _new_tuple(Contender, (ruff, found.top, wider[0]))
     return None
 
 
@@ -148,7 +151,7 @@ def _shapes_main_first(lead: Sequence[Unit]) -> list[Shape]:
 def lead_contender(lead: Sequence[Unit], lead_suit: int) -> Contender:
     shape = main_shape(lead)
     top = max(u.top for u in lead if (u.width, u.length) == shape)
-    return Contender(False, top)
+    return _new_tuple(Contender, (False, top, 0))
 
 
 def largest_unit_cards(play: Sequence[Card], order: TrumpOrder) -> int:
