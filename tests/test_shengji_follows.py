@@ -58,14 +58,25 @@ def positions(draw: st.DrawFn) -> tuple[TrumpOrder, int, list[Card], list[Card],
     )
     suit = draw(st.sampled_from(sorted(set(order.suits))))
     pool = [c for c in range(54) if order.suits[c] == suit for _ in range(decks)]
-    # few distinct cards, so that sets and tractors are common
-    ranks = draw(st.lists(st.sampled_from(sorted(set(pool))), min_size=2, max_size=9))
-    pool = sorted(c for c in pool if c in ranks)
-    lead = sorted(draw(st.lists(st.sampled_from(pool), min_size=2, max_size=9)))
-    hand = sorted(draw(st.lists(st.sampled_from(pool), min_size=len(lead) + 1, max_size=18)))
-    for card in set(lead) | set(hand):  # no more copies than the decks hold
-        assume(lead.count(card) <= decks and hand.count(card) <= decks)
+    # few distinct cards, so that sets and tractors are common; at least three cards
+    ranks = draw(
+        st.lists(
+            st.sampled_from(sorted(set(pool))),
+            min_size=2 if decks > 1 else 3,
+            max_size=9,
+            unique=True,
+        )
+    )
+    pool = sorted(c for c in pool if c in ranks)  # each card as many times as the decks hold
+    lead = _drawn(draw, pool, 2, min(9, len(pool) - 1))
+    hand = _drawn(draw, pool, len(lead) + 1, min(18, len(pool)))
     return order, decks, lead, hand, draw(st.sampled_from([3, 20, 1000]))
+
+
+def _drawn(draw: st.DrawFn, pool: list[Card], least: int, most: int) -> list[Card]:
+    """Sorted cards taken from the pool (so never more copies than it holds)."""
+    places = st.lists(st.integers(0, len(pool) - 1), min_size=least, max_size=most, unique=True)
+    return sorted(pool[i] for i in draw(places))
 
 
 @settings(max_examples=300, deadline=None)
