@@ -256,7 +256,7 @@ def _full_houses(hand: _Hand, out: _ByValue) -> None:
     # the pairs each triple may take with the wild cards left: 0 < wild cards used <= wilds
     with_wilds = [
         [
-            (rank, cards + (wild,) * (t_used + used))
+            (rank, tuple(sorted(cards + (wild,) * (t_used + used))))
             for rank, used, cards in pairs
             if 0 < t_used + used <= wilds
         ]
@@ -285,7 +285,7 @@ def _full_houses(hand: _Hand, out: _ByValue) -> None:
             out.extend(
                 combo,
                 [
-                    new(Action, ("play", tuple(sorted(t_cards + p_cards)), ""))
+                    new(Action, ("play", _merged(t_cards, p_cards), ""))
                     for p_rank, p_cards in with_wilds[0]
                     if p_rank != t_rank
                 ],
@@ -297,9 +297,18 @@ def _full_houses(hand: _Hand, out: _ByValue) -> None:
         for p_rank, p_cards in with_wilds[t_used]:
             if p_rank > t_rank:
                 out.add(
-                    _action(tuple(sorted(t_cards + p_cards))),
+                    _action(_merged(t_cards, p_cards)),
                     stronger[p_rank] if p_rank < len(stronger) else combo,
                 )
+
+
+def _merged(low: tuple[Card, ...], high: tuple[Card, ...]) -> tuple[Card, ...]:
+    """Two sorted tuples of cards as one sorted tuple (most often one goes before the other)."""
+    if low[-1] <= high[0]:
+        return low + high
+    if high[-1] <= low[0]:
+        return high + low
+    return tuple(sorted(low + high))
 
 
 def _straights(hand: _Hand, out: _ByValue) -> None:
