@@ -285,6 +285,18 @@ class _Split:
     room: int
     """The hand's room for known cards beyond ``in_hand``."""
 
+    def divide(self, buries: int, rng: random.Random) -> tuple[list[Card], list[Card]]:
+        """The cards kept in hand and those buried (of ``buries`` buried cards)."""
+        kept: list[Card] = []
+        buried: list[Card] = []
+        for card, in_void in self.cards:
+            room = self.room - len(kept)
+            if in_void or rng.random() * (room + buries) >= room:
+                buried.append(card)
+            else:
+                kept.append(card)
+        return kept, buried
+
 
 @dataclass(frozen=True)
 class _Plan:
@@ -329,6 +341,44 @@ class _Draw:
             plan = self._plans[key] = _make_plan(known, self.observation.seat, declared)
         return plan
 
+    def _assignment(
+        self,
+        known: _Facts,
+        plan: _Plan,
+        declared: list[tuple[Card, ...]],
+        kept: list[Card],
+        buried_known: list[Card],
+    ) -> Assignment:
+        """The assignment of the hidden cards to the other seats' hands and the rest
+        (the same ones recur draw after draw), the split dealer having ``kept`` known
+        cards in hand and buried ``buried_known``."""
+        me, rules, counts, split = self.observation.seat, known.rules, known.counts, plan.split
+        bins: list[Bin] = []
+        limits_key: tuple[tuple[Card, int], ...] = ()
+        for s in known.others:
+            made = plan.bins[s]
+            if isinstance(made, str):
+                raise Inconsistent(made)
+            if split is not None and s == split.seat:
+                limits: dict[Card, int] = {}
+                if known.order is not None:
+                    held = _count_list(split.in_hand + kept)
+                    limits = _capped(known.caps[s], held, known.order)
+                limits_key = tuple(sorted(limits.items()))
+                made = Bin(counts[s] - len(split.in_hand) - len(kept), made.refuses, limits)
+            bins.append(made)
+        extra_bin = 0
+        if known.dealing:
+            extra_bin = rules.decks * 54 - sum(counts)
+        elif known.dealer != me and rules.kitty_size:
+            extra_bin = known.buries - len(buried_known)
+        bins.append(Bin(extra_bin))
+        key = (tuple(declared), len(kept), limits_key, extra_bin)
+        assignment = self._assignments.get(key)
+        if assignment is None:
+            assignment = self._assignments[key] = Assignment(plan.hidden, bins)
+        return assignment
+
     def __call__(self, rng: random.Random) -> ShengjiState:
         game = self.game
         if not isinstance(game, ShengjiGame):
@@ -337,7 +387,7 @@ class _Draw:
             self._facts = _Facts(self.observation, game)
         known = self._facts
         me = self.observation.seat
-        rules, dealer, counts = known.rules, known.dealer, known.counts
+        rules, dealer = known.rules, known.dealer
         if known.shown is not None:
             declared = known.shown
         else:
@@ -349,46 +399,10 @@ class _Draw:
             declared = self._declaring.draw(rng)
         plan = self._plan(known, declared)
 
-        split = plan.split
-        kept: list[Card] = []
-        buried_known: list[Card] = []
-        if split is not None:
-            buries = known.buries
-            for card, in_void in split.cards:
-                room = split.room - len(kept)
-                if in_void or rng.random() * (room + buries) >= room:
-                    buried_known.append(card)
-                else:
-                    kept.append(card)
+        kept, buried_known = plan.split.divide(known.buries, rng) if plan.split else ([], [])
         if plan.pool_error is not None:
             raise Inconsistent(plan.pool_error)
-        bins: list[Bin] = []
-        limits_key: tuple[tuple[Card, int], ...] = ()
-        for s in known.others:
-            made = plan.bins[s]
-            if isinstance(made, str):
-                raise Inconsistent(made)
-            if split is not None and s == split.seat:
-                limits: dict[Card, int] = {}
-                if known.order is not None:
-                    held = _count_list(split.in_hand)
-                    for card in kept:
-                        held[card] += 1
-                    limits = _capped(known.caps[s], held, known.order)
-                limits_key = tuple(sorted(limits.items()))
-                made = Bin(counts[s] - len(split.in_hand) - len(kept), made.refuses, limits)
-            bins.append(made)
-        extra_bin = 0
-        if known.dealing:
-            extra_bin = rules.decks * 54 - sum(counts)
-        elif dealer != me and rules.kitty_size:
-            extra_bin = known.buries - len(buried_known)
-        bins.append(Bin(extra_bin))
-        assignment_key = (tuple(declared), len(kept), limits_key, extra_bin)
-        assignment = self._assignments.get(assignment_key)
-        if assignment is None:
-            assignment = Assignment(plan.hidden, bins)
-            self._assignments[assignment_key] = assignment
+        assignment = self._assignment(known, plan, declared, kept, buried_known)
         drawn = assignment.draw(rng)
         rest = drawn[-1]
         got: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
@@ -402,7 +416,7 @@ class _Draw:
             if dealer != me:
                 own_buried = rest + buried_known
                 shuffle(rng, own_buried)
-            deal_order = _dealt_order(known, plan, me, got, rest, buried_known, rng)
+            deal_order = _dealt_order(known, plan, me, got, rest, rng)
         state = ShengjiState(deal_order, known.setup, rules)
         replay(state, known.script, declared, own_buried, len(deal_order))
         return state
@@ -541,7 +555,6 @@ def _dealt_order(
     me: Seat,
     got: list[list[Card]],
     rest: list[Card],
-    buried_known: list[Card],
     rng: random.Random,
 ) -> list[Card]:
     """After dealing: each seat's dealt hand (its declared cards first, then the rest in
