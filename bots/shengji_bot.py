@@ -25,7 +25,7 @@ from bots.shengji.burying import bury_plan
 from bots.shengji.declaring import choose_declaration
 from bots.shengji.following import choose_follow, constructed_follows
 from bots.shengji.leading import choose_lead
-from bots.shengji.memory import Memory
+from bots.shengji.memory import Memory, new_memory
 from bots.shengji.view import View
 
 __all__ = ["ShengjiHeuristic"]
@@ -62,8 +62,8 @@ class ShengjiHeuristic:
         seat = observation.seat
         memory = self._memories.get(seat)
         if memory is None or not _continues(memory, observation):
-            memory = Memory(decks=int(observation.game.rsplit("-", 1)[1]), seat=seat)
-            self._memories[seat] = memory
+            decks = int(observation.game.rsplit("-", 1)[1])
+            memory = self._memories[seat] = new_memory(decks, seat, observation.events)
         memory.update(observation)
         return memory
 

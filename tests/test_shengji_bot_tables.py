@@ -17,7 +17,7 @@ from arena.games import make
 from arena.games.shengji.order import TRUMP, TrumpOrder
 from arena.games.shengji.shapes import Unit, decompose
 from bots.shengji import memory as memory_module
-from bots.shengji.memory import Memory, make_order, suits_of, units_of
+from bots.shengji.memory import Memory, make_order, new_memory, suits_of, units_of
 from bots.shengji.view import ACE_BONUS, PAIR_BREAK, RESERVE, TRUMP_BASE, View
 from bots.shengji_bot import _buried, _holds
 
@@ -131,3 +131,32 @@ def test_memories_of_a_deal_share_one_order() -> None:
     assert make_order(5, "h", 2, False) is make_order(5, "h", 2, False)
     assert make_order(5, "h", 2, False) != make_order(5, "h", 2, True)
     assert make_order(5, "h", 4, False).constant_twos
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.sampled_from(["shengji-1", "shengji-2", "shengji-3", "shengji-4"]), st.integers(0, 999))
+def test_a_memory_started_from_a_kept_one_knows_what_a_fresh_one_knows(
+    variant: str, seed: int
+) -> None:
+    """Memories started by :func:`new_memory` (copies of a kept memory when the events
+    continue it: rollouts from clones of one state) equal memories that read every event."""
+    rng = random.Random(seed)
+    state = make(variant).new_deal(seed=seed)
+    decks = int(variant.rsplit("-", 1)[1])
+    while not state.is_terminal():
+        for _ in range(2):  # two rollouts from the same state: the second may copy
+            rollout = state.clone()
+            for _ in range(rng.randrange(6)):
+                if rollout.is_terminal():
+                    break
+                legal = rollout.observe(rollout.to_act).legal_actions
+                rollout.apply(legal[rng.randrange(len(legal))])
+            seat = rng.randrange(4)
+            observation = rollout.observe(seat)
+            started = new_memory(decks, seat, observation.events)
+            started.update(observation)
+            fresh = Memory(decks, seat)
+            fresh.update(observation)
+            assert started == fresh
+        legal = state.observe(state.to_act).legal_actions
+        state.apply(legal[rng.randrange(len(legal))])

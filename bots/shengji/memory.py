@@ -40,6 +40,10 @@ class Trick:
     def size(self) -> int:
         return len(self.plays[0][1]) if self.plays else 0
 
+    def copy(self) -> Trick:
+        """The same trick with a list of plays of its own (what is worked out is not kept)."""
+        return Trick(self.leader, list(self.plays), self.suit)
+
     def lead(self, order: TrumpOrder) -> list[Unit]:
         """The lead's units (a throw that failed: the forced unit actually played)."""
         if self._lead is None:
@@ -86,6 +90,30 @@ class Memory:
         for i in range(len(self.events), len(events)):
             read(events[i])
         self.events = events
+
+    def read_until(self, events: Sequence[Event], stop: int) -> None:
+        """Read the events not read yet before index ``stop`` of the deal's ``events``."""
+        read = self._read
+        for i in range(len(self.events), stop):
+            read(events[i])
+        self.events = tuple(events[:stop])
+
+    def copy(self) -> Memory:
+        """A memory knowing the same, sharing nothing that changes."""
+        return Memory(
+            self.decks,
+            self.seat,
+            self.level,
+            list(self.declarations),
+            self.dealer,
+            self.order,
+            list(self.played),
+            [set(suits) for suits in self.voids],
+            self.trick.copy(),
+            self.tricks_done,
+            self.twos_seen_as_trump,
+            self.events,
+        )
 
     def _read(self, event: Event) -> None:
         kind = event.kind
@@ -159,6 +187,46 @@ class Memory:
         return [(self.trick.leader + k) % NUM_SEATS for k in range(played + 1, NUM_SEATS)]
 
 
+_STARTS: dict[tuple[int, Seat], Memory] = {}
+"""Per number of decks and seat, the last memory :func:`new_memory` read (up to the
+start of a trick): a search's rollouts from one drawn deal share the deal's past."""
+
+
+def new_memory(decks: int, seat: Seat, events: Sequence[Event]) -> Memory:
+    """A memory of the start of ``events`` (the caller reads the rest with
+    :meth:`Memory.update`): a copy of the one kept for this seat when ``events``
+    continue it, else read up to the start of the trick before the current one and kept.
+    What a memory knows is a function of the events alone, so both are the same."""
+    key = (decks, seat)
+    kept = _STARTS.get(key)
+    if kept is not None and _extends(events, kept.events):
+        return kept.copy()
+    memory = Memory(decks, seat)
+    stop = _previous_trick_start(events)
+    if stop > 0:
+        memory.read_until(events, stop)
+        _STARTS[key] = memory.copy()
+    return memory
+
+
+def _extends(events: Sequence[Event], read: tuple[Event, ...]) -> bool:
+    """Whether ``events`` begin with ``read``, the very same event objects (clones of a
+    state share them; the whole prefix is compared, identical objects compare fast)."""
+    n = len(read)
+    return 0 < n <= len(events) and events[n - 1] is read[-1] and tuple(events[:n]) == read
+
+
+def _previous_trick_start(events: Sequence[Event]) -> int:
+    """The index of the lead of the trick before the last one led (0: none)."""
+    leads = 0
+    for i in range(len(events) - 1, -1, -1):
+        if events[i].kind == "lead":
+            leads += 1
+            if leads == 2:
+                return i
+    return 0
+
+
 UNITS_KEPT = 4096
 """How many splits :func:`units_of` keeps before it starts afresh."""
 
@@ -208,4 +276,4 @@ def suits_of(cards: Sequence[Card], order: TrumpOrder) -> dict[int, list[Card]]:
     return by_suit
 
 
-__all__ = ["Memory", "Trick", "make_order", "suits_of", "units_of"]
+__all__ = ["Memory", "Trick", "make_order", "new_memory", "suits_of", "units_of"]
