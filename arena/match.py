@@ -16,7 +16,17 @@ from typing import NamedTuple, Protocol
 
 from arena.chance import derive_seed
 from arena.errors import IllegalActionError, ParseError
-from arena.games.base import NUM_SEATS, Action, Event, Game, Observation, Outcome, Seat, State
+from arena.games.base import (
+    NUM_SEATS,
+    Action,
+    Event,
+    Game,
+    Observation,
+    Outcome,
+    Seat,
+    State,
+    well_formed,
+)
 from arena.record import ClockLimits, DealRecord, MatchRecord, match_summary, outcome_to_dict
 
 
@@ -247,8 +257,9 @@ def _decide(
                 action = Action.from_str(action)
             if action is None:
                 raise ParseError("no action: the policy answered None")
-            if isinstance(action, Action):  # anything else: apply says what is wrong
-                state.syntax.check(action)
+            if not isinstance(action, Action):  # said here: a compiled apply takes Actions only
+                action = well_formed(action)
+            state.syntax.check(action)
             state.apply(action)
             return action_text(action)
         except (IllegalActionError, ParseError) as err:

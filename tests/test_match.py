@@ -163,8 +163,8 @@ def test_policy_passing_on_the_lead_raises_policy_error() -> None:
 
 @pytest.mark.parametrize(
     "answer",
-    [Action("play", (54,)), Action("play", (99,)), "pass", None],
-    ids=["card-54", "card-99", "text", "none"],
+    [Action("play", (54,)), Action("play", (99,)), "pass", None, 5, ("play", (3,), ""), object()],
+    ids=["card-54", "card-99", "text", "none", "int", "plain-tuple", "object"],
 )
 def test_malformed_policy_answer_raises_policy_error_naming_the_seat(answer: object) -> None:
     class Malformed:
