@@ -22,6 +22,7 @@ import argparse
 import random
 import time
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from arena.commands.bench_deals import match_setups
 from arena.compiled import engines_description
 from arena.errors import ConfigError
 from arena.games import make
-from arena.games.base import Game, Outcome
+from arena.games.base import Action, Game, Outcome, State
 from arena.match import play_deal
 from arena.metrics import BatchCounts, publish_batch
 from arena.replay import outcome_to_dict
@@ -123,8 +124,10 @@ def time_metrics(variant: str, records: list[dict[str, Any]]) -> Timing:
     return Timing(time.perf_counter() - start, len(records))
 
 
-def state_bytes(game: Game, seed: int, setup: Any) -> int:
-    """The memory one state holds: clones of a state halfway through a deal, traced."""
+def state_bytes(game: Game, seed: int, setup: Any) -> dict[str, int]:
+    """The memory one state holds, traced over clones of a state halfway through a deal:
+    ``clone`` as cloned (engines share what neither side has changed yet), ``moved`` once
+    the clone has made a move of its own (as every state a search keeps has)."""
     state = game.new_deal(setup, seed=seed)
     rng = random.Random(seed)
     moves = 0
@@ -137,15 +140,30 @@ def state_bytes(game: Game, seed: int, setup: Any) -> int:
     for _ in range(moves // 2):
         actions = state.legal_actions()
         state.apply(actions[rng.randrange(len(actions))])
+    move = state.legal_actions()[0]
+    return {
+        "clone": _traced(lambda: state.clone()) // CLONES_MEASURED,
+        "moved": _traced(lambda: _moved(state, move)) // CLONES_MEASURED,
+    }
+
+
+def _moved(state: State, move: Action) -> State:
+    clone = state.clone()
+    clone.apply(move)
+    return clone
+
+
+def _traced(make: Callable[[], object]) -> int:
+    """Bytes held by :data:`CLONES_MEASURED` values made by ``make``."""
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        clones = [state.clone() for _ in range(CLONES_MEASURED)]
+        made = [make() for _ in range(CLONES_MEASURED)]
         held = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    del clones
-    return held // CLONES_MEASURED
+    del made
+    return held
 
 
 def add_parser(sub: Subcommands) -> None:
@@ -383,7 +401,11 @@ def _print(report: dict[str, Any]) -> None:
         f"({metrics['engine_fraction']:.3%} of the engine time; "
         f"target ≤ {metrics['target_fraction']:.0%}: {_met(metrics['met'])})"
     )
-    print(f"  memory per state:      {report['state_bytes'] / 1024:12.1f} kB (a clone, mid-deal)")
+    memory = report["state_bytes"]
+    print(
+        f"  memory per state:      {memory['moved'] / 1024:12.1f} kB (a mid-deal clone after a "
+        f"move; {memory['clone'] / 1024:.1f} kB as cloned)"
+    )
     if target is not None:
         print(
             f"  target ≥ {target['deals_per_second']:.0f} deals/s (engine, one core): "
