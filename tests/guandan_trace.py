@@ -16,26 +16,13 @@ import json
 import random
 from typing import Any
 
-from arena.errors import ArenaError
-from arena.games.base import Action, Game, State
+from engine_trace import observation_text, probe
+
+from arena.games.base import Action, Game
 from arena.record import outcome_to_dict
 
 CLONE_EVERY = 7
 PROBE_EVERY = 5
-
-
-def _observation_text(state: State, seat: int) -> str:
-    return json.dumps(state.observe(seat).to_dict(), sort_keys=True)
-
-
-def _probe(state: State, rng: random.Random) -> str:
-    """The answer to a random single-card play tried on a copy: its refusal, or 'ok'."""
-    copy = state.clone()
-    try:
-        copy.apply(Action("play", (rng.randrange(54),)))
-    except ArenaError as err:
-        return f"{type(err).__name__}: {err}"
-    return "ok " + _observation_text(copy, copy.to_act if copy.to_act >= 0 else 0)
 
 
 def trace_deal(game: Game, setup: Any, seed: int) -> tuple[str, int, Any]:
@@ -49,10 +36,10 @@ def trace_deal(game: Game, setup: Any, seed: int) -> tuple[str, int, Any]:
         seat = state.to_act
         actions = state.legal_actions()
         digest.update("|".join(map(str, actions)).encode())
-        digest.update(_observation_text(state, seat).encode())
-        digest.update(_observation_text(state, (seat + 1) % 4).encode())
+        digest.update(observation_text(state, seat).encode())
+        digest.update(observation_text(state, (seat + 1) % 4).encode())
         if decisions % PROBE_EVERY == 0:
-            digest.update(_probe(state, rng).encode())
+            digest.update(probe(state, Action("play", (rng.randrange(54),))).encode())
         if decisions % CLONE_EVERY == 3:
             state = state.clone()
         action = actions[rng.randrange(len(actions))]

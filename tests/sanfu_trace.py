@@ -17,7 +17,8 @@ import json
 import random
 from typing import Any
 
-from arena.errors import ArenaError
+from engine_trace import observation_text, probe
+
 from arena.games.base import Action, Game, State
 from arena.record import outcome_to_dict
 
@@ -28,10 +29,6 @@ BRIEF_CHANCE = 0.04
 FLEE_CHANCE = 0.002
 
 
-def _observation_text(state: State, seat: int) -> str:
-    return json.dumps(state.observe(seat).to_dict(), sort_keys=True)
-
-
 def _probe_action(state: State, rng: random.Random) -> Action:
     """A random play: one to four cards of the hand to act (often no combination or
     too weak), or a card it may not hold."""
@@ -40,17 +37,6 @@ def _probe_action(state: State, rng: random.Random) -> Action:
         return Action("play", (rng.randrange(54),))
     cards = [hand[rng.randrange(len(hand))] for _ in range(rng.randrange(1, 5))]
     return Action("play", tuple(sorted(cards)))
-
-
-def _probe(state: State, rng: random.Random) -> str:
-    """The answer to a random play tried on a copy: its refusal, or the copy's next
-    observation."""
-    copy = state.clone()
-    try:
-        copy.apply(_probe_action(state, rng))
-    except ArenaError as err:
-        return f"{type(err).__name__}: {err}"
-    return "ok " + _observation_text(copy, copy.to_act if copy.to_act >= 0 else 0)
 
 
 def trace_deal(game: Game, setup: Any, seed: int) -> tuple[str, int, Any]:
@@ -68,11 +54,11 @@ def trace_deal(game: Game, setup: Any, seed: int) -> tuple[str, int, Any]:
             state.list_briefly(brief)
         actions = state.legal_actions()
         digest.update("|".join(map(str, actions)).encode())
-        digest.update(_observation_text(state, seat).encode())
+        digest.update(observation_text(state, seat).encode())
         if decisions % OTHER_SEAT_EVERY == 1:
-            digest.update(_observation_text(state, rng.randrange(4)).encode())
+            digest.update(observation_text(state, rng.randrange(4)).encode())
         if decisions % PROBE_EVERY == 0:
-            digest.update(_probe(state, rng).encode())
+            digest.update(probe(state, _probe_action(state, rng)).encode())
         if decisions % CLONE_EVERY == 3:
             state = state.clone()
         if rng.random() < FLEE_CHANCE:
