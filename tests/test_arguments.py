@@ -136,6 +136,10 @@ def test_paths_must_be_what_the_command_does_with_them(tmp_path: Path) -> None:
             continue
         with pytest.raises(argparse.ArgumentTypeError, match=message):
             kind(str(path))
+    assert arguments.existing_directory(str(tmp_path)) == tmp_path
+    for text, message in ((str(present), "no such directory"), ("x" * 300, "File name too long")):
+        with pytest.raises(argparse.ArgumentTypeError, match=message):
+            arguments.existing_directory(text)
 
 
 def test_the_parser_refuses_a_lone_double_dash_as_a_value(

@@ -312,6 +312,14 @@ def readable_file(text: str) -> str:
     return text
 
 
+def existing_directory(text: str) -> Path:
+    """An existing directory."""
+    with _path(text) as path:
+        if not path.is_dir():
+            raise argparse.ArgumentTypeError(f"no such directory: {shown(text)}")
+    return path
+
+
 def pem_file(text: str) -> str:
     """A readable PEM file (a certificate or a key): text with a ``-----BEGIN`` line."""
     readable_file(text)

@@ -18,25 +18,16 @@ from pathlib import Path
 from arena.commands import Subcommands, add_db_argument, arguments
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.errors import ArenaError
-from arena.inputs import shown
 from arena.store import Store
 
 DEFAULT_WEB_PORT = 8080
-
-
-def directory(text: str) -> Path:
-    """An argparse type: an existing directory."""
-    path = Path(text)
-    if not text or "\0" in text or not path.is_dir():
-        raise argparse.ArgumentTypeError(f"no such directory: {shown(text)}")
-    return path
 
 
 def add_reports_argument(parser: argparse.ArgumentParser) -> None:
     """``--reports DIR``: the balance reports the site lists."""
     parser.add_argument(
         "--reports",
-        type=directory,
+        type=arguments.existing_directory,
         metavar="DIR",
         help="a folder of balance reports (arena balance --json FILE) to list",
     )
