@@ -14,8 +14,8 @@ from collections.abc import Iterator, Sequence
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from arena.cards import Card
-from arena.games.shengji.follow import priority_list, score
+from arena.cards import NUM_KINDS, Card
+from arena.games.shengji.follow import follow_error, follow_is_legal, priority_list, score
 from arena.games.shengji.moves import _draw, _unrank, _ways, follows, spread_sample, sub_multisets
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit, decompose
@@ -132,3 +132,29 @@ def test_tractors_are_the_units_of_every_length(
             length += 1
             found = list(pile.units(width, length))
         assert pile.tractors(width) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(), st.data())
+def test_a_follow_judged_from_counts_is_one_the_full_check_accepts(
+    case: tuple[TrumpOrder, int, list[Card], list[Card], int], data: st.DataObject
+) -> None:
+    """``follow_is_legal`` (hand counts, no listing) accepts only follows ``follow_error``
+    accepts, and decides every follow to a lead of one set outside the SJ-28/SJ-29 lists."""
+    order, decks, lead_cards, suited, _limit = case
+    lead = decompose(lead_cards, order)
+    suit = order.suits[lead_cards[0]]
+    others = [c for c in range(NUM_KINDS) if order.suits[c] != suit]
+    hand = sorted(suited + data.draw(st.lists(st.sampled_from(others), max_size=6)))
+    size = min(len(lead_cards), len(hand))
+    places = data.draw(
+        st.lists(st.integers(0, len(hand) - 1), min_size=size, max_size=size, unique=True)
+    )
+    play = sorted(hand[i] for i in places)
+    counts = [hand.count(card) for card in range(NUM_KINDS)]
+    legal = follow_error(hand, play, lead, suit, order, decks) == ""
+    judged = follow_is_legal(counts, play, lead, suit, order, decks)
+    assert legal or not judged
+    one_set = len(lead) == 1 and lead[0].length == 1 and priority_list(lead, decks) is None
+    if one_set and len(play) == len(lead_cards):
+        assert judged == legal

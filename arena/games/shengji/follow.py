@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from arena.cards import Card
+from arena.cards import NUM_KINDS, Card
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Shape, Unit
 
@@ -218,6 +218,69 @@ def shape_name(unit: Unit) -> str:
     if unit.length == 1:
         return SET_NAMES[unit.width]
     return f"tractor of {unit.length} {SET_NAMES[unit.width]}s"
+
+
+def _widest_matched(most: int, width: int) -> int:
+    """SJ-19 (b) for a lead of one set of ``width`` outside the SJ-28/SJ-29 lists: the
+    widest set (at least a pair) matched by cards holding ``most`` copies of one identity,
+    0 if none (what :func:`score` ranks such follows by)."""
+    matched = most if most < width else width
+    return matched if matched >= 2 else 0
+
+
+def follow_is_legal(
+    counts: Sequence[int],
+    play: Sequence[Card],
+    lead: Sequence[Unit],
+    lead_suit: int,
+    order: TrumpOrder,
+    decks: int,
+) -> bool:
+    """Whether :func:`follow_error` surely finds ``play`` legal, judged from the hand's
+    ``counts`` (per card) without listing its cards: ``True`` only when it would return
+    ``""``; ``False`` when the full check must decide (and name what is wrong).
+
+    Decided here: the lead's size and suit (SJ-19 a), and the shape of a lead of one
+    set with no SJ-28/SJ-29 list (the widest set matched, SJ-29 Decision)."""
+    size = 0
+    for unit in lead:
+        size += unit.width * unit.length
+    if len(play) != size:
+        return False
+    suits, identities = order.suits, order.identities
+    by_identity = [0] * NUM_KINDS
+    suited, most = 0, 0
+    for card in range(NUM_KINDS):
+        held = counts[card]
+        if held and suits[card] == lead_suit:
+            suited += held
+            identity = identities[card]
+            copies = by_identity[identity] + held
+            by_identity[identity] = copies
+            if copies > most:
+                most = copies
+    if size == 1:
+        return suits[play[0]] == lead_suit or suited == 0
+    played, played_most = 0, 0
+    in_play = [0] * NUM_KINDS
+    for card in play:
+        if suits[card] == lead_suit:
+            played += 1
+            identity = identities[card]
+            copies = in_play[identity] + 1
+            in_play[identity] = copies
+            if copies > played_most:
+                played_most = copies
+    if suited <= size:
+        return played == suited
+    if played != size:
+        return False
+    if most < 2:  # no pair of the suit: no shape to match
+        return True
+    if len(lead) != 1 or lead[0].length != 1 or priority_list(lead, decks) is not None:
+        return False
+    width = lead[0].width
+    return _widest_matched(played_most, width) == _widest_matched(most, width)
 
 
 def follow_error(

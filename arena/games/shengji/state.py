@@ -40,7 +40,7 @@ from arena.games.shengji.declare import (
     make_declaration,
     trump_when_undeclared,
 )
-from arena.games.shengji.follow import follow_error
+from arena.games.shengji.follow import follow_error, follow_is_legal
 from arena.games.shengji.moves import (
     LIST_LIMIT,
     all_leads,
@@ -409,11 +409,13 @@ class ShengjiState(CardState):
 
     def _follow_error(self, seat: Seat, cards: tuple[Card, ...]) -> str:
         """Why a follow breaks SJ-19, or ``""`` if it is legal."""
-        assert self.order is not None
-        trick = self._trick
-        return follow_error(
-            self.hand(seat), cards, trick.lead, trick.suit, self.order, self.rules.decks
-        )
+        order, trick = self.order, self._trick
+        assert order is not None
+        if follow_is_legal(
+            self._counts[seat], cards, trick.lead, trick.suit, order, self.rules.decks
+        ):
+            return ""
+        return follow_error(self.hand(seat), cards, trick.lead, trick.suit, order, self.rules.decks)
 
     def _put(self, seat: Seat, cards: tuple[Card, ...]) -> None:
         counts = self._counts_of(seat)
