@@ -24,11 +24,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from arena.cards import Card
 from arena.games.base import Action, Observation
 from bots.sanfu.actions import going_out, resolve
 from bots.sanfu.follow import choose_follow
-from bots.sanfu.hand import Plan, plan_hand
+from bots.sanfu.hand import read_hand
 from bots.sanfu.lead import choose_lead
 from bots.sanfu.view import PlayedMemory, read_view
 
@@ -52,7 +51,6 @@ class SanfuHeuristic:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self._memory = PlayedMemory()
-        self._plan_of: tuple[tuple[Card, ...], Plan] | None = None
 
     def act(self, observation: Observation) -> Action:
         return self.decide(observation).action
@@ -72,18 +70,10 @@ class SanfuHeuristic:
         finish = going_out(observation)
         if finish is not None:
             return Decision(finish, GO_OUT_RULE)
-        plan = self._plan(observation.hand)
-        view = read_view(observation, self._memory)
+        plan, held = read_hand(observation.hand)
+        view = read_view(observation, self._memory, held)
         if view.table is None:
             choice = choose_lead(plan, view, self.seed)
         else:
             choice = choose_follow(plan, view, view.table, self.seed)
         return Decision(*resolve(choice, observation))
-
-    def _plan(self, hand: tuple[Card, ...]) -> Plan:
-        cached = self._plan_of
-        if cached is not None and cached[0] == hand:
-            return cached[1]
-        plan = plan_hand(hand)
-        self._plan_of = (hand, plan)
-        return plan

@@ -18,6 +18,7 @@ first lead and then plays whole combinations, never breaking one without reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from arena.cards import BIG_JOKER, SMALL_JOKER, Card
@@ -119,6 +120,28 @@ def plan_hand(hand: Sequence[Card]) -> Plan:
             loose[value] = tuple(cards[value])
     specials.sort(key=lambda g: (g.reading.power, g.reading.value))
     return Plan(tuple(_ordinary(loose)), tuple(specials), tuple(loose))
+
+
+class HandReading(NamedTuple):
+    """A hand's plan and how many cards of each rank value it holds (index = value)."""
+
+    plan: Plan
+    held: tuple[int, ...]
+
+
+@lru_cache(maxsize=1 << 14)
+def read_hand(hand: tuple[Card, ...]) -> HandReading:
+    """:func:`plan_hand` and the count per rank value of ``hand``, remembered: the
+    rollouts of a search replay the same hands from the same drawn deals."""
+    return HandReading(plan_hand(hand), tuple(hand_counts(hand)))
+
+
+def hand_counts(hand: Sequence[Card]) -> list[int]:
+    """How many cards of each rank value ``hand`` holds (index = value)."""
+    held = [0] * (BIG_JOKER_VALUE + 1)
+    for card in hand:
+        held[VALUE_OF[card]] += 1
+    return held
 
 
 def _runs(counts: list[int], width: int, shortest: int) -> list[tuple[int, int]]:

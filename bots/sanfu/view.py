@@ -12,13 +12,13 @@ rebuilt from the events otherwise: it is always a function of the events alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arena.games.base import Event, Observation, Seat, partner_of, team_of
 from arena.games.sanfu.combos import BIG_JOKER_VALUE, Reading, reading
-from bots.sanfu.hand import COPIES, VALUE_OF
+from bots.sanfu.hand import COPIES, VALUE_OF, hand_counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,14 +86,16 @@ class PlayedMemory:
         return played
 
 
-def read_view(observation: Observation, memory: PlayedMemory) -> View:
-    """The :class:`View` of an observation (card memory kept in ``memory``)."""
+def read_view(
+    observation: Observation, memory: PlayedMemory, held: Sequence[int] | None = None
+) -> View:
+    """The :class:`View` of an observation (card memory kept in ``memory``; ``held``,
+    the hand's count per rank value, when the caller has it already)."""
     public: Mapping[str, Any] = observation.public
     seat = observation.seat
     played = memory.played(observation.events)
-    held = [0] * (BIG_JOKER_VALUE + 1)
-    for card in observation.hand:
-        held[VALUE_OF[card]] += 1
+    if held is None:
+        held = hand_counts(observation.hand)
     unseen = tuple([COPIES[v] - held[v] - played[v] for v in range(BIG_JOKER_VALUE + 1)])
     return View(
         seat=seat,
