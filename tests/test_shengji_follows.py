@@ -15,7 +15,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from arena.cards import NUM_KINDS, Card
-from arena.games.shengji.follow import follow_error, follow_is_legal, priority_list, score
+from arena.games.shengji.follow import (
+    follow_error,
+    follow_is_legal,
+    priority_list,
+    score,
+    suit_members,
+)
 from arena.games.shengji.moves import _draw, _unrank, _ways, follows, spread_sample, sub_multisets
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit, decompose
@@ -153,7 +159,7 @@ def test_a_follow_judged_from_counts_is_one_the_full_check_accepts(
     play = sorted(hand[i] for i in places)
     counts = [hand.count(card) for card in range(NUM_KINDS)]
     legal = follow_error(hand, play, lead, suit, order, decks) == ""
-    judged = follow_is_legal(counts, play, lead, suit, order, decks)
+    judged = follow_is_legal(counts, suit_members(order)[suit], play, lead, suit, order, decks)
     assert legal or not judged
     one_set = len(lead) == 1 and lead[0].length == 1 and priority_list(lead, decks) is None
     if one_set and len(play) == len(lead_cards):

@@ -228,8 +228,15 @@ def _widest_matched(most: int, width: int) -> int:
     return matched if matched >= 2 else 0
 
 
+def suit_members(order: TrumpOrder) -> tuple[tuple[Card, ...], ...]:
+    """Per suit (0 … 3, then trump), its cards in card order."""
+    suits = order.suits
+    return tuple(tuple([c for c in range(NUM_KINDS) if suits[c] == suit]) for suit in range(5))
+
+
 def follow_is_legal(
     counts: Sequence[int],
+    members: Sequence[Card],
     play: Sequence[Card],
     lead: Sequence[Unit],
     lead_suit: int,
@@ -237,8 +244,9 @@ def follow_is_legal(
     decks: int,
 ) -> bool:
     """Whether :func:`follow_error` surely finds ``play`` legal, judged from the hand's
-    ``counts`` (per card) without listing its cards: ``True`` only when it would return
-    ``""``; ``False`` when the full check must decide (and name what is wrong).
+    ``counts`` (per card; ``members``: the cards of the led suit) without listing its
+    cards: ``True`` only when it would return ``""``; ``False`` when the full check must
+    decide (and name what is wrong).
 
     Decided here: the lead's size and suit (SJ-19 a), and the shape of a lead of one
     set with no SJ-28/SJ-29 list (the widest set matched, SJ-29 Decision)."""
@@ -250,9 +258,9 @@ def follow_is_legal(
     suits, identities = order.suits, order.identities
     by_identity = [0] * NUM_KINDS
     suited, most = 0, 0
-    for card in range(NUM_KINDS):
+    for card in members:
         held = counts[card]
-        if held and suits[card] == lead_suit:
+        if held:
             suited += held
             identity = identities[card]
             copies = by_identity[identity] + held

@@ -40,7 +40,7 @@ from arena.games.shengji.declare import (
     make_declaration,
     trump_when_undeclared,
 )
-from arena.games.shengji.follow import follow_error, follow_is_legal
+from arena.games.shengji.follow import follow_error, follow_is_legal, suit_members
 from arena.games.shengji.moves import (
     LIST_LIMIT,
     all_leads,
@@ -199,6 +199,8 @@ class ShengjiState(CardState):
         self.standing: Declaration | None = None
         self.dealer: Seat = NOBODY
         self.order: TrumpOrder | None = None
+        self._members: tuple[tuple[Card, ...], ...] = ()
+        """Per suit, its cards (:func:`suit_members`), once the order is known."""
         self._events: list[Event] = [Event("deal", self._start, value=self.level)]
         self._events_tuple: tuple[Event, ...] = ()
         self._phase = "declare"
@@ -304,6 +306,7 @@ class ShengjiState(CardState):
         self.order = TrumpOrder(
             self.level, trump, rules.constant_twos or rules.decks == 4, rules.two_colour
         )
+        self._members = suit_members(self.order)
         shown = self.kitty[3:4] if standing is None and rules.no_declaration == "flip_kitty" else ()
         self._events.append(
             Event("trump", self.dealer, shown, value=self.level, tag=self.order.trump_name())
@@ -353,9 +356,8 @@ class ShengjiState(CardState):
         return team_of(self.dealer)
 
     def _suit_cards(self, seat: Seat, suit: int) -> list[Card]:
-        assert self.order is not None
-        suits = self.order.suits
-        return [c for c in self.hand(seat) if suits[c] == suit]
+        counts = self._counts[seat]
+        return [c for c in self._members[suit] if counts[c] for _ in range(counts[c])]
 
     def _lead(self, seat: Seat, cards: tuple[Card, ...]) -> None:
         order = self.order
@@ -411,11 +413,12 @@ class ShengjiState(CardState):
         """Why a follow breaks SJ-19, or ``""`` if it is legal."""
         order, trick = self.order, self._trick
         assert order is not None
+        members, decks = self._members[trick.suit], self.rules.decks
         if follow_is_legal(
-            self._counts[seat], cards, trick.lead, trick.suit, order, self.rules.decks
+            self._counts[seat], members, cards, trick.lead, trick.suit, order, decks
         ):
             return ""
-        return follow_error(self.hand(seat), cards, trick.lead, trick.suit, order, self.rules.decks)
+        return follow_error(self.hand(seat), cards, trick.lead, trick.suit, order, decks)
 
     def _put(self, seat: Seat, cards: tuple[Card, ...]) -> None:
         counts = self._counts_of(seat)
@@ -691,6 +694,7 @@ class ShengjiState(CardState):
         self._final_round = None if final_round is None else final_round[:]
         self._option_cache = other._option_cache[:]
         self.standing, self.dealer, self.order = other.standing, other.dealer, other.order
+        self._members = other._members
         self._events, self._events_tuple = other._events[:], other._events_tuple
         self._phase, self._to_act, self.fled = other._phase, other._to_act, other.fled
         # buried cards are only added in the bury phase (and none before: declare)
