@@ -38,9 +38,13 @@ class HeuristicBot:
     def __init__(self, seed: int = 0) -> None:
         self._seed = seed
         self._strategies: dict[str, _Strategy] = {}
+        self._by_game: dict[str, _Strategy] = {}
 
     def act(self, observation: Observation) -> Action:
-        return self.strategy(observation.game).act(observation)
+        strategy = self._by_game.get(observation.game)
+        if strategy is None:
+            strategy = self._by_game[observation.game] = self.strategy(observation.game)
+        return strategy.act(observation)
 
     def strategy(self, game: str) -> _Strategy:
         """The strategy for ``game``'s family (created once)."""

@@ -1,6 +1,7 @@
 """The sanfu heuristic's remembered values equal their plain computation: the plan and
 the count per rank value of a hand (:func:`bots.sanfu.hand.read_hand`, shared by every
-seat and rollout) and the view read with those counts, over positions of random deals
+seat and rollout), each combination of the plan (:func:`bots.sanfu.hand.group`) and the
+view read with those counts, over positions of random deals
 reached by random plays."""
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from hypothesis import strategies as st
 from arena.games import make
 from arena.games.base import Observation
 from arena.games.sanfu import SanfuSetup
-from arena.games.sanfu.combos import BIG_JOKER_VALUE, card_value
-from bots.sanfu.hand import HandReading, plan_hand, read_hand
+from arena.games.sanfu.combos import BIG_JOKER_VALUE, card_value, make_reading
+from arena.games.shengji.order import card_points
+from bots.sanfu.hand import Group, HandReading, group, plan_hand, read_hand
 from bots.sanfu.view import PlayedMemory, read_view
 
 GAME = make("sanfu")
@@ -58,3 +60,20 @@ def test_a_view_read_with_the_remembered_counts_is_the_view_read_from_the_hand(
         return
     held = read_hand(observation.hand).held
     assert read_view(observation, PlayedMemory(), held) == read_view(observation, PlayedMemory())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31), st.integers(0, 200))
+def test_a_remembered_combination_is_the_plain_one(seed: int, moves: int) -> None:
+    plan = plan_hand(_position(seed, moves).hand)
+    for made in plan.ordinary + plan.specials:
+        combo = made.reading
+        shuffled = list(made.cards)
+        random.Random(seed).shuffle(shuffled)
+        plain = Group(
+            tuple(sorted(shuffled)),
+            make_reading(combo.kind, len(shuffled), combo.value, combo.second),
+            sum(card_points(card) for card in shuffled),
+        )
+        assert group(shuffled, combo.kind, combo.value, combo.second) == plain
+        assert group(tuple(shuffled), combo.kind, combo.value, combo.second) == plain

@@ -75,6 +75,13 @@ class Plan(NamedTuple):
 
 
 def group(cards: Sequence[Card], kind: Kind, value: int, second: int = 0) -> Group:
+    """The combination of ``cards`` read as ``kind`` (SF-8) at ``value`` (and ``second``)."""
+    return _group(tuple(cards), kind, value, second)
+
+
+@lru_cache(maxsize=1 << 14)
+def _group(cards: tuple[Card, ...], kind: Kind, value: int, second: int) -> Group:
+    """:func:`group`, remembered: the same combinations recur in hand after hand."""
     ordered = tuple(sorted(cards))
     return Group(
         ordered,
