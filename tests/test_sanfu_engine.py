@@ -103,3 +103,32 @@ def test_clones_and_their_original_part_ways(
             assert branch.observe(seat) == fresh.observe(seat)
         if branch.is_terminal():
             assert branch.outcome() == fresh.outcome()
+
+
+@given(seed=st.integers(0, 2**32 - 1), copy_at=st.integers(0, 120))
+@settings(max_examples=20, deadline=None)
+def test_observations_handed_out_never_change(seed: int, copy_at: int) -> None:
+    """Observations share the public pieces that did not change since the last one:
+    whatever the deal (and a copy of it) does next, every observation handed out
+    still shows exactly what it showed when it was made."""
+    state = make("sanfu").new_deal(seed=seed)
+    states = [state]
+    held: list[tuple[Any, str]] = []
+    step = 0
+    while not all(s.is_terminal() for s in states):
+        if step == copy_at:
+            states.append(state.clone())
+        for index, current in enumerate(states):
+            if current.is_terminal():
+                continue
+            for seat in range(4):
+                observation = current.observe(seat)
+                held.append((observation, json.dumps(observation.to_dict())))
+            legal = current.legal_actions()
+            current.apply(legal[(step * 7919 + seed + index) % len(legal)])
+        step += 1
+    for seat in range(4):
+        observation = state.observe(seat)
+        held.append((observation, json.dumps(observation.to_dict())))
+    for observation, shown in held:
+        assert json.dumps(observation.to_dict()) == shown

@@ -133,6 +133,7 @@ class _Listing:
 _NO_LISTING = _Listing([], [], True)
 _NOTHING_PRIVATE: Mapping[str, Any] = MappingProxyType({})
 _LABELS = tuple([kind.label for kind in Kind])
+_JOKER_TRIPLE: Final = int(Kind.JOKER_TRIPLE)
 _POINTS = [card_points(card) for card in range(NUM_KINDS)]
 _LEADS = [Event("lead", seat) for seat in range(NUM_SEATS)]
 _RANK_TEXTS = [rank_text(v) if v >= LOWEST_VALUE else "" for v in range(BIG_JOKER_VALUE + 1)]
@@ -253,10 +254,15 @@ class SanfuState(ClimbingState[_Table]):
         """Most distinct plays listed before one per rank pattern is listed instead."""
         self._listing = listing
         self._shared = shared
+        self._public: dict[str, Any] | None = None
+        """The public part of an observation, kept until something in it changes (then
+        rebuilt, never changed: observations already handed out keep theirs)."""
+        self._captured_view: list[int] | None = None
+        self._finished_view: tuple[Seat, ...] | None = None
 
     def clone(self) -> SanfuState:
         self._shared = True
-        return SanfuState(
+        copy = SanfuState(
             self.setup,
             self.seating,
             self._counts,
@@ -276,6 +282,10 @@ class SanfuState(ClimbingState[_Table]):
             self._listing,
             True,
         )
+        copy._public = self._public
+        copy._captured_view = self._captured_view
+        copy._finished_view = self._finished_view
+        return copy
 
     def _own(self) -> None:
         """Copy what a clone may share, before changing it."""
@@ -313,6 +323,7 @@ class SanfuState(ClimbingState[_Table]):
     def _lead(self, seat: Seat, tag: str = "") -> None:
         table = self._table
         table.seat, table.reading, table.passes, table.points = NOBODY, None, 0, 0
+        self._public = None
         self._to_act = seat
         self._events.append(Event("lead", seat, tag=tag) if tag else _LEADS[seat])
 
@@ -345,13 +356,14 @@ class SanfuState(ClimbingState[_Table]):
         table = self._table
         table.seat, table.reading, table.passes = seat, combo, 0
         table.points += points
-        if combo.kind == Kind.JOKER_TRIPLE:
+        self._public = None
+        kind: int = combo[0]
+        if kind == _JOKER_TRIPLE:
             self._joker_triples.append(seat)
-        self._events.append(
-            new_event(("play", seat, cards, NOBODY, combo.value, _LABELS[combo.kind]))
-        )
+        self._events.append(new_event(("play", seat, cards, NOBODY, combo[2], _LABELS[kind])))
         if self._sizes[seat] == 0:
             self._out.append(seat)
+            self._finished_view = None
             self._events.append(Event("out", seat, value=len(self._out)))
             if self._team_out():
                 self._capture(seat)  # the last play takes what is on the table
@@ -367,6 +379,7 @@ class SanfuState(ClimbingState[_Table]):
         self._captured[seat] += points
         self._events.append(Event("capture", seat, value=points))
         self._table.points = 0
+        self._public = self._captured_view = None
 
     def _team_out(self) -> bool:
         """SF-11: the deal ends as soon as both players of one team are out."""
@@ -495,23 +508,9 @@ class SanfuState(ClimbingState[_Table]):
         return combo
 
     def observe(self, seat: Seat) -> Observation:
-        table = self._table
-        combo = table.reading
-        public: dict[str, Any] = {
-            "seating": self.seating,
-            "counts": list(self._sizes),
-            "captured": list(self._captured),
-            "finished": tuple(self._out),
-            "table": None
-            if combo is None
-            else {
-                "seat": table.seat,
-                "points": table.points,
-                "kind": _LABELS[combo.kind],
-                "rank": _RANK_TEXTS[combo.value],
-                "size": combo.size,
-            },
-        }
+        public = self._public
+        if public is None:
+            public = self._public = self._public_view()
         legal: tuple[Action, ...] = ()
         complete = True
         if seat == self._to_act:
@@ -532,6 +531,33 @@ class SanfuState(ClimbingState[_Table]):
                 "" if complete else INCOMPLETE_DESCRIPTION,
             )
         )
+
+    def _public_view(self) -> dict[str, Any]:
+        """The public part of an observation now: the pieces that did not change since
+        the last one are shared with it (none of them is ever changed)."""
+        captured = self._captured_view
+        if captured is None:
+            captured = self._captured_view = self._captured[:]
+        finished = self._finished_view
+        if finished is None:
+            finished = self._finished_view = tuple(self._out)
+        table = self._table
+        combo = table.reading
+        return {
+            "seating": self.seating,
+            "counts": self._sizes[:],
+            "captured": captured,
+            "finished": finished,
+            "table": None
+            if combo is None
+            else {
+                "seat": table.seat,
+                "points": table.points,
+                "kind": _LABELS[combo[0]],
+                "rank": _RANK_TEXTS[combo[2]],
+                "size": combo[1],
+            },
+        }
 
     def outcome(self) -> Outcome:
         if self._phase != "over":
