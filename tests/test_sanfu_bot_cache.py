@@ -1,8 +1,8 @@
 """The sanfu heuristic's remembered values equal their plain computation: the plan and
 the count per rank value of a hand (:func:`bots.sanfu.hand.read_hand`, shared by every
-seat and rollout), each combination of the plan (:func:`bots.sanfu.hand.group`) and the
-view read with those counts, over positions of random deals
-reached by random plays."""
+seat and rollout), each combination of the plan (:func:`bots.sanfu.hand.group`), the
+view read with those counts, and the played cards counted by a memory started from
+another's kept counts, over positions of random deals reached by random plays."""
 
 from __future__ import annotations
 
@@ -77,3 +77,27 @@ def test_a_remembered_combination_is_the_plain_one(seed: int, moves: int) -> Non
         )
         assert group(shuffled, combo.kind, combo.value, combo.second) == plain
         assert group(tuple(shuffled), combo.kind, combo.value, combo.second) == plain
+
+
+def _plain_played(observation: Observation) -> list[int]:
+    played = [0] * (BIG_JOKER_VALUE + 1)
+    for event in observation.events:
+        if event.kind == "play":
+            for card in event.cards:
+                played[card_value(card)] += 1
+    return played
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 200)), min_size=1, max_size=12))
+def test_memories_count_the_plain_played_cards_whatever_was_read_before(
+    reads: list[tuple[int, int]],
+) -> None:
+    """Positions of a few deals read in any order by fresh and by continuing memories
+    (each seat's, as in a rollout, and new ones that may start from kept counts)."""
+    memories = [PlayedMemory() for _ in range(4)]
+    for deal, moves in reads:
+        observation = _position(deal, moves)
+        expected = _plain_played(observation)
+        assert memories[moves % 4].played(observation.events) == expected
+        assert PlayedMemory().played(observation.events) == expected

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import sub
 from typing import Any
 
 from arena.games.base import Event, Observation, Seat, partner_of, team_of
@@ -74,16 +75,34 @@ class PlayedMemory:
 
     def played(self, events: tuple[Event, ...]) -> list[int]:
         known = len(self._events)
-        if len(events) < known or events[:known] != self._events:
-            self._played = [0] * (BIG_JOKER_VALUE + 1)
-            known = 0
+        restarted = len(events) < known or events[:known] != self._events
+        if restarted:
+            self._events, self._played = _restart(events)
+            known = len(self._events)
         played = self._played
         for event in events[known:]:
             if event.kind == "play":
                 for card in event.cards:
                     played[VALUE_OF[card]] += 1
         self._events = events
+        if restarted:
+            _KEPT[:] = [(events, tuple(played))]
         return played
+
+
+_KEPT: list[tuple[tuple[Event, ...], tuple[int, ...]]] = []
+"""The events and counts a memory last read from a restart: a memory restarting on
+events that continue them (the four seats of one rollout) starts from a copy."""
+
+
+def _restart(events: tuple[Event, ...]) -> tuple[tuple[Event, ...], list[int]]:
+    """Where a memory that does not know ``events`` starts: the kept events and counts
+    when ``events`` continue them, nothing otherwise."""
+    if _KEPT:
+        kept, counts = _KEPT[0]
+        if len(kept) <= len(events) and events[: len(kept)] == kept:
+            return kept, list(counts)
+    return (), [0] * (BIG_JOKER_VALUE + 1)
 
 
 def read_view(
@@ -96,7 +115,7 @@ def read_view(
     played = memory.played(observation.events)
     if held is None:
         held = hand_counts(observation.hand)
-    unseen = tuple([COPIES[v] - held[v] - played[v] for v in range(BIG_JOKER_VALUE + 1)])
+    unseen = tuple(map(sub, map(sub, COPIES, held), played))  # per value: copies - held - played
     return View(
         seat=seat,
         partner=partner_of(seat),
