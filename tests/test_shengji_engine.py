@@ -97,3 +97,28 @@ def test_observations_state_the_rule_options_that_change_the_card_order() -> Non
     plain = make_game("shengji-2")
     public = plain.new_deal(plain.first_setup(), seed=1).observe(0).public
     assert public["constant_twos"] is False and public["two_colour"] is False
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_observed_counts_are_the_hand_sizes_of_the_state_and_its_copies(
+    name: str, seed: int
+) -> None:
+    """The public ``counts`` (kept as the cards are dealt, taken, buried and played) are
+    every seat's hand size at every decision, in a copy too, whichever moves first."""
+    state = make(name).new_deal(seed=seed)
+    rng = random.Random(seed)
+    copies: list[ShengjiState] = []
+    while not state.is_terminal():
+        for current in (state, *copies):
+            sizes = [len(current.hand(seat)) for seat in range(4)]
+            assert current.observe(current.to_act).public["counts"] == sizes
+        if rng.random() < 0.05:
+            copies = [state.clone()]
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+        for copy in copies:
+            if not copy.is_terminal() and rng.random() < 0.5:
+                moves = copy.legal_actions()
+                copy.apply(moves[rng.randrange(len(moves))])

@@ -191,6 +191,7 @@ class ShengjiState(CardState):
         self.kitty: tuple[Card, ...] = tuple(deal_order[dealt:])
         self._counts = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
         self._hands: list[tuple[Card, ...] | None] = [None] * NUM_SEATS
+        self._held = [0] * NUM_SEATS  # how many cards each seat holds
         self._next_card = 0
         self._final_round: list[Seat] | None = None
         # per seat, the declarations it could make, until its level cards or jokers
@@ -246,6 +247,7 @@ class ShengjiState(CardState):
             card = deck[next_card]
             next_card += 1
             counts[seat][card] += 1
+            self._held[seat] += 1
             hands[seat] = None
             if card >= SMALL_JOKER or card >> 2 == level:  # only these change what one can declare
                 cached[seat] = None
@@ -315,6 +317,7 @@ class ShengjiState(CardState):
             for card in self.kitty:
                 self._counts_of(self.dealer)[card] += 1
             self._hands[self.dealer] = None
+            self._held[self.dealer] += len(self.kitty)
             self._events.append(Event("kitty_taken", self.dealer, value=len(self.kitty)))
             self._phase = "bury"
             self._to_act = self.dealer
@@ -323,6 +326,7 @@ class ShengjiState(CardState):
 
     def _bury(self, card: Card) -> None:
         self._counts_of(self.dealer)[card] -= 1
+        self._held[self.dealer] -= 1
         hand = self._hands[self.dealer]
         if hand is not None:  # the sorted hand without the card
             rest = list(hand)
@@ -424,6 +428,7 @@ class ShengjiState(CardState):
         counts = self._counts_of(seat)
         for card in cards:
             counts[card] -= 1
+        self._held[seat] -= len(cards)
         hand = self._hands[seat]
         if hand is not None:  # the sorted hand without the cards played
             rest = list(hand)
@@ -613,17 +618,6 @@ class ShengjiState(CardState):
             self._events_tuple = tuple(events)
         return self._events_tuple
 
-    def _sizes(self) -> list[int]:
-        """How many cards each seat holds."""
-        hands = self._hands
-        sizes = [len(hand) for hand in hands if hand is not None]
-        if len(sizes) == NUM_SEATS:
-            return sizes
-        return [
-            sum(counts) if hand is None else len(hand)
-            for hand, counts in zip(hands, self._counts, strict=True)
-        ]
-
     def observe(self, seat: Seat) -> Observation:
         trick = self._trick
         hidden = self.rules.decks == 4 and self._phase == "declare"
@@ -635,7 +629,7 @@ class ShengjiState(CardState):
             "defender_points": self.defender_points,
             "constant_twos": self.rules.constant_twos,
             "two_colour": self.rules.two_colour,
-            "counts": self._sizes(),
+            "counts": self._held[:],
             "trick": {
                 "leader": trick.leader,
                 "plays": trick.shown_plays(),
@@ -690,6 +684,7 @@ class ShengjiState(CardState):
         self._deck, self.kitty, self._next_card = other._deck, other.kitty, other._next_card
         self._counts = other._counts[:]  # the lists themselves copied before they change
         self._hands = other._hands[:]
+        self._held = other._held[:]
         final_round = other._final_round
         self._final_round = None if final_round is None else final_round[:]
         self._option_cache = other._option_cache[:]
