@@ -215,6 +215,9 @@ class ShengjiState(CardState):
         self.defender_points = 0
         self.declarer_points = 0
         self._listing: _Listing | None = None
+        self._public_head: dict[str, Any] = {}
+        """The observations' public entries before ``counts`` (copied into each), made
+        again when the dealer (with the trump) or the defenders' points change."""
         self._outcome_data: dict[str, Any] = {}
         self._deal_cards()
 
@@ -618,23 +621,35 @@ class ShengjiState(CardState):
             self._events_tuple = tuple(events)
         return self._events_tuple
 
-    def observe(self, seat: Seat) -> Observation:
-        trick = self._trick
-        hidden = self.rules.decks == 4 and self._phase == "declare"
-        public: dict[str, Any] = {
+    def _make_public_head(self) -> dict[str, Any]:
+        """The public entries that change at most once per trick (see ``_public_head``)."""
+        rules = self.rules
+        return {
             "level": self.level,
             "levels": self.setup.levels,
             "dealer": self.dealer,
             "trump": None if self.order is None else self.order.name,
             "defender_points": self.defender_points,
-            "constant_twos": self.rules.constant_twos,
-            "two_colour": self.rules.two_colour,
-            "counts": self._held[:],
-            "trick": {
-                "leader": trick.leader,
-                "plays": trick.shown_plays(),
-                "winning": trick.best_seat if trick.plays else None,
-            },
+            "constant_twos": rules.constant_twos,
+            "two_colour": rules.two_colour,
+        }
+
+    def observe(self, seat: Seat) -> Observation:
+        trick = self._trick
+        hidden = self.rules.decks == 4 and self._phase == "declare"
+        head = self._public_head
+        if (
+            not head
+            or head["dealer"] != self.dealer
+            or head["defender_points"] != self.defender_points
+        ):
+            head = self._public_head = self._make_public_head()
+        public = head.copy()
+        public["counts"] = self._held[:]
+        public["trick"] = {
+            "leader": trick.leader,
+            "plays": trick.shown_plays(),
+            "winning": trick.best_seat if trick.plays else None,
         }
         private: dict[str, Any] = {}
         if seat == self.dealer and self._buried and self._phase != "over":
@@ -699,6 +714,7 @@ class ShengjiState(CardState):
         self._shared = other._shared = _SHARED
         self.defender_points, self.declarer_points = other.defender_points, other.declarer_points
         self._listing = other._listing
+        self._public_head = other._public_head  # replaced, never changed
         self._outcome_data = other._outcome_data  # replaced, never changed
 
 
