@@ -33,7 +33,7 @@ from collections.abc import Iterator
 
 from arena.games.sanfu.combos import BIG_JOKER_VALUE, TWO_VALUE, Kind, Reading, beats
 from bots.sanfu.choice import Choice, tiebreak
-from bots.sanfu.hand import VALUES, Group, Plan, group
+from bots.sanfu.hand import PLAIN_KINDS, VALUES, Group, Plan, group
 from bots.sanfu.lead import can_be_beaten, joker_urgent
 from bots.sanfu.view import Table, View
 
@@ -54,7 +54,8 @@ def choose_follow(plan: Plan, view: View, table: Table, seed: int) -> Choice:
     to_beat = table.reading
     points = table.points
     specials = [g for g in plan.specials if beats(g.reading, to_beat)]
-    jokers = [g for g in specials if g.reading.kind == Kind.JOKER_TRIPLE]
+    joker_triple = Kind.JOKER_TRIPLE
+    jokers = [g for g in specials if g.reading.kind == joker_triple]
     if jokers and (points or joker_urgent(plan, view) is not None):
         return Choice.play(jokers[0], "three jokers pay only when played")
     left = view.counts[table.seat]
@@ -91,7 +92,7 @@ def _loose_plays(plan: Plan, to_beat: Reading) -> Iterator[Group]:
     never a special play), lowest first. Runs and plates are not broken for."""
     loose = plan.loose
     kind, value = to_beat.kind, to_beat.value
-    if kind in (Kind.SINGLE, Kind.PAIR, Kind.TRIPLE):
+    if kind in PLAIN_KINDS:
         width = to_beat.size
         for v in VALUES:
             if v > value and len(loose[v]) >= width and (width < 3 or v <= TWO_VALUE):

@@ -42,6 +42,8 @@ VALUE_OF: tuple[int, ...] = tuple(card_value(c) for c in range(BIG_JOKER + 1))
 """The SF-7 value of each card int."""
 POINTS_OF: tuple[int, ...] = tuple(card_points(c) for c in range(BIG_JOKER + 1))
 """The points (C-3) of each card int: 5 for a 5, 10 for a 10 or a K."""
+PLAIN_KINDS = (Kind.SINGLE, Kind.PAIR, Kind.TRIPLE)
+"""The kind of one, two and three cards of a rank (index = count - 1)."""
 COPIES = (0, 0, 0) + (12,) * (TWO_VALUE - LOWEST_VALUE + 1) + (3, 3)
 """How many cards of each rank value the three decks hold (index = value)."""
 
@@ -184,7 +186,6 @@ def _ordinary(loose: list[tuple[Card, ...]]) -> list[Group]:
     for value in VALUES:
         n = counts[value]
         if n:
-            kind = (Kind.SINGLE, Kind.PAIR, Kind.TRIPLE)[n - 1]
-            found.append(group(loose[value], kind, value))
+            found.append(group(loose[value], PLAIN_KINDS[n - 1], value))
     found.sort(key=lambda g: (g.reading.value, -g.reading.size))
     return found

@@ -38,7 +38,8 @@ _WIDTH = {Kind.SINGLE: 1, Kind.PAIR: 2, Kind.TRIPLE: 3, Kind.FULL_HOUSE: 3}
 
 def joker_urgent(plan: Plan, view: View) -> Group | None:
     """A three-joker play to make now: some seat is close enough to going out."""
-    jokers = [g for g in plan.specials if g.reading.kind == Kind.JOKER_TRIPLE]
+    joker_triple = Kind.JOKER_TRIPLE
+    jokers = [g for g in plan.specials if g.reading.kind == joker_triple]
     if not jokers:
         return None
     if min(c for c in view.counts if c) <= JOKER_URGENT_CARDS:
