@@ -50,7 +50,6 @@ from arena.games.sanfu.combos import (
     reading,
 )
 from arena.games.sanfu.moves import (
-    CARD_ORDER_VALUES,
     INCOMPLETE_DESCRIPTION,
     Ladder,
     Pattern,
@@ -128,6 +127,8 @@ class _Listing:
         self.actions = actions
         self.patterns = patterns
         self.complete = complete
+        self.legal: tuple[Action, ...] | None = None
+        """The actions as an observation holds them (made when first observed)."""
 
 
 _NO_LISTING = _Listing([], [], True)
@@ -313,11 +314,12 @@ class SanfuState(ClimbingState[_Table]):
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         cards = self._hands[seat]
         if cards is None:
-            ranks = self._seat_ranks(seat)
-            cards = ()
-            for value in CARD_ORDER_VALUES:
-                cards += ranks[value].held
-            self._hands[seat] = cards
+            counts = self._counts[seat]
+            held: list[Card] = []
+            for card in range(NUM_KINDS):  # in card order: sorted
+                for _ in range(counts[card]):
+                    held.append(card)
+            cards = self._hands[seat] = tuple(held)
         return cards
 
     def _lead(self, seat: Seat, tag: str = "") -> None:
@@ -351,7 +353,13 @@ class SanfuState(ClimbingState[_Table]):
                     ranks[value] = rank_in(counts, value)
                     changed = value
             self._ranks[seat] = ranks
-        self._hands[seat] = self._ladders[seat] = None
+        self._ladders[seat] = None
+        before = self._hands[seat]
+        if before is not None:  # the hand known: the cards played taken out of it
+            after = list(before)
+            for card in cards:
+                after.remove(card)
+            self._hands[seat] = tuple(after)
         self._sizes[seat] -= len(cards)
         table = self._table
         table.seat, table.reading, table.passes = seat, combo, 0
@@ -515,7 +523,11 @@ class SanfuState(ClimbingState[_Table]):
         complete = True
         if seat == self._to_act:
             listing = self._listed()
-            legal, complete = tuple(listing.actions), listing.complete
+            complete = listing.complete
+            listed_legal = listing.legal
+            if listed_legal is None:
+                listed_legal = listing.legal = tuple(listing.actions)
+            legal = listed_legal
         return new_observation(
             (
                 GAME_NAME,
