@@ -50,6 +50,7 @@ from arena.games.sanfu.combos import (
     reading,
 )
 from arena.games.sanfu.moves import (
+    CARD_ORDER_VALUES,
     INCOMPLETE_DESCRIPTION,
     Ladder,
     Pattern,
@@ -314,12 +315,11 @@ class SanfuState(ClimbingState[_Table]):
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         cards = self._hands[seat]
         if cards is None:
-            counts = self._counts[seat]
-            held: list[Card] = []
-            for card in range(NUM_KINDS):  # in card order: sorted
-                for _ in range(counts[card]):
-                    held.append(card)
-            cards = self._hands[seat] = tuple(held)
+            ranks = self._seat_ranks(seat)
+            cards = ()
+            for value in CARD_ORDER_VALUES:
+                cards += ranks[value].held
+            self._hands[seat] = cards
         return cards
 
     def _lead(self, seat: Seat, tag: str = "") -> None:
