@@ -25,7 +25,7 @@ compile: $(STAMP)
 
 # Three short tournaments (Guandan, Shengji, sanfu), then the command that shows them in
 # a browser: leaderboards, bots, and every match replayed on a drawn card table.
-demo: $(STAMP)
+demo: $(STAMP) compile
 	$(BIN)/arena tournament --name demo --bots random,first,heuristic --team random,first \
 		--variant guandan --matches 6 --deals 3 --db demo.sqlite
 	$(BIN)/arena tournament --name demo-shengji --bots random,heuristic --variant shengji-2 \
