@@ -115,7 +115,7 @@ def test_plays_kept_after_a_play_are_the_plays_listed_afresh(
         played = actions[rng.randrange(len(actions))].cards
         for card in played:
             counts[card] -= 1
-        plays = plays.after_play(played, counts)
+        plays = plays.after_play(counts)
         fresh = HandPlays(counts, level)
         for key in rng.sample(GROUPS, len(GROUPS)):
             kept, listed = plays.group(key), fresh.group(key)

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from arena.cards import (
     BIG_JOKER,
@@ -84,9 +83,15 @@ class Reading(NamedTuple):
         return {"kind": self.kind.label, "rank": self.rank_text(level), "size": self.size}
 
 
-@cache
 def reading(kind: Kind, value: int, size: int) -> Reading:
-    """The reading of ``size`` cards of ``kind`` at ``value``, with its bomb power."""
+    """The reading of ``size`` cards of ``kind`` at ``value``, with its bomb power (the
+    same object for the same arguments: every reading of a deal is made once)."""
+    if 0 <= value < _VALUES and 0 <= size <= _MOST_CARDS:
+        return _READINGS[(int(kind) * (_MOST_CARDS + 1) + size) * _VALUES + value]
+    return _made_reading(kind, value, size)
+
+
+def _made_reading(kind: Kind, value: int, size: int) -> Reading:
     if kind == Kind.BOMB:
         power = 2 * size
     elif kind == Kind.STRAIGHT_FLUSH:
@@ -96,6 +101,19 @@ def reading(kind: Kind, value: int, size: int) -> Reading:
     else:
         power = 0
     return Reading(kind, size, value, power)
+
+
+_VALUES: Final = BIG_JOKER_VALUE + 1
+"""Readings' values are below this (the big joker's is the highest)."""
+_MOST_CARDS: Final = 10
+"""No combination has more cards (a bomb of eight natural cards and both wild cards)."""
+_READINGS: Final = [
+    _made_reading(kind, value, size)
+    for kind in Kind
+    for size in range(_MOST_CARDS + 1)
+    for value in range(_VALUES)
+]
+"""Every reading :func:`reading` can be asked for in play, by kind, size and value."""
 
 
 def value_text(value: int, sequence: bool, level: int) -> str:

@@ -17,8 +17,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from functools import cache
-from itertools import compress, product, repeat
-from operator import and_, countOf, gt, itemgetter
+from itertools import product
+from operator import itemgetter
 from typing import Final
 
 from arena.cards import BIG_JOKER, RANK_ACE, SMALL_JOKER, Card
@@ -74,7 +74,7 @@ class _ByValue:
         self.actions[value] += actions
         self.readings[value] = combo
 
-    def group(self, lost: int) -> _Group:
+    def group(self) -> _Group:
         actions: list[Action] = []
         readings: list[Reading] = []
         for value in range(_VALUES):
@@ -83,7 +83,7 @@ class _ByValue:
                 bucket = self.actions[value]
                 actions += bucket
                 readings += [combo] * len(bucket)
-        return _Group(actions, readings, lost)
+        return _Group(actions, readings)
 
 
 @cache
@@ -522,7 +522,10 @@ def _generate_once(hand: _Hand, slot: int, out: _ByValue) -> None:
     if slot == Kind.SINGLE:
         _singles(hand, out)
     elif slot == Kind.PAIR or slot == Kind.TRIPLE:
-        _sets(hand, 2 if slot == Kind.PAIR else 3, Kind(slot), out)
+        if slot == Kind.PAIR:
+            _sets(hand, 2, Kind.PAIR, out)
+        else:
+            _sets(hand, 3, Kind.TRIPLE, out)
     elif slot == Kind.FULL_HOUSE:
         _full_houses(hand, out)
     else:
@@ -541,38 +544,48 @@ def _generate(hand: _Hand, slot: int, out: list[Play]) -> None:
 
 
 class _Group:
-    """The plays of one group, sorted by reading (their actions and readings side by side),
-    and the number of cards its hand had lost since the deal's first listing."""
+    """The plays of one group, sorted by reading (their actions and readings side by side)."""
 
-    __slots__ = ("actions", "lost", "readings")
+    __slots__ = ("actions", "readings")
 
-    def __init__(self, actions: list[Action], readings: list[Reading], lost: int) -> None:
+    def __init__(self, actions: list[Action], readings: list[Reading]) -> None:
         self.actions = actions
         self.readings = readings
-        self.lost = lost
 
-    def kept(self, used_up: set[Card], halved: list[Card], lost: int) -> _Group:
-        """The plays a hand still holds once it has none left of the cards ``used_up``
-        and one left of the cards ``halved`` (two before); ``lost``: the cards it has
-        lost since the deal's first listing.
+    def kept(self, counts: tuple[int, ...]) -> _Group:
+        """The plays a smaller hand, ``counts``, still holds (this group's hand held them all).
 
         The generators list plays in an order that depends only on each play's cards,
         so the plays a smaller hand keeps come in the order it would list them in.
         """
-        fits = (
-            list(map(used_up.isdisjoint, map(_CARDS, self.actions)))
-            if used_up
-            else [True] * len(self.actions)
-        )
-        cards = list(map(_CARDS, self.actions)) if halved else []
-        for card in halved:
-            fits = list(map(and_, fits, map(gt, repeat(2), map(countOf, cards, repeat(card)))))
-        if all(fits):
-            return _Group(self.actions, self.readings, lost)
-        return _Group(list(compress(self.actions, fits)), list(compress(self.readings, fits)), lost)
+        actions = self.actions
+        size = len(actions)
+        first = 0
+        while first < size and _held(actions[first][1], counts):
+            first += 1
+        if first == size:
+            return self
+        readings = self.readings
+        kept_actions, kept_readings = actions[:first], readings[:first]
+        for index in range(first + 1, size):
+            action = actions[index]
+            if _held(action[1], counts):
+                kept_actions.append(action)
+                kept_readings.append(readings[index])
+        return _Group(kept_actions, kept_readings)
 
 
-_CARDS: Final = itemgetter(1)
+def _held(cards: tuple[Card, ...], counts: tuple[int, ...]) -> bool:
+    """Whether a hand of ``counts`` holds ``cards`` (sorted; no card more than twice)."""
+    previous = -1
+    for card in cards:
+        held = counts[card]
+        if not held or (held == 1 and card == previous):
+            return False
+        previous = card
+    return True
+
+
 _VALUE: Final = itemgetter(2)
 
 
@@ -602,19 +615,13 @@ class HandPlays:
     plays whose cards are gone, rather than listing them again.
     """
 
-    __slots__ = ("_counts", "_gone", "_groups", "_hand", "_inherited", "_lost", "level")
+    __slots__ = ("_counts", "_groups", "_hand", "_inherited", "level")
 
     def __init__(
-        self,
-        counts: Sequence[int],
-        level: int,
-        gone: tuple[Card, ...] = (),
-        inherited: list[_Group | None] | None = None,
+        self, counts: Sequence[int], level: int, inherited: list[_Group | None] | None = None
     ) -> None:
         self._counts = tuple(counts)
         self.level = level
-        self._gone = gone
-        self._lost: dict[int, tuple[set[Card], list[Card]]] = {}
         self._groups: list[_Group | None] = [None] * _SLOTS
         self._inherited: list[_Group | None] = (
             inherited if inherited is not None else [None] * _SLOTS
@@ -628,25 +635,14 @@ class HandPlays:
             hand = self._hand = _Hand(self._counts, self.level)
         return hand
 
-    def after_play(self, cards: Sequence[Card], counts: Sequence[int]) -> HandPlays:
-        """The plays of the hand left once ``cards`` are played (``counts``: that hand)."""
+    def after_play(self, counts: Sequence[int]) -> HandPlays:
+        """The plays of the hand left once some of its cards are played (``counts``: that
+        hand)."""
         groups, inherited = self._groups, self._inherited
         latest: list[_Group | None] = [
             groups[slot] if groups[slot] is not None else inherited[slot] for slot in range(_SLOTS)
         ]
-        return HandPlays(counts, self.level, self._gone + tuple(cards), latest)
-
-    def _losses(self, since: int) -> tuple[set[Card], list[Card]]:
-        """The cards gone since the hand had lost ``since`` cards: those it holds no
-        more, and those it held twice and holds once."""
-        found = self._lost.get(since)
-        if found is None:
-            gone, counts = self._gone[since:], self._counts
-            found = self._lost[since] = (
-                {card for card in gone if not counts[card]},
-                list({card for card in gone if counts[card] == 1}),
-            )
-        return found
+        return HandPlays(counts, self.level, latest)
 
     def options(self, table: Reading | None) -> tuple[list[Action], list[Reading]]:
         """The actions and readings of the plays that may lead (``table`` is ``None``) or
@@ -682,14 +678,7 @@ class HandPlays:
         found = self._groups[slot]
         if found is None:
             source = self._inherited[slot]
-            if source is not None:
-                if source.actions:
-                    used_up, halved = self._losses(source.lost)
-                    found = source.kept(used_up, halved, len(self._gone))
-                else:
-                    found = source
-            else:
-                found = self._listed(slot)
+            found = source.kept(self._counts) if source is not None else self._listed(slot)
             self._groups[slot] = found
         return found
 
@@ -699,18 +688,18 @@ class HandPlays:
         if slot in _ONCE_SLOTS:
             by_value = _ByValue()
             _generate_once(hand, slot, by_value)
-            return by_value.group(len(self._gone))
+            return by_value.group()
         plays: list[Play] = []
         _generate(hand, slot, plays)
         if hand.wilds:
             plays = _merge(plays)
         if slot == _BOMBS_SLOT:
             plays.sort(key=_READING)
-            return _Group(list(map(_ACTION, plays)), list(map(_READING, plays)), len(self._gone))
-        return _by_value(plays, len(self._gone))
+            return _Group(list(map(_ACTION, plays)), list(map(_READING, plays)))
+        return _by_value(plays)
 
 
-def _by_value(plays: list[Play], lost: int) -> _Group:
+def _by_value(plays: list[Play]) -> _Group:
     """A group of plays of one kind and size, sorted by value as a stable sort would
     (values are small numbers: each play goes to its value's bucket)."""
     buckets: list[list[Play]] = [[] for _ in range(_VALUES)]
@@ -722,7 +711,7 @@ def _by_value(plays: list[Play], lost: int) -> _Group:
         for action, combo in bucket:
             actions.append(action)
             readings.append(combo)
-    return _Group(actions, readings, lost)
+    return _Group(actions, readings)
 
 
 _ACTION: Final = itemgetter(0)

@@ -291,7 +291,7 @@ class GuandanState(ClimbingState[_Table]):
             self._hands[seat] = tuple(rest)
         plays = self._plays[seat]
         if plays is not None:
-            self._plays[seat] = plays.after_play(cards, counts)
+            self._plays[seat] = plays.after_play(counts)
         self._sizes[seat] = size = self._sizes[seat] - len(cards)
         # every field in order, without the keyword constructor (hot path)
         self._events.append(
