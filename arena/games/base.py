@@ -225,9 +225,11 @@ class Observation(NamedTuple):
     """What one seat may see at one moment (rules/common.md C-5). Immutable.
 
     ``legal_actions`` is filled only for the seat whose decision it is (the
-    action mask travels with the observation). ``public`` holds the facts every
-    seat sees (levels, card counts, the trick on the table); ``private`` what
-    only this seat knows besides its hand (e.g. a return it gave face down).
+    action mask travels with the observation): an immutable sequence, a tuple or one
+    that makes each action when it is asked for (see :meth:`State.legal_actions`).
+    ``public`` holds the facts every seat sees (levels, card counts, the trick on the
+    table); ``private`` what only this seat knows besides its hand (e.g. a return it
+    gave face down).
     """
 
     game: str
@@ -235,7 +237,7 @@ class Observation(NamedTuple):
     phase: str
     to_act: Seat
     hand: tuple[Card, ...]
-    legal_actions: tuple[Action, ...]
+    legal_actions: Sequence[Action]
     events: tuple[Event, ...]
     public: Mapping[str, Any] = MappingProxyType({})
     private: Mapping[str, Any] = MappingProxyType({})
@@ -322,8 +324,13 @@ class State(abc.ABC):
         return self.to_act == NOBODY
 
     @abc.abstractmethod
-    def legal_actions(self) -> list[Action]:
-        """Every legal action of the seat to act, each once, sorted."""
+    def legal_actions(self) -> Sequence[Action]:
+        """Every legal action of the seat to act, each once, in the game's fixed order.
+
+        A sequence (a list, or where a decision has very many, an immutable sequence
+        that spells out an action only when it is asked for, indexed or iterated):
+        ``len``, indexing, iteration, ``in`` and equality with a list of the same
+        actions all hold."""
 
     @abc.abstractmethod
     def apply(self, action: Action) -> None:

@@ -179,7 +179,7 @@ class RemotePolicy:
         self._lost_at: float | None = None
         self._open: str | None = None
         self._request_message: arena_pb2.DecisionRequest | None = None
-        self._legal: tuple[Action, ...] = ()
+        self._legal: Sequence[Action] = ()
         """The open request's legal actions when the list is complete (else empty)."""
         self._accepted: str | None = None
         """The open request, once a reply to it was accepted on arrival."""

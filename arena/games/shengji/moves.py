@@ -5,8 +5,8 @@ otherwise it lists a reproducible sample (the first ones in a fixed order) and
 says in words what every legal play must satisfy; ``apply`` checks any play.
 
 Leads: every non-empty set of cards of one suit may be led (more than one unit
-is a throw, checked when it is played, SJ-17). When those are too many, the
-listed leads are the single units (every single, set and tractor).
+is a throw, checked when it is played, SJ-17), listed by :mod:`.leads`. When those
+are too many, the listed leads are the single units (every single, set and tractor).
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from math import comb
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
 from arena.games.shengji.follow import SET_NAMES, Pattern, holds, priority_list, score
-from arena.games.shengji.order import TRUMP, TrumpOrder
+from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit
 
 LIST_LIMIT = 1000
-MAX_DECKS = 4
 SAMPLE_SIZE = 200
 """Plays listed when there are more than :data:`LIST_LIMIT`: evenly spaced in a fixed order."""
 
@@ -114,70 +113,6 @@ def lead_units(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list
             units.extend(sets)
             units.extend(pile.tractors(width))  # ever longer (SJ-15)
     return units
-
-
-def all_leads(cards: Sequence[Card], order: TrumpOrder, limit: int) -> list[Action] | None:
-    """A ``play`` of every non-empty set of one suit's cards; ``None`` if more than ``limit``.
-
-    ``cards`` are sorted; suits come in the order of their first card, the sets of a
-    suit in the order of the copies they take of each card, lowest card first.
-    """
-    suits = order.suits
-    by_suit: list[list[tuple[Card, int]]] = [[] for _ in range(TRUMP + 1)]
-    first: list[int] = []  # the suits held, in the order of their first card
-    for run in _runs(cards):
-        suit = suits[run[0]]
-        held = by_suit[suit]
-        if not held:
-            first.append(suit)
-        held.append(run)
-    total = 0
-    for suit in first:
-        ways = 1
-        for run in by_suit[suit]:
-            ways *= run[1] + 1
-        total += ways - 1
-        if total > limit:
-            return None
-    leads: list[Action] = []
-    new, action, copies_of = _new_tuple, Action, _COPIES  # locals: looked up once
-    for suit in first:
-        held = by_suit[suit]
-        sets: list[tuple[Card, ...]] = [()]
-        for i in range(len(held) - 1):
-            card, n = held[i]
-            copies = copies_of[card][: n + 1]
-            sets = [prefix + more for prefix in sets for more in copies]
-        card, n = held[-1]
-        copies = copies_of[card][: n + 1]
-        skip = 1  # every set but the empty one (the first)
-        for prefix in sets:
-            for j in range(skip, n + 1):
-                leads.append(new(action, ("play", prefix + copies[j], "")))
-            skip = 0
-    return leads
-
-
-def _runs(cards: Sequence[Card]) -> list[tuple[Card, int]]:
-    """Each card of sorted ``cards`` with how many copies of it there are."""
-    runs: list[tuple[Card, int]] = []
-    previous, copies = -1, 0
-    for card in cards:
-        if card == previous:
-            copies += 1
-        else:
-            if copies:
-                runs.append((previous, copies))
-            previous, copies = card, 1
-    if copies:
-        runs.append((previous, copies))
-    return runs
-
-
-_COPIES: list[tuple[tuple[Card, ...], ...]] = [
-    tuple((card,) * n for n in range(MAX_DECKS + 1)) for card in range(NUM_KINDS)
-]
-"""Per card, the tuples of 0 … 4 copies of it."""
 
 
 def follows(
@@ -379,7 +314,6 @@ def as_actions(plays: Sequence[tuple[Card, ...]]) -> list[Action]:
 
 __all__ = [
     "LIST_LIMIT",
-    "all_leads",
     "as_actions",
     "follow_actions",
     "follows",

@@ -41,9 +41,9 @@ from arena.games.shengji.declare import (
     trump_when_undeclared,
 )
 from arena.games.shengji.follow import follow_error, follow_is_legal, suit_members
+from arena.games.shengji.leads import Leads, all_leads
 from arena.games.shengji.moves import (
     LIST_LIMIT,
-    all_leads,
     as_actions,
     follow_actions,
     lead_units,
@@ -143,7 +143,7 @@ def _declaration_options(
 
 
 _new_tuple = tuple.__new__
-_Listing = tuple[tuple[Action, ...], bool, str]
+_Listing = tuple[Sequence[Action], bool, str]
 """A decision's legal actions, whether they are all of them, and if not what they obey."""
 _NOT_ASKED: _Listing = ((), True, "")
 """The listing a seat whose decision it is not sees."""
@@ -504,8 +504,9 @@ class ShengjiState(CardState):
         kitty = self.kitty if self.order is None else ()
         return tuple(sorted([*undealt, *kitty, *self._buried]))
 
-    def legal_actions(self) -> list[Action]:
-        return list(self._listed()[0])
+    def legal_actions(self) -> Sequence[Action]:
+        legal = self._listed()[0]
+        return legal if isinstance(legal, Leads) else list(legal)
 
     def _listed(self) -> _Listing:
         """The decision's listing, made once."""
@@ -516,18 +517,18 @@ class ShengjiState(CardState):
 
     def _compute_legal(self) -> _Listing:
         seat, phase = self._to_act, self._phase
-        complete, description = True, ""
         if phase == "declare":
             actions = [PASS] + [Action("declare", d.cards) for d in self._options(seat)]
         elif phase == "bury":
             actions = [_BURIALS[c] for c in sorted(set(self.hand(seat)))]
         elif phase == "play":
-            actions, complete, description = self._legal_plays(seat)
+            plays, complete, description = self._legal_plays(seat)
+            return plays if isinstance(plays, Leads) else tuple(plays), complete, description
         else:
             actions = []
-        return tuple(actions), complete, description
+        return tuple(actions), True, ""
 
-    def _legal_plays(self, seat: Seat) -> tuple[list[Action], bool, str]:
+    def _legal_plays(self, seat: Seat) -> tuple[Sequence[Action], bool, str]:
         order, trick, hand = self.order, self._trick, self.hand(seat)
         assert order is not None
         if not trick.plays:

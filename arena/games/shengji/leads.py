@@ -1,0 +1,235 @@
+"""The legal leads of a Shengji hand as a sequence made on demand (SJ-17, SJ-18).
+
+Any non-empty set of one suit's cards may be led, so a hand of many cards has hundreds
+of leads, and most decisions look at one of them (a random or rollout policy picks an
+index) or ask whether one is among them. :class:`Leads` knows them by their shape — per
+suit, how many copies of each card the hand holds — and spells out only the lead asked
+for; iterating makes them all, once.
+
+The order is fixed: suits in the order of their first card in the sorted hand; within a
+suit, the sets in the order of the copies they take of each card, the lowest card the
+most significant (the empty set, first in that order, left out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, cast, overload
+
+from arena.cards import NUM_KINDS, Card
+from arena.games.base import Action
+from arena.games.shengji.order import TRUMP, TrumpOrder
+
+MAX_DECKS = 4
+
+MAX_INDEX = 2**62
+"""Beyond any index (the default end of :meth:`Leads.index`)."""
+
+Run = tuple[Card, int]
+"""A card and how many copies of it a hand holds."""
+
+
+def all_leads(cards: Sequence[Card], order: TrumpOrder, limit: int) -> Sequence[Action] | None:
+    """A ``play`` of every non-empty set of one suit's ``cards`` (sorted), as
+    :class:`Leads`; ``None`` if there are more than ``limit``."""
+    suits = order.suits
+    by_suit: list[list[Run]] = [[] for _ in range(TRUMP + 1)]
+    first: list[int] = []  # the suits held, in the order of their first card
+    for run in _runs(cards):
+        held = by_suit[suits[run[0]]]
+        if not held:
+            first.append(suits[run[0]])
+        held.append(run)
+    ends: list[int] = []
+    total = 0
+    for suit in first:
+        ways = 1
+        for run in by_suit[suit]:
+            ways *= run[1] + 1
+        total += ways - 1
+        if total > limit:
+            return None
+        ends.append(total)
+    return cast(Sequence[Action], Leads([by_suit[suit] for suit in first], ends))
+
+
+class Leads:
+    """Every lead of a hand, in the order of the module docstring, each made when asked.
+
+    An immutable :class:`~collections.abc.Sequence` of actions (registered as one),
+    equal to any sequence of the same actions in the same order.
+    """
+
+    def __init__(self, suits: list[list[Run]], ends: list[int]) -> None:
+        self._suits = suits
+        """Per suit held, its runs (sorted)."""
+        self._ends = ends
+        """Per suit, how many leads there are up to and with it."""
+        self._made: tuple[Action, ...] | None = None
+        self._held: dict[Card, tuple[int, int]] | None = None
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return self._all()[index]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("lead index out of range")
+        if self._made is not None:
+            return self._made[index]
+        return _nth_lead(self._suits, self._ends, index)
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._all())
+
+    def __reversed__(self) -> Iterator[Action]:
+        return reversed(self._all())
+
+    def index(self, value: object, start: int = 0, stop: int = MAX_INDEX) -> int:
+        return self._all().index(value, start, stop)
+
+    def count(self, value: object) -> int:
+        return 1 if value in self else 0
+
+    def __contains__(self, item: object) -> bool:
+        """Whether ``item`` is one of the leads, without making them."""
+        if not isinstance(item, tuple) or len(item) != 3:
+            return False
+        verb, cards, tag = item
+        if verb != "play" or tag != "" or not isinstance(cards, tuple) or not cards:
+            return False
+        held = self._held_runs()
+        suit = copies = -1
+        previous: object = None
+        for card in cards:
+            if card == previous:
+                copies += 1
+            else:
+                if previous is not None and not _after(previous, card):
+                    return False  # not sorted: no listed lead
+                where = held.get(card) if isinstance(card, int) else None
+                if where is None or suit not in (-1, where[0]):
+                    return False
+                suit, copies, previous = where[0], 1, card
+            if copies > held[card][1]:
+                return False
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Leads):
+            return self._suits == other._suits
+        if isinstance(other, Sequence):
+            return len(other) == len(self) and list(self._all()) == list(other)
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self._all())  # as the tuple of the same actions hashes
+
+    def __repr__(self) -> str:
+        return f"Leads({list(self._all())!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Leads, (self._suits, self._ends))
+
+    def _all(self) -> tuple[Action, ...]:
+        made = self._made
+        if made is None:
+            made = self._made = tuple(_every_lead(self._suits))
+        return made
+
+    def _held_runs(self) -> dict[Card, tuple[int, int]]:
+        """Per card held: its suit's place and its copies."""
+        held = self._held
+        if held is None:
+            held = self._held = {
+                card: (place, copies)
+                for place, runs in enumerate(self._suits)
+                for card, copies in runs
+            }
+        return held
+
+
+Sequence.register(Leads)
+
+
+def _after(previous: object, card: object) -> bool:
+    return isinstance(previous, int) and isinstance(card, int) and previous < card
+
+
+def _nth_lead(suits: list[list[Run]], ends: list[int], index: int) -> Action:
+    """The lead at ``index``: its suit, then the copies of each card as the digits of
+    its place in that suit's order (the last card the least significant)."""
+    place = 0
+    while ends[place] <= index:
+        place += 1
+    rank = index - (ends[place - 1] if place else 0) + 1  # the empty set is rank 0
+    runs = suits[place]
+    taken = [0] * len(runs)
+    for i in range(len(runs) - 1, -1, -1):
+        base = runs[i][1] + 1
+        taken[i] = rank % base
+        rank //= base
+    cards: tuple[Card, ...] = ()
+    for i in range(len(runs)):
+        if taken[i]:
+            cards += _COPIES[runs[i][0]][taken[i]]
+    return _new_tuple(Action, ("play", cards, ""))
+
+
+def _every_lead(suits: list[list[Run]]) -> list[Action]:
+    """Every lead, in order (see the module docstring)."""
+    leads: list[Action] = []
+    new, action, copies_of = _new_tuple, Action, _COPIES  # locals: looked up once
+    for held in suits:
+        sets: list[tuple[Card, ...]] = [()]
+        for i in range(len(held) - 1):
+            card, n = held[i]
+            copies = copies_of[card][: n + 1]
+            sets = [prefix + more for prefix in sets for more in copies]
+        card, n = held[-1]
+        copies = copies_of[card][: n + 1]
+        skip = 1  # every set but the empty one (the first)
+        for prefix in sets:
+            for j in range(skip, n + 1):
+                leads.append(new(action, ("play", prefix + copies[j], "")))
+            skip = 0
+    return leads
+
+
+def _runs(cards: Sequence[Card]) -> list[Run]:
+    """Each card of sorted ``cards`` with how many copies of it there are."""
+    runs: list[Run] = []
+    previous, copies = -1, 0
+    for card in cards:
+        if card == previous:
+            copies += 1
+        else:
+            if copies:
+                runs.append((previous, copies))
+            previous, copies = card, 1
+    if copies:
+        runs.append((previous, copies))
+    return runs
+
+
+_new_tuple = tuple.__new__
+_COPIES: list[tuple[tuple[Card, ...], ...]] = [
+    tuple((card,) * n for n in range(MAX_DECKS + 1)) for card in range(NUM_KINDS)
+]
+"""Per card, the tuples of 0 … 4 copies of it."""
+
+__all__ = ["Leads", "all_leads"]

@@ -1,0 +1,113 @@
+"""The legal leads of a Shengji hand made on demand (SJ-17, SJ-18): the lazy sequence
+holds exactly the leads an independent listing gives, in the same order, whether it is
+indexed, iterated, asked ``in``, compared, sliced or pickled."""
+
+from __future__ import annotations
+
+import pickle
+from collections import Counter
+from collections.abc import Sequence
+from itertools import product
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.cards import NUM_KINDS, Card
+from arena.games.base import Action
+from arena.games.shengji.leads import Leads, all_leads
+from arena.games.shengji.order import TrumpOrder
+
+
+def listed_leads(hand: list[Card], order: TrumpOrder) -> list[Action]:
+    """Every non-empty set of one suit's cards: suits in the order of their first card,
+    the sets of a suit by the copies taken of each card, the lowest card first."""
+    counts = Counter(hand)
+    suits: list[int] = []
+    for card in sorted(counts):
+        if order.suits[card] not in suits:
+            suits.append(order.suits[card])
+    leads = []
+    for suit in suits:
+        cards = [c for c in sorted(counts) if order.suits[c] == suit]
+        for taken in product(*(range(counts[c] + 1) for c in cards)):
+            if any(taken):
+                chosen = tuple(c for c, n in zip(cards, taken, strict=True) for _ in range(n))
+                leads.append(Action("play", chosen))
+    return leads
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> tuple[list[Card], TrumpOrder]:
+    decks = draw(st.integers(1, 4))
+    order = TrumpOrder(draw(st.integers(0, 12)), draw(st.sampled_from([None, 0, 1, 2, 3])))
+    pool = [card for card in range(NUM_KINDS) for _ in range(decks)]
+    hand = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=14))
+    for card, n in Counter(hand).items():  # no more copies than the decks hold
+        while n > decks:
+            hand.remove(card)
+            n -= 1
+    return sorted(hand), order
+
+
+def leads_of(hand: list[Card], order: TrumpOrder) -> Sequence[Action]:
+    leads = all_leads(hand, order, 10**6)
+    assert isinstance(leads, Leads)
+    return leads
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands())
+def test_sj17_leads_indexed_and_iterated_are_listed(case: tuple[list[Card], TrumpOrder]) -> None:
+    hand, order = case
+    expected = listed_leads(hand, order)
+    leads = leads_of(hand, order)
+    assert len(leads) == len(expected)
+    assert [leads[i] for i in range(len(leads))] == expected  # made one at a time
+    assert leads[-1] == expected[-1]
+    assert list(leads) == expected  # made all at once
+    assert [leads[i] for i in range(len(leads))] == expected  # and indexed afterwards
+    assert leads == expected and expected == leads and leads == tuple(expected)
+    assert leads[1:4] == tuple(expected[1:4])
+    assert list(reversed(leads)) == expected[::-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(), st.data())
+def test_sj18_in_agrees_with_the_listing(
+    case: tuple[list[Card], TrumpOrder], data: st.DataObject
+) -> None:
+    """``in`` without making the leads: every listed lead is in, and no other play —
+    mixed suits, more copies than held, cards not held, unsorted, another verb or tag."""
+    hand, order = case
+    expected = listed_leads(hand, order)
+    listed = set(expected)
+    leads = leads_of(hand, order)
+    for action in expected:
+        assert action in leads
+    cards = data.draw(st.lists(st.integers(0, NUM_KINDS - 1), min_size=1, max_size=6))
+    for candidate in (
+        Action("play", tuple(sorted(cards))),
+        Action("play", tuple(cards)),
+        Action("play", tuple(sorted(cards)), "pair"),
+        Action("declare", tuple(sorted(cards))),
+    ):
+        assert (candidate in leads) == (candidate in listed), candidate
+    assert "play" not in leads and ("play", ()) not in leads and Action("play") not in leads
+    assert leads.count(expected[0]) == 1 and leads.index(expected[-1]) == len(expected) - 1
+
+
+def test_sj17_leads_pickle_and_hash_like_the_tuple_of_their_actions() -> None:
+    order = TrumpOrder(0, 1)
+    hand = sorted([0, 0, 1, 2, 13, 14, 14, 52, 53])
+    leads = leads_of(hand, order)
+    copy = pickle.loads(pickle.dumps(leads))
+    assert copy == leads and list(copy) == list(leads)
+    assert hash(leads) == hash(tuple(listed_leads(hand, order)))
+    assert isinstance(leads, Sequence)
+
+
+def test_sj17_more_leads_than_the_limit_are_not_listed() -> None:
+    order = TrumpOrder(0, None)
+    spades = [card for card in range(NUM_KINDS) if order.suits[card] == order.suits[4]]
+    hand = sorted(spades[:8] * 2)  # 3**8 - 1 leads of one suit
+    assert all_leads(hand, order, 1000) is None
