@@ -25,6 +25,7 @@ from arena.cards import BIG_JOKER, RANK_ACE, SMALL_JOKER, Card
 from arena.games.base import Action
 from arena.games.guandan.combos import (
     BIG_JOKER_VALUE,
+    KIND_LABELS,
     LEVEL_VALUE,
     SMALL_JOKER_VALUE,
     Kind,
@@ -41,16 +42,18 @@ Play = tuple[Action, Reading]
 """A legal play: the action (sorted cards, and the kind when it must be named) and its reading."""
 
 _new_tuple: Final = tuple.__new__
+_ACTION: Final = Action
+"""The action class, for the hot paths (read once, not looked up by name on each use)."""
 
 
 def _play(cards: tuple[Card, ...], combo: Reading, tag: str = "") -> Play:
     """A play as the engine keeps it (built without Python-level constructors: hot path)."""
-    return (_new_tuple(Action, ("play", cards, tag)), combo)
+    return (_new_tuple(_ACTION, ("play", cards, tag)), combo)
 
 
 def _action(cards: tuple[Card, ...]) -> Action:
     """A play's action, no kind named (built without Python-level constructors: hot path)."""
-    return _new_tuple(Action, ("play", cards, ""))
+    return _new_tuple(_ACTION, ("play", cards, ""))
 
 
 class _ByValue:
@@ -207,7 +210,7 @@ def _sets(hand: _Hand, width: int, kind: Kind, out: _ByValue) -> None:
                 out.extend(
                     combo,
                     [
-                        _new_tuple(Action, ("play", _with_wilds(cards, wild, used), ""))
+                        _new_tuple(_ACTION, ("play", _with_wilds(cards, wild, used), ""))
                         for cards in hand.take(rank, width - used)
                     ],
                 )
@@ -262,7 +265,6 @@ def _full_houses(hand: _Hand, out: _ByValue) -> None:
         ]
         for t_used in range(3)
     ]
-    new = _new_tuple
     by_rank = [reading(Kind.FULL_HOUSE, rank_value(rank, hand.level), 5) for rank in range(13)]
     for t_rank, t_used, t_cards in triples:
         combo = by_rank[t_rank]
@@ -271,8 +273,8 @@ def _full_houses(hand: _Hand, out: _ByValue) -> None:
             out.extend(
                 combo,
                 [
-                    new(
-                        Action,
+                    _new_tuple(
+                        _ACTION,
                         ("play", t_cards + p_cards if t_rank < p_rank else p_cards + t_cards, ""),
                     )
                     for p_rank, p_cards in natural_pairs
@@ -285,7 +287,7 @@ def _full_houses(hand: _Hand, out: _ByValue) -> None:
             out.extend(
                 combo,
                 [
-                    new(Action, ("play", _merged(t_cards, p_cards), ""))
+                    _new_tuple(_ACTION, ("play", _merged(t_cards, p_cards), ""))
                     for p_rank, p_cards in with_wilds[0]
                     if p_rank != t_rank
                 ],
@@ -322,7 +324,6 @@ def _straights(hand: _Hand, out: _ByValue) -> None:
     wild, wilds, singles, level = hand.wild, hand.wilds, hand.singles, hand.level
     by_top = [reading(Kind.STRAIGHT, start + 5, 5) for start in range(10)]
     suits_of = [_SUIT_MASK[pool] for pool in hand.pools]
-    new = _new_tuple
     for start in range(10):
         ranks = _POSITION_RANKS[start : start + 5]
         options = [singles[r] for r in ranks]
@@ -349,11 +350,14 @@ def _straights(hand: _Hand, out: _ByValue) -> None:
                     extra = (wild,) * filled
                     chosen[at:at] = [[wild]] * filled
                     flushes = [f[:at] + extra + f[at:] for f in flushes]
-                plays = [new(Action, ("play", n, "")) for n in product(*chosen)]
+                plays = [_new_tuple(_ACTION, ("play", n, "")) for n in product(*chosen)]
                 out.extend(combo, _without(plays, chosen, flushes) if flushes else plays)
                 continue
             extra = (wild,) * filled
-            plays = [new(Action, ("play", tuple(sorted(n + extra)), "")) for n in product(*chosen)]
+            plays = [
+                _new_tuple(_ACTION, ("play", tuple(sorted(n + extra)), ""))
+                for n in product(*chosen)
+            ]
             out.extend(combo, _without(plays, chosen, flushes))
 
 
@@ -437,25 +441,39 @@ def _wild_slots(missing: Sequence[int], length: int, wilds: int) -> list[frozens
 # Spreads of the two wild cards over a run whose natural cards are then two
 # adjacent pairs: such cards are both 3 consecutive pairs and 2 consecutive
 # triples, so the play must name its kind.
-_TWO_KIND_SPREADS: dict[Kind, frozenset[tuple[int, ...]]] = {
-    Kind.PAIR_RUN: frozenset({(0, 0, 2), (2, 0, 0)}),
-    Kind.TRIPLE_RUN: frozenset({(1, 1)}),
-}
+_TWO_KIND_SPREADS: Final = (
+    frozenset({(0, 0, 2), (2, 0, 0)}),  # pair runs
+    frozenset({(1, 1)}),  # triple runs
+)
+_WILD_PAIR_LOW: Final = (2, 0, 0)
+"""Both wild cards as the lowest pair of a pair run: the same cards as both as the
+highest pair of the window one higher (:data:`_WILD_PAIR_HIGH`)."""
+_WILD_PAIR_HIGH: Final = (0, 0, 2)
 
 
-def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: list[Play]) -> None:
-    """3 consecutive pairs (width 2, length 3) or 2 consecutive triples (width 3, length 2)."""
+def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: _ByValue) -> None:
+    """3 consecutive pairs (width 2, length 3) or 2 consecutive triples (width 3, length 2).
+
+    Each play comes once, at its strongest reading: natural cards of two adjacent pairs
+    with both wild cards read as a pair run in two windows (the wild cards below them
+    or above them); they come where the lower window makes them, read in the higher.
+    """
     wild, wilds, naturals = hand.wild, hand.wilds, hand.naturals
     spreads = _wild_spreads(length, width, wilds)
-    two_kinds = _TWO_KIND_SPREADS[kind]
-    new = _new_tuple
+    pair_runs = width == 2
+    two_kinds = _TWO_KIND_SPREADS[0 if pair_runs else 1]
+    label = KIND_LABELS[kind]
+    size = width * length
+    last = 14 - length  # the highest window's start
     short = [width - n if n < width else 0 for n in naturals]
     for start in range(15 - length):
         ranks = _POSITION_RANKS[start : start + length]
         if sum([short[r] for r in ranks]) > wilds:
             continue  # not enough cards for this window even with every wild card
-        combo = reading(kind, start + length, width * length)
+        combo = reading(kind, start + length, size)
         for spread in spreads:
+            if pair_runs and start and spread == _WILD_PAIR_HIGH:
+                continue  # made by the window one lower
             parts = [
                 hand.take(r, width - u) if naturals[r] >= width - u else []
                 for r, u in zip(ranks, spread, strict=True)
@@ -463,12 +481,18 @@ def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: list[Play]) -> 
             if not all(parts):
                 continue
             used = sum(spread)
-            tag = kind.label if spread in two_kinds else ""
+            tag = label if spread in two_kinds else ""
+            read = combo
+            if pair_runs and start < last and spread == _WILD_PAIR_LOW:
+                read = reading(kind, start + length + 1, size)
+            joined = _joined(parts, (wild,) * used)
             # the parts' cards in rank order: sorted unless wild cards or the low ace come in
-            in_order = not used and start > 0
-            for cards in _joined(parts, (wild,) * used):
-                out.append(
-                    (new(Action, ("play", cards if in_order else tuple(sorted(cards)), tag)), combo)
+            if not used and start > 0:
+                out.extend(read, [_new_tuple(_ACTION, ("play", cards, tag)) for cards in joined])
+            else:
+                out.extend(
+                    read,
+                    [_new_tuple(_ACTION, ("play", tuple(sorted(cards)), tag)) for cards in joined],
                 )
 
 
@@ -517,30 +541,24 @@ _NON_BOMB_KINDS = (
 )
 
 
-def _generate_once(hand: _Hand, slot: int, out: _ByValue) -> None:
-    """The plays of a group whose generator makes each play once (:data:`_ONCE_SLOTS`)."""
+def _generate(hand: _Hand, slot: int, out: _ByValue) -> None:
+    """The plays of a non-bomb kind's group; its generator makes each play once: cards
+    of one rank are chosen once each, and the plays that several readings make are made
+    once, at the strongest."""
     if slot == Kind.SINGLE:
         _singles(hand, out)
-    elif slot == Kind.PAIR or slot == Kind.TRIPLE:
-        if slot == Kind.PAIR:
-            _sets(hand, 2, Kind.PAIR, out)
-        else:
-            _sets(hand, 3, Kind.TRIPLE, out)
+    elif slot == Kind.PAIR:
+        _sets(hand, 2, Kind.PAIR, out)
+    elif slot == Kind.TRIPLE:
+        _sets(hand, 3, Kind.TRIPLE, out)
     elif slot == Kind.FULL_HOUSE:
         _full_houses(hand, out)
-    else:
-        _straights(hand, out)
-
-
-def _generate(hand: _Hand, slot: int, out: list[Play]) -> None:
-    """The plays of the other groups (runs and bombs), in the order they come."""
-    if slot == _BOMBS_SLOT:
-        _straight_flushes(hand, out)
-        _bombs(hand, out)
     elif slot == Kind.PAIR_RUN:
         _runs(hand, 2, 3, Kind.PAIR_RUN, out)
-    else:
+    elif slot == Kind.TRIPLE_RUN:
         _runs(hand, 3, 2, Kind.TRIPLE_RUN, out)
+    else:
+        _straights(hand, out)
 
 
 class _Group:
@@ -685,43 +703,21 @@ class HandPlays:
     def _listed(self, slot: int) -> _Group:
         """The plays of a group listed afresh from the hand, in order."""
         hand = self.hand
-        if slot in _ONCE_SLOTS:
+        if slot != _BOMBS_SLOT:
             by_value = _ByValue()
-            _generate_once(hand, slot, by_value)
+            _generate(hand, slot, by_value)
             return by_value.group()
         plays: list[Play] = []
-        _generate(hand, slot, plays)
+        _straight_flushes(hand, plays)
+        _bombs(hand, plays)
         if hand.wilds:
             plays = _merge(plays)
-        if slot == _BOMBS_SLOT:
-            plays.sort(key=_READING)
-            return _Group(list(map(_ACTION, plays)), list(map(_READING, plays)))
-        return _by_value(plays)
+        plays.sort(key=_READING)
+        return _Group(list(map(_ACTION_OF, plays)), list(map(_READING, plays)))
 
 
-def _by_value(plays: list[Play]) -> _Group:
-    """A group of plays of one kind and size, sorted by value as a stable sort would
-    (values are small numbers: each play goes to its value's bucket)."""
-    buckets: list[list[Play]] = [[] for _ in range(_VALUES)]
-    for play in plays:
-        buckets[play[1].value].append(play)
-    actions: list[Action] = []
-    readings: list[Reading] = []
-    for bucket in buckets:
-        for action, combo in bucket:
-            actions.append(action)
-            readings.append(combo)
-    return _Group(actions, readings)
-
-
-_ACTION: Final = itemgetter(0)
+_ACTION_OF: Final = itemgetter(0)
 _READING: Final = itemgetter(1)
-_ONCE_SLOTS: Final = frozenset(
-    {int(kind) for kind in (Kind.SINGLE, Kind.PAIR, Kind.TRIPLE, Kind.FULL_HOUSE, Kind.STRAIGHT)}
-)
-"""Groups whose generators make each play once (no merging needed): cards of one rank
-are chosen once each, and the full houses and straights that several readings make
-are made once (:func:`_full_houses`, :func:`_straights`)."""
 
 
 def _merge(raw: list[Play]) -> list[Play]:

@@ -56,6 +56,8 @@ from arena.games.guandan.moves import HandPlays
 
 GAME_NAME = "guandan"
 _new_tuple: Final = tuple.__new__
+_EVENT: Final = Event
+"""The event class, for the hot paths (read once, not looked up by name on each use)."""
 SYNTAX = ActionSyntax(
     GAME_NAME,
     {
@@ -277,7 +279,7 @@ class GuandanState(ClimbingState[_Table]):
         self._phase = "play"
         self._table = _Table()
         self._to_act = seat
-        self._events.append(_new_tuple(Event, ("lead", seat, (), NOBODY, 0, tag)))
+        self._events.append(_new_tuple(_EVENT, ("lead", seat, (), NOBODY, 0, tag)))
 
     def _play(self, seat: Seat, cards: tuple[Card, ...], reading: Reading) -> None:
         counts = self._own_counts(seat)
@@ -296,7 +298,7 @@ class GuandanState(ClimbingState[_Table]):
         # every field in order, without the keyword constructor (hot path)
         self._events.append(
             _new_tuple(
-                Event, ("play", seat, cards, NOBODY, reading.value, KIND_LABELS[reading.kind])
+                _EVENT, ("play", seat, cards, NOBODY, reading.value, KIND_LABELS[reading.kind])
             )
         )
         self._table = _Table(seat, cards, reading, 0)
