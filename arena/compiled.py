@@ -66,6 +66,8 @@ GROUP_MODULE = "arena_engines__mypyc"
 """mypyc's shared library: the code of every compiled module, their shims import it."""
 
 _SHARED_MODULES = ("arena.cards", "arena.games.base", "arena.games.climbing", "arena.games.options")
+_DRIVER_MODULES = ("arena.deal_loop",)
+"""The match driver's loop over decisions, compiled with the engines it calls."""
 _GAME_PACKAGES = ("arena.games.guandan", "arena.games.sanfu", "arena.games.shengji")
 _NOT_COMPILED = frozenset({"__init__", "text"})
 """A game package's ``__init__`` (registry glue, subclassed by variant) and ``text``
@@ -99,8 +101,9 @@ def compiled_dir(root: Path | None = None) -> Path:
 
 
 def engine_modules(root: Path | None = None) -> tuple[str, ...]:
-    """Every compiled module: the shared engine modules, then each game package's modules
-    but its ``__init__`` and ``text`` (a module added to a game is compiled too)."""
+    """Every compiled module: the shared engine modules, each game package's modules but
+    its ``__init__`` and ``text`` (a module added to a game is compiled too), then the
+    match driver's loop."""
     base = root or source_root()
     found: list[str] = []
     for package in _GAME_PACKAGES:
@@ -110,7 +113,7 @@ def engine_modules(root: Path | None = None) -> tuple[str, ...]:
             for path in sorted(folder.glob("*.py"))
             if path.stem not in _NOT_COMPILED
         ]
-    return (*_SHARED_MODULES, *found)
+    return (*_SHARED_MODULES, *found, *_DRIVER_MODULES)
 
 
 def source_of(module: str, root: Path | None = None) -> Path:

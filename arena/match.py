@@ -11,10 +11,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 from arena.chance import derive_seed
+from arena.deal_loop import Unplayed, action_text, play_answers
 from arena.errors import IllegalActionError, ParseError
 from arena.games.base import (
     NUM_SEATS,
@@ -158,9 +158,12 @@ def play_deal(
     the seat to act (:meth:`State.player_at`). ``banks`` holds each player's time bank
     left (updated); ``actions`` is filled as the deal goes (and returned).
     """
+    actions = actions if actions is not None else []
+    if on_event is None and (clock is None or clock.limit is None):
+        _play_untimed(state, policies, actions)
+        return actions
     clock = clock or Clock()
     banks = banks if banks is not None else [clock.bank] * NUM_SEATS
-    actions = actions if actions is not None else []
     automatic = [0] * NUM_SEATS
     seen = 0
 
@@ -206,6 +209,30 @@ def play_deal(
     return actions
 
 
+_UNTIMED = Clock()
+"""No time limit: every answer is awaited."""
+
+
+def _play_untimed(state: State, policies: Sequence[Policy], actions: list[str]) -> None:
+    """A deal without clock or listener: the compiled loop (:func:`play_answers`) plays
+    every answer that is an action the game takes; any other answer is read or refused by
+    :func:`_decide`, as in a timed deal, and the loop goes on."""
+    while True:
+        try:
+            unplayed = play_answers(state, policies, actions)
+            if unplayed is None:
+                return
+            seat = state.to_act
+            player = state.player_at(seat)
+            played = _decide(state, seat, policies[player], _UNTIMED, [], player, unplayed)
+        except SeatGone:
+            seat = state.to_act
+            _flee(state, seat, policies[state.player_at(seat)], actions)
+            return
+        if played is not None:  # always: an untimed answer is never late
+            actions.append(played)
+
+
 def can_flee(state: State, seat: Seat) -> bool:
     """Whether the seat can still flee: the deal goes on and it holds cards."""
     return not state.is_terminal() and bool(state.hand(seat))
@@ -220,15 +247,18 @@ def _flee(state: State, seat: Seat, policy: Policy, actions: list[str]) -> None:
     actions.append(f"{FLED_MARK} {seat}")
 
 
-action_text: Callable[[Action], str] = lru_cache(maxsize=1 << 14)(Action.__str__)
-"""An action's text form for the record, kept for the actions a deal repeats."""
-
-
 def _decide(
-    state: State, seat: int, policy: Policy, clock: Clock, banks: list[float], player: int
+    state: State,
+    seat: int,
+    policy: Policy,
+    clock: Clock,
+    banks: list[float],
+    player: int,
+    given: Unplayed | None = None,
 ) -> str | None:
     """Ask ``policy`` for the seat's action and apply it; the action's text, or ``None``
     if the answer came too late (after the decision's time and the player's bank).
+    ``given`` is an untimed answer the policy gave already, to be read first.
 
     An answer that is no action of the game (:class:`ParseError`) or one the rules refuse
     here (:class:`IllegalActionError`) raises :class:`PolicyError`, unless the policy can
@@ -242,10 +272,13 @@ def _decide(
         deadline = Deadline(started + clock.limit, started + clock.limit + banks[player])
     act_by = getattr(policy, "act_by", None) if deadline is not None else None
     while True:
-        observation = state.observe(seat)
-        action: Action | str | None = (
-            act_by(observation, deadline) if act_by is not None else policy.act(observation)
-        )
+        action: object
+        if given is not None:
+            action, given = given.answer, None
+        elif act_by is not None:
+            action = act_by(state.observe(seat), deadline)
+        else:
+            action = policy.act(state.observe(seat))
         if deadline is not None:
             finished = min(clock.now(), deadline.final)
             if action is None or (act_by is None and finished >= deadline.final):
@@ -267,7 +300,7 @@ def _decide(
 
 
 def _refuse(
-    policy: Policy, seat: int, action: Action | str | None, err: IllegalActionError | ParseError
+    policy: Policy, seat: int, action: object, err: IllegalActionError | ParseError
 ) -> None:
     """Tell ``policy`` why its answer was refused, or raise :class:`PolicyError`."""
     tell = getattr(policy, "malformed", None) if isinstance(err, ParseError) else None

@@ -8,7 +8,8 @@ from arena.games.base import Action, Observation
 
 
 class RandomBot:
-    """Picks uniformly among the legal actions, from its own seeded generator."""
+    """Picks uniformly among the legal actions, from its own seeded generator: the
+    choice ``random.Random(seed).randrange`` makes, drawn the way it draws it."""
 
     name = "random"
 
@@ -17,7 +18,17 @@ class RandomBot:
 
     def act(self, observation: Observation) -> Action:
         actions = observation.legal_actions
-        return actions[self._rng.randrange(len(actions))]
+        count = len(actions)
+        if not count:
+            raise ValueError("no legal action to choose from")
+        # randrange(count) without its argument checks: the lowest bits that can hold
+        # count - 1, drawn again until they are below count
+        bits = count.bit_length()
+        draw = self._rng.getrandbits
+        index = draw(bits)
+        while index >= count:
+            index = draw(bits)
+        return actions[index]
 
 
 class FirstBot:

@@ -78,6 +78,7 @@ def test_every_engine_module_is_compiled_but_the_packages_and_their_text() -> No
         assert f"arena.games.{game}.state" in modules
         assert f"arena.games.{game}.text" not in modules
         assert f"arena.games.{game}" not in modules
+    assert modules[-1] == "arena.deal_loop"  # the match driver's loop over decisions
     assert len(set(modules)) == len(modules)
 
 

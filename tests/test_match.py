@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import bots
 from arena.chance import derive_seed
+from arena.deal_loop import TEXTS_KEPT, action_text
 from arena.errors import IllegalActionError
-from arena.games import Action, Event, Observation, State, make
-from arena.match import MatchResult, PolicyError, play_deal, play_match
+from arena.games import Action, Event, Observation, State, make, names
+from arena.match import FLED_MARK, Clock, MatchResult, PolicyError, SeatGone, play_deal, play_match
 from arena.replay import outcome_to_dict, verify
 
 GAME = make("guandan")
@@ -227,3 +231,131 @@ def test_first_bots_play_a_deterministic_match() -> None:
     one = play_match(GAME, [bots.make("first")] * 4, seed=3, max_deals=2)
     two = play_match(GAME, [bots.make("first")] * 4, seed=3, max_deals=2)
     assert one.record.to_json() == two.record.to_json()
+
+
+class Wayward:
+    """Plays at random, but answers first, now and then, with what the driver must read
+    (the text form) or refuse and ask again (an illegal action, a malformed one, None, a
+    plain tuple, an int); keeps what it is told. Seat ``leaves`` raises SeatGone on its
+    ``leave_at``-th decision."""
+
+    def __init__(self, seed: int, leave_at: int | None = None) -> None:
+        self.inner = bots.RandomBot(seed)
+        self.draw = random.Random(seed)
+        self.told: list[tuple[str, object, str]] = []
+        self.decisions = 0
+        self.leave_at = leave_at
+        self.gone: list[object] = []
+
+    def act(self, observation: Observation) -> object:
+        self.decisions += 1
+        if self.decisions == self.leave_at:
+            raise SeatGone
+        kind = self.draw.randrange(8)
+        if kind == 0:
+            return Action("play", (53, 53, 53, 53, 53))  # never held: illegal
+        if kind == 1:
+            return [None, 5, ("pass", (), ""), Action("pass", (99,)), "hop"][self.draw.randrange(5)]
+        chosen = self.inner.act(observation)
+        return str(chosen) if kind == 2 else chosen
+
+    def rejected(self, action: object, reason: str) -> None:
+        self.told.append(("rejected", action, reason))
+
+    def malformed(self, action: object, reason: str) -> None:
+        self.told.append(("malformed", action, reason))
+
+    def timed_out(self, fallback: object) -> None:
+        self.gone.append(fallback)
+
+
+class NoTime:
+    """A clock that never moves: a timed deal in which no answer is ever late."""
+
+    def __call__(self) -> float:
+        return 0.0
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    variant=st.sampled_from(names()),
+    seed=st.integers(0, 2**32),
+    wayward=st.booleans(),
+    leave_at=st.none() | st.integers(1, 40),
+)
+def test_an_untimed_unlistened_deal_plays_as_a_listened_one(
+    variant: str, seed: int, wayward: bool, leave_at: int | None
+) -> None:
+    """A deal with neither clock nor listener runs the driver's compiled loop: the same
+    record, events, decisions, refusals told and seat gone as the general loop (a timed
+    deal in which no answer is late too, but for None: there, no answer in time)."""
+    game = make(variant)
+
+    def played(on_event: bool, clock: Clock | None) -> tuple[State, list[str], list[object]]:
+        policies: list[object] = [bots.RandomBot(derive_seed(seed, s)) for s in range(4)]
+        if wayward:
+            policies[seed % 4] = Wayward(seed, leave_at)
+        state = game.new_deal(game.first_setup(), seed=seed)
+        heard: list[Event] = []
+        listener = (lambda at, event: heard.append(event)) if on_event else None
+        actions = play_deal(state, policies, listener, clock)  # type: ignore[arg-type]
+        assert state.is_terminal()
+        assert heard == (list(state.events) if on_event else [])
+        return state, actions, policies
+
+    fast, fast_actions, fast_policies = played(False, None)
+    full, full_actions, full_policies = played(True, None)
+    assert fast_actions == full_actions
+    assert fast.events == full.events
+    assert outcome_to_dict(fast.outcome()) == outcome_to_dict(full.outcome())
+    for one, other in zip(fast_policies, full_policies, strict=True):
+        if isinstance(one, Wayward) and isinstance(other, Wayward):
+            assert one.told == other.told and one.gone == other.gone
+            assert any(text.startswith(FLED_MARK) for text in fast_actions) == bool(one.gone)
+    if not wayward:
+        _, timed_actions, _ = played(False, Clock(limit=1.0, now=NoTime()))
+        assert timed_actions == fast_actions
+
+
+def test_an_untimed_deal_refuses_what_it_cannot_play_naming_the_seat() -> None:
+    """The compiled loop hands back an answer it cannot play; a policy that cannot be
+    told of it stops the match with PolicyError, like in a timed deal."""
+    state = GAME.new_deal(GAME.first_setup(), seed=3)
+    seat = state.to_act
+    policies: list[object] = [*random_bots(3)]
+    policies[state.player_at(seat)] = Illegal()
+    before = list(state.events)
+    with pytest.raises(PolicyError, match=rf"^seat {seat}: .*not in"):
+        play_deal(state, policies)  # type: ignore[arg-type]
+    assert list(state.events) == before  # the refused answer changed nothing
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**64), sizes=st.lists(st.integers(1, 5000), max_size=50))
+def test_random_bot_draws_as_randrange(seed: int, sizes: list[int]) -> None:
+    """RandomBot picks what ``random.Random(seed).randrange(len(legal))`` would: the same
+    decisions for the same seed as before its draw was made quicker."""
+    bot, reference = bots.RandomBot(seed), random.Random(seed)
+    for size in sizes:
+        legal = tuple(Action("play", (card % 54,)) for card in range(size))
+        observation = Observation("guandan", 0, "play", 0, (), legal, ())
+        assert bot.act(observation) is legal[reference.randrange(size)]
+
+
+def test_random_bot_without_legal_actions_says_so() -> None:
+    with pytest.raises(ValueError, match="no legal action"):
+        bots.RandomBot(1).act(Observation("guandan", 0, "play", 0, (), (), ()))
+
+
+@given(st.lists(st.tuples(st.sampled_from(["play", "pass", "bury"]), st.integers(0, 53))))
+def test_the_record_text_of_an_action_is_its_text_form(drawn: list[tuple[str, int]]) -> None:
+    for verb, card in drawn:
+        action = Action(verb, (card,) * (card % 3), "pair" if card % 5 == 0 else "")
+        assert action_text(action) == str(action)
+
+
+def test_the_kept_action_texts_start_again_when_full() -> None:
+    made = [Action("play", (a % 54, b % 54)) for a in range(200) for b in range(100)]
+    assert len(made) > TEXTS_KEPT
+    for action in made:
+        assert action_text(action) == str(action)
