@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
-from arena.games.shengji.leads import Leads, all_leads
+from arena.games.shengji.leads import Leads, all_leads, unit_leads
 from arena.games.shengji.order import TrumpOrder
+from arena.games.shengji.shapes import Pile, Unit
 
 
 def listed_leads(hand: list[Card], order: TrumpOrder) -> list[Action]:
@@ -36,12 +37,36 @@ def listed_leads(hand: list[Card], order: TrumpOrder) -> list[Action]:
     return leads
 
 
+def pile_units(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list[Unit]:
+    """Every distinct single unit (single, set, tractor) of a hand, read from its piles."""
+    by_suit: dict[int, list[Card]] = {}
+    for card in cards:
+        by_suit.setdefault(order.suits[card], []).append(card)
+    units: list[Unit] = []
+    for suit_cards in by_suit.values():
+        pile = Pile(suit_cards, order)
+        units.extend(pile.units(1, 1))
+        for width in range(2, max_width + 1):
+            sets = list(pile.units(width, 1))
+            if not sets:  # nor any wider
+                break
+            units.extend(sets)
+            units.extend(pile.tractors(width))  # ever longer (SJ-15)
+    return units
+
+
 @st.composite
-def hands(draw: st.DrawFn) -> tuple[list[Card], TrumpOrder]:
+def hands(draw: st.DrawFn, most: int = 14) -> tuple[list[Card], TrumpOrder]:
     decks = draw(st.integers(1, 4))
-    order = TrumpOrder(draw(st.integers(0, 12)), draw(st.sampled_from([None, 0, 1, 2, 3])))
+    two_colour = decks == 1 and draw(st.booleans())
+    order = TrumpOrder(
+        draw(st.integers(0, 12)),
+        draw(st.sampled_from([None, 0, 1] if two_colour else [None, 0, 1, 2, 3])),
+        draw(st.booleans()),
+        two_colour,
+    )
     pool = [card for card in range(NUM_KINDS) for _ in range(decks)]
-    hand = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=14))
+    hand = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=most))
     for card, n in Counter(hand).items():  # no more copies than the decks hold
         while n > decks:
             hand.remove(card)
@@ -111,3 +136,15 @@ def test_sj17_more_leads_than_the_limit_are_not_listed() -> None:
     spades = [card for card in range(NUM_KINDS) if order.suits[card] == order.suits[4]]
     hand = sorted(spades[:8] * 2)  # 3**8 - 1 leads of one suit
     assert all_leads(hand, order, 1000) is None
+
+
+@settings(max_examples=500, deadline=None)
+@given(hands(most=40), st.integers(2, 4))
+def test_sj15_unit_leads_are_the_units_of_the_piles(
+    case: tuple[list[Card], TrumpOrder], max_width: int
+) -> None:
+    """The single units a hand may lead when throws are not listed (or not allowed):
+    the same plays in the same order as the units its piles hold."""
+    hand, order = case
+    expected = [Action("play", unit.cards) for unit in pile_units(hand, order, max_width)]
+    assert unit_leads(hand, order, max_width) == expected

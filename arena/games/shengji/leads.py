@@ -14,6 +14,7 @@ most significant (the empty set, first in that order, left out).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import product
 from typing import Any, cast, overload
 
 from arena.cards import NUM_KINDS, Card
@@ -166,6 +167,63 @@ class Leads:
 Sequence.register(Leads)
 
 
+def unit_leads(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list[Action]:
+    """A ``play`` of every distinct single unit of sorted ``cards``: per suit (in the
+    order of their first card), the singles, then per width from 2 up to ``max_width``
+    (while the hand holds such sets) the sets and the tractors, shortest first (SJ-15);
+    each kind by position, identities of one position in order."""
+    suits, identities, orders = order.suits, order.identities, order.orders
+    members: list[dict[int, list[Card]]] = [{} for _ in range(TRUMP + 1)]
+    first: list[int] = []  # the suits held, in the order of their first card
+    for card in cards:
+        held = members[suits[card]]
+        if not held:
+            first.append(suits[card])
+        copies = held.get(identities[card])
+        if copies is None:
+            held[identities[card]] = [card]
+        else:
+            copies.append(card)
+    leads: list[Action] = []
+    for suit in first:
+        held = members[suit]
+        ranked = sorted(held, key=lambda identity: (orders[held[identity][0]], identity))
+        for identity in ranked:
+            leads.append(_new_tuple(Action, ("play", (held[identity][0],), "")))
+        for width in range(2, max_width + 1):
+            wide = [identity for identity in ranked if len(held[identity]) >= width]
+            if not wide:
+                break
+            for identity in wide:
+                leads.append(_new_tuple(Action, ("play", tuple(held[identity][:width]), "")))
+            _tractor_leads(held, wide, width, orders, leads)
+    return leads
+
+
+def _tractor_leads(
+    held: dict[int, list[Card]],
+    wide: list[int],
+    width: int,
+    orders: tuple[int, ...],
+    leads: list[Action],
+) -> None:
+    """Append every tractor of ``width`` of the identities held that wide (by position)."""
+    at: dict[int, list[int]] = {}  # position → identities held ``width`` times
+    for identity in wide:
+        at.setdefault(orders[held[identity][0]], []).append(identity)
+    run: dict[int, int] = {}  # position → how many held positions follow from it
+    for position in sorted(at, reverse=True):
+        run[position] = run.get(position + 1, 0) + 1
+    longest = max(run.values())
+    for length in range(2, longest + 1):
+        for start in at:
+            if run[start] >= length:
+                chain = [at[position] for position in range(start, start + length)]
+                for chosen in product(*chain):
+                    cards = sorted([c for identity in chosen for c in held[identity][:width]])
+                    leads.append(_new_tuple(Action, ("play", tuple(cards), "")))
+
+
 def _after(previous: object, card: object) -> bool:
     return isinstance(previous, int) and isinstance(card, int) and previous < card
 
@@ -232,4 +290,4 @@ _COPIES: list[tuple[tuple[Card, ...], ...]] = [
 ]
 """Per card, the tuples of 0 … 4 copies of it."""
 
-__all__ = ["Leads", "all_leads"]
+__all__ = ["Leads", "all_leads", "unit_leads"]

@@ -97,24 +97,6 @@ def _unrank(
     return tuple(taken)
 
 
-def lead_units(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list[Unit]:
-    """Every distinct single unit (single, set, tractor) the hand can lead."""
-    by_suit: dict[int, list[Card]] = {}
-    for card in cards:
-        by_suit.setdefault(order.suits[card], []).append(card)
-    units: list[Unit] = []
-    for suit_cards in by_suit.values():
-        pile = Pile(suit_cards, order)
-        units.extend(pile.units(1, 1))
-        for width in range(2, max_width + 1):
-            sets = list(pile.units(width, 1))
-            if not sets:  # nor any wider
-                break
-            units.extend(sets)
-            units.extend(pile.tractors(width))  # ever longer (SJ-15)
-    return units
-
-
 def follows(
     hand: Sequence[Card],
     lead: Sequence[Unit],
@@ -317,6 +299,5 @@ __all__ = [
     "as_actions",
     "follow_actions",
     "follows",
-    "lead_units",
     "sub_multisets",
 ]

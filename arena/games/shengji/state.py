@@ -41,12 +41,10 @@ from arena.games.shengji.declare import (
     trump_when_undeclared,
 )
 from arena.games.shengji.follow import follow_error, follow_is_legal, suit_members
-from arena.games.shengji.leads import Leads, all_leads
+from arena.games.shengji.leads import Leads, all_leads, unit_leads
 from arena.games.shengji.moves import (
     LIST_LIMIT,
-    as_actions,
     follow_actions,
-    lead_units,
 )
 from arena.games.shengji.order import CARD_POINTS, TrumpOrder
 from arena.games.shengji.shapes import Unit, decompose
@@ -536,8 +534,7 @@ class ShengjiState(CardState):
                 leads = all_leads(hand, order, LIST_LIMIT)
                 if leads is not None:
                     return leads, True, ""
-            units = lead_units(hand, order, self.rules.max_width)
-            actions = as_actions([u.cards for u in units])
+            actions = unit_leads(hand, order, self.rules.max_width)
             if not self.rules.throws_allowed:
                 return actions, True, ""
             return (
