@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import product
-from typing import Any, cast, overload
+from typing import Any, Final, cast, overload
 
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
@@ -164,53 +164,58 @@ class Leads:
         return held
 
 
-Sequence.register(Leads)
-
-
 def unit_leads(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list[Action]:
     """A ``play`` of every distinct single unit of sorted ``cards``: per suit (in the
     order of their first card), the singles, then per width from 2 up to ``max_width``
     (while the hand holds such sets) the sets and the tractors, shortest first (SJ-15);
     each kind by position, identities of one position in order."""
     suits, identities, orders = order.suits, order.identities, order.orders
-    members: list[dict[int, list[Card]]] = [{} for _ in range(TRUMP + 1)]
+    members: dict[int, list[Card]] = {}  # identity → its cards held (sorted)
+    keyed: list[list[int]] = [[] for _ in range(TRUMP + 1)]  # per suit: position, identity
     first: list[int] = []  # the suits held, in the order of their first card
     for card in cards:
-        held = members[suits[card]]
-        if not held:
-            first.append(suits[card])
-        copies = held.get(identities[card])
-        if copies is None:
-            held[identities[card]] = [card]
-        else:
-            copies.append(card)
+        identity = identities[card]
+        held = members.get(identity)
+        if held is not None:
+            held.append(card)
+            continue
+        members[identity] = [card]
+        suit = suits[card]
+        if not keyed[suit]:
+            first.append(suit)
+        keyed[suit].append(orders[card] * _KEY + identity)
     leads: list[Action] = []
     for suit in first:
-        held = members[suit]
-        ranked = sorted(held, key=lambda identity: (orders[held[identity][0]], identity))
-        for identity in ranked:
-            leads.append(_new_tuple(Action, ("play", (held[identity][0],), "")))
+        keys = sorted(keyed[suit])
+        for key in keys:
+            leads.append(_new_tuple(Action, ("play", (members[key % _KEY][0],), "")))
         for width in range(2, max_width + 1):
-            wide = [identity for identity in ranked if len(held[identity]) >= width]
+            wide = [key for key in keys if len(members[key % _KEY]) >= width]
             if not wide:
                 break
-            for identity in wide:
-                leads.append(_new_tuple(Action, ("play", tuple(held[identity][:width]), "")))
-            _tractor_leads(held, wide, width, orders, leads)
+            for key in wide:
+                held = members[key % _KEY]
+                leads.append(_new_tuple(Action, ("play", tuple(held[:width]), "")))
+            if len(wide) > 1:
+                _tractor_leads(members, wide, width, leads)
     return leads
 
 
 def _tractor_leads(
-    held: dict[int, list[Card]],
-    wide: list[int],
-    width: int,
-    orders: tuple[int, ...],
-    leads: list[Action],
+    members: dict[int, list[Card]], wide: list[int], width: int, leads: list[Action]
 ) -> None:
-    """Append every tractor of ``width`` of the identities held that wide (by position)."""
+    """Append every tractor of ``width``, shortest first, each length by its lowest
+    position: ``wide`` holds the keys (position, identity) held that wide, in order."""
     at: dict[int, list[int]] = {}  # position → identities held ``width`` times
-    for identity in wide:
-        at.setdefault(orders[held[identity][0]], []).append(identity)
+    for key in wide:
+        position = key // _KEY
+        found = at.get(position)
+        if found is None:
+            at[position] = [key % _KEY]
+        else:
+            found.append(key % _KEY)
+    if len(at) < 2:
+        return
     run: dict[int, int] = {}  # position → how many held positions follow from it
     for position in sorted(at, reverse=True):
         run[position] = run.get(position + 1, 0) + 1
@@ -220,8 +225,15 @@ def _tractor_leads(
             if run[start] >= length:
                 chain = [at[position] for position in range(start, start + length)]
                 for chosen in product(*chain):
-                    cards = sorted([c for identity in chosen for c in held[identity][:width]])
+                    cards = sorted([c for identity in chosen for c in members[identity][:width]])
                     leads.append(_new_tuple(Action, ("play", tuple(cards), "")))
+
+
+_KEY: Final = 64
+"""Keys of identities (below 64) by position: ``position * _KEY + identity``."""
+
+
+Sequence.register(Leads)
 
 
 def _after(previous: object, card: object) -> bool:

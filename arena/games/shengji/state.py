@@ -127,6 +127,16 @@ def _declaring_kinds(level: int) -> tuple[Card, ...]:
     return (*(make_card(level, suit) for suit in range(4)), SMALL_JOKER, BIG_JOKER)
 
 
+@lru_cache(maxsize=512)
+def _order_of(
+    level: int, trump: int | None, constant_twos: bool, two_colour: bool
+) -> tuple[TrumpOrder, tuple[tuple[Card, ...], ...]]:
+    """A deal's order and its suits' cards (both immutable, so shared by the deals of
+    the same level and trump)."""
+    order = TrumpOrder(level, trump, constant_twos, two_colour)
+    return order, suit_members(order)
+
+
 @lru_cache(maxsize=4096)
 def _declaration_options(
     declarable: tuple[Card, ...],
@@ -306,10 +316,9 @@ class ShengjiState(CardState):
             if self.setup.dealer is not None
             else (standing.seat if standing is not None else 0)
         )
-        self.order = TrumpOrder(
+        self.order, self._members = _order_of(
             self.level, trump, rules.constant_twos or rules.decks == 4, rules.two_colour
         )
-        self._members = suit_members(self.order)
         shown = self.kitty[3:4] if standing is None and rules.no_declaration == "flip_kitty" else ()
         self._events.append(
             Event("trump", self.dealer, shown, value=self.level, tag=self.order.trump_name())
