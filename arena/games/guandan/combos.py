@@ -55,6 +55,8 @@ KIND_BY_LABEL = {kind.label: kind for kind in Kind}
 KIND_LABELS = tuple(kind.label for kind in Kind)
 """Each kind's label, indexed by the kind (a hot path reads it for every play)."""
 SEQUENCE_KINDS = frozenset({Kind.STRAIGHT, Kind.STRAIGHT_FLUSH, Kind.PAIR_RUN, Kind.TRIPLE_RUN})
+IS_SEQUENCE: Final = tuple(kind in SEQUENCE_KINDS for kind in Kind)
+"""Whether each kind is a sequence, indexed by the kind (read for every play shown)."""
 
 
 class Reading(NamedTuple):
@@ -74,13 +76,13 @@ class Reading(NamedTuple):
 
     def rank_text(self, level: int) -> str:
         """The deciding rank in card notation (``2`` … ``A``, ``SJ``, ``BJ``)."""
-        return value_text(self.value, self.kind in SEQUENCE_KINDS, level)
+        return value_text(self.value, IS_SEQUENCE[self.kind], level)
 
     def describe(self, level: int) -> str:
-        return f"{self.kind.label} {self.rank_text(level)}"
+        return f"{KIND_LABELS[self.kind]} {self.rank_text(level)}"
 
     def to_dict(self, level: int) -> dict[str, object]:
-        return {"kind": self.kind.label, "rank": self.rank_text(level), "size": self.size}
+        return {"kind": KIND_LABELS[self.kind], "rank": self.rank_text(level), "size": self.size}
 
 
 def reading(kind: Kind, value: int, size: int) -> Reading:

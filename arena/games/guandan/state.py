@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import compress, count, repeat
-from operator import is_
 from typing import Any, Final, NoReturn
 
 from arena.cards import (
@@ -43,6 +41,7 @@ from arena.games.base import (
 )
 from arena.games.climbing import ClimbingState
 from arena.games.guandan.combos import (
+    IS_SEQUENCE,
     KIND_BY_LABEL,
     KIND_LABELS,
     Reading,
@@ -50,6 +49,7 @@ from arena.games.guandan.combos import (
     card_value,
     no_combination_reason,
     play_readings,
+    value_text,
     wild_card,
 )
 from arena.games.guandan.moves import HandPlays
@@ -57,6 +57,7 @@ from arena.games.guandan.moves import HandPlays
 GAME_NAME = "guandan"
 _new_tuple: Final = tuple.__new__
 _EVENT: Final = Event
+_OBSERVATION: Final = Observation
 """The event class, for the hot paths (read once, not looked up by name on each use)."""
 SYNTAX = ActionSyntax(
     GAME_NAME,
@@ -97,13 +98,15 @@ class GuandanSetup:
 
 @dataclass(slots=True)
 class _Table:
-    """The trick in progress: its best play so far and the passes since."""
+    """The trick in progress: its best play so far and the passes since; ``public``, the
+    public part of an observation while this trick's best play stands (passes change
+    nothing in it, every play and every lead makes a new trick object)."""
 
     seat: Seat = NOBODY
     cards: tuple[Card, ...] = ()
     reading: Reading | None = None
     passes: int = 0
-    view: dict[str, Any] | None = None
+    public: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -435,7 +438,7 @@ class GuandanState(ClimbingState[_Table]):
                 raise IllegalActionError("illegal action 'pass': the leader must play (GD-10)")
             if self._shared & _TABLE_SHARED:  # a clone shares the trick: copy on write
                 t = self._table
-                self._table = _Table(t.seat, t.cards, t.reading, t.passes, t.view)
+                self._table = _Table(t.seat, t.cards, t.reading, t.passes, t.public)
                 self._shared &= ~_TABLE_SHARED
             self._pass(seat)
             return
@@ -446,8 +449,7 @@ class GuandanState(ClimbingState[_Table]):
             self._play(seat, canonical.cards, self._checked_reading(seat, canonical))
             return
         legal = self._legal
-        # a listed action is found by identity, without comparing the cards of the others
-        index = next(compress(count(), map(is_, legal, repeat(action))), -1)
+        index = _identical(legal, action)
         if index < 0:
             try:
                 index = legal.index(action)
@@ -513,28 +515,26 @@ class GuandanState(ClimbingState[_Table]):
         """GD-12: a count is public once it is 10 or fewer; ``None`` means more than 10."""
         return [self._sizes[s] if self._announced[s] else None for s in range(NUM_SEATS)]
 
-    def _table_view(self) -> dict[str, Any] | None:
-        table = self._table
-        if table.reading is None:
-            return None
-        if table.view is None:
-            table.view = {
-                "seat": table.seat,
-                "cards": format_cards(table.cards),
-                **table.reading.to_dict(self.level),
-            }
-        return table.view
-
-    def observe(self, seat: Seat) -> Observation:
-        sizes, announced = self._sizes, self._announced
-        public: dict[str, Any] = {
+    def _public_view(self) -> dict[str, Any]:
+        """The public part of an observation: the same object until the next play or lead
+        (never changed once made; the hand sizes and the players out change only with a
+        play)."""
+        sizes, announced, table = self._sizes, self._announced, self._table
+        reading = table.reading
+        return {
             "level": self.level,
             "levels": self.setup.levels,
             "level_team": self.setup.level_team,
             "counts": [sizes[s] if announced[s] else None for s in range(NUM_SEATS)],
             "finished": tuple(self._out),
-            "table": self._table_view(),
+            "table": None if reading is None else _trick_view(table, reading, self.level),
         }
+
+    def observe(self, seat: Seat) -> Observation:
+        table = self._table
+        public = table.public
+        if public is None:
+            public = table.public = self._public_view()
         private: dict[str, Any] = {}
         tribute = self._tribute
         if tribute is not None and seat in tribute.returned and self._phase == "return":
@@ -546,7 +546,7 @@ class GuandanState(ClimbingState[_Table]):
             self._legal = legal
         # every field in order, without the keyword constructor (once per decision)
         return _new_tuple(
-            Observation,
+            _OBSERVATION,
             (
                 GAME_NAME,
                 seat,
@@ -633,12 +633,33 @@ class GuandanState(ClimbingState[_Table]):
         super().flee(seat)
 
 
+def _trick_view(table: _Table, reading: Reading, level: int) -> dict[str, Any]:
+    """The best play of the trick as observations show it: seat, cards, kind, rank, size."""
+    kind = reading.kind
+    return {
+        "seat": table.seat,
+        "cards": format_cards(table.cards),
+        "kind": KIND_LABELS[kind],
+        "rank": value_text(reading.value, IS_SEQUENCE[kind], level),
+        "size": reading.size,
+    }
+
+
 _TABLE_SHARED: Final = 1 << NUM_SEATS
 """In ``GuandanState._shared``: the trick is shared with a clone (bits 0..3: the seats'
 counts vectors)."""
 _LISTS_SHARED: Final = 1 << (NUM_SEATS + 1)
 """In ``GuandanState._shared``: the other containers are shared with a clone."""
 _ALL_SHARED: Final = (1 << NUM_SEATS) - 1 | _TABLE_SHARED | _LISTS_SHARED
+
+
+def _identical(actions: tuple[Action, ...], action: Action) -> int:
+    """Where ``action`` itself is in ``actions`` (found by identity, without comparing the
+    cards of the others), or -1."""
+    for index in range(len(actions)):
+        if actions[index] is action:
+            return index
+    return -1
 
 
 def _missing(counts: Sequence[int], cards: Sequence[Card]) -> list[Card]:
