@@ -37,56 +37,55 @@ from arena.games.guandan.combos import (
     reading,
     wild_card,
 )
+from arena.games.guandan.listing import Plays
 
 Play = tuple[Action, Reading]
 """A legal play: the action (sorted cards, and the kind when it must be named) and its reading."""
 
-_new_tuple: Final = tuple.__new__
-_ACTION: Final = Action
-"""The action class, for the hot paths (read once, not looked up by name on each use)."""
-
-
-def _play(cards: tuple[Card, ...], combo: Reading, tag: str = "") -> Play:
-    """A play as the engine keeps it (built without Python-level constructors: hot path)."""
-    return (_new_tuple(_ACTION, ("play", cards, tag)), combo)
-
-
-def _action(cards: tuple[Card, ...]) -> Action:
-    """A play's action, no kind named (built without Python-level constructors: hot path)."""
-    return _new_tuple(_ACTION, ("play", cards, ""))
+Cards = tuple[Card, ...]
+"""A play's cards, sorted (the engine keeps plays as their cards: actions are made only
+when a listing is asked for them, :class:`Plays`)."""
+_Raw = tuple[Cards, Reading]
 
 
 class _ByValue:
     """Plays of one kind and size gathered by value, each value's in the order they came:
-    listed value by value, they are in the order a stable sort by reading gives."""
+    listed value by value, they are in the order a stable sort by reading gives.
 
-    __slots__ = ("actions", "readings")
+    ``tagged``: the plays may name their kind (runs), kept per play."""
 
-    def __init__(self) -> None:
-        self.actions: list[list[Action]] = [[] for _ in range(_VALUES)]
+    __slots__ = ("cards", "readings", "tags")
+
+    def __init__(self, tagged: bool = False) -> None:
+        self.cards: list[list[Cards]] = [[] for _ in range(_VALUES)]
         self.readings: list[Reading | None] = [None] * _VALUES
+        self.tags: list[list[str]] | None = [[] for _ in range(_VALUES)] if tagged else None
 
-    def add(self, action: Action, combo: Reading) -> None:
-        value = combo.value
-        self.actions[value].append(action)
-        self.readings[value] = combo
+    def add(self, cards: Cards, combo: Reading) -> None:
+        self.extend(combo, [cards])
 
-    def extend(self, combo: Reading, actions: list[Action]) -> None:
-        """Add ``actions``, all read as ``combo``."""
+    def extend(self, combo: Reading, cards: list[Cards], tag: str = "") -> None:
+        """Add plays of ``cards``, all read as ``combo`` (made as ``tag`` when not empty)."""
         value = combo.value
-        self.actions[value] += actions
+        self.cards[value] += cards
         self.readings[value] = combo
+        tags = self.tags
+        if tags is not None:
+            tags[value] += [tag] * len(cards)
 
     def group(self) -> _Group:
-        actions: list[Action] = []
+        cards: list[Cards] = []
         readings: list[Reading] = []
+        tags: list[str] | None = [] if self.tags is not None else None
         for value in range(_VALUES):
             combo = self.readings[value]
             if combo is not None:
-                bucket = self.actions[value]
-                actions += bucket
+                bucket = self.cards[value]
+                cards += bucket
                 readings += [combo] * len(bucket)
-        return _Group(actions, readings)
+                if tags is not None and self.tags is not None:
+                    tags += self.tags[value]
+        return _Group(cards, readings, tags if tags is not None and any(tags) else None)
 
 
 @cache
@@ -182,20 +181,21 @@ def _with_wilds(naturals: tuple[Card, ...], wild: Card, n: int) -> tuple[Card, .
 # one generator per group
 
 
+_SINGLE_CARDS: Final = tuple([(card,) for card in range(54)])
+"""The cards of the single-card play of every card (the same objects every time)."""
+
+
 @cache
-def _single_plays(level: int) -> tuple[Play, ...]:
-    """The single-card play of every card, at a level (the same objects every time)."""
-    return tuple(
-        _play((card,), reading(Kind.SINGLE, card_value(card, level), 1)) for card in range(54)
-    )
+def _single_readings(level: int) -> tuple[Reading, ...]:
+    """The reading of the single-card play of every card, at a level."""
+    return tuple([reading(Kind.SINGLE, card_value(card, level), 1) for card in range(54)])
 
 
 def _singles(hand: _Hand, out: _ByValue) -> None:
-    plays = _single_plays(hand.level)
+    readings = _single_readings(hand.level)
     for card, n in enumerate(hand.counts):
         if n:
-            action, combo = plays[card]
-            out.add(action, combo)
+            out.add(_SINGLE_CARDS[card], readings[card])
 
 
 def _sets(hand: _Hand, width: int, kind: Kind, out: _ByValue) -> None:
@@ -209,17 +209,14 @@ def _sets(hand: _Hand, width: int, kind: Kind, out: _ByValue) -> None:
             if natural >= width - used:
                 out.extend(
                     combo,
-                    [
-                        _new_tuple(_ACTION, ("play", _with_wilds(cards, wild, used), ""))
-                        for cards in hand.take(rank, width - used)
-                    ],
+                    [_with_wilds(cards, wild, used) for cards in hand.take(rank, width - used)],
                 )
     if width == 2:
         if wilds == 2:
-            out.add(_action((wild, wild)), reading(Kind.PAIR, LEVEL_VALUE, 2))
+            out.add((wild, wild), reading(Kind.PAIR, LEVEL_VALUE, 2))
         for joker, value in ((SMALL_JOKER, SMALL_JOKER_VALUE), (BIG_JOKER, BIG_JOKER_VALUE)):
             if hand.counts[joker] == 2:
-                out.add(_action((joker, joker)), reading(Kind.PAIR, value, 2))
+                out.add((joker, joker), reading(Kind.PAIR, value, 2))
 
 
 _Part = tuple[int, int, tuple[Card, ...]]
@@ -273,10 +270,7 @@ def _full_houses(hand: _Hand, out: _ByValue) -> None:
             out.extend(
                 combo,
                 [
-                    _new_tuple(
-                        _ACTION,
-                        ("play", t_cards + p_cards if t_rank < p_rank else p_cards + t_cards, ""),
-                    )
+                    t_cards + p_cards if t_rank < p_rank else p_cards + t_cards
                     for p_rank, p_cards in natural_pairs
                     if p_rank != t_rank
                 ],
@@ -287,7 +281,7 @@ def _full_houses(hand: _Hand, out: _ByValue) -> None:
             out.extend(
                 combo,
                 [
-                    _new_tuple(_ACTION, ("play", _merged(t_cards, p_cards), ""))
+                    _merged(t_cards, p_cards)
                     for p_rank, p_cards in with_wilds[0]
                     if p_rank != t_rank
                 ],
@@ -299,7 +293,7 @@ def _full_houses(hand: _Hand, out: _ByValue) -> None:
         for p_rank, p_cards in with_wilds[t_used]:
             if p_rank > t_rank:
                 out.add(
-                    _action(_merged(t_cards, p_cards)),
+                    _merged(t_cards, p_cards),
                     stronger[p_rank] if p_rank < len(stronger) else combo,
                 )
 
@@ -350,20 +344,15 @@ def _straights(hand: _Hand, out: _ByValue) -> None:
                     extra = (wild,) * filled
                     chosen[at:at] = [[wild]] * filled
                     flushes = [f[:at] + extra + f[at:] for f in flushes]
-                plays = [_new_tuple(_ACTION, ("play", n, "")) for n in product(*chosen)]
+                plays: list[Cards] = list(product(*chosen))
                 out.extend(combo, _without(plays, chosen, flushes) if flushes else plays)
                 continue
             extra = (wild,) * filled
-            plays = [
-                _new_tuple(_ACTION, ("play", tuple(sorted(n + extra)), ""))
-                for n in product(*chosen)
-            ]
+            plays = [tuple(sorted(n + extra)) for n in product(*chosen)]
             out.extend(combo, _without(plays, chosen, flushes))
 
 
-def _without(
-    plays: list[Action], chosen: list[list[Card]], left_out: list[tuple[Card, ...]]
-) -> list[Action]:
+def _without(plays: list[Cards], chosen: list[list[Card]], left_out: list[Cards]) -> list[Cards]:
     """``plays``, one per choice of a card from each of ``chosen`` in product order, but
     those of the choices ``left_out`` (each among them once): found by their place."""
     places: list[int] = []
@@ -387,7 +376,7 @@ _SUITS: Final = [tuple(s for s in range(4) if mask >> s & 1) for mask in range(1
 """The suits of a mask of suits."""
 
 
-def _straight_flushes(hand: _Hand, out: list[Play]) -> None:
+def _straight_flushes(hand: _Hand, out: list[_Raw]) -> None:
     """Five consecutive ranks in one suit, the wild cards filling in."""
     wild, wilds = hand.wild, hand.wilds
     for suit, mask in enumerate(hand.suit_masks()):
@@ -403,7 +392,7 @@ def _straight_flushes(hand: _Hand, out: list[Play]) -> None:
                 cards = tuple(
                     wild if i in filled else position_rank(start + i) * 4 + suit for i in range(5)
                 )
-                out.append(_play(tuple(sorted(cards)), combo))
+                out.append((tuple(sorted(cards)), combo))
 
 
 _POPCOUNT: Final = [bin(i).count("1") for i in range(1 << 14)]
@@ -488,11 +477,12 @@ def _runs(hand: _Hand, width: int, length: int, kind: Kind, out: _ByValue) -> No
             joined = _joined(parts, (wild,) * used)
             # the parts' cards in rank order: sorted unless wild cards or the low ace come in
             if not used and start > 0:
-                out.extend(read, [_new_tuple(_ACTION, ("play", cards, tag)) for cards in joined])
+                out.extend(read, joined, tag)
             else:
                 out.extend(
                     read,
-                    [_new_tuple(_ACTION, ("play", tuple(sorted(cards)), tag)) for cards in joined],
+                    [tuple(sorted(cards)) for cards in joined],
+                    tag,
                 )
 
 
@@ -508,7 +498,7 @@ def _joined(parts: list[list[tuple[Card, ...]]], first: tuple[Card, ...]) -> lis
     return joined
 
 
-def _bombs(hand: _Hand, out: list[Play]) -> None:
+def _bombs(hand: _Hand, out: list[_Raw]) -> None:
     """4 to 10 cards of one rank (the wild cards filling in) and the joker bomb."""
     wild, wilds = hand.wild, hand.wilds
     for rank in range(13):
@@ -520,11 +510,11 @@ def _bombs(hand: _Hand, out: list[Play]) -> None:
             for k in range(max(4 - used, 1), natural + 1):
                 combo = reading(Kind.BOMB, value, k + used)
                 for cards in hand.take(rank, k):
-                    out.append(_play(_with_wilds(cards, wild, used), combo))
+                    out.append((_with_wilds(cards, wild, used), combo))
     counts = hand.counts
     if counts[SMALL_JOKER] == 2 and counts[BIG_JOKER] == 2:
         joker_bomb = reading(Kind.JOKER_BOMB, BIG_JOKER_VALUE, 4)
-        out.append(_play((SMALL_JOKER, SMALL_JOKER, BIG_JOKER, BIG_JOKER), joker_bomb))
+        out.append(((SMALL_JOKER, SMALL_JOKER, BIG_JOKER, BIG_JOKER), joker_bomb))
 
 
 BOMBS = "bombs"
@@ -562,13 +552,22 @@ def _generate(hand: _Hand, slot: int, out: _ByValue) -> None:
 
 
 class _Group:
-    """The plays of one group, sorted by reading (their actions and readings side by side)."""
+    """The plays of one group, sorted by reading: their cards, readings and named kinds
+    (``tags``; ``None`` when none names its kind) side by side."""
 
-    __slots__ = ("actions", "readings")
+    __slots__ = ("cards", "readings", "tags")
 
-    def __init__(self, actions: list[Action], readings: list[Reading]) -> None:
-        self.actions = actions
+    def __init__(
+        self, cards: list[Cards], readings: list[Reading], tags: list[str] | None = None
+    ) -> None:
+        self.cards = cards
         self.readings = readings
+        self.tags = tags
+
+    @property
+    def actions(self) -> Plays:
+        """The plays' actions."""
+        return Plays(None, self.cards, self.tags)
 
     def kept(self, counts: tuple[int, ...]) -> _Group:
         """The plays a smaller hand, ``counts``, still holds (this group's hand held them all).
@@ -576,21 +575,24 @@ class _Group:
         The generators list plays in an order that depends only on each play's cards,
         so the plays a smaller hand keeps come in the order it would list them in.
         """
-        actions = self.actions
-        size = len(actions)
+        cards = self.cards
+        size = len(cards)
         first = 0
-        while first < size and _held(actions[first][1], counts):
+        while first < size and _held(cards[first], counts):
             first += 1
         if first == size:
             return self
-        readings = self.readings
-        kept_actions, kept_readings = actions[:first], readings[:first]
+        readings, tags = self.readings, self.tags
+        kept_cards, kept_readings = cards[:first], readings[:first]
+        kept_tags = tags[:first] if tags is not None else None
         for index in range(first + 1, size):
-            action = actions[index]
-            if _held(action[1], counts):
-                kept_actions.append(action)
+            played = cards[index]
+            if _held(played, counts):
+                kept_cards.append(played)
                 kept_readings.append(readings[index])
-        return _Group(kept_actions, kept_readings)
+                if tags is not None and kept_tags is not None:
+                    kept_tags.append(tags[index])
+        return _Group(kept_cards, kept_readings, kept_tags)
 
 
 def _held(cards: tuple[Card, ...], counts: tuple[int, ...]) -> bool:
@@ -662,26 +664,45 @@ class HandPlays:
         ]
         return HandPlays(counts, self.level, latest)
 
-    def options(self, table: Reading | None) -> tuple[list[Action], list[Reading]]:
+    def options(
+        self, table: Reading | None, first: Action | None = None
+    ) -> tuple[Plays, list[Reading]]:
         """The actions and readings of the plays that may lead (``table`` is ``None``) or
-        beat ``table`` (GD-9, GD-10), in order."""
+        beat ``table`` (GD-9, GD-10), in order; the actions after ``first`` if given
+        (the pass), made only when asked for."""
         bombs = self._group(_BOMBS_SLOT)
         if table is None:
-            actions: list[Action] = []
+            cards: list[Cards] = []
             readings: list[Reading] = []
+            tags: list[str] | None = None
             for slot in _NON_BOMB_SLOTS:
                 group = self._group(slot)
-                actions += group.actions
+                if group.tags is not None:
+                    tags = (tags or [""] * len(cards)) + group.tags
+                elif tags is not None:
+                    tags += [""] * len(group.cards)
+                cards += group.cards
                 readings += group.readings
-            actions += bombs.actions
+            if tags is not None:
+                tags += [""] * len(bombs.cards)
+            cards += bombs.cards
             readings += bombs.readings
-            return actions, readings
+            return Plays(first, cards, tags), readings
         if table.power:
             chosen = [i for i, combo in enumerate(bombs.readings) if beats(combo, table)]
-            return [bombs.actions[i] for i in chosen], [bombs.readings[i] for i in chosen]
+            return (
+                Plays(first, [bombs.cards[i] for i in chosen], None),
+                [bombs.readings[i] for i in chosen],
+            )
         group = self._group(int(table.kind))  # one size per non-bomb kind: sorted by value
         start = bisect_right(group.readings, table.value, key=_VALUE)
-        return (group.actions[start:] + bombs.actions, group.readings[start:] + bombs.readings)
+        tags = group.tags
+        if tags is not None:
+            tags = tags[start:] + [""] * len(bombs.cards)
+        return (
+            Plays(first, group.cards[start:] + bombs.cards, tags),
+            group.readings[start:] + bombs.readings,
+        )
 
     def legal(self, table: Reading | None) -> list[Play]:
         """The plays that may lead (``table`` is ``None``) or beat ``table`` (GD-9, GD-10)."""
@@ -704,36 +725,36 @@ class HandPlays:
         """The plays of a group listed afresh from the hand, in order."""
         hand = self.hand
         if slot != _BOMBS_SLOT:
-            by_value = _ByValue()
+            by_value = _ByValue(tagged=slot == Kind.PAIR_RUN or slot == Kind.TRIPLE_RUN)
             _generate(hand, slot, by_value)
             return by_value.group()
-        plays: list[Play] = []
+        plays: list[_Raw] = []
         _straight_flushes(hand, plays)
         _bombs(hand, plays)
         if hand.wilds:
             plays = _merge(plays)
         plays.sort(key=_READING)
-        return _Group(list(map(_ACTION_OF, plays)), list(map(_READING, plays)))
+        return _Group(list(map(_CARDS, plays)), list(map(_READING, plays)))
 
 
-_ACTION_OF: Final = itemgetter(0)
+_CARDS: Final = itemgetter(0)
 _READING: Final = itemgetter(1)
 
 
-def _merge(raw: list[Play]) -> list[Play]:
-    """Keep one play per action (cards and tag), at its strongest reading, where the
-    action first came.
+def _merge(raw: list[_Raw]) -> list[_Raw]:
+    """Keep one play per cards (bombs name no kind), at its strongest reading, where the
+    cards first came.
 
     Within one group the same cards can differ only in value (``3 4 5 6`` and a
     wild card: a straight to 6 or to 7); the strongest reading stays. Readings of
     the same cards in one group have one kind, size and bomb power, so they order
     as their values do.
     """
-    best: dict[Action, Reading] = {}
-    for action, combo in raw:
-        old = best.get(action)
+    best: dict[Cards, Reading] = {}
+    for cards, combo in raw:
+        old = best.get(cards)
         if old is None or combo > old:
-            best[action] = combo
+            best[cards] = combo
     return list(best.items())
 
 

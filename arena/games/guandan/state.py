@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, NoReturn
+from typing import Any, Final, NoReturn, cast
 
 from arena.cards import (
     BIG_JOKER,
@@ -52,6 +52,7 @@ from arena.games.guandan.combos import (
     value_text,
     wild_card,
 )
+from arena.games.guandan.listing import Plays
 from arena.games.guandan.moves import HandPlays
 
 GAME_NAME = "guandan"
@@ -158,7 +159,7 @@ class GuandanState(ClimbingState[_Table]):
         self._tribute: _Tribute | None = None
         self._phase = "play"
         self._to_act = leader
-        self._legal: tuple[Action, ...] | None = None
+        self._legal: Plays | tuple[Action, ...] | None = None
         self._legal_readings: list[Reading] = []
         self._plays: list[HandPlays | None] = [None] * NUM_SEATS
         self._hands: list[tuple[Card, ...] | None] = [None] * NUM_SEATS
@@ -355,17 +356,23 @@ class GuandanState(ClimbingState[_Table]):
         """The best play of the trick in progress: seat, cards, reading."""
         return self._table.seat, self._table.cards, self._table.reading
 
-    def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal actions: a play decision's made only when asked for (:class:`Plays`),
+        the others' as a list."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        # a registered Sequence: mypy cannot see it
+        return cast(Sequence[Action], legal) if isinstance(legal, Plays) else list(legal)
 
-    def _compute_legal(self) -> tuple[Action, ...]:
+    def _compute_legal(self) -> Plays | tuple[Action, ...]:
         seat, phase = self._to_act, self._phase
         if phase == "play":
             table = self._table.reading
-            actions, self._legal_readings = self._plays_of(seat).options(table)
-            return (PASS, *actions) if table is not None else tuple(actions)
+            plays, self._legal_readings = self._plays_of(seat).options(
+                table, PASS if table is not None else None
+            )
+            return plays
         if phase == "tribute":
             return tuple(Action("tribute", (c,)) for c in self._tribute_choices(seat))
         if phase == "return":
@@ -449,16 +456,13 @@ class GuandanState(ClimbingState[_Table]):
             self._play(seat, canonical.cards, self._checked_reading(seat, canonical))
             return
         legal = self._legal
-        index = _identical(legal, action)
+        index = legal.find(action) if isinstance(legal, Plays) else -1
         if index < 0:
-            try:
-                index = legal.index(action)
-            except ValueError:
-                canonical = well_formed(action)
-                if canonical is not action:  # the same play with its cards in another order
-                    self._apply_play(seat, canonical)
-                    return
-                self._explain_illegal_play(seat, action)
+            canonical = well_formed(action)
+            if canonical is not action:  # the same play with its cards in another order
+                self._apply_play(seat, canonical)
+                return
+            self._explain_illegal_play(seat, action)
         reading = self._legal_readings[index - 1 if table is not None else index]
         self._play(seat, action.cards, reading)
 
@@ -540,7 +544,7 @@ class GuandanState(ClimbingState[_Table]):
         if tribute is not None and seat in tribute.returned and self._phase == "return":
             private["return_given"] = format_card(tribute.returned[seat])
         to_act = self._to_act
-        legal: tuple[Action, ...] = ()
+        legal: Plays | tuple[Action, ...] = ()
         if seat == to_act:
             legal = self._legal if self._legal is not None else self._compute_legal()
             self._legal = legal
@@ -651,15 +655,6 @@ counts vectors)."""
 _LISTS_SHARED: Final = 1 << (NUM_SEATS + 1)
 """In ``GuandanState._shared``: the other containers are shared with a clone."""
 _ALL_SHARED: Final = (1 << NUM_SEATS) - 1 | _TABLE_SHARED | _LISTS_SHARED
-
-
-def _identical(actions: tuple[Action, ...], action: Action) -> int:
-    """Where ``action`` itself is in ``actions`` (found by identity, without comparing the
-    cards of the others), or -1."""
-    for index in range(len(actions)):
-        if actions[index] is action:
-            return index
-    return -1
 
 
 def _missing(counts: Sequence[int], cards: Sequence[Card]) -> list[Card]:
