@@ -22,7 +22,14 @@ from arena.games.shengji.follow import (
     score,
     suit_members,
 )
-from arena.games.shengji.moves import _draw, _unrank, _ways, follows, spread_sample, sub_multisets
+from arena.games.shengji.moves import follows
+from arena.games.shengji.multisets import (
+    count_multisets,
+    multisets_in_order,
+    nth_multiset,
+    spread_sample,
+    sub_multisets,
+)
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit, decompose
 
@@ -112,12 +119,12 @@ def test_spread_sample_lists_the_multisets_in_order_or_spaced_ranks(
     cards: list[Card], size: int, limit: int
 ) -> None:
     counts = sorted(Counter(cards).items())
-    ways = _ways(counts, size)
+    ways = count_multisets(counts, size)
     if ways[0][size] <= limit:
-        expected = list(_draw(counts, 0, size, ()))
+        expected = list(multisets_in_order(counts, 0, size, ()))
     else:
         spaced = [i * ways[0][size] // 7 for i in range(7)]
-        expected = [_unrank(counts, ways, size, rank) for rank in spaced]
+        expected = [nth_multiset(counts, ways, size, rank) for rank in spaced]
     assert spread_sample(cards, size, limit, 7) == (expected, ways[0][size] <= limit)
 
 

@@ -13,18 +13,16 @@ most significant (the empty set, first in that order, left out).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import product
-from typing import Any, Final, cast, overload
+from typing import Any, Final, cast
 
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
+from arena.games.shengji.lazy import LazyPlays
 from arena.games.shengji.order import TRUMP, TrumpOrder
 
 MAX_DECKS = 4
-
-MAX_INDEX = 2**62
-"""Beyond any index (the default end of :meth:`Leads.index`)."""
 
 Run = tuple[Card, int]
 """A card and how many copies of it a hand holds."""
@@ -54,106 +52,60 @@ def all_leads(cards: Sequence[Card], order: TrumpOrder, limit: int) -> Sequence[
     return cast(Sequence[Action], Leads([by_suit[suit] for suit in first], ends))
 
 
-class Leads:
-    """Every lead of a hand, in the order of the module docstring, each made when asked.
-
-    An immutable :class:`~collections.abc.Sequence` of actions (registered as one),
-    equal to any sequence of the same actions in the same order.
-    """
+class Leads(LazyPlays):
+    """Every lead of a hand, in the order of the module docstring, each made when asked."""
 
     def __init__(self, suits: list[list[Run]], ends: list[int]) -> None:
+        super().__init__(ends[-1] if ends else 0)
         self._suits = suits
         """Per suit held, its runs (sorted)."""
         self._ends = ends
         """Per suit, how many leads there are up to and with it."""
-        self._made: tuple[Action, ...] | None = None
         self._held: dict[Card, tuple[int, int]] | None = None
-
-    def __len__(self) -> int:
-        return self._ends[-1] if self._ends else 0
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return self._all()[index]
-        size = len(self)
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("lead index out of range")
-        if self._made is not None:
-            return self._made[index]
-        return _nth_lead(self._suits, self._ends, index)
-
-    def __iter__(self) -> Iterator[Action]:
-        return iter(self._all())
-
-    def __reversed__(self) -> Iterator[Action]:
-        return reversed(self._all())
-
-    def index(self, value: object, start: int = 0, stop: int = MAX_INDEX) -> int:
-        return self._all().index(value, start, stop)
-
-    def count(self, value: object) -> int:
-        return 1 if value in self else 0
-
-    def __contains__(self, item: object) -> bool:
-        """Whether ``item`` is one of the leads, without making them."""
-        if not isinstance(item, tuple) or len(item) != 3:
-            return False
-        verb, cards, tag = item
-        if verb != "play" or tag != "" or not isinstance(cards, tuple) or not cards:
-            return False
-        held = self._held_runs()
-        suit = copies = -1
-        previous: object = None
-        for card in cards:
-            if card == previous:
-                copies += 1
-            else:
-                if previous is not None and not _after(previous, card):
-                    return False  # not sorted: no listed lead
-                where = held.get(card) if isinstance(card, int) else None
-                if where is None or suit not in (-1, where[0]):
-                    return False
-                suit, copies, previous = where[0], 1, card
-            if copies > held[card][1]:
-                return False
-        return True
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Leads):
-            return self._suits == other._suits
-        if isinstance(other, Sequence):
-            return len(other) == len(self) and list(self._all()) == list(other)
-        return NotImplemented
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    def __hash__(self) -> int:
-        return hash(self._all())  # as the tuple of the same actions hashes
-
-    def __repr__(self) -> str:
-        return f"Leads({list(self._all())!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Leads, (self._suits, self._ends))
 
-    def _all(self) -> tuple[Action, ...]:
-        made = self._made
-        if made is None:
-            made = self._made = tuple(_every_lead(self._suits))
-        return made
+    def _nth(self, index: int) -> Action:
+        """The lead at ``index``: its suit, then the copies of each card as the digits
+        of its place in that suit's order (the last card the least significant)."""
+        ends = self._ends
+        place = 0
+        while ends[place] <= index:
+            place += 1
+        rank = index - (ends[place - 1] if place else 0) + 1  # the empty set is rank 0
+        runs = self._suits[place]
+        taken = [0] * len(runs)
+        for i in range(len(runs) - 1, -1, -1):
+            base = runs[i][1] + 1
+            taken[i] = rank % base
+            rank //= base
+        cards: tuple[Card, ...] = ()
+        for i in range(len(runs)):
+            if taken[i]:
+                cards += _COPIES[runs[i][0]][taken[i]]
+        return _new_tuple(Action, ("play", cards, ""))
 
-    def _held_runs(self) -> dict[Card, tuple[int, int]]:
-        """Per card held: its suit's place and its copies."""
+    def _every(self) -> list[Action]:
+        leads: list[Action] = []
+        new, action, copies_of = _new_tuple, Action, _COPIES  # locals: looked up once
+        for held in self._suits:
+            sets: list[tuple[Card, ...]] = [()]
+            for i in range(len(held) - 1):
+                card, n = held[i]
+                copies = copies_of[card][: n + 1]
+                sets = [prefix + more for prefix in sets for more in copies]
+            card, n = held[-1]
+            copies = copies_of[card][: n + 1]
+            skip = 1  # every set but the empty one (the first)
+            for prefix in sets:
+                for j in range(skip, n + 1):
+                    leads.append(new(action, ("play", prefix + copies[j], "")))
+                skip = 0
+        return leads
+
+    def _holds(self, cards: tuple[Card, ...]) -> bool:
+        """Whether the sorted cards are of one suit held, no more copies than held."""
         held = self._held
         if held is None:
             held = self._held = {
@@ -161,7 +113,16 @@ class Leads:
                 for place, runs in enumerate(self._suits)
                 for card, copies in runs
             }
-        return held
+        suit, previous, copies = -1, -1, 0
+        for card in cards:
+            where = held.get(card)
+            if where is None or suit not in (-1, where[0]):
+                return False
+            copies = copies + 1 if card == previous else 1
+            if copies > where[1]:
+                return False
+            suit, previous = where[0], card
+        return True
 
 
 def unit_leads(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list[Action]:
@@ -231,53 +192,6 @@ def _tractor_leads(
 
 _KEY: Final = 64
 """Keys of identities (below 64) by position: ``position * _KEY + identity``."""
-
-
-Sequence.register(Leads)
-
-
-def _after(previous: object, card: object) -> bool:
-    return isinstance(previous, int) and isinstance(card, int) and previous < card
-
-
-def _nth_lead(suits: list[list[Run]], ends: list[int], index: int) -> Action:
-    """The lead at ``index``: its suit, then the copies of each card as the digits of
-    its place in that suit's order (the last card the least significant)."""
-    place = 0
-    while ends[place] <= index:
-        place += 1
-    rank = index - (ends[place - 1] if place else 0) + 1  # the empty set is rank 0
-    runs = suits[place]
-    taken = [0] * len(runs)
-    for i in range(len(runs) - 1, -1, -1):
-        base = runs[i][1] + 1
-        taken[i] = rank % base
-        rank //= base
-    cards: tuple[Card, ...] = ()
-    for i in range(len(runs)):
-        if taken[i]:
-            cards += _COPIES[runs[i][0]][taken[i]]
-    return _new_tuple(Action, ("play", cards, ""))
-
-
-def _every_lead(suits: list[list[Run]]) -> list[Action]:
-    """Every lead, in order (see the module docstring)."""
-    leads: list[Action] = []
-    new, action, copies_of = _new_tuple, Action, _COPIES  # locals: looked up once
-    for held in suits:
-        sets: list[tuple[Card, ...]] = [()]
-        for i in range(len(held) - 1):
-            card, n = held[i]
-            copies = copies_of[card][: n + 1]
-            sets = [prefix + more for prefix in sets for more in copies]
-        card, n = held[-1]
-        copies = copies_of[card][: n + 1]
-        skip = 1  # every set but the empty one (the first)
-        for prefix in sets:
-            for j in range(skip, n + 1):
-                leads.append(new(action, ("play", prefix + copies[j], "")))
-            skip = 0
-    return leads
 
 
 def _runs(cards: Sequence[Card]) -> list[Run]:

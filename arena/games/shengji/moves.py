@@ -13,88 +13,26 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from math import comb
+from typing import Any, cast
 
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
 from arena.games.shengji.follow import SET_NAMES, Pattern, holds, priority_list, score
+from arena.games.shengji.lazy import LazyPlays
+from arena.games.shengji.multisets import (
+    Counts,
+    count_multisets,
+    multisets_in_order,
+    nth_multiset,
+    spread_sample,
+    sub_multisets,
+)
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit
 
 LIST_LIMIT = 1000
 SAMPLE_SIZE = 200
 """Plays listed when there are more than :data:`LIST_LIMIT`: evenly spaced in a fixed order."""
-
-
-def sub_multisets(cards: Sequence[Card], size: int) -> list[tuple[Card, ...]]:
-    """Every distinct multiset of ``size`` cards drawn from ``cards`` (sorted tuples)."""
-    empty: tuple[Card, ...] = ()
-    layers: list[list[tuple[Card, ...]]] = [[empty]] + [[] for _ in range(size)]
-    for card, available in sorted(Counter(cards).items()):
-        for k in range(size, 0, -1):  # larger first, so each layer grows from the old ones
-            for t in range(1, min(available, k) + 1):
-                copies = (card,) * t
-                layers[k].extend([prefix + copies for prefix in layers[k - t]])
-    return layers[size]
-
-
-def _draw(
-    counts: list[tuple[Card, int]], index: int, size: int, taken: tuple[Card, ...]
-) -> Iterator[tuple[Card, ...]]:
-    if size == 0:
-        yield taken
-        return
-    if index == len(counts):
-        return
-    card, available = counts[index]
-    for n in range(min(available, size), -1, -1):
-        yield from _draw(counts, index + 1, size - n, taken + (card,) * n)
-
-
-def spread_sample(
-    cards: Sequence[Card], size: int, limit: int, sample: int
-) -> tuple[list[tuple[Card, ...]], bool]:
-    """Every ``size``-card multiset of ``cards`` if there are at most ``limit``, else
-    ``sample`` of them evenly spaced in their canonical order (reproducible).
-
-    Returns the multisets and whether they are all of them.
-    """
-    if comb(len(cards), size) <= limit:  # no more multisets than that: all of them
-        return sorted(sub_multisets(cards, size)), True  # sorted is the order of _draw
-    counts = sorted(Counter(cards).items())
-    ways = _ways(counts, size)
-    total = ways[0][size]
-    if total <= limit:
-        return list(_draw(counts, 0, size, ())), True
-    picks = [_unrank(counts, ways, size, i * total // sample) for i in range(sample)]
-    return picks, False
-
-
-def _ways(counts: list[tuple[Card, int]], size: int) -> list[list[int]]:
-    """``ways[i][k]``: how many ``k``-card multisets the items from ``i`` on make."""
-    ways = [[0] * (size + 1) for _ in range(len(counts) + 1)]
-    ways[len(counts)][0] = 1
-    for i in range(len(counts) - 1, -1, -1):
-        available = counts[i][1]
-        for k in range(size + 1):
-            ways[i][k] = sum(ways[i + 1][k - t] for t in range(min(available, k) + 1))
-    return ways
-
-
-def _unrank(
-    counts: list[tuple[Card, int]], ways: list[list[int]], size: int, rank: int
-) -> tuple[Card, ...]:
-    """The multiset at ``rank`` in the order :func:`_draw` yields them."""
-    taken: list[Card] = []
-    for i, (card, available) in enumerate(counts):
-        for t in range(min(available, size), -1, -1):
-            block = ways[i + 1][size - t]
-            if rank < block:
-                taken.extend([card] * t)
-                size -= t
-                break
-            rank -= block
-    return tuple(taken)
 
 
 def follows(
@@ -156,14 +94,71 @@ def follow_actions(
     order: TrumpOrder,
     decks: int,
     limit: int,
-) -> tuple[list[Action], bool, str]:
-    """:func:`follows` as ``play`` actions."""
+) -> tuple[Sequence[Action], bool, str]:
+    """:func:`follows` as ``play`` actions (the same, in the same order); a follow short
+    of the led suit as :class:`ShortFollows`."""
+    suits = order.suits
+    suited = [c for c in hand if suits[c] == lead_suit]
     if size == 1:
-        suits = order.suits
-        suited = [c for c in hand if suits[c] == lead_suit]
         return [SINGLE_PLAYS[c] for c in _single_follows(suited, hand)], True, ""
+    if len(suited) <= size:
+        others = [c for c in hand if suits[c] != lead_suit]
+        short = ShortFollows(tuple(suited), _counted(others), size - len(suited))
+        if len(short) <= limit:
+            return cast(Sequence[Action], short), True, ""
     plays, complete, description = follows(hand, lead, lead_suit, size, order, decks, limit)
     return as_actions(plays), complete, description
+
+
+class ShortFollows(LazyPlays):
+    """The follows of a hand with no more cards of the led suit than the lead (SJ-19 a):
+    all of them and any ``extra`` other cards, in the order of those others
+    (:func:`~arena.games.shengji.multisets.multisets_in_order`), each made when asked."""
+
+    def __init__(self, suited: tuple[Card, ...], others: Counts, extra: int) -> None:
+        self._ways = count_multisets(others, extra)
+        super().__init__(self._ways[0][extra])
+        self._suited, self._others, self._extra = suited, others, extra
+        self._copies: dict[Card, int] | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ShortFollows, (self._suited, self._others, self._extra))
+
+    def _nth(self, index: int) -> Action:
+        fill = nth_multiset(self._others, self._ways, self._extra, index)
+        return _new_tuple(Action, ("play", tuple(sorted(self._suited + fill)), ""))
+
+    def _every(self) -> list[Action]:
+        suited, new, action = self._suited, _new_tuple, Action
+        return [
+            new(action, ("play", tuple(sorted(suited + fill)), ""))
+            for fill in multisets_in_order(self._others, 0, self._extra, ())
+        ]
+
+    def _holds(self, cards: tuple[Card, ...]) -> bool:
+        """Whether the sorted cards are all of the suit's and others the hand holds."""
+        if len(cards) != len(self._suited) + self._extra:
+            return False
+        copies = self._copies
+        if copies is None:
+            copies = self._copies = dict(self._others)
+        rest = list(cards)
+        for card in self._suited:
+            if card not in rest:
+                return False
+            rest.remove(card)
+        return all(rest.count(card) <= copies.get(card, 0) for card in set(rest))
+
+
+def _counted(cards: list[Card]) -> Counts:
+    """Sorted ``cards`` as each distinct card with its copies."""
+    counts: Counts = []
+    for card in cards:
+        if counts and counts[-1][0] == card:
+            counts[-1] = (card, counts[-1][1] + 1)
+        else:
+            counts.append((card, 1))
+    return counts
 
 
 def _single_follows(suited: list[Card], hand: Sequence[Card]) -> list[Card]:
@@ -299,5 +294,4 @@ __all__ = [
     "as_actions",
     "follow_actions",
     "follows",
-    "sub_multisets",
 ]

@@ -41,7 +41,8 @@ from arena.games.shengji.declare import (
     trump_when_undeclared,
 )
 from arena.games.shengji.follow import follow_error, follow_is_legal, suit_members
-from arena.games.shengji.leads import Leads, all_leads, unit_leads
+from arena.games.shengji.lazy import LazyPlays
+from arena.games.shengji.leads import all_leads, unit_leads
 from arena.games.shengji.moves import (
     LIST_LIMIT,
     follow_actions,
@@ -513,7 +514,7 @@ class ShengjiState(CardState):
 
     def legal_actions(self) -> Sequence[Action]:
         legal = self._listed()[0]
-        return legal if isinstance(legal, Leads) else list(legal)
+        return legal if isinstance(legal, LazyPlays) else list(legal)
 
     def _listed(self) -> _Listing:
         """The decision's listing, made once."""
@@ -530,7 +531,7 @@ class ShengjiState(CardState):
             actions = [_BURIALS[c] for c in sorted(set(self.hand(seat)))]
         elif phase == "play":
             plays, complete, description = self._legal_plays(seat)
-            return plays if isinstance(plays, Leads) else tuple(plays), complete, description
+            return plays if isinstance(plays, LazyPlays) else tuple(plays), complete, description
         else:
             actions = []
         return tuple(actions), True, ""

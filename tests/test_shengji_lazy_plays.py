@@ -1,6 +1,7 @@
-"""The legal leads of a Shengji hand made on demand (SJ-17, SJ-18): the lazy sequence
-holds exactly the leads an independent listing gives, in the same order, whether it is
-indexed, iterated, asked ``in``, compared, sliced or pickled."""
+"""Shengji's legal plays made on demand — the leads (SJ-17, SJ-18) and the follows short
+of the led suit (SJ-19 a): each lazy sequence holds exactly the plays an eager listing
+gives, in the same order, whether it is indexed, iterated, asked ``in``, compared,
+sliced or pickled."""
 
 from __future__ import annotations
 
@@ -9,14 +10,16 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import product
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
+from arena.games.shengji.lazy import LazyPlays
 from arena.games.shengji.leads import Leads, all_leads, unit_leads
+from arena.games.shengji.moves import ShortFollows, as_actions, follow_actions, follows
 from arena.games.shengji.order import TrumpOrder
-from arena.games.shengji.shapes import Pile, Unit
+from arena.games.shengji.shapes import Pile, Unit, decompose
 
 
 def listed_leads(hand: list[Card], order: TrumpOrder) -> list[Action]:
@@ -80,20 +83,26 @@ def leads_of(hand: list[Card], order: TrumpOrder) -> Sequence[Action]:
     return leads
 
 
+def assert_lists(plays: Sequence[Action], expected: list[Action]) -> None:
+    """The lazy plays are the expected ones, in order, however they are read."""
+    assert isinstance(plays, LazyPlays)
+    assert len(plays) == len(expected)
+    assert [plays[i] for i in range(len(plays))] == expected  # made one at a time
+    assert plays[-1] == expected[-1]
+    assert list(plays) == expected  # made all at once
+    assert [plays[i] for i in range(len(plays))] == expected  # and indexed afterwards
+    assert plays == expected and expected == plays and plays == tuple(expected)
+    assert plays[1:4] == tuple(expected[1:4])
+    assert list(reversed(plays)) == expected[::-1]
+    for action in expected:
+        assert action in plays
+
+
 @settings(max_examples=300, deadline=None)
 @given(hands())
 def test_sj17_leads_indexed_and_iterated_are_listed(case: tuple[list[Card], TrumpOrder]) -> None:
     hand, order = case
-    expected = listed_leads(hand, order)
-    leads = leads_of(hand, order)
-    assert len(leads) == len(expected)
-    assert [leads[i] for i in range(len(leads))] == expected  # made one at a time
-    assert leads[-1] == expected[-1]
-    assert list(leads) == expected  # made all at once
-    assert [leads[i] for i in range(len(leads))] == expected  # and indexed afterwards
-    assert leads == expected and expected == leads and leads == tuple(expected)
-    assert leads[1:4] == tuple(expected[1:4])
-    assert list(reversed(leads)) == expected[::-1]
+    assert_lists(leads_of(hand, order), listed_leads(hand, order))
 
 
 @settings(max_examples=300, deadline=None)
@@ -148,3 +157,41 @@ def test_sj15_unit_leads_are_the_units_of_the_piles(
     hand, order = case
     expected = [Action("play", unit.cards) for unit in pile_units(hand, order, max_width)]
     assert unit_leads(hand, order, max_width) == expected
+
+
+@st.composite
+def short_follows(draw: st.DrawFn) -> tuple[list[Card], list[Unit], int, TrumpOrder, int]:
+    """A lead of one suit and a follower holding no more of that suit than it leads."""
+    decks = draw(st.integers(2, 4))
+    order = TrumpOrder(draw(st.integers(0, 12)), draw(st.sampled_from([None, 0, 1, 2, 3])))
+    suit = draw(st.sampled_from(sorted(set(order.suits))))
+    pool = [c for c in range(NUM_KINDS) if order.suits[c] == suit for _ in range(decks)]
+    lead = sorted(draw(st.lists(st.sampled_from(pool), min_size=2, max_size=6)))
+    suited = draw(st.lists(st.sampled_from(pool), max_size=len(lead)))
+    others = [c for c in range(NUM_KINDS) if order.suits[c] != suit for _ in range(decks)]
+    rest = draw(st.lists(st.sampled_from(others), min_size=len(lead), max_size=16))
+    hand = sorted(suited + rest)
+    assume(max(Counter(hand).values()) <= decks)  # no more copies than the decks hold
+    return hand, decompose(lead, order), suit, order, len(lead)
+
+
+@settings(max_examples=300, deadline=None)
+@given(short_follows(), st.data())
+def test_sj19_short_follows_made_on_demand_are_listed(
+    case: tuple[list[Card], list[Unit], int, TrumpOrder, int], data: st.DataObject
+) -> None:
+    """All of the led suit and any other cards: the same plays, in the same order, as
+    the eager listing; ``in`` agrees with it for other plays too."""
+    hand, lead, suit, order, size = case
+    plays, complete, _ = follows(hand, lead, suit, size, order, 4, 1000)
+    assume(complete)
+    expected = as_actions(plays)
+    lazy, lazy_complete, description = follow_actions(hand, lead, suit, size, order, 4, 1000)
+    assert lazy_complete and description == ""
+    assert isinstance(lazy, ShortFollows)
+    assert_lists(lazy, expected)
+    listed = set(expected)
+    cards = data.draw(st.lists(st.sampled_from(hand), min_size=size, max_size=size))
+    for candidate in (Action("play", tuple(sorted(cards))), Action("play", tuple(cards))):
+        assert (candidate in lazy) == (candidate in listed), candidate
+    assert pickle.loads(pickle.dumps(lazy)) == expected
