@@ -66,8 +66,9 @@ GROUP_MODULE = "arena_engines__mypyc"
 """mypyc's shared library: the code of every compiled module, their shims import it."""
 
 _SHARED_MODULES = ("arena.cards", "arena.games.base", "arena.games.climbing", "arena.games.options")
-_DRIVER_MODULES = ("arena.deal_loop",)
-"""The match driver's loop over decisions, compiled with the engines it calls."""
+_DRIVER_MODULES = ("arena.deal_loop", "bots.simple")
+"""The match driver's loop over decisions and the simplest policies (simulations and
+benchmarks run them), compiled with the engines they call."""
 _GAME_PACKAGES = ("arena.games.guandan", "arena.games.sanfu", "arena.games.shengji")
 _NOT_COMPILED = frozenset({"__init__", "text"})
 """A game package's ``__init__`` (registry glue, subclassed by variant) and ``text``
@@ -103,7 +104,7 @@ def compiled_dir(root: Path | None = None) -> Path:
 def engine_modules(root: Path | None = None) -> tuple[str, ...]:
     """Every compiled module: the shared engine modules, each game package's modules but
     its ``__init__`` and ``text`` (a module added to a game is compiled too), then the
-    match driver's loop."""
+    match driver's loop and the simplest policies."""
     base = root or source_root()
     found: list[str] = []
     for package in _GAME_PACKAGES:

@@ -1,22 +1,35 @@
-"""The simplest policies: uniform random, and always the first legal action."""
+"""The simplest policies: uniform random, and always the first legal action.
+
+Compiled with the engines (``arena/compiled.py``) when they are: a policy's observation
+is read through :class:`Legal`, so any object with legal actions is taken, as before.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import ClassVar, Protocol
 
-from arena.games.base import Action, Observation
+from arena.games.base import Action
+
+
+class Legal(Protocol):
+    """What these policies read of an observation."""
+
+    @property
+    def legal_actions(self) -> Sequence[Action]: ...
 
 
 class RandomBot:
     """Picks uniformly among the legal actions, from its own seeded generator: the
     choice ``random.Random(seed).randrange`` makes, drawn the way it draws it."""
 
-    name = "random"
+    name: ClassVar[str] = "random"
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)
 
-    def act(self, observation: Observation) -> Action:
+    def act(self, observation: Legal) -> Action:
         actions = observation.legal_actions
         count = len(actions)
         if not count:
@@ -34,7 +47,7 @@ class RandomBot:
 class FirstBot:
     """Always plays the first legal action (the lowest, as legal actions are sorted)."""
 
-    name = "first"
+    name: ClassVar[str] = "first"
 
-    def act(self, observation: Observation) -> Action:
+    def act(self, observation: Legal) -> Action:
         return observation.legal_actions[0]

@@ -1,7 +1,7 @@
 """The compiled engines: loaded only while they match every source, all or none, and the
 reason said; on CI the suite must run them.
 
-Each case runs ``python`` in a copy of the package (with a copy of the compiled
+Each case runs ``python`` in a copy of the packages (with a copy of the compiled
 engines beside it, as ``build/compiled``) changed the way the case says, and reads which
 engines it ran and where every engine module came from.
 """
@@ -78,7 +78,8 @@ def test_every_engine_module_is_compiled_but_the_packages_and_their_text() -> No
         assert f"arena.games.{game}.state" in modules
         assert f"arena.games.{game}.text" not in modules
         assert f"arena.games.{game}" not in modules
-    assert modules[-1] == "arena.deal_loop"  # the match driver's loop over decisions
+    # the match driver's loop over decisions and the simplest policies
+    assert modules[-2:] == ("arena.deal_loop", "bots.simple")
     assert len(set(modules)) == len(modules)
 
 
@@ -93,10 +94,13 @@ def build() -> Path:
 
 @pytest.fixture
 def tree(build: Path, tmp_path: Path) -> Path:
-    """A copy of the package with a copy of its compiled engines in build/compiled."""
-    shutil.copytree(
-        source_root() / "arena", tmp_path / "arena", ignore=shutil.ignore_patterns("__pycache__")
-    )
+    """A copy of the packages with a copy of their compiled engines in build/compiled."""
+    for package in ("arena", "bots"):
+        shutil.copytree(
+            source_root() / package,
+            tmp_path / package,
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
     shutil.copytree(build, tmp_path / "build" / "compiled")
     return tmp_path
 
