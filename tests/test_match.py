@@ -359,3 +359,17 @@ def test_the_kept_action_texts_start_again_when_full() -> None:
     assert len(made) > TEXTS_KEPT
     for action in made:
         assert action_text(action) == str(action)
+
+
+@pytest.mark.parametrize("bot", [bots.RandomBot(4), bots.FirstBot()], ids=["random", "first"])
+def test_the_simplest_bots_take_any_object_with_legal_actions(
+    bot: bots.RandomBot | bots.FirstBot,
+) -> None:
+    """Compiled or not, they read an observation's legal actions only, whatever holds them."""
+
+    class Legal:
+        def __init__(self) -> None:
+            self.legal_actions = [Action("play", (7,)), Action("pass")]
+
+    legal = Legal()
+    assert bot.act(legal) in legal.legal_actions
