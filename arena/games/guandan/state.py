@@ -548,6 +548,7 @@ class GuandanState(ClimbingState[_Table]):
         if seat == to_act:
             legal = self._legal if self._legal is not None else self._compute_legal()
             self._legal = legal
+        hand = self._hands[seat]
         # every field in order, without the keyword constructor (once per decision)
         return _new_tuple(
             _OBSERVATION,
@@ -556,7 +557,7 @@ class GuandanState(ClimbingState[_Table]):
                 seat,
                 self._phase,
                 to_act,
-                self.hand(seat),
+                hand if hand is not None else self.hand(seat),
                 legal,
                 tuple(self._events),
                 public,
@@ -637,12 +638,16 @@ class GuandanState(ClimbingState[_Table]):
         super().flee(seat)
 
 
+_CARD_NAMES: Final = tuple([format_card(card) for card in range(NUM_KINDS)])
+"""Each card's text notation, by card (read for every play an observation shows)."""
+
+
 def _trick_view(table: _Table, reading: Reading, level: int) -> dict[str, Any]:
     """The best play of the trick as observations show it: seat, cards, kind, rank, size."""
     kind = reading.kind
     return {
         "seat": table.seat,
-        "cards": format_cards(table.cards),
+        "cards": " ".join([_CARD_NAMES[card] for card in table.cards]),
         "kind": KIND_LABELS[kind],
         "rank": value_text(reading.value, IS_SEQUENCE[kind], level),
         "size": reading.size,
