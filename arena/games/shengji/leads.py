@@ -130,24 +130,17 @@ def unit_leads(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list
     order of their first card), the singles, then per width from 2 up to ``max_width``
     (while the hand holds such sets) the sets and the tractors, shortest first (SJ-15);
     each kind by position, identities of one position in order."""
-    suits, identities, orders = order.suits, order.identities, order.orders
-    members: dict[int, list[Card]] = {}  # identity → its cards held (sorted)
-    keyed: list[list[int]] = [[] for _ in range(TRUMP + 1)]  # per suit: position, identity
+    suits = order.suits
+    by_suit: list[list[Card]] = [[] for _ in range(TRUMP + 1)]
     first: list[int] = []  # the suits held, in the order of their first card
     for card in cards:
-        identity = identities[card]
-        held = members.get(identity)
-        if held is not None:
-            held.append(card)
-            continue
-        members[identity] = [card]
-        suit = suits[card]
-        if not keyed[suit]:
-            first.append(suit)
-        keyed[suit].append(orders[card] * _KEY + identity)
+        held = by_suit[suits[card]]
+        if not held:
+            first.append(suits[card])
+        held.append(card)
     leads: list[Action] = []
     for suit in first:
-        keys = sorted(keyed[suit])
+        members, keys = _identities(by_suit[suit], order)
         for key in keys:
             leads.append(_new_tuple(Action, ("play", (members[key % _KEY][0],), "")))
         for width in range(2, max_width + 1):
@@ -160,6 +153,38 @@ def unit_leads(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list
             if len(wide) > 1:
                 _tractor_leads(members, wide, width, leads)
     return leads
+
+
+def held_sets(cards: Sequence[Card], order: TrumpOrder, width: int) -> list[tuple[Card, ...]]:
+    """Every set of ``width`` identical cards among one suit's sorted ``cards``, by
+    position, identities of one position in order."""
+    members, keys = _identities(cards, order)
+    sets: list[tuple[Card, ...]] = []
+    for key in keys:
+        held = members[key % _KEY]
+        if len(held) >= width:
+            sets.append(tuple(held[:width]))
+    return sets
+
+
+def _identities(
+    cards: Sequence[Card], order: TrumpOrder
+) -> tuple[dict[int, list[Card]], list[int]]:
+    """One suit's sorted cards by identity (each identity's cards, sorted), and the
+    identities' keys ``position * _KEY + identity`` in order."""
+    identities, orders = order.identities, order.orders
+    members: dict[int, list[Card]] = {}
+    keys: list[int] = []
+    for card in cards:
+        identity = identities[card]
+        held = members.get(identity)
+        if held is None:
+            members[identity] = [card]
+            keys.append(orders[card] * _KEY + identity)
+        else:
+            held.append(card)
+    keys.sort()
+    return members, keys
 
 
 def _tractor_leads(
@@ -216,4 +241,4 @@ _COPIES: list[tuple[tuple[Card, ...], ...]] = [
 ]
 """Per card, the tuples of 0 … 4 copies of it."""
 
-__all__ = ["Leads", "all_leads", "unit_leads"]
+__all__ = ["Leads", "all_leads", "held_sets", "unit_leads"]

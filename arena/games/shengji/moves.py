@@ -19,6 +19,7 @@ from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
 from arena.games.shengji.follow import SET_NAMES, Pattern, holds, priority_list, score
 from arena.games.shengji.lazy import LazyPlays
+from arena.games.shengji.leads import held_sets
 from arena.games.shengji.multisets import (
     Counts,
     count_multisets,
@@ -49,32 +50,29 @@ def follows(
     suited = [c for c in hand if suits[c] == lead_suit]  # a hand is sorted
     if size == 1:
         return [(c,) for c in _single_follows(suited, hand)], True, ""
-    others = [c for c in hand if suits[c] != lead_suit]
-    suit_name = order.suit_name(lead_suit)
     if len(suited) <= size:  # SJ-19 (a): all of the suit, and any others to make up
+        others = [c for c in hand if suits[c] != lead_suit]
         extra = size - len(suited)
         fills, complete = spread_sample(others, extra, limit, SAMPLE_SIZE)
         plays = [tuple(sorted(suited + list(fill))) for fill in fills]
         if complete:
             return plays, True, ""
+        suit_name = order.suit_name(lead_suit)
         what = f"all {len(suited)} cards of {suit_name}" if suited else "no card of " + suit_name
         return plays, False, f"{size} cards: {what} and any {extra} other cards (SJ-19)"
     listed = priority_list(lead, decks)
     if listed is not None:
-        return _listed_follows(suited, listed, size, order, limit, suit_name)
-    shape_rule = (
-        f"{size} cards of {suit_name}, matching the lead's shape as far as your cards allow (SJ-19)"
-    )
-    pile = Pile(suited, order)
+        return _listed_follows(suited, listed, size, order, limit, lead_suit)
     if len(lead) == 1 and lead[0].length == 1:  # one set led: the sets, if any, in order
-        sets = [unit.cards for unit in pile.units(size, 1)]
+        sets = held_sets(suited, order, size)
         if sets:
             complete = len(sets) <= limit
-            return sets[:limit], complete, "" if complete else shape_rule
+            return sets[:limit], complete, "" if complete else _shape_rule(size, order, lead_suit)
+    pile = Pile(suited, order)
     demand = _demand(pile, lead)
     if demand is not None:
         plays, complete = _demanded_follows(pile, suited, demand, size, limit)
-        return plays, complete, "" if complete else shape_rule
+        return plays, complete, "" if complete else _shape_rule(size, order, lead_suit)
     best = score(suited, lead, order, decks)
     unconstrained = best == score((), lead, order, decks)  # no shape to match: any cards
     plays = []
@@ -82,8 +80,16 @@ def follows(
         if unconstrained or score(chosen, lead, order, decks) == best:
             plays.append(chosen)
             if len(plays) > limit:
-                return plays[:limit], False, shape_rule
+                return plays[:limit], False, _shape_rule(size, order, lead_suit)
     return plays, True, ""
+
+
+def _shape_rule(size: int, order: TrumpOrder, lead_suit: int) -> str:
+    """What every follow must satisfy, in words, when not all of them are listed."""
+    return (
+        f"{size} cards of {order.suit_name(lead_suit)}, matching the lead's shape as far as "
+        "your cards allow (SJ-19)"
+    )
 
 
 def follow_actions(
@@ -172,7 +178,7 @@ def _listed_follows(
     size: int,
     order: TrumpOrder,
     limit: int,
-    suit_name: str,
+    lead_suit: int,
 ) -> tuple[list[tuple[Card, ...]], bool, str]:
     """SJ-28/SJ-29, built up: the units of the first line the cards allow, then any others."""
     pile = Pile(suited, order)
@@ -190,7 +196,7 @@ def _listed_follows(
                         plays,
                         False,
                         (
-                            f"{size} cards of {suit_name} holding "
+                            f"{size} cards of {order.suit_name(lead_suit)} holding "
                             + " or ".join(_pattern_text(p) for p in line)
                             + " (SJ-28, SJ-29)"
                         ),
