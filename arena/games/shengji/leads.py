@@ -139,17 +139,17 @@ def unit_leads(cards: Sequence[Card], order: TrumpOrder, max_width: int) -> list
             first.append(suits[card])
         held.append(card)
     leads: list[Action] = []
+    new, action = _new_tuple, Action  # locals: looked up once
     for suit in first:
         members, keys = _identities(by_suit[suit], order)
         for key in keys:
-            leads.append(_new_tuple(Action, ("play", (members[key % _KEY][0],), "")))
+            leads.append(new(action, ("play", (members[key % _KEY][0],), "")))
         for width in range(2, max_width + 1):
             wide = [key for key in keys if len(members[key % _KEY]) >= width]
             if not wide:
                 break
             for key in wide:
-                held = members[key % _KEY]
-                leads.append(_new_tuple(Action, ("play", tuple(held[:width]), "")))
+                leads.append(new(action, ("play", tuple(members[key % _KEY][:width]), "")))
             if len(wide) > 1:
                 _tractor_leads(members, wide, width, leads)
     return leads
@@ -167,53 +167,52 @@ def held_sets(cards: Sequence[Card], order: TrumpOrder, width: int) -> list[tupl
     return sets
 
 
-def _identities(
-    cards: Sequence[Card], order: TrumpOrder
-) -> tuple[dict[int, list[Card]], list[int]]:
-    """One suit's sorted cards by identity (each identity's cards, sorted), and the
-    identities' keys ``position * _KEY + identity`` in order."""
+def _identities(cards: Sequence[Card], order: TrumpOrder) -> tuple[list[list[Card]], list[int]]:
+    """One suit's sorted cards by identity (per identity, its cards, sorted; empty for
+    one not held), and the keys ``position * _KEY + identity`` of those held, in order."""
     identities, orders = order.identities, order.orders
-    members: dict[int, list[Card]] = {}
+    members: list[list[Card]] = [_NONE] * NUM_KINDS
     keys: list[int] = []
     for card in cards:
         identity = identities[card]
-        held = members.get(identity)
-        if held is None:
+        held = members[identity]
+        if held:
+            held.append(card)
+        else:
             members[identity] = [card]
             keys.append(orders[card] * _KEY + identity)
-        else:
-            held.append(card)
     keys.sort()
     return members, keys
 
 
 def _tractor_leads(
-    members: dict[int, list[Card]], wide: list[int], width: int, leads: list[Action]
+    members: list[list[Card]], wide: list[int], width: int, leads: list[Action]
 ) -> None:
     """Append every tractor of ``width``, shortest first, each length by its lowest
     position: ``wide`` holds the keys (position, identity) held that wide, in order."""
-    at: dict[int, list[int]] = {}  # position → identities held ``width`` times
+    top = wide[-1] // _KEY
+    at: list[list[int]] = [[] for _ in range(top + 2)]  # per position: identities held
+    starts: list[int] = []  # the positions held, ascending
     for key in wide:
         position = key // _KEY
-        found = at.get(position)
-        if found is None:
-            at[position] = [key % _KEY]
-        else:
-            found.append(key % _KEY)
-    if len(at) < 2:
-        return
-    run: dict[int, int] = {}  # position → how many held positions follow from it
-    for position in sorted(at, reverse=True):
-        run[position] = run.get(position + 1, 0) + 1
-    longest = max(run.values())
+        if not at[position]:
+            starts.append(position)
+        at[position].append(key % _KEY)
+    run = [0] * (top + 2)  # per position: how many held positions follow from it
+    for position in reversed(starts):
+        run[position] = run[position + 1] + 1
+    longest = max(run)
     for length in range(2, longest + 1):
-        for start in at:
+        for start in starts:
             if run[start] >= length:
-                chain = [at[position] for position in range(start, start + length)]
+                chain = at[start : start + length]
                 for chosen in product(*chain):
                     cards = sorted([c for identity in chosen for c in members[identity][:width]])
                     leads.append(_new_tuple(Action, ("play", tuple(cards), "")))
 
+
+_NONE: Final[list[Card]] = []
+"""No cards of an identity (shared, never changed: a held identity gets a list of its own)."""
 
 _KEY: Final = 64
 """Keys of identities (below 64) by position: ``position * _KEY + identity``."""
