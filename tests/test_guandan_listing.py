@@ -80,6 +80,8 @@ def test_plays_are_the_tuple_of_their_actions(
     assert operator.ne(listing, as_tuple) is False
     assert listing[1:-1:2] == as_tuple[1:-1:2]
     assert list(reversed(listing)) == list(reversed(as_tuple))
+    assert listing + as_tuple[:1] == expected + expected[:1]
+    assert expected[:1] + listing == expected[:1] + expected
     assert hash(listing) == hash(as_tuple)
     assert pickle.loads(pickle.dumps(listing)) == as_tuple
     for index in (len(as_tuple), -len(as_tuple) - 1):

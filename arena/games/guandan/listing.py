@@ -116,6 +116,13 @@ class Plays:
     def __contains__(self, item: object) -> bool:
         return self.find(item) >= 0
 
+    def __add__(self, other: Sequence[Action]) -> list[Action]:
+        """A list of these actions then ``other``'s (as the list of them would give)."""
+        return [*self._all(), *other]
+
+    def __radd__(self, other: Sequence[Action]) -> list[Action]:
+        return [*other, *self._all()]
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Plays | Sequence):
             return len(other) == self._size and list(self._all()) == list(other)
