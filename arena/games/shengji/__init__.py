@@ -58,10 +58,11 @@ class ShengjiGame(Game):
             )
         return checked
 
-    @property
-    def rules(self) -> ShengjiRules:
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         hand, kitty = LAYOUT[self.decks]
-        return ShengjiRules(self.decks, hand, kitty, **self.options)
+        self.rules = ShengjiRules(self.decks, hand, kitty, **self.options)
+        """The variant's fixed facts and options (immutable, shared by its deals)."""
 
     def first_setup(self) -> ShengjiSetup:
         return ShengjiSetup()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NoReturn
 
@@ -90,17 +90,29 @@ class ShengjiSetup:
     deal_index: int = 0
 
 
-@dataclass(slots=True)
 class _Trick:
-    leader: Seat = NOBODY
-    lead: list[Unit] = field(default_factory=list)
-    suit: int = -1
-    size: int = 0
-    plays: list[tuple[Seat, tuple[Card, ...]]] = field(default_factory=list)
-    shown: list[tuple[Seat, str]] = field(default_factory=list)
-    """The first plays with their cards in text form (made when first observed)."""
-    best_seat: Seat = NOBODY
-    best: Contender | None = None
+    """The trick on the table: its leader, lead, plays and the best play so far."""
+
+    def __init__(
+        self,
+        leader: Seat = NOBODY,
+        lead: list[Unit] | None = None,
+        suit: int = -1,
+        size: int = 0,
+        plays: list[tuple[Seat, tuple[Card, ...]]] | None = None,
+        shown: list[tuple[Seat, str]] | None = None,
+        best_seat: Seat = NOBODY,
+        best: Contender | None = None,
+    ) -> None:
+        self.leader = leader
+        self.lead: list[Unit] = [] if lead is None else lead
+        self.suit = suit
+        self.size = size
+        self.plays: list[tuple[Seat, tuple[Card, ...]]] = [] if plays is None else plays
+        self.shown: list[tuple[Seat, str]] = [] if shown is None else shown
+        """The first plays with their cards in text form (made when first observed)."""
+        self.best_seat = best_seat
+        self.best = best
 
     def shown_plays(self) -> list[tuple[Seat, str]]:
         """The plays with their cards in text form."""
