@@ -9,7 +9,9 @@ hand. Each play is made at its strongest reading (:func:`combos.play_readings`).
 The generators work on a counts vector and build each kind from per-rank
 choices of suits, so they never enumerate subsets of the hand. Plays come in
 groups (one per non-bomb kind, and one for all bombs) that a :class:`HandPlays`
-builds when first asked and keeps while the hand does not change.
+builds when first asked and keeps while the hand does not change. A group keeps each
+play as its cards (and the kind it names, if any): a decision's actions are made only
+when a caller asks for them (:class:`~arena.games.guandan.listing.Plays`).
 """
 
 from __future__ import annotations
