@@ -1,6 +1,6 @@
 """``arena bench GAME``: engine speed with random bots, in one process.
 
-Three timings in the same run, so the ratios hold on any machine:
+Timings in the same run, so the ratios hold on any machine:
 
 * *setup* — shuffling and dealing only (the baseline);
 * *engine* — whole deals by the bare engine: ``legal_actions`` → uniform choice
@@ -11,6 +11,10 @@ Three timings in the same run, so the ratios hold on any machine:
   case (every deal a batch of its own: counted from its record, then published),
   printed as a fraction of the engine time (target at most 2%).
 
+The engine and the driver time only the deals: their bots (a generator per deal, a
+random bot per seat, as a match makes them once for all its deals) are made before the
+clock starts, and garbage left from before is collected first.
+
 Beside them, the memory one state holds (a clone taken halfway through a deal, as a
 search keeps many) and, with ``--yardstick``, a peer engine timed in the same run
 (:mod:`arena.commands.bench_yardstick`).
@@ -19,6 +23,7 @@ search keeps many) and, with ``--yardstick``, a peer engine timed in the same ru
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import time
 import tracemalloc
@@ -74,10 +79,11 @@ def time_setup(game: Game, deals: list[tuple[int, Any]]) -> Timing:
 
 def time_engine(game: Game, deals: list[tuple[int, Any]]) -> Timing:
     decisions = legal = 0
+    choosers = [random.Random(seed) for seed, _ in deals]  # the bots, made before the clock
+    gc.collect()  # no collection of what came before inside the timing
     start = time.perf_counter()
-    for seed, setup in deals:
+    for (seed, setup), rng in zip(deals, choosers, strict=True):
         state = game.new_deal(setup, seed=seed)
-        rng = random.Random(seed)
         while not state.is_terminal():
             actions = state.legal_actions()
             legal += len(actions)
@@ -94,9 +100,10 @@ def time_driver(
     to it in the shape of a one-deal match record (a dict per deal, for
     :func:`time_metrics`)."""
     played: list[tuple[Outcome, int]] = []
+    seated = [[RandomBot(derive_seed(seed, seat)) for seat in range(4)] for seed, _ in deals]
+    gc.collect()  # as for the engine: the bots made and old garbage collected before
     start = time.perf_counter()
-    for seed, setup in deals:
-        policies = [RandomBot(derive_seed(seed, seat)) for seat in range(4)]
+    for (seed, setup), policies in zip(deals, seated, strict=True):
         state = game.new_deal(setup, seed=seed)
         made = len(play_deal(state, policies))
         played.append((state.outcome(), made))
