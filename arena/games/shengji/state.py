@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from arena.cards import BIG_JOKER, NUM_KINDS, SMALL_JOKER, Card, format_cards, make_card, rank_label
 from arena.errors import IllegalActionError
@@ -116,9 +116,10 @@ class _Trick:
 
     def shown_plays(self) -> list[tuple[Seat, str]]:
         """The plays with their cards in text form."""
-        shown = self.shown
-        for seat, cards in self.plays[len(shown) :]:
-            shown.append((seat, format_cards(cards)))
+        shown, plays = self.shown, self.plays
+        while len(shown) < len(plays):
+            seat, cards = plays[len(shown)]
+            shown.append((seat, _cards_text(cards)))
         return shown[:]
 
     def copy(self) -> _Trick:
@@ -133,6 +134,20 @@ class _Trick:
             self.best_seat,
             self.best,
         )
+
+
+def _cards_text(cards: tuple[Card, ...]) -> str:
+    """A play's cards in text form, remembered (the same plays recur across deals)."""
+    text = _CARDS_TEXT.get(cards)
+    if text is None:
+        if len(_CARDS_TEXT) >= _CARDS_TEXT_KEPT:
+            _CARDS_TEXT.clear()
+        text = _CARDS_TEXT[cards] = format_cards(cards)
+    return text
+
+
+_CARDS_TEXT: dict[tuple[Card, ...], str] = {}
+_CARDS_TEXT_KEPT: Final = 4096
 
 
 def _declaring_kinds(level: int) -> tuple[Card, ...]:
