@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from threading import Thread
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, cast
 
 from prometheus_client import (
     CollectorRegistry,
@@ -300,10 +300,15 @@ class BatchCounts:
     def add_match(self, record: Mapping[str, Any], decisions: int) -> None:
         """Count a finished match from its record (its deals and how it ended)."""
         deals = record.get("deals", [])
-        forfeits = sum(1 for deal in deals if "forfeit" in deal["result"].get("details", {}))
-        self.deals["played"] += len(deals) - forfeits
-        self.deals["forfeit"] += forfeits
-        self.matches[match_outcome(record)] += 1
+        forfeits = 0
+        for deal in deals:
+            if "forfeit" in deal["result"].get("details", ()):
+                forfeits += 1
+        tally, matches = self.deals, self.matches
+        tally["played"] = tally.get("played", 0) + len(deals) - forfeits
+        tally["forfeit"] = tally.get("forfeit", 0) + forfeits
+        outcome = match_outcome(record)
+        matches[outcome] = matches.get(outcome, 0) + 1
         self.decisions += decisions
 
     def add_deals(self, deals: int, decisions: int) -> None:
@@ -335,12 +340,27 @@ def publish_batch(counts: BatchCounts) -> None:
     """Add one batch's counts to the metrics (called by the driver, once per batch)."""
     variant = counts.variant
     for outcome, n in counts.matches.items():
-        MATCHES_FINISHED.labels(variant, outcome).inc(n)
+        _series(MATCHES_FINISHED, variant, outcome).inc(n)
     for outcome, n in counts.deals.items():
-        DEALS_FINISHED.labels(variant, outcome).inc(n)
-    DECISIONS.labels(variant).inc(counts.decisions)
-    SIM_BATCHES.labels(variant).inc()
-    BATCH_SECONDS.labels(variant).observe(counts.seconds)
+        _series(DEALS_FINISHED, variant, outcome).inc(n)
+    _series(DECISIONS, variant).inc(counts.decisions)
+    _series(SIM_BATCHES, variant).inc()
+    _series(BATCH_SECONDS, variant).observe(counts.seconds)
+
+
+_Metric = TypeVar("_Metric", Counter, Histogram)
+
+
+def _series(metric: _Metric, *labels: str) -> _Metric:
+    """``metric.labels(*labels)``, looked up once (series are never removed)."""
+    key = (id(metric), labels)
+    series = _SERIES.get(key)
+    if series is None:
+        series = _SERIES[key] = metric.labels(*labels)
+    return cast(_Metric, series)
+
+
+_SERIES: dict[tuple[int, tuple[str, ...]], Counter | Histogram] = {}
 
 
 # -- server-side helpers ------------------------------------------------------------
