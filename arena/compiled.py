@@ -65,7 +65,13 @@ MANIFEST_FORMAT = 1
 GROUP_MODULE = "arena_engines__mypyc"
 """mypyc's shared library: the code of every compiled module, their shims import it."""
 
-_SHARED_MODULES = ("arena.cards", "arena.games.base", "arena.games.climbing", "arena.games.options")
+_SHARED_MODULES = (
+    "arena.cards",
+    "arena.games.base",
+    "arena.games.climbing",
+    "arena.games.lazy",
+    "arena.games.options",
+)
 _DRIVER_MODULES = ("arena.deal_loop", "bots.simple")
 """The match driver's loop over decisions and the simplest policies (simulations and
 benchmarks run them), compiled with the engines they call."""

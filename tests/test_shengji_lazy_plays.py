@@ -15,10 +15,10 @@ from shengji_listing import listed_leads, pile_units
 
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
-from arena.games.shengji.lazy import LazyPlays
 from arena.games.shengji.leads import Leads, all_leads, unit_leads
 from arena.games.shengji.moves import ShortFollows, as_actions, follow_actions, follows
 from arena.games.shengji.order import TrumpOrder
+from arena.games.shengji.plays import LazyPlays
 from arena.games.shengji.shapes import Unit, decompose
 
 

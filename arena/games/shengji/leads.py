@@ -19,8 +19,8 @@ from typing import Any, Final, cast
 
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
-from arena.games.shengji.lazy import LazyPlays
 from arena.games.shengji.order import TRUMP, TrumpOrder
+from arena.games.shengji.plays import LazyPlays
 
 MAX_DECKS = 4
 

@@ -18,7 +18,6 @@ from typing import Any, cast
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
 from arena.games.shengji.follow import SET_NAMES, Pattern, holds, priority_list, score
-from arena.games.shengji.lazy import LazyPlays
 from arena.games.shengji.leads import held_sets
 from arena.games.shengji.multisets import (
     Counts,
@@ -29,6 +28,7 @@ from arena.games.shengji.multisets import (
     sub_multisets,
 )
 from arena.games.shengji.order import TrumpOrder
+from arena.games.shengji.plays import LazyPlays
 from arena.games.shengji.shapes import Pile, Unit
 
 LIST_LIMIT = 1000

@@ -41,13 +41,13 @@ from arena.games.shengji.declare import (
     trump_when_undeclared,
 )
 from arena.games.shengji.follow import follow_error, follow_is_legal, suit_members
-from arena.games.shengji.lazy import LazyPlays
 from arena.games.shengji.leads import all_leads, unit_leads
 from arena.games.shengji.moves import (
     LIST_LIMIT,
     follow_actions,
 )
 from arena.games.shengji.order import CARD_POINTS, TrumpOrder
+from arena.games.shengji.plays import LazyPlays
 from arena.games.shengji.shapes import Unit, decompose
 from arena.games.shengji.trick import (
     Contender,

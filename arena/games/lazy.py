@@ -1,10 +1,10 @@
-"""Legal plays listed as a sequence made on demand.
+"""Legal actions listed as a sequence made on demand.
 
-Where a decision has hundreds of legal plays (a lead may be any set of one suit's
-cards; a follow short of the led suit may add any other cards), most callers look at
-one of them — a random or rollout policy picks an index — or ask whether a play is
-among them. A :class:`LazyPlays` knows its plays by their shape and spells out only the
-one asked for; iterating it makes them all, once.
+Where a decision has hundreds of legal actions (a Shengji lead may be any set of one
+suit's cards, a Guandan hand leading may make hundreds of full houses and straights),
+most callers look at one of them — a random or rollout policy picks an index — or ask
+whether an action is among them. A :class:`LazyActions` knows its actions by their
+shape and spells out only the one asked for; iterating it makes them all, once.
 """
 
 from __future__ import annotations
@@ -12,20 +12,19 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final, overload
 
-from arena.cards import Card
 from arena.games.base import Action
 
 MAX_INDEX: Final = 2**62
-"""Beyond any index (the default end of :meth:`LazyPlays.index`)."""
+"""Beyond any index (the default end of :meth:`LazyActions.index`)."""
 
 
-class LazyPlays:
-    """An immutable sequence of ``play`` actions in a fixed order, each made when asked.
+class LazyActions:
+    """An immutable sequence of actions in a fixed order, each made when asked for.
 
     A :class:`~collections.abc.Sequence` (registered as one) equal to any sequence of
-    the same actions in the same order. Subclasses say how many plays there are, which
-    is at an index (:meth:`_nth`), all of them in order (:meth:`_every`) and whether
-    sorted cards are one of them (:meth:`_holds`).
+    the same actions in the same order; ``+`` gives the list of both, as a list would.
+    Subclasses say which action is at an index (:meth:`_nth`), and may make them all
+    at once faster (:meth:`_every`) or find one without making them (``in``).
     """
 
     def __init__(self, size: int) -> None:
@@ -36,10 +35,7 @@ class LazyPlays:
         raise NotImplementedError
 
     def _every(self) -> list[Action]:
-        raise NotImplementedError
-
-    def _holds(self, cards: tuple[Card, ...]) -> bool:
-        raise NotImplementedError
+        return [self._nth(index) for index in range(self._size)]
 
     def __len__(self) -> int:
         return self._size
@@ -56,7 +52,7 @@ class LazyPlays:
         if index < 0:
             index += self._size
         if not 0 <= index < self._size:
-            raise IndexError("play index out of range")
+            raise IndexError("action index out of range")
         if self._made is not None:
             return self._made[index]
         return self._nth(index)
@@ -74,18 +70,14 @@ class LazyPlays:
         return 1 if value in self else 0
 
     def __contains__(self, item: object) -> bool:
-        """Whether ``item`` is one of the plays, without making them."""
-        if not isinstance(item, tuple) or len(item) != 3:
-            return False
-        verb, cards, tag = item
-        if verb != "play" or tag != "" or not isinstance(cards, tuple) or not cards:
-            return False
-        previous = -1
-        for card in cards:
-            if not isinstance(card, int) or card < previous:
-                return False  # a listed play's cards are sorted card ints
-            previous = card
-        return self._holds(cards)
+        return item in self._all()
+
+    def __add__(self, other: Sequence[Action]) -> list[Action]:
+        """A list of these actions then ``other``'s (as the list of them would give)."""
+        return [*self._all(), *other]
+
+    def __radd__(self, other: Sequence[Action]) -> list[Action]:
+        return [*other, *self._all()]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):
@@ -109,6 +101,6 @@ class LazyPlays:
         return made
 
 
-Sequence.register(LazyPlays)
+Sequence.register(LazyActions)
 
-__all__ = ["MAX_INDEX", "LazyPlays"]
+__all__ = ["MAX_INDEX", "LazyActions"]
