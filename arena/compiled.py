@@ -72,9 +72,10 @@ _SHARED_MODULES = (
     "arena.games.lazy",
     "arena.games.options",
 )
-_DRIVER_MODULES = ("arena.deal_loop", "bots.simple")
-"""The match driver's loop over decisions and the simplest policies (simulations and
-benchmarks run them), compiled with the engines they call."""
+_DRIVER_MODULES = ("arena.deal_loop", "bots.simple", "bots.determinize.assign")
+"""The match driver's loop over decisions, the simplest policies (simulations and
+benchmarks run them) and the search bot's dealing of hidden cards, compiled with the
+engines they call."""
 _GAME_PACKAGES = ("arena.games.guandan", "arena.games.sanfu", "arena.games.shengji")
 _NOT_COMPILED = frozenset({"__init__", "text"})
 """A game package's ``__init__`` (registry glue, subclassed by variant) and ``text``

@@ -79,8 +79,8 @@ def test_every_engine_module_is_compiled_but_the_packages_and_their_text() -> No
         assert f"arena.games.{game}.state" in modules
         assert f"arena.games.{game}.text" not in modules
         assert f"arena.games.{game}" not in modules
-    # the match driver's loop over decisions and the simplest policies
-    assert modules[-2:] == ("arena.deal_loop", "bots.simple")
+    # the match driver's loop over decisions, the simplest policies, the search's dealing
+    assert modules[-3:] == ("arena.deal_loop", "bots.simple", "bots.determinize.assign")
     assert len(set(modules)) == len(modules)
 
 

@@ -185,6 +185,9 @@ def test_sf01_hands_must_be_41_41_40_40_from_three_decks() -> None:
     four_aces = [*hands[0][:-1], parse_card("As")]  # a fourth As: seat 3 holds three
     with pytest.raises(ConfigError, match="three"):
         GAME.new_deal(SanfuSetup(), hands=[four_aces, *hands[1:]], turned=[0, 2])
+    for bad in (54, -1, "As", True):  # not a card int 0..53
+        with pytest.raises(ConfigError, match="is not a card"):
+            GAME.new_deal(SanfuSetup(), hands=[[*hands[0][:-1], bad], *hands[1:]], turned=[0, 2])
 
 
 # ------------------------------------------------ SF-2 turned cards

@@ -50,7 +50,7 @@ _BITS = [n.bit_length() for n in range(1024)]
 def shuffle(rng: random.Random, items: list[T]) -> None:
     """``rng.shuffle(items)``: the same swaps from the same random bits, without a call
     per item to the generator's helper when ``rng`` is a plain :class:`random.Random`."""
-    if type(rng) is not random.Random or len(items) > len(_BITS):
+    if type(rng) is not random.Random or len(items) >= len(_BITS):
         rng.shuffle(items)
         return
     getrandbits, bit_lengths = rng.getrandbits, _BITS

@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.cards import Card, format_cards, parse_cards
+from arena.cards import Card
 from arena.chance import draw_sample, shuffled_deck
 from arena.errors import ConfigError
 from arena.games.base import NUM_SEATS, Event, Game, Outcome, State
 from arena.games.options import seconds, whole_number
 from arena.games.sanfu import text
-from arena.games.sanfu.state import GAME_NAME, SanfuSetup, SanfuState, deal
+from arena.games.sanfu.state import (
+    DEAL_SIZE,
+    DECKS,
+    GAME_NAME,
+    HAND_SIZES,
+    SanfuSetup,
+    SanfuState,
+    deal,
+    deal_order,
+)
 
-__all__ = ["SanfuGame", "SanfuSetup", "SanfuState"]
+__all__ = ["DEAL_SIZE", "DECKS", "HAND_SIZES", "SanfuGame", "SanfuSetup", "SanfuState"]
 
-DECKS = 3
-DEAL_SIZE = 162
-HAND_SIZES = (41, 41, 40, 40)  # SF-1: the first two players to receive cards get 41
 MAX_DEALS = 1000
 """Option ``deals``: a match of more deals than this is refused (not a sanfu match)."""
 MAX_TIME_LIMIT = 3600.0
@@ -67,7 +72,7 @@ class SanfuGame(Game):
             if turned is None:  # SF-2 Decision: the seed picks the turned cards
                 turned = draw_sample(seed, "sanfu turned cards", DEAL_SIZE, count)
         else:
-            order = _deal_order(hands)
+            order = deal_order(hands)
             if turned is None:
                 raise ConfigError("explicit hands need the indices of the turned cards")
         turned = sorted(turned)
@@ -124,17 +129,3 @@ def _check_setup(setup: SanfuSetup) -> None:
         raise ConfigError("a deal after a sweep needs the previous first finisher (SF-5)")
     if setup.previous_first is not None and setup.previous_first not in range(NUM_SEATS):
         raise ConfigError(f"previous_first must be a player 0..3, got {setup.previous_first}")
-
-
-def _deal_order(hands: Sequence[Sequence[Card] | str]) -> list[Card]:
-    parsed = [parse_cards(h) if isinstance(h, str) else tuple(h) for h in hands]
-    if len(parsed) != NUM_SEATS or tuple(len(h) for h in parsed) != HAND_SIZES:
-        raise ConfigError(
-            f"sanfu deals hands of {'/'.join(map(str, HAND_SIZES))} cards to seats 0..3, got "
-            f"{'/'.join(str(len(h)) for h in parsed)}"
-        )
-    counts = Counter(c for h in parsed for c in h)
-    extra = [c for c, n in counts.items() if n > DECKS]
-    if extra:
-        raise ConfigError(f"more than three of {format_cards(sorted(extra))} (SF-1: three decks)")
-    return [parsed[k % NUM_SEATS][k // NUM_SEATS] for k in range(DEAL_SIZE)]

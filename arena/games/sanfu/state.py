@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final, NoReturn, final
 
-from arena.cards import NUM_KINDS, Card
-from arena.errors import IllegalActionError
+from arena.cards import NUM_KINDS, Card, format_cards, parse_cards
+from arena.errors import ConfigError, IllegalActionError
 from arena.games.base import (
     NOBODY,
     NUM_SEATS,
@@ -65,6 +65,10 @@ from arena.games.sanfu.moves import (
     specials,
 )
 from arena.games.shengji.order import card_points
+
+DECKS: Final = 3
+DEAL_SIZE: Final = 162
+HAND_SIZES: Final = (41, 41, 40, 40)  # SF-1: the first two players to receive cards get 41
 
 GAME_NAME = "sanfu"
 SYNTAX = ActionSyntax(GAME_NAME, {"pass": Verb(0, 0), "play": Verb(1)})
@@ -144,6 +148,28 @@ _RANK_TEXTS = [rank_text(v) if v >= LOWEST_VALUE else "" for v in range(BIG_JOKE
 def _refuse(action: Action, reason: str) -> NoReturn:
     """Refuse ``action`` (quoted) for ``reason``: the quote is made only when refused."""
     raise IllegalActionError(f"illegal action {quote_action(action)}: {reason}")
+
+
+def deal_order(hands: Sequence[Sequence[Card] | str]) -> list[Card]:
+    """Explicit hands (seats 0..3, 41/41/40/40 cards) as the order they are dealt in,
+    one card at a time from seat 0 (SF-1); :class:`ConfigError` naming what is wrong."""
+    parsed = [parse_cards(h) if isinstance(h, str) else tuple(h) for h in hands]
+    if len(parsed) != NUM_SEATS or tuple([len(h) for h in parsed]) != HAND_SIZES:
+        raise ConfigError(
+            f"sanfu deals hands of {'/'.join(map(str, HAND_SIZES))} cards to seats 0..3, got "
+            f"{'/'.join(str(len(h)) for h in parsed)}"
+        )
+    counts = [0] * NUM_KINDS
+    for hand in parsed:
+        given: Sequence[object] = hand  # read as given: anything may have been passed
+        for card in given:
+            if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < NUM_KINDS:
+                raise ConfigError(f"{card!r} is not a card (cards are ints 0..53)")
+            counts[card] += 1
+    extra = [card for card in range(NUM_KINDS) if counts[card] > DECKS]
+    if extra:
+        raise ConfigError(f"more than three of {format_cards(extra)} (SF-1: three decks)")
+    return [parsed[k % NUM_SEATS][k // NUM_SEATS] for k in range(DEAL_SIZE)]
 
 
 def deal(deal_order: Sequence[Card], turned: Sequence[int], setup: SanfuSetup) -> SanfuState:
