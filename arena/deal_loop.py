@@ -54,16 +54,14 @@ def play_answers(state: State, policies: Sequence[Acting], actions: list[str]) -
     ``None`` once the deal is over, or the first answer not played (:class:`Unplayed`).
 
     What a policy raises goes through unchanged (the seat to act is the one asked)."""
-    syntax = state.syntax
     while not state.is_terminal():
         seat = state.to_act
         answer = policies[state.player_at(seat)].act(state.observe(seat))
         if type(answer) is not Action:
             return Unplayed(answer)
         try:
-            syntax.check(answer)
-            state.apply(answer)
+            state.apply(answer)  # refuses what is malformed too, the state unchanged
         except (IllegalActionError, ParseError):
-            return Unplayed(answer)
+            return Unplayed(answer)  # the driver reads it again: malformed or illegal
         actions.append(action_text(answer))
     return None
