@@ -15,12 +15,11 @@ multiprocess mode: only the driver process exports simulation metrics.
 from __future__ import annotations
 
 import time
-from collections import Counter as Tally
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from threading import Thread
-from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from prometheus_client import (
     CollectorRegistry,
@@ -283,6 +282,17 @@ _start_known_series_at_zero()
 # -- per-batch counts (what a worker returns) -----------------------------------
 
 
+class Tally(dict[str, int]):
+    """Counts by label (made without a Python-level constructor: one per batch); ``+``
+    adds two tallies label by label."""
+
+    def __add__(self, other: Mapping[str, int]) -> Tally:
+        total = Tally(self)
+        for label, n in other.items():
+            total[label] = total.get(label, 0) + n
+        return total
+
+
 @dataclass
 class BatchCounts:
     """What one simulation batch did, as plain numbers (picklable, cheap to merge).
@@ -292,8 +302,8 @@ class BatchCounts:
     """
 
     variant: str
-    matches: Tally[str] = field(default_factory=Tally)
-    deals: Tally[str] = field(default_factory=Tally)
+    matches: Tally = field(default_factory=Tally)
+    deals: Tally = field(default_factory=Tally)
     decisions: int = 0
     seconds: float = 0.0
 
@@ -306,14 +316,15 @@ class BatchCounts:
                 forfeits += 1
         tally, matches = self.deals, self.matches
         tally["played"] = tally.get("played", 0) + len(deals) - forfeits
-        tally["forfeit"] = tally.get("forfeit", 0) + forfeits
+        if forfeits:
+            tally["forfeit"] = tally.get("forfeit", 0) + forfeits
         outcome = match_outcome(record)
         matches[outcome] = matches.get(outcome, 0) + 1
         self.decisions += decisions
 
     def add_deals(self, deals: int, decisions: int) -> None:
         """Count deals played outside a match record (balance batches)."""
-        self.deals["played"] += deals
+        self.deals["played"] = self.deals.get("played", 0) + deals
         self.decisions += decisions
 
     def __add__(self, other: BatchCounts) -> BatchCounts:
@@ -338,29 +349,45 @@ def match_outcome(record: Mapping[str, Any]) -> str:
 
 def publish_batch(counts: BatchCounts) -> None:
     """Add one batch's counts to the metrics (called by the driver, once per batch)."""
-    variant = counts.variant
+    series = _variant_series(counts.variant)
     for outcome, n in counts.matches.items():
-        _series(MATCHES_FINISHED, variant, outcome).inc(n)
+        if n:
+            series.outcome(MATCHES_FINISHED, outcome).inc(n)
     for outcome, n in counts.deals.items():
-        _series(DEALS_FINISHED, variant, outcome).inc(n)
-    _series(DECISIONS, variant).inc(counts.decisions)
-    _series(SIM_BATCHES, variant).inc()
-    _series(BATCH_SECONDS, variant).observe(counts.seconds)
+        if n:
+            series.outcome(DEALS_FINISHED, outcome).inc(n)
+    series.decisions.inc(counts.decisions)
+    series.batches.inc()
+    series.seconds.observe(counts.seconds)
 
 
-_Metric = TypeVar("_Metric", Counter, Histogram)
+class _VariantSeries:
+    """A variant's simulation series, each looked up once (series are never removed)."""
+
+    def __init__(self, variant: str) -> None:
+        self.variant = variant
+        self.decisions = DECISIONS.labels(variant)
+        self.batches = SIM_BATCHES.labels(variant)
+        self.seconds = BATCH_SECONDS.labels(variant)
+        self._outcomes: dict[tuple[int, str], Counter] = {}
+
+    def outcome(self, metric: Counter, outcome: str) -> Counter:
+        """``metric``'s series of this variant and ``outcome``."""
+        key = (id(metric), outcome)
+        found = self._outcomes.get(key)
+        if found is None:
+            found = self._outcomes[key] = metric.labels(self.variant, outcome)
+        return found
 
 
-def _series(metric: _Metric, *labels: str) -> _Metric:
-    """``metric.labels(*labels)``, looked up once (series are never removed)."""
-    key = (id(metric), labels)
-    series = _SERIES.get(key)
-    if series is None:
-        series = _SERIES[key] = metric.labels(*labels)
-    return cast(_Metric, series)
+def _variant_series(variant: str) -> _VariantSeries:
+    found = _SERIES.get(variant)
+    if found is None:
+        found = _SERIES[variant] = _VariantSeries(variant)
+    return found
 
 
-_SERIES: dict[tuple[int, tuple[str, ...]], Counter | Histogram] = {}
+_SERIES: dict[str, _VariantSeries] = {}
 
 
 # -- server-side helpers ------------------------------------------------------------
