@@ -32,7 +32,10 @@ class LazyActions:
         self._made: tuple[Action, ...] | None = None
 
     def _nth(self, index: int) -> Action:
-        raise NotImplementedError
+        """The action at ``index`` (0 ≤ index < len), made for the caller: each
+        subclass says how (a hook, not an ``abc`` method, so the class registers as a
+        :class:`~collections.abc.Sequence`)."""
+        raise NotImplementedError(f"{type(self).__name__} does not say which action is where")
 
     def _every(self) -> list[Action]:
         return [self._nth(index) for index in range(self._size)]

@@ -19,22 +19,20 @@ from typing import Any, Final, cast
 
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
+from arena.games.shengji.multisets import Counts, counted
 from arena.games.shengji.order import TRUMP, TrumpOrder
 from arena.games.shengji.plays import LazyPlays
 
 MAX_DECKS = 4
-
-Run = tuple[Card, int]
-"""A card and how many copies of it a hand holds."""
 
 
 def all_leads(cards: Sequence[Card], order: TrumpOrder, limit: int) -> Sequence[Action] | None:
     """A ``play`` of every non-empty set of one suit's ``cards`` (sorted), as
     :class:`Leads`; ``None`` if there are more than ``limit``."""
     suits = order.suits
-    by_suit: list[list[Run]] = [[] for _ in range(TRUMP + 1)]
+    by_suit: list[Counts] = [[] for _ in range(TRUMP + 1)]
     first: list[int] = []  # the suits held, in the order of their first card
-    for run in _runs(cards):
+    for run in counted(cards):
         held = by_suit[suits[run[0]]]
         if not held:
             first.append(suits[run[0]])
@@ -55,7 +53,7 @@ def all_leads(cards: Sequence[Card], order: TrumpOrder, limit: int) -> Sequence[
 class Leads(LazyPlays):
     """Every lead of a hand, in the order of the module docstring, each made when asked."""
 
-    def __init__(self, suits: list[list[Run]], ends: list[int]) -> None:
+    def __init__(self, suits: list[Counts], ends: list[int]) -> None:
         super().__init__(ends[-1] if ends else 0)
         self._suits = suits
         """Per suit held, its runs (sorted)."""
@@ -216,22 +214,6 @@ _NONE: Final[list[Card]] = []
 
 _KEY: Final = 64
 """Keys of identities (below 64) by position: ``position * _KEY + identity``."""
-
-
-def _runs(cards: Sequence[Card]) -> list[Run]:
-    """Each card of sorted ``cards`` with how many copies of it there are."""
-    runs: list[Run] = []
-    previous, copies = -1, 0
-    for card in cards:
-        if card == previous:
-            copies += 1
-        else:
-            if copies:
-                runs.append((previous, copies))
-            previous, copies = card, 1
-    if copies:
-        runs.append((previous, copies))
-    return runs
 
 
 _new_tuple = tuple.__new__

@@ -22,6 +22,7 @@ from arena.games.shengji.leads import held_sets
 from arena.games.shengji.multisets import (
     Counts,
     count_multisets,
+    counted,
     multisets_in_order,
     nth_multiset,
     spread_sample,
@@ -109,7 +110,7 @@ def follow_actions(
         return [SINGLE_PLAYS[c] for c in _single_follows(suited, hand)], True, ""
     if len(suited) <= size:
         others = [c for c in hand if suits[c] != lead_suit]
-        short = ShortFollows(tuple(suited), _counted(others), size - len(suited))
+        short = ShortFollows(tuple(suited), counted(others), size - len(suited))
         if len(short) <= limit:
             return cast(Sequence[Action], short), True, ""
     plays, complete, description = follows(hand, lead, lead_suit, size, order, decks, limit)
@@ -154,17 +155,6 @@ class ShortFollows(LazyPlays):
                 return False
             rest.remove(card)
         return all(rest.count(card) <= copies.get(card, 0) for card in set(rest))
-
-
-def _counted(cards: list[Card]) -> Counts:
-    """Sorted ``cards`` as each distinct card with its copies."""
-    counts: Counts = []
-    for card in cards:
-        if counts and counts[-1][0] == card:
-            counts[-1] = (card, counts[-1][1] + 1)
-        else:
-            counts.append((card, 1))
-    return counts
 
 
 def _single_follows(suited: list[Card], hand: Sequence[Card]) -> list[Card]:

@@ -16,6 +16,22 @@ Counts = list[tuple[Card, int]]
 """Distinct cards, ascending, each with how many copies there are."""
 
 
+def counted(cards: Sequence[Card]) -> Counts:
+    """Sorted ``cards`` as each distinct card with its copies."""
+    counts: Counts = []
+    previous, copies = -1, 0
+    for card in cards:
+        if card == previous:
+            copies += 1
+        else:
+            if copies:
+                counts.append((previous, copies))
+            previous, copies = card, 1
+    if copies:
+        counts.append((previous, copies))
+    return counts
+
+
 def sub_multisets(cards: Sequence[Card], size: int) -> list[tuple[Card, ...]]:
     """Every distinct multiset of ``size`` cards drawn from ``cards`` (sorted tuples)."""
     empty: tuple[Card, ...] = ()
@@ -89,6 +105,7 @@ def nth_multiset(counts: Counts, ways: list[list[int]], size: int, rank: int) ->
 __all__ = [
     "Counts",
     "count_multisets",
+    "counted",
     "multisets_in_order",
     "nth_multiset",
     "spread_sample",

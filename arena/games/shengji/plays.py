@@ -11,7 +11,9 @@ class LazyPlays(LazyActions):
     (:meth:`_holds`), without making any of them."""
 
     def _holds(self, cards: tuple[Card, ...]) -> bool:
-        raise NotImplementedError
+        """Whether these sorted card ints are the cards of one of the plays (each
+        subclass says how)."""
+        raise NotImplementedError(f"{type(self).__name__} does not say which cards it holds")
 
     def __contains__(self, item: object) -> bool:
         """Whether ``item`` is one of the plays, without making them."""
