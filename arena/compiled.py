@@ -69,6 +69,7 @@ _SHARED_MODULES = (
     "arena.cards",
     "arena.games.base",
     "arena.games.climbing",
+    "arena.games.facts",
     "arena.games.lazy",
     "arena.games.options",
 )

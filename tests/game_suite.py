@@ -17,7 +17,9 @@ action from a ``random.Random`` seeded by the check's seed.
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
+import pickle
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -31,7 +33,16 @@ import bots
 from arena.cards import Card, format_card, format_cards, parse_cards
 from arena.chance import derive_seed
 from arena.errors import ArenaError, IllegalActionError, ParseError
-from arena.games.base import MAX_DEAL_CARDS, NOBODY, NUM_SEATS, Action, Game, State, partner_of
+from arena.games.base import (
+    MAX_DEAL_CARDS,
+    NOBODY,
+    NUM_SEATS,
+    Action,
+    Game,
+    Observation,
+    State,
+    partner_of,
+)
 from arena.match import play_match
 from arena.replay import MatchRecord, outcome_to_dict, verify
 
@@ -500,6 +511,33 @@ def check_observations_now(
             f"seat {seat} privately sees {format_cards(sorted(private.elements()))}, "
             "which it never held"
         )
+
+
+def check_observations_kept(game: Game, seed: int) -> None:
+    """An observation handed out never changes, however late it is read (an engine
+    may make its facts on demand): observations kept unread through the rest of the
+    deal, and through a clone's moves, read as their twins read at once did. Every
+    observation pickles and copies to an equal one."""
+    profile = profile_of(game)
+    rng = random.Random(seed)
+    for state in start_states(game, seed):
+        kept: list[tuple[Observation, dict[str, Any]]] = []
+
+        def keep(state: State, action: Action, kept: list[Any] = kept) -> None:
+            for seat in range(NUM_SEATS):
+                read_at_once = state.observe(seat)
+                kept.append((state.observe(seat), read_at_once.to_dict()))
+            assert pickle.loads(pickle.dumps(read_at_once)) == read_at_once
+            assert copy.deepcopy(read_at_once) == read_at_once
+            if rng.random() < 4 / profile.max_decisions:  # a clone moves on its own
+                play_out(state.clone(), random.Random(seed + 1), profile.max_decisions)
+
+        play_out(state, rng, profile.max_decisions, keep)
+        for step, (observation, read_at_once) in enumerate(kept):
+            assert observation.to_dict() == read_at_once, (
+                f"{game.name}: an observation of seat {observation.seat} (step "
+                f"{step // NUM_SEATS}) changed after it was handed out"
+            )
 
 
 def check_observation_ignores_other_hands(game: Game, seed: int) -> None:

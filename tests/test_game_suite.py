@@ -82,6 +82,13 @@ def test_observations(name: str, seed: int) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=5, deadline=None)
+@given(seed=SEEDS)
+def test_observations_kept(name: str, seed: int) -> None:
+    suite.check_observations_kept(make(name), seed)
+
+
+@pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=20, deadline=None)
 @given(seed=SEEDS)
 def test_observation_ignores_other_hands(name: str, seed: int) -> None:

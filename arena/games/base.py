@@ -25,6 +25,7 @@ from mypy_extensions import mypyc_attr
 from arena.cards import NUM_KINDS as NUM_CARD_KINDS
 from arena.cards import Card, format_cards, from_counts, parse_cards
 from arena.errors import IllegalActionError, ParseError
+from arena.games.facts import NO_FACTS
 
 Seat = int
 NUM_SEATS = 4
@@ -239,8 +240,8 @@ class Observation(NamedTuple):
     hand: tuple[Card, ...]
     legal_actions: Sequence[Action]
     events: tuple[Event, ...]
-    public: Mapping[str, Any] = MappingProxyType({})
-    private: Mapping[str, Any] = MappingProxyType({})
+    public: Mapping[str, Any] = NO_FACTS
+    private: Mapping[str, Any] = NO_FACTS
     legal_complete: bool = True
     """``False`` when ``legal_actions`` is only a reproducible sample of a larger set."""
     legal_description: str = ""

@@ -12,9 +12,8 @@ names the seat its receiver plays from, a ``swap`` the seats both players move t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, Final, NoReturn, final
 
 from arena.cards import NUM_KINDS, Card, format_cards, parse_cards
@@ -38,6 +37,7 @@ from arena.games.base import (
     well_formed,
 )
 from arena.games.climbing import ClimbingState
+from arena.games.facts import NO_FACTS
 from arena.games.sanfu import scoring
 from arena.games.sanfu.combos import (
     BIG_JOKER_VALUE,
@@ -137,7 +137,6 @@ class _Listing:
 
 
 _NO_LISTING = _Listing([], [], True)
-_NOTHING_PRIVATE: Mapping[str, Any] = MappingProxyType({})
 _LABELS = tuple([kind.label for kind in Kind])
 _JOKER_TRIPLE: Final = int(Kind.JOKER_TRIPLE)
 _POINTS = [card_points(card) for card in range(NUM_KINDS)]
@@ -564,7 +563,7 @@ class SanfuState(ClimbingState[_Table]):
                 legal,
                 tuple(self._events),
                 public,
-                _NOTHING_PRIVATE,
+                NO_FACTS,
                 complete,
                 "" if complete else INCOMPLETE_DESCRIPTION,
             )

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final, NoReturn
+from typing import Any, Final, NoReturn, final
 
 from arena.cards import BIG_JOKER, NUM_KINDS, SMALL_JOKER, Card, format_cards, make_card, rank_label
 from arena.errors import IllegalActionError
@@ -33,6 +33,7 @@ from arena.games.base import (
     team_of,
     well_formed,
 )
+from arena.games.facts import NO_FACTS, FactsOnDemand
 from arena.games.shengji import scoring
 from arena.games.shengji.declare import (
     Declaration,
@@ -114,13 +115,13 @@ class _Trick:
         self.best_seat = best_seat
         self.best = best
 
-    def shown_plays(self) -> list[tuple[Seat, str]]:
-        """The plays with their cards in text form."""
+    def shown_plays(self, count: int) -> list[tuple[Seat, str]]:
+        """The first ``count`` plays with their cards in text form."""
         shown, plays = self.shown, self.plays
-        while len(shown) < len(plays):
+        while len(shown) < count:
             seat, cards = plays[len(shown)]
             shown.append((seat, _cards_text(cards)))
-        return shown[:]
+        return shown[:count]
 
     def copy(self) -> _Trick:
         """A copy whose plays can grow apart (the lead is replaced, never changed)."""
@@ -182,10 +183,38 @@ _new_tuple = tuple.__new__
 _Listing = tuple[Sequence[Action], bool, str]
 """A decision's legal actions, whether they are all of them, and if not what they obey."""
 _NOT_ASKED: _Listing = ((), True, "")
+
+
+@final
+class _PublicFacts(FactsOnDemand):
+    """An observation's public facts, made when first read from the state as it stood:
+    the entries that change at most once per trick (shared, never changed), the hand
+    sizes, and the trick with the plays made so far and who was winning it."""
+
+    def __init__(
+        self, head: dict[str, Any], held: list[int], trick: _Trick, best_seat: Seat
+    ) -> None:
+        super().__init__()
+        self._head, self._held, self._trick = head, held, trick
+        self._played, self._best_seat = len(trick.plays), best_seat
+
+    def _make(self) -> dict[str, Any]:
+        trick, played = self._trick, self._played
+        facts = self._head.copy()
+        facts["counts"] = self._held
+        facts["trick"] = {
+            "leader": trick.leader,
+            "plays": trick.shown_plays(played),
+            "winning": self._best_seat if played else None,
+        }
+        return facts
+
+
 """The listing a seat whose decision it is not sees."""
 _BURIALS = [Action("bury", (card,)) for card in range(NUM_KINDS)]
 """The action burying each card."""
-_GAME_NAMES = {decks: f"shengji-{decks}" for decks in range(1, 5)}
+_GAME_NAMES: Final = ("", "shengji-1", "shengji-2", "shengji-3", "shengji-4")
+"""The variant's name by its number of decks."""
 _TRICK = 1 << NUM_SEATS
 _SHARED = (1 << NUM_SEATS) - 1 | _TRICK
 
@@ -254,6 +283,8 @@ class ShengjiState(CardState):
         self._public_head: dict[str, Any] = {}
         """The observations' public entries before ``counts`` (copied into each), made
         again when the dealer (with the trump) or the defenders' points change."""
+        self._head_dealer, self._head_points = NOBODY, -1
+        """The dealer and the defenders' points ``_public_head`` was made for."""
         self._outcome_data: dict[str, Any] = {}
         self._deal_cards()
 
@@ -673,24 +704,15 @@ class ShengjiState(CardState):
         trick = self._trick
         hidden = self.rules.decks == 4 and self._phase == "declare"
         head = self._public_head
-        if (
-            not head
-            or head["dealer"] != self.dealer
-            or head["defender_points"] != self.defender_points
-        ):
+        if self._head_dealer != self.dealer or self._head_points != self.defender_points:
             head = self._public_head = self._make_public_head()
-        public = head.copy()
-        public["counts"] = self._held[:]
-        public["trick"] = {
-            "leader": trick.leader,
-            "plays": trick.shown_plays(),
-            "winning": trick.best_seat if trick.plays else None,
-        }
-        private: dict[str, Any] = {}
+            self._head_dealer, self._head_points = self.dealer, self.defender_points
+        public = _PublicFacts(head, self._held[:], trick, trick.best_seat)
+        private = NO_FACTS
         if seat == self.dealer and self._buried and self._phase != "over":
-            private["buried"] = self._buried_text or format_cards(self._buried)
-        if hidden and self.standing is not None and self.standing.seat == seat:
-            private["declaration"] = format_cards(self.standing.cards)
+            private = {"buried": self._buried_text or format_cards(self._buried)}
+        elif hidden and self.standing is not None and self.standing.seat == seat:
+            private = {"declaration": format_cards(self.standing.cards)}
         to_act = self._to_act
         legal, complete, description = self._listed() if seat == to_act else _NOT_ASKED
         return _new_tuple(  # Observation(game, seat, …) without its Python-level constructor
@@ -750,6 +772,7 @@ class ShengjiState(CardState):
         self.defender_points, self.declarer_points = other.defender_points, other.declarer_points
         self._listing = other._listing
         self._public_head = other._public_head  # replaced, never changed
+        self._head_dealer, self._head_points = other._head_dealer, other._head_points
         self._outcome_data = other._outcome_data  # replaced, never changed
 
 
