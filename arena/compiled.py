@@ -69,9 +69,9 @@ _SHARED_MODULES = (
     "arena.cards",
     "arena.games.base",
     "arena.games.climbing",
-    "arena.games.facts",
     "arena.games.lazy",
     "arena.games.options",
+    "arena.games.views",
 )
 _DRIVER_MODULES = ("arena.deal_loop", "bots.simple", "bots.determinize.assign")
 """The match driver's loop over decisions, the simplest policies (simulations and

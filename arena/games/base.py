@@ -25,7 +25,7 @@ from mypy_extensions import mypyc_attr
 from arena.cards import NUM_KINDS as NUM_CARD_KINDS
 from arena.cards import Card, format_cards, from_counts, parse_cards
 from arena.errors import IllegalActionError, ParseError
-from arena.games.facts import NO_FACTS
+from arena.games.views import NO_FACTS
 
 Seat = int
 NUM_SEATS = 4
@@ -228,9 +228,12 @@ class Observation(NamedTuple):
     ``legal_actions`` is filled only for the seat whose decision it is (the
     action mask travels with the observation): an immutable sequence, a tuple or one
     that makes each action when it is asked for (see :meth:`State.legal_actions`).
-    ``public`` holds the facts every seat sees (levels, card counts, the trick on the
-    table); ``private`` what only this seat knows besides its hand (e.g. a return it
-    gave face down).
+    ``events`` are the public events so far: a tuple, or a read-only sequence equal to
+    the tuple of them (:class:`~arena.games.views.SoFar`). ``public`` holds the facts
+    every seat sees (levels, card counts, the trick on the table); ``private`` what only
+    this seat knows besides its hand (e.g. a return it gave face down): read-only
+    mappings, a dict or one made when first read
+    (:class:`~arena.games.views.FactsOnDemand`).
     """
 
     game: str
@@ -239,7 +242,7 @@ class Observation(NamedTuple):
     to_act: Seat
     hand: tuple[Card, ...]
     legal_actions: Sequence[Action]
-    events: tuple[Event, ...]
+    events: Sequence[Event]
     public: Mapping[str, Any] = NO_FACTS
     private: Mapping[str, Any] = NO_FACTS
     legal_complete: bool = True

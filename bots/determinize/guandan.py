@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from itertools import permutations
 
 from arena.cards import BIG_JOKER, Card, parse_card
@@ -189,7 +190,7 @@ def prepare(observation: Observation, game: Game) -> Draw:
 
 
 def _refusals(
-    events: tuple[Event, ...], order: tuple[Seat, ...], level: int, others: list[Seat]
+    events: Sequence[Event], order: tuple[Seat, ...], level: int, others: list[Seat]
 ) -> dict[Seat, frozenset[Card]]:
     """Cards each other seat cannot have been dealt, by the tribute rules."""
     refused: dict[Seat, set[Card]] = {s: set() for s in others}

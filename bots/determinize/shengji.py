@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 
 from arena.cards import SUITS, Card, make_card, parse_cards
@@ -64,7 +64,7 @@ class FollowFacts:
     caps: list[list[Cap]]
 
 
-def follow_facts(events: tuple[Event, ...], order: TrumpOrder) -> FollowFacts:
+def follow_facts(events: Sequence[Event], order: TrumpOrder) -> FollowFacts:
     void: list[set[int]] = [set() for _ in range(NUM_SEATS)]
     caps: list[list[Cap]] = [[] for _ in range(NUM_SEATS)]
     suit, size, pairs, triple, in_trick = -1, 0, 0, False, 0
@@ -99,7 +99,7 @@ class _SeatCaps:
     caps: list[tuple[Cap, Counter[Card]]]
 
 
-def _seat_caps(facts: FollowFacts, events: tuple[Event, ...], seat: Seat) -> _SeatCaps:
+def _seat_caps(facts: FollowFacts, events: Sequence[Event], seat: Seat) -> _SeatCaps:
     caps: list[tuple[Cap, Counter[Card]]] = []
     for cap in facts.caps[seat]:
         later: Counter[Card] = Counter()

@@ -70,10 +70,10 @@ class PlayedMemory:
     __slots__ = ("_events", "_played")
 
     def __init__(self) -> None:
-        self._events: tuple[Event, ...] = ()
+        self._events: Sequence[Event] = ()
         self._played = [0] * (BIG_JOKER_VALUE + 1)
 
-    def played(self, events: tuple[Event, ...]) -> list[int]:
+    def played(self, events: Sequence[Event]) -> list[int]:
         known = len(self._events)
         restarted = len(events) < known or events[:known] != self._events
         if restarted:
@@ -90,12 +90,12 @@ class PlayedMemory:
         return played
 
 
-_KEPT: list[tuple[tuple[Event, ...], tuple[int, ...]]] = []
+_KEPT: list[tuple[Sequence[Event], tuple[int, ...]]] = []
 """The events and counts a memory last read from a restart: a memory restarting on
 events that continue them (the four seats of one rollout) starts from a copy."""
 
 
-def _restart(events: tuple[Event, ...]) -> tuple[tuple[Event, ...], list[int]]:
+def _restart(events: Sequence[Event]) -> tuple[Sequence[Event], list[int]]:
     """Where a memory that does not know ``events`` starts: the kept events and counts
     when ``events`` continue them, nothing otherwise."""
     if _KEPT:
@@ -126,7 +126,7 @@ def read_view(
     )
 
 
-def _table(table: Mapping[str, Any] | None, events: tuple[Event, ...]) -> Table | None:
+def _table(table: Mapping[str, Any] | None, events: Sequence[Event]) -> Table | None:
     """The trick on the table: the last ``play`` event is the play to beat (SF-10)."""
     if table is None:
         return None

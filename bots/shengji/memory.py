@@ -81,7 +81,7 @@ class Memory:
     trick: Trick = field(default_factory=Trick)
     tricks_done: int = 0
     twos_seen_as_trump: bool = False
-    events: tuple[Event, ...] = ()
+    events: Sequence[Event] = ()
 
     def update(self, observation: Observation) -> None:
         """Read the events not read yet (the observation must be of this deal)."""
@@ -209,7 +209,7 @@ def new_memory(decks: int, seat: Seat, events: Sequence[Event]) -> Memory:
     return memory
 
 
-def _extends(events: Sequence[Event], read: tuple[Event, ...]) -> bool:
+def _extends(events: Sequence[Event], read: Sequence[Event]) -> bool:
     """Whether ``events`` begin with ``read``, the very same event objects (clones of a
     state share them; the whole prefix is compared, identical objects compare fast)."""
     n = len(read)

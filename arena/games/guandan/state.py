@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, NoReturn, cast
+from typing import Any, Final, NoReturn, cast, final
 
 from arena.cards import (
     BIG_JOKER,
@@ -54,6 +54,7 @@ from arena.games.guandan.combos import (
 )
 from arena.games.guandan.listing import Plays
 from arena.games.guandan.moves import HandPlays
+from arena.games.views import NO_FACTS, FactsOnDemand, SoFar
 
 GAME_NAME = "guandan"
 _new_tuple: Final = tuple.__new__
@@ -107,7 +108,7 @@ class _Table:
     cards: tuple[Card, ...] = ()
     reading: Reading | None = None
     passes: int = 0
-    public: dict[str, Any] | None = None
+    public: _PublicFacts | None = None
 
 
 @dataclass(slots=True)
@@ -519,30 +520,22 @@ class GuandanState(ClimbingState[_Table]):
         """GD-12: a count is public once it is 10 or fewer; ``None`` means more than 10."""
         return [self._sizes[s] if self._announced[s] else None for s in range(NUM_SEATS)]
 
-    def _public_view(self) -> dict[str, Any]:
+    def _public_view(self) -> _PublicFacts:
         """The public part of an observation: the same object until the next play or lead
-        (never changed once made; the hand sizes and the players out change only with a
-        play)."""
-        sizes, announced, table = self._sizes, self._announced, self._table
-        reading = table.reading
-        return {
-            "level": self.level,
-            "levels": self.setup.levels,
-            "level_team": self.setup.level_team,
-            "counts": [sizes[s] if announced[s] else None for s in range(NUM_SEATS)],
-            "finished": tuple(self._out),
-            "table": None if reading is None else _trick_view(table, reading, self.level),
-        }
+        (the hand sizes and the players out change only with a play)."""
+        return _PublicFacts(
+            self.level, self.setup, self.public_counts(), tuple(self._out), self._table
+        )
 
     def observe(self, seat: Seat) -> Observation:
         table = self._table
         public = table.public
         if public is None:
             public = table.public = self._public_view()
-        private: dict[str, Any] = {}
+        private = NO_FACTS
         tribute = self._tribute
         if tribute is not None and seat in tribute.returned and self._phase == "return":
-            private["return_given"] = format_card(tribute.returned[seat])
+            private = {"return_given": format_card(tribute.returned[seat])}
         to_act = self._to_act
         legal: Plays | tuple[Action, ...] = ()
         if seat == to_act:
@@ -559,7 +552,7 @@ class GuandanState(ClimbingState[_Table]):
                 to_act,
                 hand if hand is not None else self.hand(seat),
                 legal,
-                tuple(self._events),
+                SoFar(self._events, len(self._events)),
                 public,
                 private,
                 True,
@@ -640,6 +633,37 @@ class GuandanState(ClimbingState[_Table]):
 
 _CARD_NAMES: Final = tuple([format_card(card) for card in range(NUM_KINDS)])
 """Each card's text notation, by card (read for every play an observation shows)."""
+
+
+@final
+class _PublicFacts(FactsOnDemand):
+    """An observation's public facts, made when first read: the levels, the public hand
+    counts, the players out and the best play of the trick (its table object is made
+    anew for every play and lead, and passes change nothing shown of it)."""
+
+    def __init__(
+        self,
+        level: int,
+        setup: GuandanSetup,
+        counts: list[int | None],
+        finished: tuple[Seat, ...],
+        table: _Table,
+    ) -> None:
+        super().__init__()
+        self._level, self._setup, self._counts = level, setup, counts
+        self._finished, self._table = finished, table
+
+    def _make(self) -> dict[str, Any]:
+        table, level = self._table, self._level
+        reading = table.reading
+        return {
+            "level": level,
+            "levels": self._setup.levels,
+            "level_team": self._setup.level_team,
+            "counts": self._counts,
+            "finished": self._finished,
+            "table": None if reading is None else _trick_view(table, reading, level),
+        }
 
 
 def _trick_view(table: _Table, reading: Reading, level: int) -> dict[str, Any]:

@@ -37,7 +37,6 @@ from arena.games.base import (
     well_formed,
 )
 from arena.games.climbing import ClimbingState
-from arena.games.facts import NO_FACTS
 from arena.games.sanfu import scoring
 from arena.games.sanfu.combos import (
     BIG_JOKER_VALUE,
@@ -65,6 +64,7 @@ from arena.games.sanfu.moves import (
     specials,
 )
 from arena.games.shengji.order import card_points
+from arena.games.views import NO_FACTS, FactsOnDemand, SoFar
 
 DECKS: Final = 3
 DEAL_SIZE: Final = 162
@@ -227,6 +227,45 @@ def deal(deal_order: Sequence[Card], turned: Sequence[int], setup: SanfuSetup) -
     return state
 
 
+@final
+class _PublicFacts(FactsOnDemand):
+    """An observation's public facts, made when first read: the seating, hand sizes,
+    points captured, players out, and the trick's best play as it stood (the table object
+    changes in place, so its numbers are kept)."""
+
+    def __init__(
+        self,
+        seating: Seating,
+        counts: list[int],
+        captured: list[int],
+        finished: tuple[Seat, ...],
+        seat: Seat,
+        points: int,
+        reading: Reading | None,
+    ) -> None:
+        super().__init__()
+        self._seating, self._counts, self._captured = seating, counts, captured
+        self._finished, self._seat, self._points, self._reading = finished, seat, points, reading
+
+    def _make(self) -> dict[str, Any]:
+        combo = self._reading
+        return {
+            "seating": self._seating,
+            "counts": self._counts,
+            "captured": self._captured,
+            "finished": self._finished,
+            "table": None
+            if combo is None
+            else {
+                "seat": self._seat,
+                "points": self._points,
+                "kind": _LABELS[combo[0]],
+                "rank": _RANK_TEXTS[combo[2]],
+                "size": combo[1],
+            },
+        }
+
+
 class SanfuState(ClimbingState[_Table]):
     """One sanfu deal (made by :func:`deal`).
 
@@ -281,7 +320,7 @@ class SanfuState(ClimbingState[_Table]):
         """Most distinct plays listed before one per rank pattern is listed instead."""
         self._listing = listing
         self._shared = shared
-        self._public: dict[str, Any] | None = None
+        self._public: _PublicFacts | None = None
         """The public part of an observation, kept until something in it changes (then
         rebuilt, never changed: observations already handed out keep theirs)."""
         self._captured_view: list[int] | None = None
@@ -561,7 +600,7 @@ class SanfuState(ClimbingState[_Table]):
                 self._to_act,
                 self.hand(seat),
                 legal,
-                tuple(self._events),
+                SoFar(self._events, len(self._events)),
                 public,
                 NO_FACTS,
                 complete,
@@ -569,7 +608,7 @@ class SanfuState(ClimbingState[_Table]):
             )
         )
 
-    def _public_view(self) -> dict[str, Any]:
+    def _public_view(self) -> _PublicFacts:
         """The public part of an observation now: the pieces that did not change since
         the last one are shared with it (none of them is ever changed)."""
         captured = self._captured_view
@@ -579,22 +618,15 @@ class SanfuState(ClimbingState[_Table]):
         if finished is None:
             finished = self._finished_view = tuple(self._out)
         table = self._table
-        combo = table.reading
-        return {
-            "seating": self.seating,
-            "counts": self._sizes[:],
-            "captured": captured,
-            "finished": finished,
-            "table": None
-            if combo is None
-            else {
-                "seat": table.seat,
-                "points": table.points,
-                "kind": _LABELS[combo[0]],
-                "rank": _RANK_TEXTS[combo[2]],
-                "size": combo[1],
-            },
-        }
+        return _PublicFacts(
+            self.seating,
+            self._sizes[:],
+            captured,
+            finished,
+            table.seat,
+            table.points,
+            table.reading,
+        )
 
     def outcome(self) -> Outcome:
         if self._phase != "over":

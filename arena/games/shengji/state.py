@@ -33,7 +33,6 @@ from arena.games.base import (
     team_of,
     well_formed,
 )
-from arena.games.facts import NO_FACTS, FactsOnDemand
 from arena.games.shengji import scoring
 from arena.games.shengji.declare import (
     Declaration,
@@ -58,6 +57,7 @@ from arena.games.shengji.trick import (
     lead_contender,
     widest_set,
 )
+from arena.games.views import NO_FACTS, FactsOnDemand, SoFar
 
 
 @dataclass(frozen=True)
@@ -268,7 +268,6 @@ class ShengjiState(CardState):
         self._members: tuple[tuple[Card, ...], ...] = ()
         """Per suit, its cards (:func:`suit_members`), once the order is known."""
         self._events: list[Event] = [Event("deal", self._start, value=self.level)]
-        self._events_tuple: tuple[Event, ...] = ()
         self._phase = "declare"
         self._to_act = NOBODY
         self._buried: list[Card] = []
@@ -680,13 +679,6 @@ class ShengjiState(CardState):
 
     # ------------------------------------------------------------ observation
 
-    def _events_seen(self) -> tuple[Event, ...]:
-        """The events so far as a tuple, made once per new event."""
-        events = self._events
-        if len(self._events_tuple) != len(events):
-            self._events_tuple = tuple(events)
-        return self._events_tuple
-
     def _make_public_head(self) -> dict[str, Any]:
         """The public entries that change at most once per trick (see ``_public_head``)."""
         rules = self.rules
@@ -724,7 +716,7 @@ class ShengjiState(CardState):
                 to_act,
                 self.hand(seat),
                 legal,
-                self._events_seen(),
+                SoFar(self._events, len(self._events)),
                 public,
                 private,
                 complete,
@@ -762,7 +754,7 @@ class ShengjiState(CardState):
         self._option_cache = other._option_cache[:]
         self.standing, self.dealer, self.order = other.standing, other.dealer, other.order
         self._members = other._members
-        self._events, self._events_tuple = other._events[:], other._events_tuple
+        self._events = other._events[:]
         self._phase, self._to_act, self.fled = other._phase, other._to_act, other.fled
         # buried cards are only added in the bury phase (and none before: declare)
         self._buried = other._buried if other._phase in ("play", "over") else other._buried[:]

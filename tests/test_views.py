@@ -1,5 +1,6 @@
-"""An observation's facts made on demand (arena/games/facts.py) behave as the read-only
-dict of them: made once, when first read, and equal, pickled and copied as that dict.
+"""An observation's views (arena/games/views.py): its facts made on demand behave as
+the read-only dict of them (made once, when first read; equal, pickled and copied as that
+dict), and its events so far as the tuple of them, whatever the list gets after.
 
 The tests with a subclass of their own run on the interpreted engines (a compiled class
 takes no interpreted subclass); a Shengji observation's facts are checked on both.
@@ -11,15 +12,15 @@ import copy
 import json
 import operator
 import pickle
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 
 from arena.commands.bench_deals import match_setups
 from arena.games import make
-from arena.games.base import Observation, _jsonable
-from arena.games.facts import NO_FACTS, FactsOnDemand
+from arena.games.base import Event, Observation, _jsonable
+from arena.games.views import NO_FACTS, FactsOnDemand, SoFar
 from arena.server.remote import struct
 
 own_subclass = pytest.mark.interpreted_engines
@@ -116,3 +117,55 @@ def test_a_shengji_observation_makes_its_public_facts_when_first_read() -> None:
     assert len(public["trick"]["plays"]) == 2 and public._facts is not None
     assert public == dict(public) == pickle.loads(pickle.dumps(observation)).public
     assert observation.private is NO_FACTS or observation.private == {}
+
+
+EVENTS = [Event("deal"), Event("play", 0, (1, 2)), Event("pass", 1), Event("play", 2, (3,))]
+
+
+def test_events_so_far_read_as_the_tuple_of_them_whatever_comes_after() -> None:
+    events = list(EVENTS)
+    seen = SoFar(events, 3)
+    events.append(Event("trick", 2))  # the deal goes on: what was seen stays
+    expected = tuple(EVENTS[:3])
+    assert isinstance(seen, Sequence) and len(seen) == 3
+    assert seen[0] == EVENTS[0] and seen[-1] == EVENTS[2] and seen[-3] == EVENTS[0]
+    for index in (3, -4):
+        with pytest.raises(IndexError):
+            seen[index]
+    assert seen[1:] == expected[1:] and type(seen[1:]) is tuple and seen[::-1] == expected[::-1]
+    assert list(seen) == list(expected) and list(reversed(seen)) == list(reversed(expected))
+    assert EVENTS[1] in seen and EVENTS[3] not in seen
+    assert seen.index(EVENTS[2]) == 2 and seen.count(EVENTS[1]) == 1
+    with pytest.raises(ValueError):
+        seen.index(EVENTS[3])
+    assert operator.add(seen, (EVENTS[3],)) == tuple(EVENTS)  # + as the tuple's
+    assert operator.add((EVENTS[3],), seen) == (EVENTS[3], *expected)
+    assert hash(seen) == hash(expected) and repr(seen) == repr(expected)
+
+
+def test_events_so_far_equal_any_sequence_of_the_same_events() -> None:
+    events = list(EVENTS)
+    seen = SoFar(events, 2)
+    for same in (tuple(EVENTS[:2]), list(EVENTS[:2]), SoFar(events, 2), SoFar(list(EVENTS), 2)):
+        assert operator.eq(seen, same) and operator.eq(same, seen) and not operator.ne(seen, same)
+    for other in (tuple(EVENTS[:3]), (), SoFar(events, 3), SoFar(EVENTS[1:], 2)):
+        assert operator.ne(seen, other) and operator.ne(other, seen)
+    assert (seen == 2) is False
+
+
+def test_events_so_far_pickle_and_copy_as_the_tuple_of_them() -> None:
+    seen = SoFar(list(EVENTS), 3)
+    for made in (pickle.loads(pickle.dumps(seen)), copy.copy(seen), copy.deepcopy(seen)):
+        assert type(made) is tuple and made == tuple(EVENTS[:3])
+
+
+def test_every_game_shows_its_events_so_far() -> None:
+    for name in ("guandan", "shengji-1", "sanfu"):
+        game = make(name)
+        state = game.new_deal(match_setups(game, [3])[0], seed=3)
+        observation = state.observe(0)
+        count = len(state.events)
+        state.apply(state.legal_actions()[0])
+        assert isinstance(observation.events, SoFar) and len(observation.events) == count
+        assert observation.events == tuple(state.events)[:count]
+        assert observation.to_dict()["events"] == [e.to_dict() for e in state.events[:count]]
