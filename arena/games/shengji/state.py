@@ -183,6 +183,13 @@ _new_tuple = tuple.__new__
 _Listing = tuple[Sequence[Action], bool, str]
 """A decision's legal actions, whether they are all of them, and if not what they obey."""
 _NOT_ASKED: _Listing = ((), True, "")
+"""The listing a seat whose decision it is not sees."""
+_BURIALS = [Action("bury", (card,)) for card in range(NUM_KINDS)]
+"""The action burying each card."""
+_GAME_NAMES: Final = ("", "shengji-1", "shengji-2", "shengji-3", "shengji-4")
+"""The variant's name by its number of decks."""
+_TRICK = 1 << NUM_SEATS
+_SHARED = (1 << NUM_SEATS) - 1 | _TRICK
 
 
 @final
@@ -209,14 +216,6 @@ class _PublicFacts(FactsOnDemand):
         }
         return facts
 
-
-"""The listing a seat whose decision it is not sees."""
-_BURIALS = [Action("bury", (card,)) for card in range(NUM_KINDS)]
-"""The action burying each card."""
-_GAME_NAMES: Final = ("", "shengji-1", "shengji-2", "shengji-3", "shengji-4")
-"""The variant's name by its number of decks."""
-_TRICK = 1 << NUM_SEATS
-_SHARED = (1 << NUM_SEATS) - 1 | _TRICK
 
 SYNTAX = ActionSyntax(
     "shengji",
