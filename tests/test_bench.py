@@ -8,12 +8,17 @@ import sys
 import pytest
 from printed import Printed, agree, figure, figures
 
+from arena.chance import derive_seed
 from arena.cli import main
 from arena.commands.bench import (
     TARGET_DEALS_PER_SECOND,
     TARGET_METRICS_OVERHEAD,
     TARGET_YARDSTICK_TIMES,
+    time_driver,
+    time_engine,
 )
+from arena.commands.bench_deals import match_setups
+from arena.games import make
 
 DEALS = 6
 
@@ -28,6 +33,7 @@ def test_the_json_rates_are_the_counts_over_the_seconds(
     for timing in (setup, engine, driver):
         assert timing["seconds"] > 0
         assert timing["deals_per_second"] * timing["seconds"] == pytest.approx(DEALS)
+    assert engine["decisions"] == driver["decisions"], "the engine and the driver: the same deals"
     for timing in (engine, driver):
         assert timing["decisions"] >= DEALS  # a deal has decisions
         assert timing["decisions_per_deal"] * DEALS == pytest.approx(timing["decisions"])
@@ -50,6 +56,14 @@ def test_the_json_rates_are_the_counts_over_the_seconds(
     assert target["deals_per_second"] == TARGET_DEALS_PER_SECOND["guandan"]
     assert target["times"] * target["deals_per_second"] == pytest.approx(engine["deals_per_second"])
     assert target["met"] == (engine["deals_per_second"] >= target["deals_per_second"])
+
+
+def test_the_engine_and_the_driver_play_the_same_deals_in_a_game_whose_seats_move() -> None:
+    game = make("sanfu")  # its players change seats between deals (player_at)
+    seeds = [derive_seed(2, "bench", i) for i in range(DEALS)]
+    deals = list(zip(seeds, match_setups(game, seeds), strict=True))
+    engine, driver = time_engine(game, deals), time_driver(game, deals)
+    assert engine.decisions == driver.decisions
 
 
 @pytest.mark.parametrize("game", ["guandan", "sanfu"])
