@@ -5,8 +5,8 @@ Shengji, but its Dou Dizhu core is the best known pure-Python engine of a climbi
 game. It plays whole games here the way ``arena bench GAME`` plays our deals: the game's
 own legal actions, a uniform random choice, apply, until the game is over, the deal
 shuffled from a seed (the choosing generators made before the clock, as ours). Games
-and decisions per second are measured in the same run as ours, so their ratio holds on
-any machine.
+and decisions per second are measured in the same run as ours, and as many times (the
+fastest counting), so their ratio holds on any machine.
 """
 
 from __future__ import annotations
