@@ -14,8 +14,7 @@ from arena.commands.bench import (
     TARGET_DEALS_PER_SECOND,
     TARGET_METRICS_OVERHEAD,
     TARGET_YARDSTICK_TIMES,
-    time_driver,
-    time_engine,
+    time_engine_and_driver,
 )
 from arena.commands.bench_deals import match_setups
 from arena.games import make
@@ -62,7 +61,7 @@ def test_the_engine_and_the_driver_play_the_same_deals_in_a_game_whose_seats_mov
     game = make("sanfu")  # its players change seats between deals (player_at)
     seeds = [derive_seed(2, "bench", i) for i in range(DEALS)]
     deals = list(zip(seeds, match_setups(game, seeds), strict=True))
-    engine, driver = time_engine(game, deals), time_driver(game, deals)
+    engine, driver = time_engine_and_driver(game, deals)
     assert engine.decisions == driver.decisions
 
 

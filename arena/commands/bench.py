@@ -13,8 +13,9 @@ Timings in the same run, so the ratios hold on any machine:
 
 The engine and the driver time only the deals: their bots (a generator per player, as
 a match makes them once for all its deals) are made before the clock starts, and
-garbage left from before is collected first. The engine, the driver and the metrics are
-timed three times each, in turns, and the fastest of each counts.
+garbage left from before is collected first. They are timed deal by deal in turns, so
+that a slower spell of the machine slows both alike. The engine, the driver and the
+metrics are timed three times each, and the fastest of each counts.
 
 Beside them, the memory one state holds (a clone taken halfway through a deal, as a
 search keeps many) and, with ``--yardstick``, a peer engine timed in the same run
@@ -64,8 +65,8 @@ TARGET_YARDSTICK_TIMES = 5.0
 CLONES_MEASURED = 50
 
 TIMINGS = 3
-"""The engine, the driver and the metrics are each timed this many times, in turns; the
-fastest of each counts."""
+"""The engine, the driver and the metrics are each timed this many times; the fastest of
+each counts."""
 
 
 @dataclass
@@ -86,41 +87,53 @@ def time_setup(game: Game, deals: list[tuple[int, Any]]) -> Timing:
     return Timing(time.perf_counter() - start)
 
 
-def time_engine(game: Game, deals: list[tuple[int, Any]]) -> Timing:
-    """Deals by the bare engine, each player choosing as the driver's random bot of
-    that player does (the same generator, the same draws): the same deals as
-    :func:`time_driver` plays, decision for decision."""
+def _engine_deal(
+    game: Game, seed: int, setup: Any, players: list[random.Random]
+) -> tuple[int, int]:
+    """One deal by the bare engine, each player choosing as its random bot does (the
+    same generator, the same draws): its decisions and legal actions listed."""
     decisions = legal = 0
-    choosers = [[random.Random(derive_seed(seed, seat)) for seat in range(4)] for seed, _ in deals]
-    gc.collect()  # no collection of what came before inside the timing
-    start = time.perf_counter()
-    for (seed, setup), players in zip(deals, choosers, strict=True):
-        state = game.new_deal(setup, seed=seed)
-        while not state.is_terminal():
-            actions = state.legal_actions()
-            legal += len(actions)
-            decisions += 1
-            rng = players[state.player_at(state.to_act)]
-            state.apply(actions[rng.randrange(len(actions))])
-        state.outcome()
-    return Timing(time.perf_counter() - start, decisions, legal)
+    state = game.new_deal(setup, seed=seed)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        legal += len(actions)
+        decisions += 1
+        rng = players[state.player_at(state.to_act)]
+        state.apply(actions[rng.randrange(len(actions))])
+    state.outcome()
+    return decisions, legal
 
 
-def time_driver(
+def time_engine_and_driver(
     game: Game, deals: list[tuple[int, Any]], records: list[dict[str, Any]] | None = None
-) -> Timing:
-    """Deals through the match driver; with ``records``, each deal's result is appended
-    to it in the shape of a one-deal match record (a dict per deal, for
-    :func:`time_metrics`)."""
+) -> tuple[Timing, Timing]:
+    """The deals by the bare engine and through the match driver, the very same deals
+    decision for decision, timed deal by deal in turns (each going first every other
+    deal), so that a slower spell of the machine slows both alike. With ``records``,
+    each deal's result is appended to it in the shape of a one-deal match record (a
+    dict per deal, for :func:`time_metrics`)."""
+    engine, driver = Timing(0.0), Timing(0.0)
     played: list[tuple[Outcome, int]] = []
+    # the bots, made before the clock: a generator per player, a random bot per player
+    choosers = [[random.Random(derive_seed(seed, seat)) for seat in range(4)] for seed, _ in deals]
     seated = [[RandomBot(derive_seed(seed, seat)) for seat in range(4)] for seed, _ in deals]
-    gc.collect()  # as for the engine: the bots made and old garbage collected before
-    start = time.perf_counter()
-    for (seed, setup), policies in zip(deals, seated, strict=True):
-        state = game.new_deal(setup, seed=seed)
-        made = len(play_deal(state, policies))
-        played.append((state.outcome(), made))
-    seconds = time.perf_counter() - start
+    clock = time.perf_counter
+    gc.collect()  # no collection of what came before inside the timings
+    for index, (seed, setup) in enumerate(deals):
+        for turn in (index % 2, 1 - index % 2):
+            start = clock()
+            if turn == 0:
+                decisions, legal = _engine_deal(game, seed, setup, choosers[index])
+                engine.seconds += clock() - start
+                engine.decisions += decisions
+                engine.legal += legal
+            else:
+                state = game.new_deal(setup, seed=seed)
+                decisions = len(play_deal(state, seated[index]))
+                outcome = state.outcome()
+                driver.seconds += clock() - start
+                driver.decisions += decisions
+                played.append((outcome, decisions))
     if records is not None:  # made after the timing: the metrics' own input
         for outcome, made in played:
             records.append(
@@ -130,7 +143,7 @@ def time_driver(
                     "decisions": made,
                 }
             )
-    return Timing(seconds, sum(made for _, made in played))
+    return engine, driver
 
 
 def time_metrics(variant: str, records: list[dict[str, Any]]) -> Timing:
@@ -306,11 +319,12 @@ def measure(game: Game, deals: list[tuple[int, Any]]) -> dict[str, Any]:
     the seconds, and every rate and ratio computed from them."""
     setup = time_setup(game, deals)
     records: list[dict[str, Any]] = []
-    engine, driver = time_engine(game, deals), time_driver(game, deals, records)
+    engine, driver = time_engine_and_driver(game, deals, records)
     counted = time_metrics(game.name, records)
-    for _ in range(TIMINGS - 1):  # in turns, so that a slower spell slows each alike
-        engine = min(engine, time_engine(game, deals), key=_seconds)
-        driver = min(driver, time_driver(game, deals), key=_seconds)
+    for _ in range(TIMINGS - 1):
+        again_engine, again_driver = time_engine_and_driver(game, deals)
+        engine = min(engine, again_engine, key=_seconds)
+        driver = min(driver, again_driver, key=_seconds)
         counted = min(counted, time_metrics(game.name, records), key=_seconds)
     n = len(deals)
     engine_rate = n / engine.seconds
