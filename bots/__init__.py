@@ -23,7 +23,17 @@ from bots.simple import FirstBot, RandomBot
 MAX_PARAMETER = 1_000_000
 """The largest size of a bot parameter (a budget beyond it would never finish a decision)."""
 
-__all__ = ["FirstBot", "HeuristicBot", "RandomBot", "SearchBot", "make", "names", "parameters"]
+__all__ = [
+    "LINEUP_SEPARATOR",
+    "FirstBot",
+    "HeuristicBot",
+    "RandomBot",
+    "SearchBot",
+    "lineup",
+    "make",
+    "names",
+    "parameters",
+]
 
 _FACTORIES: dict[str, Callable[[int], Policy]] = {
     "random": RandomBot,
@@ -70,6 +80,29 @@ def make(name: str, seed: int = 0) -> Policy:
     except ValueError as err:
         raise ConfigError(f"bad parameters for bot {name!r}: {err}") from None
     return policy
+
+
+LINEUP_SEPARATOR = "/"
+
+
+def lineup(text: str) -> tuple[str, str, str, str]:
+    """The bot of each of the four players from ``text``: one bot for all of them, two
+    for the teams (players 0 and 2, then 1 and 3) or four in the players' order,
+    separated by ``/`` (``heuristic``, ``search:samples=8/random``); each bot is
+    checked by making it (:class:`ConfigError` naming what is wrong)."""
+    parts = [part.strip() for part in text.split(LINEUP_SEPARATOR)]
+    if len(parts) not in (1, 2, 4) or not all(parts):
+        raise ConfigError(
+            f"bots {text!r}: name one bot for every player, two (one per team: players 0 "
+            f"and 2, then 1 and 3) or four, separated by {LINEUP_SEPARATOR!r}"
+        )
+    for part in dict.fromkeys(parts):
+        make(part)
+    if len(parts) == 1:
+        return parts[0], parts[0], parts[0], parts[0]
+    if len(parts) == 2:
+        return parts[0], parts[1], parts[0], parts[1]
+    return parts[0], parts[1], parts[2], parts[3]
 
 
 def _factory(name: str) -> Callable[[int], Policy]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,14 @@ import pytest
 import bots
 from arena.cards import BIG_JOKER
 from arena.chance import derive_seed, shuffled_deck
-from arena.commands.balance import add_parser, format_cell, run_balance, variant_specs
+from arena.commands.balance import (
+    add_parser,
+    format_cell,
+    lineup_label,
+    run_balance,
+    variant_specs,
+)
+from arena.errors import ConfigError
 from arena.games import Game, State, make, team_of
 from arena.games.base import Outcome
 from arena.games.guandan.state import GuandanSetup
@@ -201,6 +209,31 @@ def test_summary_merge_is_associative() -> None:
         _ = a + Summary("sanfu")
 
 
+def test_a_batch_seats_the_bots_asked_each_with_its_own_seed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[tuple[str, int]] = []
+    real = bots.make
+
+    def record(name: str, seed: int = 0) -> Any:
+        made.append((name, seed))
+        return real(name, seed)
+
+    monkeypatch.setattr(bots, "make", record)
+    lineup = ("heuristic", "first", "heuristic", "random")
+    (job,) = plan_jobs([VariantSpec("guandan")], deals=2, batch=2, seed=4, players=lineup)
+    assert job.bots == lineup
+    played = play_balance_batch(job)
+    assert made == [(bot, derive_seed(job.seed, "bot", p)) for p, bot in enumerate(lineup)]
+    assert played == play_balance_batch(job), "the same bots and seeds: the same deals"
+    assert played != play_balance_batch(replace(job, bots=("random",) * 4))
+
+
+def test_a_plan_needs_a_bot_for_each_player() -> None:
+    with pytest.raises(ConfigError, match="a bot for each of the 4 players, not 3"):
+        plan_jobs([VariantSpec("guandan")], deals=2, players=("random",) * 3)
+
+
 def test_plan_interleaves_variants_on_the_same_seeds() -> None:
     specs = [VariantSpec("guandan"), VariantSpec("sanfu")]
     jobs = plan_jobs(specs, deals=250, batch=100, seed=3)
@@ -283,6 +316,7 @@ def _intervals(node: Any) -> list[dict[str, Any]]:
 def test_json_has_every_section_with_intervals(outputs: dict[str, Any]) -> None:
     assert outputs["code"] == 0
     data = outputs["json"]
+    assert data["bots"] == ["heuristic"] * 4  # the default
     assert data["complete"] and data["deals_per_variant"] == 40
     assert [v["name"] for v in data["variants"]] == VARIANTS
     own = {"guandan": "tribute", "shengji-2": "kitty", "sanfu": "reveal"}
@@ -321,9 +355,43 @@ def test_text_report_compares_the_variants(capsys: pytest.CaptureFixture[str]) -
     assert "dealer's team" in out and "Guandan: tribute" in out and "sanfu: partner" in out
 
 
+def test_bots_per_team_are_named_in_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "b.json"
+    argv = ["--local", "--deals", "2", "--variant", "sanfu", "--json", str(out), "--html"]
+    code = run_balance(parse(*argv, str(tmp_path / "b.html"), "--bots", " heuristic / random "))
+    assert code == 0
+    assert json.loads(out.read_text())["bots"] == ["heuristic", "random"] * 2
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.startswith("balance: heuristic (players 0 and 2) against random (1 and 3), ")
+    assert "Bots: heuristic (players 0 and 2) against random (1 and 3);" in (
+        tmp_path / "b.html"
+    ).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("players", "text"),
+    [
+        ("random", "random bots"),
+        (["first"] * 4, "first bots"),
+        (["heuristic", "random"] * 2, "heuristic (players 0 and 2) against random (1 and 3)"),
+        (
+            ["heuristic", "random", "first", "random"],
+            "player 0: heuristic, player 1: random, player 2: first, player 3: random",
+        ),
+    ],
+)
+def test_the_lineup_in_words(players: str | list[str], text: str) -> None:
+    assert lineup_label(players).text == text
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
+        (["--variant", "guandan", "--bots", "nobot"], "unknown bot 'nobot'"),
+        (["--variant", "guandan", "--bots", "random/random/random"], "name one bot for every"),
+        (["--variant", "guandan", "--bots", "search:depth=3"], "search"),
         (["--variant", "shengji-2", "--option", "constant_twos=maybe"], "constant_twos"),
         (["--variant", "guandan", "--option", "colour=red"], "unknown option"),
         (["--option", "a_fail_limit=3", "--variant", "guandan"], "before any --variant"),

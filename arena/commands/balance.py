@@ -1,4 +1,4 @@
-"""``arena balance``: many random-bot deals of one or more variants, compared side by side.
+"""``arena balance``: many bot deals of one or more variants, compared side by side.
 
 ``--variant NAME`` starts a variant and each ``--option KEY=VALUE`` after it applies
 to it, so ``--variant shengji-2 --variant shengji-2 --option constant_twos=true``
@@ -23,6 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+import bots
 from arena.commands import Subcommands, arguments, refuse
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.numbers import json_ready
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
 
 EXIT_INTERRUPTED = 130
 DEFAULT_DEALS = 10_000
+DEFAULT_BOTS = "heuristic"
 NO_VALUE = "—"
 
 
@@ -67,8 +69,9 @@ def add_parser(sub: Subcommands) -> None:
     """Add ``arena balance`` to the command line's subcommands."""
     parser = sub.add_parser(
         "balance",
-        help="balance testing: many random-bot deals of variants, compared side by side",
-        description="Play many consecutive match deals of each variant with random bots "
+        help="balance testing: many bot deals of variants, compared side by side",
+        description="Play many consecutive match deals of each variant with the bots of "
+        "--bots (heuristic ones by default) "
         "(on Ray, a local instance unless --address, or --local in this process) and report "
         "win rates of the dealer's team and of each seat, level changes, points, deal "
         "length and the game's own effects (Shengji kitty, Guandan tribute, sanfu partner "
@@ -97,6 +100,14 @@ def add_parser(sub: Subcommands) -> None:
         type=arguments.many_deals,
         default=DEFAULT_DEALS,
         help=f"deals per variant (default {DEFAULT_DEALS})",
+    )
+    parser.add_argument(
+        "--bots",
+        default=DEFAULT_BOTS,
+        metavar="BOTS",
+        help="the players' bots: one for all (e.g. heuristic, search:samples=8), one per "
+        "team (players 0 and 2, then 1 and 3: heuristic/random) or one per player, "
+        f"separated by '/' (default {DEFAULT_BOTS})",
     )
     parser.add_argument(
         "--seed", type=arguments.seed, default=0, help="seed of the deals (default 0)"
@@ -168,12 +179,13 @@ def run_balance(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     specs = variant_specs(args.balance_items)
+    players = bots.lineup(args.bots)
     games = []
     for spec in specs:
         game = make(spec.game, **spec.options)  # checks the options
         family(game.name)
         games.append(game)
-    jobs = plan_jobs(specs, args.deals, args.batch, args.seed)
+    jobs = plan_jobs(specs, args.deals, args.batch, args.seed, players)
     summaries = [Summary(spec.game) for spec in specs]
     started = time.perf_counter()
     interrupted = False
@@ -209,7 +221,7 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     data = {
-        "bots": "random",
+        "bots": list(players),
         "seed": args.seed,
         "deals_per_variant": args.deals,
         "batch": args.batch,
@@ -472,12 +484,27 @@ def _notes(data: dict[str, Any]) -> list[str]:
     return list(notes.values())
 
 
+def lineup_label(players: str | Sequence[str]) -> Label:
+    """Who played, as a label: one bot for all, one per team, or each player's (a report
+    written before the bots could be chosen names one bot, as text)."""
+    if isinstance(players, str) or len(set(players)) == 1:
+        bot = players if isinstance(players, str) else players[0]
+        return Label("bots.all", f"{bot} bots", {"bot": bot})
+    if len(players) == 4 and players[0] == players[2] and players[1] == players[3]:
+        first, second = players[0], players[1]
+        text = f"{first} (players 0 and 2) against {second} (1 and 3)"
+        return Label("bots.teams", text, {"first": first, "second": second})
+    text = ", ".join(f"player {p}: {bot}" for p, bot in enumerate(players))
+    return Label("bots.each", text, {f"p{p}": bot for p, bot in enumerate(players)})
+
+
 def render_text(data: dict[str, Any]) -> str:
     """The comparison as a plain-text table (95% intervals in brackets, percentages)."""
     variants = data["variants"]
     names = [v["name"] for v in variants]
     lines = [
-        f"balance: random bots, {data['deals_per_variant']} deals per variant asked, "
+        f"balance: {lineup_label(data['bots'])}, {data['deals_per_variant']} deals per "
+        "variant asked, "
         f"seed {data['seed']}" + ("" if data["complete"] else " (interrupted)"),
     ]
     table: list[list[str]] = [["", *names]]
@@ -602,7 +629,8 @@ def render_html(data: dict[str, Any]) -> str:
         f"<title>Balance: {esc(' vs '.join(names))}</title>",
         f"<style>{STYLE}</style></head><body>",
         f"<h1>Balance: {esc(' vs '.join(names))}</h1>",
-        f"<p>Random bots, consecutive match deals; {data['deals_per_variant']} deals per "
+        f"<p>Bots: {esc(lineup_label(data['bots']).text)}; consecutive match deals; "
+        f"{data['deals_per_variant']} deals per "
         f"variant asked, seed {data['seed']}, batches of {data['batch']} deals"
         + ("" if data["complete"] else " — <strong>interrupted: partial results</strong>")
         + ". Rates in %, 95% Wilson intervals in brackets; means with 95% intervals.</p>",

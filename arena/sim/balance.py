@@ -1,8 +1,9 @@
 """Balance testing: many consecutive match deals of a variant, reduced to statistics.
 
-Deals are played by random bots as consecutive match deals (the next deal starts
-from the previous deal's ``next_setup``, a new match from ``first_setup()``), so that
-later-deal situations occur: Guandan's tribute, Shengji's dealers, sanfu's
+Deals are played by the bots asked, one per player (``arena balance`` plays heuristic
+bots unless told otherwise), as consecutive match deals (the next deal starts from the
+previous deal's ``next_setup``, a new match from ``first_setup()``), so that later-deal
+situations occur: Guandan's tribute, Shengji's dealers, sanfu's
 one-card reveals after a sweep.
 
 * :func:`deal_facts` — the facts of one finished deal, per game family (pure);
@@ -362,28 +363,40 @@ class BalanceJob:
     seed: int
     deals: int
     index: int
+    bots: tuple[str, ...] = ("random",) * NUM_SEATS
+    """The bot of each player (:func:`bots.lineup`)."""
 
 
 def plan_jobs(
-    specs: Sequence[VariantSpec], deals: int, batch: int = DEFAULT_BATCH, seed: int = 0
+    specs: Sequence[VariantSpec],
+    deals: int,
+    batch: int = DEFAULT_BATCH,
+    seed: int = 0,
+    players: Sequence[str] = ("random",) * NUM_SEATS,
 ) -> list[BalanceJob]:
-    """The batches of every variant, interleaved (an interrupted run stays balanced)."""
+    """The batches of every variant, interleaved (an interrupted run stays balanced),
+    played by the bots ``players`` (one per player)."""
     if deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {deals}")
     if batch < 1:
         raise ConfigError(f"--batch must be at least 1, got {batch}")
+    if len(players) != NUM_SEATS:
+        raise ConfigError(f"a bot for each of the {NUM_SEATS} players, not {len(players)}")
+    lineup = tuple(players)
     sizes = [min(batch, deals - start) for start in range(0, deals, batch)]
     return [
-        BalanceJob(v, spec.game, dict(spec.options), derive_seed(seed, "balance", i), size, i)
+        BalanceJob(
+            v, spec.game, dict(spec.options), derive_seed(seed, "balance", i), size, i, lineup
+        )
         for i, size in enumerate(sizes)
         for v, spec in enumerate(specs)
     ]
 
 
 def play_balance_batch(job: BalanceJob, on_deal: Callable[[], None] | None = None) -> Summary:
-    """Play a batch with random bots; ``on_deal`` is called after each deal."""
+    """Play a batch with the job's bots; ``on_deal`` is called after each deal."""
     game = make(job.game, **job.options)
-    policies = [bots.make("random", derive_seed(job.seed, "bot", p)) for p in range(NUM_SEATS)]
+    policies = [bots.make(bot, derive_seed(job.seed, "bot", p)) for p, bot in enumerate(job.bots)]
     summary = Summary(job.game)
     setup = game.first_setup()
     for number in range(job.deals):

@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from arena.commands.balance import Label, comparison, format_cell
+from arena.commands.balance import Label, comparison, format_cell, lineup_label
 from arena.errors import ArenaError
 from arena.web import plots
 from arena.web.i18n import catalog, translate
@@ -33,6 +33,8 @@ class ReportView:
     """What the report page shows."""
 
     variants: list[dict[str, Any]]
+    bots: str
+    """Who played, in the page's language."""
     deals_per_variant: object
     seed: object
     complete: bool
@@ -82,6 +84,7 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
             sections.append(ReportSection(heading, shown, chart))
         return ReportView(
             variants=variants,
+            bots=label_text(lineup_label(data.get("bots", "random")), lang),
             deals_per_variant=data.get("deals_per_variant"),
             seed=data.get("seed"),
             complete=bool(data.get("complete", True)),
