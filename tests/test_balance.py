@@ -340,8 +340,10 @@ def test_json_has_every_section_with_intervals(outputs: dict[str, Any]) -> None:
 def test_html_embeds_plots_and_names_the_variants(outputs: dict[str, Any]) -> None:
     page = outputs["html"]
     assert page.count('<img src="data:image/png;base64,') >= 5
-    for name in VARIANTS:
-        assert f"<th>{name}</th>" in page
+    assert f"<th>{VARIANTS[0]} (baseline)</th>" in page
+    for name in VARIANTS[1:]:
+        assert f"<th>{name} − baseline</th>" in page
+    assert "Holm" in page
 
 
 def test_text_report_compares_the_variants(capsys: pytest.CaptureFixture[str]) -> None:
@@ -351,7 +353,7 @@ def test_text_report_compares_the_variants(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert code == 0
     header = next(line for line in out.splitlines() if "guandan" in line and "sanfu" in line)
-    assert header.split() == ["guandan", "sanfu"]
+    assert header.split() == ["guandan", "(baseline)", "sanfu", "−", "baseline"]
     assert "dealer's team" in out and "Guandan: tribute" in out and "sanfu: partner" in out
 
 
@@ -368,6 +370,28 @@ def test_bots_per_team_are_named_in_the_report(
     assert "Bots: heuristic (players 0 and 2) against random (1 and 3);" in (
         tmp_path / "b.html"
     ).read_text(encoding="utf-8")
+
+
+def test_variants_are_shown_as_differences_from_the_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two decks make a deal last about twice as many decisions as one: found, in that
+    direction; the baseline again differs by nothing (the same shuffles and bots)."""
+    out = tmp_path / "b.json"
+    argv = ["--local", "--deals", "60", "--bots", "random", "--json", str(out)]
+    variants = ["--variant", "shengji-1", "--variant", "shengji-2", "--variant", "shengji-1"]
+    assert run_balance(parse(*argv, *variants)) == 0
+    text = capsys.readouterr().out
+    assert "shengji-1 (baseline)" in text and "shengji-2 − baseline" in text
+    assert "family-wise error rate" in text
+    data = json.loads(out.read_text())
+    found = {(d["variant"], d["row"]): d for d in data["differences"]}
+    longer = found[("shengji-2", "means.length")]
+    assert longer["significant"] and longer["low"] > 30 and longer["baseline"] == "shengji-1"
+    again = [d for d in data["differences"] if d["variant"] == "shengji-1 (#2)"]
+    assert again and all(d["diff"] == 0 and not d["significant"] for d in again)
+    length_line = next(line for line in text.splitlines() if "decisions per deal" in line)
+    assert "] *" in length_line  # shengji-2's cell is marked significant
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,7 @@ from arena.sim.balance import (
     run_local,
     run_on_ray,
 )
+from arena.sim.differences import FAMILY_ERROR, holm, mean_difference, rate_difference
 
 if TYPE_CHECKING:
     pass
@@ -220,7 +221,7 @@ def _run(args: argparse.Namespace) -> int:
             f"of {args.deals * len(specs)} asked",
             file=sys.stderr,
         )
-    data = {
+    data: dict[str, Any] = {
         "bots": list(players),
         "seed": args.seed,
         "deals_per_variant": args.deals,
@@ -232,6 +233,7 @@ def _run(args: argparse.Namespace) -> int:
             for summary, spec, game in zip(summaries, specs, games, strict=True)
         ],
     }
+    data["differences"] = difference_records(data)
     print(render_text(data), end="")
     if args.json:
         text = json.dumps(json_ready(data), ensure_ascii=False, indent=2, allow_nan=False)
@@ -300,6 +302,24 @@ def format_cell(cell: Cell, kind: str = "rate") -> str:
     if cell.get("low") is None:
         return f"{cell['mean']:.2f} [one value: no interval]"
     return f"{cell['mean']:.2f} [{cell['low']:.2f}, {cell['high']:.2f}]"
+
+
+def format_difference(cell: Cell, kind: str = "rate") -> str:
+    """A difference from the baseline: ``+2.3 [+0.5, +4.1] *`` for rates (percentage
+    points), ``-1.20 [-2.31, -0.09]`` for means; ``*`` when it is significant."""
+    if cell is None:
+        return NO_VALUE
+    mark = " *" if cell.get("significant") else ""
+    if kind == "rate":
+        diff, low, high = (100 * cell[key] for key in ("diff", "low", "high"))
+        return f"{diff:+.1f} [{low:+.1f}, {high:+.1f}]{mark}"
+    return f"{cell['diff']:+.2f} [{cell['low']:+.2f}, {cell['high']:+.2f}]{mark}"
+
+
+def shown_cell(cell: Cell, kind: str, column: int) -> str:
+    """A cell of :func:`against_baseline`: the baseline's figure in the first column,
+    a difference from it in the others."""
+    return format_cell(cell, kind) if column == 0 else format_difference(cell, kind)
 
 
 Step = str | int | Callable[[Any], Any]
@@ -476,6 +496,75 @@ def comparison(data: dict[str, Any]) -> list[tuple[Label, list[Row]]]:
     return sections
 
 
+def against_baseline(data: dict[str, Any]) -> list[tuple[Label, list[Row]]]:
+    """The comparison with the first variant as the baseline: its own figures in the
+    first column, and in every other column that variant's difference from it
+    (:mod:`arena.sim.differences`: ``diff``, ``low``, ``high``, ``p`` and
+    ``significant``, by Holm's procedure over every difference in the report; None
+    where either has no figure)."""
+    found: list[dict[str, Any]] = []
+    shown: list[tuple[Label, list[Row]]] = []
+    for title, rows in comparison(data):
+        compared: list[Row] = []
+        for label, cells, kind in rows:
+            base = cells[0]
+            differences: list[Cell] = [base]
+            for cell in cells[1:]:
+                difference = None
+                if base is not None and cell is not None:
+                    measure = rate_difference if kind == "rate" else mean_difference
+                    difference = measure(base, cell)
+                if difference is not None:
+                    found.append(difference)
+                differences.append(difference)
+            compared.append((label, differences, kind))
+        shown.append((title, compared))
+    for difference, significant in zip(found, holm([d["p"] for d in found]), strict=True):
+        difference["significant"] = significant
+    return shown
+
+
+def difference_records(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every difference of :func:`against_baseline` as a flat record (for notebooks):
+    its section and row (key and English words), the variant, and the figures."""
+    names = [v["name"] for v in data["variants"]]
+    return [
+        {
+            "section": title.key,
+            "section_text": title.text,
+            "row": label.key,
+            "row_text": label.text,
+            "kind": kind,
+            "baseline": names[0],
+            "variant": names[column],
+            **cell,
+        }
+        for title, rows in against_baseline(data)
+        for label, cells, kind in rows
+        for column, cell in enumerate(cells)
+        if column > 0 and cell is not None
+    ]
+
+
+def _compared_names(data: dict[str, Any]) -> list[str]:
+    """The columns' headings: the baseline, then each variant's difference from it."""
+    names = [v["name"] for v in data["variants"]]
+    if len(names) == 1:
+        return names
+    return [f"{names[0]} (baseline)", *(f"{name} − baseline" for name in names[1:])]
+
+
+def _difference_note(data: dict[str, Any]) -> list[str]:
+    if len(data["variants"]) == 1:
+        return []
+    return [
+        "Columns after the first: the difference from the baseline (rates in percentage "
+        "points) with its 95% interval; * marks a difference significant at a "
+        f"{FAMILY_ERROR:.0%} family-wise error rate over all the report's differences "
+        "(Holm's procedure)."
+    ]
+
+
 def _notes(data: dict[str, Any]) -> list[str]:
     notes: dict[str, str] = {}
     for v in data["variants"]:
@@ -507,15 +596,16 @@ def render_text(data: dict[str, Any]) -> str:
         "variant asked, "
         f"seed {data['seed']}" + ("" if data["complete"] else " (interrupted)"),
     ]
-    table: list[list[str]] = [["", *names]]
+    table: list[list[str]] = [["", *_compared_names(data)]]
     table.append(["deals played", *(str(v["deals"]) for v in variants)])
     table.append(["matches completed", *(str(v["matches_completed"]) for v in variants)])
     heads: set[int] = set()
-    for title, rows in comparison(data):
+    for title, rows in against_baseline(data):
         heads.add(len(table))
         table.append([title.text])
         for label, values, kind in rows:
-            table.append([f"  {label.text}", *(format_cell(c, kind) for c in values)])
+            shown = [shown_cell(c, kind, column) for column, c in enumerate(values)]
+            table.append([f"  {label.text}", *shown])
     width = max(len(r[0]) for r in table if len(r) > 1)
     cols = [max(len(r[i]) for r in table if len(r) > i) for i in range(1, len(names) + 1)]
     for i, r in enumerate(table):
@@ -527,6 +617,7 @@ def render_text(data: dict[str, Any]) -> str:
         lines.append(f"{r[0].ljust(width)}  {cells}".rstrip())
     lines.append("")
     lines.append("Rates in %, 95% Wilson intervals in brackets; means with 95% intervals.")
+    lines.extend(_difference_note(data))
     lines.extend(_notes(data))
     return "\n".join(lines) + "\n"
 
@@ -643,15 +734,18 @@ def render_html(data: dict[str, Any]) -> str:
             f"{v['matches_completed']} matches completed; options {esc(options) or 'none'}</li>"
         )
     parts.append("</ul>")
-    parts.append("<table><tr><th></th>" + "".join(f"<th>{esc(n)}</th>" for n in names) + "</tr>")
-    for title, rows in comparison(data):
+    heads = "".join(f"<th>{esc(n)}</th>" for n in _compared_names(data))
+    parts.append(f"<table><tr><th></th>{heads}</tr>")
+    for title, rows in against_baseline(data):
         head = esc(title.text)
         parts.append(f'<tr><th class="section" colspan="{len(names) + 1}">{head}</th></tr>')
         for label, cells, kind in rows:
-            tds = "".join(f"<td>{esc(format_cell(c, kind))}</td>" for c in cells)
+            tds = "".join(
+                f"<td>{esc(shown_cell(c, kind, column))}</td>" for column, c in enumerate(cells)
+            )
             parts.append(f"<tr><td>{esc(label.text)}</td>{tds}</tr>")
     parts.append("</table>")
-    parts.extend(f"<p>{esc(note)}</p>" for note in _notes(data))
+    parts.extend(f"<p>{esc(note)}</p>" for note in [*_difference_note(data), *_notes(data)])
     parts.append("<h2>Plots</h2>")
     for caption, png in _plots(data):
         parts.append(f'<img src="data:image/png;base64,{png}" alt="{esc(caption)}">')

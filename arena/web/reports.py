@@ -9,7 +9,14 @@ from typing import Any
 
 from markupsafe import Markup
 
-from arena.commands.balance import Label, comparison, format_cell, lineup_label
+from arena.commands.balance import (
+    Label,
+    against_baseline,
+    comparison,
+    format_cell,
+    format_difference,
+    lineup_label,
+)
 from arena.errors import ArenaError
 from arena.web import plots
 from arena.web.i18n import catalog, translate
@@ -33,6 +40,8 @@ class ReportView:
     """What the report page shows."""
 
     variants: list[dict[str, Any]]
+    headings: list[str]
+    """The columns' headings: the baseline, then each variant against it."""
     bots: str
     """Who played, in the page's language."""
     deals_per_variant: object
@@ -71,19 +80,33 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
         variants = list(data["variants"])
         names = [str(v["name"]) for v in variants]
         sections = []
-        for title, rows in comparison(data):
+        compared = against_baseline(data)
+        for (title, rows), (_, compared_rows) in zip(comparison(data), compared, strict=True):
             heading = label_text(title, lang)
             shown = [
-                (label_text(label, lang), [cell_text(c, kind, lang) for c in cells])
-                for label, cells, kind in rows
+                (
+                    label_text(label, lang),
+                    [
+                        cell_text(c, kind, lang) if column == 0 else format_difference(c, kind)
+                        for column, c in enumerate(cells)
+                    ],
+                )
+                for label, cells, kind in compared_rows
             ]
             rates = [
                 (label_text(label, lang), cells) for label, cells, kind in rows if kind == "rate"
             ]
             chart = plots.interval_bars(heading, names, rates) if rates else None
             sections.append(ReportSection(heading, shown, chart))
+        headings = names[:1]
+        if len(names) > 1:
+            headings = [
+                translate(lang, "reports.baseline", name=names[0]),
+                *(translate(lang, "reports.against_baseline", name=name) for name in names[1:]),
+            ]
         return ReportView(
             variants=variants,
+            headings=headings,
             bots=label_text(lineup_label(data.get("bots", "random")), lang),
             deals_per_variant=data.get("deals_per_variant"),
             seed=data.get("seed"),
