@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from arena.errors import ConfigError
 from arena.inputs import shown
@@ -24,7 +24,6 @@ MAX_PARAMETER = 1_000_000
 """The largest size of a bot parameter (a budget beyond it would never finish a decision)."""
 
 __all__ = [
-    "LINEUP_SEPARATOR",
     "FirstBot",
     "HeuristicBot",
     "RandomBot",
@@ -82,27 +81,22 @@ def make(name: str, seed: int = 0) -> Policy:
     return policy
 
 
-LINEUP_SEPARATOR = "/"
-
-
-def lineup(text: str) -> tuple[str, str, str, str]:
-    """The bot of each of the four players from ``text``: one bot for all of them, two
-    for the teams (players 0 and 2, then 1 and 3) or four in the players' order,
-    separated by ``/`` (``heuristic``, ``search:samples=8/random``); each bot is
-    checked by making it (:class:`ConfigError` naming what is wrong)."""
-    parts = [part.strip() for part in text.split(LINEUP_SEPARATOR)]
-    if len(parts) not in (1, 2, 4) or not all(parts):
+def lineup(names: Sequence[str]) -> tuple[str, str, str, str]:
+    """The bot of each of the four players from ``names``: one bot for all of them, two
+    for the teams (players 0 and 2, then 1 and 3) or four in the players' order; each
+    bot is checked by making it (:class:`ConfigError` naming what is wrong)."""
+    if len(names) not in (1, 2, 4):
         raise ConfigError(
-            f"bots {text!r}: name one bot for every player, two (one per team: players 0 "
-            f"and 2, then 1 and 3) or four, separated by {LINEUP_SEPARATOR!r}"
+            f"name one bot for every player, two (one per team: players 0 and 2, then 1 "
+            f"and 3) or four, not {len(names)}: {', '.join(names)}"
         )
-    for part in dict.fromkeys(parts):
-        make(part)
-    if len(parts) == 1:
-        return parts[0], parts[0], parts[0], parts[0]
-    if len(parts) == 2:
-        return parts[0], parts[1], parts[0], parts[1]
-    return parts[0], parts[1], parts[2], parts[3]
+    for name in dict.fromkeys(names):
+        make(name)
+    if len(names) == 1:
+        return names[0], names[0], names[0], names[0]
+    if len(names) == 2:
+        return names[0], names[1], names[0], names[1]
+    return names[0], names[1], names[2], names[3]
 
 
 def _factory(name: str) -> Callable[[int], Policy]:

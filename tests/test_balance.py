@@ -362,7 +362,7 @@ def test_bots_per_team_are_named_in_the_report(
 ) -> None:
     out = tmp_path / "b.json"
     argv = ["--local", "--deals", "2", "--variant", "sanfu", "--json", str(out), "--html"]
-    code = run_balance(parse(*argv, str(tmp_path / "b.html"), "--bots", " heuristic / random "))
+    code = run_balance(parse(*argv, str(tmp_path / "b.html"), "--bots", "heuristic, random"))
     assert code == 0
     assert json.loads(out.read_text())["bots"] == ["heuristic", "random"] * 2
     header = capsys.readouterr().out.splitlines()[0]
@@ -414,7 +414,8 @@ def test_the_lineup_in_words(players: str | list[str], text: str) -> None:
     ("argv", "message"),
     [
         (["--variant", "guandan", "--bots", "nobot"], "unknown bot 'nobot'"),
-        (["--variant", "guandan", "--bots", "random/random/random"], "name one bot for every"),
+        (["--variant", "guandan", "--bots", "random,random,random"], "name one bot for every"),
+        (["--variant", "guandan", "--bots", "random,,first"], "--bots: must be comma-separated"),
         (["--variant", "guandan", "--bots", "search:depth=3"], "search"),
         (["--variant", "shengji-2", "--option", "constant_twos=maybe"], "constant_twos"),
         (["--variant", "guandan", "--option", "colour=red"], "unknown option"),

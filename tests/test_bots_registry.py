@@ -93,29 +93,28 @@ def test_compare_takes_parameterised_names() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "players"),
+    ("names", "players"),
     [
-        ("heuristic", ("heuristic",) * 4),
-        ("search:samples=8/random", ("search:samples=8", "random") * 2),
-        (" first / random / heuristic / random ", ("first", "random", "heuristic", "random")),
+        (["heuristic"], ("heuristic",) * 4),
+        (["search:samples=8", "random"], ("search:samples=8", "random") * 2),
+        (["first", "random", "heuristic", "random"], ("first", "random", "heuristic", "random")),
     ],
 )
 def test_a_lineup_names_a_bot_for_all_per_team_or_per_player(
-    text: str, players: tuple[str, ...]
+    names: list[str], players: tuple[str, ...]
 ) -> None:
-    assert bots.lineup(text) == players
+    assert bots.lineup(names) == players
 
 
 @pytest.mark.parametrize(
-    ("text", "message"),
+    ("names", "message"),
     [
-        ("random/random/random", "name one bot for every player, two"),
-        ("random//random", "name one bot for every player, two"),
-        ("", "name one bot for every player, two"),
-        ("heuristic/nobot", "unknown bot 'nobot'"),
-        ("random/search:samples=0", "search:samples=0"),
+        (["random"] * 3, "name one bot for every player, two"),
+        ([], "name one bot for every player, two"),
+        (["heuristic", "nobot"], "unknown bot 'nobot'"),
+        (["random", "search:samples=0"], "search:samples=0"),
     ],
 )
-def test_a_bad_lineup_is_refused_naming_what_is_wrong(text: str, message: str) -> None:
+def test_a_bad_lineup_is_refused_naming_what_is_wrong(names: list[str], message: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(message)):
-        bots.lineup(text)
+        bots.lineup(names)

@@ -106,9 +106,9 @@ def add_parser(sub: Subcommands) -> None:
         "--bots",
         default=DEFAULT_BOTS,
         metavar="BOTS",
-        help="the players' bots: one for all (e.g. heuristic, search:samples=8), one per "
-        "team (players 0 and 2, then 1 and 3: heuristic/random) or one per player, "
-        f"separated by '/' (default {DEFAULT_BOTS})",
+        help="the players' bots, comma-separated: one for all (e.g. heuristic, "
+        "search:samples=8), one per team (players 0 and 2, then 1 and 3: heuristic,random) "
+        f"or one per player (default {DEFAULT_BOTS})",
     )
     parser.add_argument(
         "--seed", type=arguments.seed, default=0, help="seed of the deals (default 0)"
@@ -180,7 +180,7 @@ def run_balance(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     specs = variant_specs(args.balance_items)
-    players = bots.lineup(args.bots)
+    players = bots.lineup(arguments.bot_names(args.bots, "--bots"))
     games = []
     for spec in specs:
         game = make(spec.game, **spec.options)  # checks the options
