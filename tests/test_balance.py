@@ -279,6 +279,41 @@ def test_each_variant_takes_the_options_after_it() -> None:
     ]
 
 
+def test_sweeps_give_one_variant_per_value_and_per_combination() -> None:
+    args = parse(
+        "--variant", "shengji-2", "--option", "two_colour=true",
+        "--sweep", "throw_penalty=0, 10", "--sweep", "constant_twos=false,true",
+        "--variant", "guandan",
+    )  # fmt: skip
+    specs = variant_specs(args.balance_items)
+    assert [s.name for s in specs] == [
+        "shengji-2 two_colour=true throw_penalty=0 constant_twos=false",
+        "shengji-2 two_colour=true throw_penalty=0 constant_twos=true",
+        "shengji-2 two_colour=true throw_penalty=10 constant_twos=false",
+        "shengji-2 two_colour=true throw_penalty=10 constant_twos=true",
+        "guandan",
+    ]
+    assert dict(specs[2].options) == {
+        "two_colour": "true",
+        "throw_penalty": 10,
+        "constant_twos": "false",
+    }
+
+
+def test_a_sweep_reports_a_row_per_value(tmp_path: Path) -> None:
+    out = tmp_path / "b.json"
+    argv = ["--local", "--deals", "3", "--bots", "random", "--json", str(out)]
+    assert run_balance(parse(*argv, "--variant", "sanfu", "--sweep", "deals=4,8,12")) == 0
+    data = json.loads(out.read_text())
+    assert [v["name"] for v in data["variants"]] == [
+        "sanfu deals=4",
+        "sanfu deals=8",
+        "sanfu deals=12",
+    ]
+    assert [v["options"]["deals"] for v in data["variants"]] == [4, 8, 12]
+    assert {d["variant"] for d in data["differences"]} == {"sanfu deals=8", "sanfu deals=12"}
+
+
 VARIANTS = ["guandan", "shengji-2", "shengji-2 constant_twos=true", "sanfu"]
 
 
@@ -420,6 +455,16 @@ def test_the_lineup_in_words(players: str | list[str], text: str) -> None:
         (["--variant", "shengji-2", "--option", "constant_twos=maybe"], "constant_twos"),
         (["--variant", "guandan", "--option", "colour=red"], "unknown option"),
         (["--option", "a_fail_limit=3", "--variant", "guandan"], "before any --variant"),
+        (["--sweep", "a_fail_limit=1,2", "--variant", "guandan"], "--sweep a_fail_limit=1,2 comes"),
+        (["--variant", "guandan", "--sweep", "a_fail_limit"], "not KEY=VALUE,VALUE"),
+        (["--variant", "guandan", "--sweep", "a_fail_limit=1,,2"], "not KEY=VALUE,VALUE"),
+        (["--variant", "guandan", "--sweep", "=1,2"], "not KEY=VALUE,VALUE"),
+        (["--variant", "guandan", "--sweep", "a_fail_limit=1,2,1"], "1 given twice"),
+        (["--variant", "guandan", "--sweep", "a_fail_limit=1,x"], "a_fail_limit must be"),
+        (
+            ["--variant", "sanfu", "--option", "deals=4", "--sweep", "deals=8,12"],
+            "option deals given twice",
+        ),
         (["--variant", "guandan", "--option", "a_fail_limit"], "not KEY=VALUE"),
         (["--variant", "poker"], "unknown game"),
         ([], "at least one variant"),

@@ -20,6 +20,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import product
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -66,6 +67,22 @@ def _option_item(text: str) -> tuple[str, str]:
     return ("option", text)
 
 
+def _sweep_item(text: str) -> tuple[str, str]:
+    return ("sweep", text)
+
+
+def sweep_values(text: str) -> tuple[str, list[str]]:
+    """``KEY=V1,V2,…`` → the option and its values (at least one, none twice)."""
+    key, equals, values = text.partition("=")
+    listed = [value.strip() for value in values.split(",")]
+    if not equals or not key.strip() or not all(listed):
+        raise ConfigError(f"--sweep {text}: not KEY=VALUE,VALUE,… (e.g. throw_penalty=0,10,20)")
+    repeated = sorted({value for value in listed if listed.count(value) > 1})
+    if repeated:
+        raise ConfigError(f"--sweep {text}: {', '.join(repeated)} given twice")
+    return key.strip(), listed
+
+
 def add_parser(sub: Subcommands) -> None:
     """Add ``arena balance`` to the command line's subcommands."""
     parser = sub.add_parser(
@@ -76,9 +93,10 @@ def add_parser(sub: Subcommands) -> None:
         "(on Ray, a local instance unless --address, or --local in this process) and report "
         "win rates of the dealer's team and of each seat, level changes, points, deal "
         "length and the game's own effects (Shengji kitty, Guandan tribute, sanfu partner "
-        "reveal), with 95%% intervals. Each --variant starts a variant; --option applies "
-        "to the variant before it, e.g. --variant shengji-2 --variant shengji-2 --option "
-        "constant_twos=true.",
+        "reveal), with 95%% intervals. Each --variant starts a variant; --option and --sweep "
+        "apply to the variant before it, e.g. --variant shengji-2 --variant shengji-2 "
+        "--option constant_twos=true, or --variant shengji-2 --sweep throw_penalty=0,10,20. "
+        "The first variant is the baseline the others are compared with.",
     )
     parser.add_argument(
         "--variant",
@@ -95,6 +113,15 @@ def add_parser(sub: Subcommands) -> None:
         type=_option_item,
         metavar="KEY=VALUE",
         help="a game option of the variant named before it (repeatable)",
+    )
+    parser.add_argument(
+        "--sweep",
+        dest="balance_items",
+        action="append",
+        type=_sweep_item,
+        metavar="KEY=V1,V2,…",
+        help="one variant per value of a game option, for the variant named before it; "
+        "several --sweep give one variant per combination (repeatable)",
     )
     parser.add_argument(
         "--deals",
@@ -145,25 +172,32 @@ def add_parser(sub: Subcommands) -> None:
 
 
 def variant_specs(items: Sequence[tuple[str, str]] | None) -> list[VariantSpec]:
-    """The variants named by ``--variant`` / ``--option`` items, in order, each labelled."""
-    groups: list[tuple[str, list[str]]] = []
+    """The variants named by ``--variant`` / ``--option`` / ``--sweep`` items, in order,
+    each labelled; a variant with sweeps is one variant per combination of their values,
+    in the order given (the first value of each first)."""
+    groups: list[tuple[str, list[str], list[tuple[str, list[str]]]]] = []
     for kind, text in items or ():
         if kind == "variant":
-            groups.append((text, []))
+            groups.append((text, [], []))
         elif not groups:
-            raise ConfigError(f"--option {text} comes before any --variant")
-        else:
+            raise ConfigError(f"--{kind} {text} comes before any --variant")
+        elif kind == "option":
             groups[-1][1].append(text)
+        else:
+            groups[-1][2].append(sweep_values(text))
     if not groups:
         raise ConfigError("name at least one variant: --variant NAME [--option KEY=VALUE ...]")
     specs: list[VariantSpec] = []
     seen: dict[str, int] = {}
-    for game, options in groups:
-        label = " ".join([game, *options])
-        seen[label] = seen.get(label, 0) + 1
-        if seen[label] > 1:
-            label = f"{label} (#{seen[label]})"
-        specs.append(VariantSpec(game, parse_options(options), label))
+    for game, options, sweeps in groups:
+        keys = [key for key, _ in sweeps]
+        for combination in product(*(values for _, values in sweeps)):
+            chosen = [*options, *(f"{k}={v}" for k, v in zip(keys, combination, strict=True))]
+            label = " ".join([game, *chosen])
+            seen[label] = seen.get(label, 0) + 1
+            if seen[label] > 1:
+                label = f"{label} (#{seen[label]})"
+            specs.append(VariantSpec(game, parse_options(chosen), label))
     return specs
 
 
