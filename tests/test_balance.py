@@ -15,6 +15,7 @@ from arena.cards import BIG_JOKER
 from arena.chance import derive_seed, shuffled_deck
 from arena.commands.balance import (
     add_parser,
+    comparison,
     format_cell,
     lineup_label,
     run_balance,
@@ -427,6 +428,24 @@ def test_variants_are_shown_as_differences_from_the_first(
     assert again and all(d["diff"] == 0 and not d["significant"] for d in again)
     length_line = next(line for line in text.splitlines() if "decisions per deal" in line)
     assert "] *" in length_line  # shengji-2's cell is marked significant
+
+
+def test_a_report_of_one_game_speaks_only_of_that_game(tmp_path: Path) -> None:
+    out = tmp_path / "b.json"
+    argv = ["--local", "--deals", "3", "--bots", "random", "--json", str(out)]
+    assert run_balance(parse(*argv, "--variant", "shengji-2", "--variant", "shengji-3")) == 0
+    labels = [
+        label.text
+        for title, rows in comparison(json.loads(out.read_text()))
+        for label in [title, *(label for label, _, _ in rows)]
+    ]
+    words = " ".join(labels)
+    assert "sanfu" not in words and "Guandan" not in words and "stake" not in words
+    assert "Level change, share of deals" in labels and "defenders' points" in labels
+    assert [label for label in labels if label.startswith("seats")] == [
+        "seats 0 and 2",
+        "seats 1 and 3",
+    ], "a team's win rate once, not once per seat"
 
 
 @pytest.mark.parametrize(

@@ -423,6 +423,32 @@ REVEAL_ROWS: Final = (
 """sanfu's partner-reveal rows: the report's key and the row's English label."""
 
 
+_FAMILY_WORDS: Final[dict[str, dict[str, Label]]] = {
+    "changes": {
+        "guandan": Label("section.changes_levels", "Level change, share of deals"),
+        "shengji": Label("section.changes_levels", "Level change, share of deals"),
+        "sanfu": Label("section.changes_stakes", "Stake, share of deals"),
+        "": Label(
+            "section.changes", "Level change (Guandan, Shengji) / stake (sanfu), share of deals"
+        ),
+    },
+    "gain": {
+        "guandan": Label("means.gain_levels", "levels gained"),
+        "shengji": Label("means.gain_levels", "levels gained"),
+        "sanfu": Label("means.gain_stake", "stake won"),
+        "": Label("means.gain", "levels gained (stake in sanfu)"),
+    },
+    "points": {
+        "shengji": Label("means.points_defenders", "defenders' points"),
+        "sanfu": Label("means.points_winners", "winners' points"),
+        "guandan": Label("means.points", "points (Shengji defenders, sanfu winners)"),
+        "": Label("means.points", "points (Shengji defenders, sanfu winners)"),
+    },
+}
+"""Labels in the words of the report's game when all its variants are of one family
+(``""``: of several)."""
+
+
 def comparison(data: dict[str, Any]) -> list[tuple[Label, list[Row]]]:
     """The report as sections of rows, one cell per variant (None: not in this game)."""
     variants: list[dict[str, Any]] = data["variants"]
@@ -461,9 +487,14 @@ def comparison(data: dict[str, Any]) -> list[tuple[Label, list[Row]]]:
             rows.append((name(where, value), cells, "rate"))
         return rows
 
+    families = {family(v["game"]) for v in variants}
+    only = families.pop() if len(families) == 1 else ""
     sections: list[tuple[Label, list[Row]]] = []
     wins = [row(Label("wins.dealer_team", "dealer's team (see notes)"), "dealer_team")]
-    wins += [row(Label("wins.seat", f"seat {s}'s team", {"seat": s}), "seats", s) for s in range(4)]
+    wins += [  # partners sit opposite: a seat's team is its partner's
+        row(Label("wins.team", f"seats {s} and {s + 2}", {"seat": s, "partner": s + 2}), "seats", s)
+        for s in range(2)
+    ]
     sections.append((Label("section.wins", "Win rate of the deal"), wins))
     if has("first_out"):
         first = [
@@ -471,24 +502,11 @@ def comparison(data: dict[str, Any]) -> list[tuple[Label, list[Row]]]:
         ]
         sections.append((Label("section.first_out", "First out (climbing games)"), first))
     changes = bucket_rows("level_changes", "buckets", "change", _change_name, family, change_order)
-    sections.append(
-        (
-            Label(
-                "section.changes",
-                "Level change (Guandan, Shengji) / stake (sanfu), share of deals",
-            ),
-            changes,
-        )
-    )
-    means = [
-        row(Label("means.gain", "levels gained (stake in sanfu)"), "gain", kind="mean"),
-        row(
-            Label("means.points", "points (Shengji defenders, sanfu winners)"),
-            "points",
-            kind="mean",
-        ),
-        row(Label("means.length", "decisions per deal"), "length", kind="mean"),
-    ]
+    sections.append((_FAMILY_WORDS["changes"][only], changes))
+    means = [row(_FAMILY_WORDS["gain"][only], "gain", kind="mean")]
+    if has("points"):
+        means.append(row(_FAMILY_WORDS["points"][only], "points", kind="mean"))
+    means.append(row(Label("means.length", "decisions per deal"), "length", kind="mean"))
     sections.append((Label("section.means", "Means"), means))
     if has("kitty"):
         last = Label("kitty.defenders_won_last", "defenders took the last trick")
