@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import arena
 import bots
 from arena.cards import BIG_JOKER
 from arena.chance import derive_seed, shuffled_deck
@@ -428,6 +430,21 @@ def test_variants_are_shown_as_differences_from_the_first(
     assert again and all(d["diff"] == 0 and not d["significant"] for d in again)
     length_line = next(line for line in text.splitlines() if "decisions per deal" in line)
     assert "] *" in length_line  # shengji-2's cell is marked significant
+
+
+def test_the_recorded_command_plays_the_same_figures_again(tmp_path: Path) -> None:
+    first, again = tmp_path / "first.json", tmp_path / "again.json"
+    argv = ["--local", "--deals", "4", "--batch", "2", "--seed", "9", "--bots", "heuristic,random"]
+    variants = ["--variant", "sanfu", "--sweep", "deals=4,8", "--variant", "guandan"]
+    assert run_balance(parse(*argv, *variants, "--json", str(first))) == 0
+    data = json.loads(first.read_text())
+    words = shlex.split(data["command"])
+    assert words[:2] == ["arena", "balance"] and "--bots" in words and "--local" in words
+    assert run_balance(parse(*words[2:], "--json", str(again))) == 0
+    repeated = json.loads(again.read_text())
+    assert repeated["variants"] == data["variants"] and repeated["command"] == data["command"]
+    assert data["versions"]["arena"] == arena.__version__
+    assert {"python", "engines"} <= set(data["versions"])
 
 
 def test_a_report_of_one_game_speaks_only_of_that_game(tmp_path: Path) -> None:

@@ -398,6 +398,7 @@ def test_reports_listed_and_shown_in_the_site(client: Client) -> None:
     assert "Bots: heuristic bots; consecutive match deals" in report  # the default bots
     assert "guandan (baseline)" in report and "sanfu − baseline" in report
     assert "Holm" in report
+    assert "again: arena balance --variant guandan" in report and "made by arena" in report
     assert "机器人：heuristic 机器人；" in get(client, "/reports/mixed?lang=zh").text
     assert "Win rate of the deal" in report and "Guandan: tribute" in report
     assert len(shown.find("svg", class_="interval-bars")) >= 3

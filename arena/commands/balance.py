@@ -11,9 +11,12 @@ from __future__ import annotations
 import argparse
 import base64
 import html
+import importlib.metadata
 import io
 import json
+import platform
 import re
+import shlex
 import sys
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
@@ -24,11 +27,13 @@ from itertools import product
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+import arena
 import bots
 from arena.commands import Subcommands, arguments, refuse
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.numbers import json_ready
 from arena.commands.play import parse_options
+from arena.compiled import engines_description
 from arena.errors import ArenaError, ConfigError
 from arena.games import make
 from arena.sim.balance import (
@@ -256,6 +261,8 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     data: dict[str, Any] = {
+        "command": rerun_command(args),
+        "versions": versions(local=args.local),
         "bots": list(players),
         "seed": args.seed,
         "deals_per_variant": args.deals,
@@ -277,6 +284,32 @@ def _run(args: argparse.Namespace) -> int:
         Path(args.html).write_text(render_html(data), encoding="utf-8")
         print(f"report written to {args.html}")
     return EXIT_INTERRUPTED if interrupted else 0
+
+
+def rerun_command(args: argparse.Namespace) -> str:
+    """The command line that plays this run again: every variant, option and sweep as
+    given, and every setting the figures depend on spelled out (defaults included)."""
+    words = ["arena", "balance"]
+    for kind, text in args.balance_items or ():
+        words += [f"--{kind}", text]
+    words += ["--deals", str(args.deals), "--seed", str(args.seed), "--batch", str(args.batch)]
+    words += ["--bots", args.bots]
+    if args.local:
+        words.append("--local")
+    return shlex.join(words)
+
+
+def versions(local: bool) -> dict[str, str]:
+    """What produced the figures: this program, Python, the engines (compiled or not)
+    and, for a run on Ray, Ray's version."""
+    found = {
+        "arena": arena.__version__,
+        "python": platform.python_version(),
+        "engines": engines_description(),
+    }
+    if not local:
+        found["ray"] = importlib.metadata.version("ray")
+    return found
 
 
 def _collect(
@@ -617,6 +650,17 @@ def _difference_note(data: dict[str, Any]) -> list[str]:
     ]
 
 
+def provenance(data: dict[str, Any]) -> list[str]:
+    """The command that plays the run again and the versions that made it (a report
+    written before they were recorded has neither)."""
+    lines = []
+    if "command" in data:
+        lines.append(f"again: {data['command']}")
+    if "versions" in data:
+        lines.append("made by " + ", ".join(f"{k} {v}" for k, v in data["versions"].items()))
+    return lines
+
+
 def _notes(data: dict[str, Any]) -> list[str]:
     notes: dict[str, str] = {}
     for v in data["variants"]:
@@ -671,6 +715,7 @@ def render_text(data: dict[str, Any]) -> str:
     lines.append("Rates in %, 95% Wilson intervals in brackets; means with 95% intervals.")
     lines.extend(_difference_note(data))
     lines.extend(_notes(data))
+    lines.extend(provenance(data))
     return "\n".join(lines) + "\n"
 
 
@@ -798,6 +843,7 @@ def render_html(data: dict[str, Any]) -> str:
             parts.append(f"<tr><td>{esc(label.text)}</td>{tds}</tr>")
     parts.append("</table>")
     parts.extend(f"<p>{esc(note)}</p>" for note in [*_difference_note(data), *_notes(data)])
+    parts.extend(f"<p><code>{esc(line)}</code></p>" for line in provenance(data))
     parts.append("<h2>Plots</h2>")
     for caption, png in _plots(data):
         parts.append(f'<img src="data:image/png;base64,{png}" alt="{esc(caption)}">')

@@ -16,6 +16,7 @@ from arena.commands.balance import (
     format_cell,
     format_difference,
     lineup_label,
+    provenance,
 )
 from arena.errors import ArenaError
 from arena.web import plots
@@ -44,6 +45,8 @@ class ReportView:
     """The columns' headings: the baseline, then each variant against it."""
     bots: str
     """Who played, in the page's language."""
+    provenance: list[str]
+    """The command that plays the run again and the versions that made it."""
     deals_per_variant: object
     seed: object
     complete: bool
@@ -108,6 +111,7 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
             variants=variants,
             headings=headings,
             bots=label_text(lineup_label(data.get("bots", "random")), lang),
+            provenance=provenance(data),
             deals_per_variant=data.get("deals_per_variant"),
             seed=data.get("seed"),
             complete=bool(data.get("complete", True)),
