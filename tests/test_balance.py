@@ -18,6 +18,7 @@ from arena.chance import derive_seed, shuffled_deck
 from arena.commands.balance import (
     add_parser,
     comparison,
+    figures,
     format_cell,
     lineup_label,
     run_balance,
@@ -377,7 +378,8 @@ def test_json_has_every_section_with_intervals(outputs: dict[str, Any]) -> None:
 
 def test_html_embeds_plots_and_names_the_variants(outputs: dict[str, Any]) -> None:
     page = outputs["html"]
-    assert page.count('<img src="data:image/png;base64,') >= 5
+    assert page.count('<svg class="interval-dots"') >= 3  # rows shared across the games
+    assert "<rect" not in page, "dots with intervals, no bars from zero"
     assert f"<th>{VARIANTS[0]} (baseline)</th>" in page
     for name in VARIANTS[1:]:
         assert f"<th>{name} − baseline</th>" in page
@@ -463,6 +465,44 @@ def test_a_report_of_one_game_speaks_only_of_that_game(tmp_path: Path) -> None:
         "seats 0 and 2",
         "seats 1 and 3",
     ], "a team's win rate once, not once per seat"
+
+
+def test_a_figure_per_question_of_the_differences_from_the_baseline(
+    outputs: dict[str, Any],
+) -> None:
+    data = outputs["json"]
+    drawn = figures(data, str)
+    sections = [title for title, _ in comparison(data)]
+    means = [
+        (title, label)
+        for title, rows in comparison(data)
+        for label, _, kind in rows
+        if kind == "mean"
+    ]
+    rate_titles = [f.title for f in drawn if "percentage points" in f.axis]
+    mean_titles = [f.title for f in drawn if "percentage points" not in f.axis]
+    assert rate_titles == [t.text for t in sections if t.text in rate_titles]  # in order, once
+    assert len(mean_titles) <= len(means)
+    names = [v["name"] for v in data["variants"]]
+    compared = {(d["variant"], d["row_text"]): d for d in data["differences"]}
+    for figure in drawn:
+        assert figure.zero and figure.series == names[1:]
+        for dot in figure.dots:
+            difference = compared[(names[1 + dot.series], dot.label)]
+            assert dot.marked == difference["significant"]
+            scale = 100 if "percentage points" in figure.axis else 1
+            assert dot.value == pytest.approx(scale * difference["diff"])
+
+
+def test_one_variant_is_drawn_as_its_own_figures() -> None:
+    summary = play_balance_batch(BalanceJob(0, "sanfu", {}, 1, 4, 0))
+    variant = balance.report(summary, VariantSpec("sanfu"), {})
+    drawn = figures({"variants": [variant]}, str)
+    assert drawn and not any(f.zero for f in drawn)
+    win = next(f for f in drawn if f.title == "Win rate of the deal")
+    labels = [d.label for d in win.dots]
+    assert labels == ["dealer's team (see notes)", "seats 0 and 2", "seats 1 and 3"]
+    assert win.dots[1].value == pytest.approx(100 * variant["seats"][0]["rate"])
 
 
 @pytest.mark.parametrize(
@@ -569,4 +609,4 @@ def test_a_mean_of_one_value_has_no_interval_rather_than_a_zero_width_one(
     )
     out = capsys.readouterr().out
     assert code == 0 and "[one value: no interval]" in out
-    assert report.read_text(encoding="utf-8").count('<img src="data:image/png;base64,') >= 1
+    assert report.read_text(encoding="utf-8").count('<svg class="interval-dots"') >= 1

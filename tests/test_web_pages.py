@@ -401,7 +401,7 @@ def test_reports_listed_and_shown_in_the_site(client: Client) -> None:
     assert "again: arena balance --variant guandan" in report and "made by arena" in report
     assert "机器人：heuristic 机器人；" in get(client, "/reports/mixed?lang=zh").text
     assert "Win rate of the deal" in report and "Guandan: tribute" in report
-    assert len(shown.find("svg", class_="interval-bars")) >= 3
+    assert len(shown.find("svg", class_="interval-dots")) >= 3  # a figure per question
     assert shown.find("link", rel="stylesheet"), "in the site's layout"
     assert get(client, "/reports/other").status_code == 404
     assert get(client, "/reports/broken").status_code == 404

@@ -9,10 +9,8 @@ gives every rate with its 95% Wilson interval and every mean with its 95% interv
 from __future__ import annotations
 
 import argparse
-import base64
 import html
 import importlib.metadata
-import io
 import json
 import platform
 import re
@@ -26,6 +24,8 @@ from functools import partial
 from itertools import product
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
+
+from markupsafe import Markup
 
 import arena
 import bots
@@ -51,6 +51,7 @@ from arena.sim.balance import (
     run_on_ray,
 )
 from arena.sim.differences import FAMILY_ERROR, holm, mean_difference, rate_difference
+from arena.web.plots import Dot, interval_dots
 
 if TYPE_CHECKING:
     pass
@@ -722,79 +723,74 @@ def render_text(data: dict[str, Any]) -> str:
 # ------------------------------------------------------------------ HTML with plots
 
 
-def _png(figure: Any) -> str:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+AXES: Final = {
+    "rate_difference": "difference from the baseline, percentage points (95% interval)",
+    "mean_difference": "difference from the baseline (95% interval)",
+    "rate": "% of deals (95% Wilson interval)",
+    "mean": "mean (95% interval)",
+}
+"""The figures' axis titles, in English (the site has them in its catalogs)."""
 
 
-Series = tuple[str, str, list[Cell]]
-"""A variant in a chart: its name, its colour, one cell per category."""
+@dataclass(frozen=True)
+class Figure:
+    """A figure of a report: its title, dots (a line per row, a dot per variant),
+    the variants' names (its legend), its axis title, and whether 0 is drawn."""
+
+    title: str
+    dots: list[Dot]
+    series: list[str]
+    axis: str
+    zero: bool
+
+    def svg(self) -> Markup:
+        return interval_dots(self.title, self.dots, self.axis, self.series, self.zero)
 
 
-def _bar_chart(
-    title: str, categories: list[str], series: list[Series], value: str, axis_label: str
-) -> str:
-    """Horizontal grouped bars with 95% interval whiskers, as a base64 PNG (Agg backend)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    scale = 100.0 if value == "rate" else 1.0
-    height = 0.9 + len(categories) * (0.25 * len(series) + 0.2)
-    figure = Figure(figsize=(8.0, height))
-    FigureCanvasAgg(figure)
-    axes = figure.subplots()
-    slot = 0.8 / len(series)
-    for index, (name, colour, cells) in enumerate(series):
-        ys, widths, below, above = [], [], [], []
-        for position, cell in enumerate(cells):
-            if cell is None or cell.get(value) is None:
-                continue
-            middle = float(cell[value])
-            ys.append(position - 0.4 + slot * (index + 0.5))
-            widths.append(scale * middle)
-            low, high = cell.get("low"), cell.get("high")  # None: one value, no interval
-            below.append(0.0 if low is None else scale * max(0.0, middle - float(low)))
-            above.append(0.0 if high is None else scale * max(0.0, float(high) - middle))
-        axes.barh(ys, widths, slot, xerr=[below, above], capsize=2, color=colour, label=name)
-    axes.set_yticks(range(len(categories)), categories)
-    axes.invert_yaxis()
-    axes.set_title(title)
-    axes.set_xlabel(axis_label)
-    axes.axvline(0, color="black", linewidth=0.5)
-    axes.grid(axis="x", alpha=0.3)
-    axes.legend(fontsize="small", loc="best")
-    return _png(figure)
-
-
-def _plots(data: dict[str, Any]) -> list[tuple[str, str]]:
-    """(caption, base64 PNG) of each plot. Rates: a chart per section and per set of
-    variants the rows concern (e.g. one per game family); means: a chart per mean."""
+def figures(
+    data: dict[str, Any], words: Callable[[Label], str], axes: Mapping[str, str] = AXES
+) -> list[Figure]:
+    """One figure per question: a section's rates together, each mean alone. With a
+    baseline, the dots are the other variants' differences from it (significant ones
+    filled); with one variant, its figures. ``words`` gives a label's words."""
     names = [v["name"] for v in data["variants"]]
-    colours = [f"C{i % 10}" for i in range(len(names))]
-    plots = []
-    for title, rows in comparison(data):
-        for kind, value, axis in (
-            ("rate", "rate", "% of deals (95% Wilson interval)"),
-            ("mean", "mean", "mean (95% interval)"),
-        ):
-            chosen = [r for r in rows if r[2] == kind]
-            if title.key == "section.means":  # one chart per mean: their units differ
-                groups = [[r] for r in chosen]
-            else:  # rows concerning the same variants together
-                by_presence: dict[tuple[bool, ...], list[Row]] = {}
-                for r in chosen:
-                    by_presence.setdefault(tuple(c is not None for c in r[1]), []).append(r)
-                groups = list(by_presence.values())
+    compared = len(names) > 1
+    shown = against_baseline(data) if compared else comparison(data)
+    series = names[1:] if compared else names
+    drawn: list[Figure] = []
+    for title, rows in shown:
+        for kind in ("rate", "mean"):
+            chosen = [(label, cells) for label, cells, k in rows if k == kind]
+            groups = [chosen] if kind == "rate" else [[one] for one in chosen]
             for group in groups:
-                present = [i for i in range(len(names)) if group[0][1][i] is not None]
-                if not present:
+                dots = [
+                    _dot(words(label), cell, kind, compared, index)
+                    for label, cells in group
+                    for index, cell in enumerate(cells[1:] if compared else cells)
+                    if cell is not None and cell.get("diff" if compared else kind) is not None
+                ]
+                if not dots:
                     continue
-                caption = f"{title}: {group[0][0]}" if len(group) == 1 else title.text
-                series = [(names[i], colours[i], [r[1][i] for r in group]) for i in present]
-                chart = _bar_chart(caption, [r[0].text for r in group], series, value, axis)
-                plots.append((caption, chart))
-    return plots
+                caption = (
+                    words(title) if kind == "rate" else f"{words(title)}: {words(group[0][0])}"
+                )
+                axis = axes[f"{kind}_difference" if compared else kind]
+                drawn.append(Figure(caption, dots, series, axis, compared))
+    return drawn
+
+
+def _dot(label: str, cell: dict[str, Any], kind: str, compared: bool, series: int) -> Dot:
+    scale = 100.0 if kind == "rate" else 1.0
+    centre = cell["diff"] if compared else cell[kind]
+    low, high = cell.get("low"), cell.get("high")
+    return Dot(
+        label,
+        scale * centre,
+        None if low is None else scale * low,
+        None if high is None else scale * high,
+        series,
+        bool(cell.get("significant")),
+    )
 
 
 STYLE = """
@@ -803,12 +799,12 @@ table { border-collapse: collapse; margin: 1em 0; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 th.section { background: #eee; text-align: left; }
-img { display: block; margin: 1em 0; max-width: 100%; }
+figure { margin: 1em 0; max-width: 48em; }
 """
 
 
 def render_html(data: dict[str, Any]) -> str:
-    """A self-contained HTML report: the comparison table and plots as data URIs."""
+    """A self-contained HTML report: the comparison table and its figures (inline SVG)."""
     names = [v["name"] for v in data["variants"]]
     esc = html.escape
     parts = [
@@ -845,7 +841,6 @@ def render_html(data: dict[str, Any]) -> str:
     parts.extend(f"<p>{esc(note)}</p>" for note in [*_difference_note(data), *_notes(data)])
     parts.extend(f"<p><code>{esc(line)}</code></p>" for line in provenance(data))
     parts.append("<h2>Plots</h2>")
-    for caption, png in _plots(data):
-        parts.append(f'<img src="data:image/png;base64,{png}" alt="{esc(caption)}">')
+    parts.extend(f"<figure>{figure.svg()}</figure>" for figure in figures(data, str))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

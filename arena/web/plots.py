@@ -1,5 +1,5 @@
 """Charts drawn on the server as SVG (no script, no image files): a bot's rating over time,
-and bars with 95% intervals for balance reports.
+and, for balance reports, bars and dots with 95% intervals.
 
 Each chart is a ``<svg>`` with a ``viewBox`` (it scales to the width of its box), axes
 with ticks at round values, tick labels, axis titles and a title; colours and lines are
@@ -21,7 +21,8 @@ from markupsafe import Markup, escape
 from arena.web.i18n import translate
 
 __all__ = [
-    "interval_bars",
+    "Dot",
+    "interval_dots",
     "nice_ticks",
     "rating_history",
     "tick_digits",
@@ -236,63 +237,82 @@ def _axes(left: float, right: float, top: float, bottom: float) -> list[str]:
     ]
 
 
-BarRow = tuple[str, Sequence[dict[str, Any] | None]]
-"""A category of a bar chart: its label and one cell per series (``rate``, ``low``,
-``high``, fractions), None where the series has none."""
+@dataclass(frozen=True)
+class Dot:
+    """A dot plot's dot: the label of its line, the value, its 95% interval (None:
+    none), its series (its colour, in the legend) and whether it is marked (drawn
+    filled: e.g. a significant difference)."""
+
+    label: str
+    value: float
+    low: float | None
+    high: float | None
+    series: int = 0
+    marked: bool = False
 
 
-def interval_bars(title: str, series: Sequence[str], rows: Sequence[BarRow]) -> Markup:
-    """Horizontal bars of rates (in %) with their 95% intervals as whiskers: one group
-    per row, one bar per series, a legend of the series."""
-    slot = 14
-    group = slot * len(series) + 10
-    label_width = 250
-    left, right, top = label_width, WIDTH - RIGHT, 40
-    bottom = top + group * len(rows)
+def interval_dots(
+    title: str, dots: Sequence[Dot], axis: str, series: Sequence[str] = (), zero: bool = False
+) -> Markup:
+    """Dots with their 95% intervals as whiskers, a line per label (the dots of its
+    series one under the other, coloured as in the legend), on a scale that fits them
+    (and 0 with ``zero``, drawn as a line: where no difference lies); marked dots are
+    filled, the others hollow. No bar starts at zero: a mean of 110 and one of 111 look
+    as close as they are."""
+    slot, label_width = 16, 250
+    labels = list(dict.fromkeys(d.label for d in dots))
+    lines = max(1, len(series))
+    group = slot * lines + 8
+    left, right = label_width, WIDTH - RIGHT
+    top = 30 + 16 * len(series)  # the legend: a line per series
+    bottom = top + group * len(labels)
     height = bottom + 44
-    cells = [c for _, cs in rows for c in cs if c is not None and c.get("rate") is not None]
-    high = max([100 * float(c.get("high") or c["rate"]) for c in cells] + [1.0])
-    ticks = nice_ticks(0.0, high)
-    x_high = ticks[-1]
+    values = [v for d in dots for v in (d.value, d.low, d.high) if v is not None]
+    low, high = min(values + ([0.0] if zero else [])), max(values + ([0.0] if zero else []))
+    ticks = nice_ticks(low, high)
+    digits = tick_digits(ticks)
 
     def x_of(value: float) -> float:
-        return _scale(value, 0.0, x_high, left, right)
+        return _scale(value, ticks[0], ticks[-1], left, right)
 
     parts = [_text(WIDTH / 2, 16, title, extra=' font-weight="bold"')]
     for index, name in enumerate(series):
-        key_x = left + index * 120
+        key_y = 26 + 16 * index
         colour = COLOURS[index % len(COLOURS)]
-        parts.append(f'<rect x="{key_x}" y="24" width="10" height="10" fill="{colour}"/>')
-        parts.append(_text(key_x + 14, 33, name, anchor="start"))
+        parts.append(f'<circle cx="{left + 5}" cy="{key_y}" r="5" fill="{colour}"/>')
+        parts.append(_text(left + 14, key_y + 4, name, anchor="start"))
     for tick in ticks:
         x = x_of(tick)
         parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" stroke="#e3e3e3"/>')
-        parts.append(_text(x, bottom + 16, f"{tick_label(tick, tick_digits(ticks))}%"))
-    for row_index, (label, row_cells) in enumerate(rows):
-        y0 = top + row_index * group + 5
+        parts.append(_text(x, bottom + 16, tick_label(tick, digits)))
+    if zero:
+        x = x_of(0.0)
+        parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" stroke="#888"/>')
+    for row, label in enumerate(labels):
+        y0 = top + row * group + 4
         short = label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…"
         parts.append(_text(left - 6, y0 + group / 2, short, anchor="end"))
-        for index, cell in enumerate(row_cells):
-            if cell is None or cell.get("rate") is None:
-                continue
-            y = y0 + index * slot
-            colour = COLOURS[index % len(COLOURS)]
-            rate = 100 * float(cell["rate"])
-            parts.append(
-                f'<rect x="{left}" y="{y:.1f}" width="{x_of(rate) - left:.1f}" height="{slot - 3}" '
-                f'fill="{colour}"><title>{escape(series[index])}: {rate:.1f}%</title></rect>'
-            )
-            if cell.get("low") is not None and cell.get("high") is not None:
-                lo, hi = x_of(100 * float(cell["low"])), x_of(100 * float(cell["high"]))
-                mid = y + (slot - 3) / 2
+        for dot in (d for d in dots if d.label == label):
+            y = y0 + dot.series * slot + slot / 2
+            colour = COLOURS[dot.series % len(COLOURS)]
+            if dot.low is not None and dot.high is not None:
                 parts.append(
-                    f'<line x1="{lo:.1f}" y1="{mid:.1f}" x2="{hi:.1f}" y2="{mid:.1f}" '
-                    'stroke="#222"/>'
+                    f'<line x1="{x_of(dot.low):.1f}" y1="{y:.1f}" x2="{x_of(dot.high):.1f}" '
+                    f'y2="{y:.1f}" stroke="{colour}" stroke-width="2"/>'
                 )
+            fill = colour if dot.marked else "#fff"
+            name = series[dot.series] if dot.series < len(series) else label
+            shown = tick_label(dot.value, max(digits, 1))
+            parts.append(
+                f'<circle cx="{x_of(dot.value):.1f}" cy="{y:.1f}" r="4.5" fill="{fill}" '
+                f'stroke="{colour}" stroke-width="2"><title>{escape(name)}: {shown}</title>'
+                "</circle>"
+            )
     parts.extend(_axes(left, right, top, bottom))
+    parts.append(_text(WIDTH / 2, bottom + 36, axis))
     body = "".join(parts)
     return Markup(
-        f'<svg class="interval-bars" viewBox="0 0 {WIDTH} {height}" role="img" '
+        f'<svg class="interval-dots" viewBox="0 0 {WIDTH} {height}" role="img" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">'
         f"<title>{escape(title)}</title>{body}</svg>"
     )

@@ -10,16 +10,16 @@ from typing import Any
 from markupsafe import Markup
 
 from arena.commands.balance import (
+    AXES,
     Label,
     against_baseline,
-    comparison,
+    figures,
     format_cell,
     format_difference,
     lineup_label,
     provenance,
 )
 from arena.errors import ArenaError
-from arena.web import plots
 from arena.web.i18n import catalog, translate
 from arena.web.viewer import NotFound
 
@@ -28,12 +28,10 @@ __all__ = ["ReportSection", "ReportView", "cell_text", "label_text", "report_vie
 
 @dataclass(frozen=True)
 class ReportSection:
-    """A section of the comparison: its rows (label, one text per variant) and a chart
-    of its rates."""
+    """A section of the comparison: its rows (label, one text per variant)."""
 
     title: str
     rows: list[tuple[str, list[str]]]
-    chart: Markup | None
 
 
 @dataclass(frozen=True)
@@ -51,6 +49,8 @@ class ReportView:
     seed: object
     complete: bool
     sections: list[ReportSection]
+    charts: list[Markup]
+    """A figure per question (:func:`arena.commands.balance.figures`), as SVG."""
 
 
 def label_text(label: Label, lang: str) -> str:
@@ -83,9 +83,7 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
         variants = list(data["variants"])
         names = [str(v["name"]) for v in variants]
         sections = []
-        compared = against_baseline(data)
-        for (title, rows), (_, compared_rows) in zip(comparison(data), compared, strict=True):
-            heading = label_text(title, lang)
+        for title, rows in against_baseline(data):
             shown = [
                 (
                     label_text(label, lang),
@@ -94,13 +92,13 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
                         for column, c in enumerate(cells)
                     ],
                 )
-                for label, cells, kind in compared_rows
+                for label, cells, kind in rows
             ]
-            rates = [
-                (label_text(label, lang), cells) for label, cells, kind in rows if kind == "rate"
-            ]
-            chart = plots.interval_bars(heading, names, rates) if rates else None
-            sections.append(ReportSection(heading, shown, chart))
+            sections.append(ReportSection(label_text(title, lang), shown))
+        axes = {key: translate(lang, f"reports.axis_{key}") for key in AXES}
+        charts = [
+            figure.svg() for figure in figures(data, lambda label: label_text(label, lang), axes)
+        ]
         headings = names[:1]
         if len(names) > 1:
             headings = [
@@ -116,6 +114,7 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
             seed=data.get("seed"),
             complete=bool(data.get("complete", True)),
             sections=sections,
+            charts=charts,
         )
     except (KeyError, TypeError, ValueError, IndexError, ArenaError) as err:
         problem = f"not a balance report: {type(err).__name__} {err}"
