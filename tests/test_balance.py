@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 import arena
@@ -374,6 +375,15 @@ def test_json_has_every_section_with_intervals(outputs: dict[str, Any]) -> None:
             if middle is not None:
                 assert cell["low"] <= middle <= cell["high"]
     assert data["variants"][2]["options"]["constant_twos"] is True
+
+
+def test_the_json_follows_its_documented_schema(outputs: dict[str, Any]) -> None:
+    schema = json.loads((Path(__file__).parents[1] / "docs/balance-report.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(outputs["json"], schema)
+    broken = {**outputs["json"], "bots": ["random"] * 3}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema)
 
 
 def test_html_embeds_plots_and_names_the_variants(outputs: dict[str, Any]) -> None:
