@@ -196,6 +196,8 @@ Probability = Annotated[
 ]
 """An error rate of a test: above 0, at most one half."""
 Elo = Annotated[float, BeforeValidator(partial(check_number, low=-2000.0, high=2000.0))]
+Margin = Annotated[float, BeforeValidator(partial(check_number, low=0.0, high=1e9, open_low=True))]
+"""A margin a difference is answered within: above 0."""
 Name = Annotated[str, BeforeValidator(check_name)]
 Bot = Annotated[str, BeforeValidator(check_bot)]
 Team = Annotated[tuple[Bot, Bot], BeforeValidator(check_team)]

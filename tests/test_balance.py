@@ -459,6 +459,44 @@ def test_the_recorded_command_plays_the_same_figures_again(tmp_path: Path) -> No
     assert {"python", "engines"} <= set(data["versions"])
 
 
+def test_until_resolved_stops_once_a_known_effect_is_significant_in_its_direction(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A penalty for failed throws costs random-bot dealers' teams deals (they lead and
+    throw most); decisions per deal are the same deals' (the same shuffles and choices),
+    answered at once within the margin."""
+    out = tmp_path / "b.json"
+    argv = ["--local", "--deals", "3000", "--batch", "100", "--bots", "random"]
+    variants = ["--variant", "shengji-1", "--variant", "shengji-1", "--option", "throw_penalty=20"]
+    asked = ["--until-resolved", "--ask", "wins.dealer_team", "--ask", "means.length"]
+    assert run_balance(parse(*argv, *variants, *asked, "--margin", "3", "--json", str(out))) == 0
+    data = json.loads(out.read_text())
+    until = data["until_resolved"]
+    assert until["stopped"] == "resolved" and until["rounds"] == 30
+    played = data["variants"][0]["deals"]
+    assert played < 3000 and played % 100 == 0, "stopped early, after whole rounds"
+    found = {q["row"]: q for q in until["questions"]}
+    assert found["wins.dealer_team"]["status"] == "significant"
+    assert found["wins.dealer_team"]["high"] < 0, "the dealer's team wins less"
+    assert found["means.length"]["status"] == "within margin"
+    assert [q["level"] for q in until["questions"]] == pytest.approx([0.05 / 30] * 2)
+    text = capsys.readouterr().out
+    assert f"until resolved: stopped after {played} deals per variant: every question" in text
+    assert "--until-resolved" in data["command"]
+    schema = json.loads((Path(__file__).parents[1] / "docs/balance-report.schema.json").read_text())
+    jsonschema.validate(data, schema)
+
+
+def test_until_resolved_stops_at_the_most_deals_with_questions_open(tmp_path: Path) -> None:
+    out = tmp_path / "b.json"
+    argv = ["--local", "--deals", "40", "--batch", "20", "--bots", "random", "--json", str(out)]
+    variants = ["--variant", "guandan", "--variant", "guandan", "--option", "a_fail_limit=3"]
+    assert run_balance(parse(*argv, *variants, "--until-resolved", "--margin", "0.1")) == 0
+    until = json.loads(out.read_text())["until_resolved"]
+    assert until["stopped"] == "maximum"
+    assert [q["status"] for q in until["questions"]] == ["open"]
+
+
 def test_a_report_of_one_game_speaks_only_of_that_game(tmp_path: Path) -> None:
     out = tmp_path / "b.json"
     argv = ["--local", "--deals", "3", "--bots", "random", "--json", str(out)]
@@ -535,6 +573,10 @@ def test_the_lineup_in_words(players: str | list[str], text: str) -> None:
     ("argv", "message"),
     [
         (["--variant", "guandan", "--bots", "nobot"], "unknown bot 'nobot'"),
+        (
+            ["--variant", "guandan", "--until-resolved", "--ask", "kitty.bonus"],
+            "--ask kitty.bonus: no such row; rows that can be asked: wins.dealer_team",
+        ),
         (["--variant", "guandan", "--bots", "random,random,random"], "name one bot for every"),
         (["--variant", "guandan", "--bots", "random,,first"], "--bots: must be comma-separated"),
         (["--variant", "guandan", "--bots", "search:depth=3"], "search"),
@@ -570,6 +612,7 @@ def test_bad_input_exits_2_with_one_line(
     ("argv", "message"),
     [
         (["--deals", "0"], "argument --deals: must be an integer from 1 to 1,000,000,000"),
+        (["--margin", "0"], "argument --margin: must be"),
         (["--batch", "-1"], "argument --batch: must be an integer from 1"),
         (["--seed", "1e400"], "argument --seed: must be an integer from 0"),
         (["--json", "/no/such/dir/b.json"], "argument --json: no such directory: '/no/such/dir'"),

@@ -28,6 +28,7 @@ from arena.inputs import (
     Count,
     Elo,
     ManyDeals,
+    Margin,
     Name,
     OptionKey,
     OptionValue,
@@ -60,6 +61,7 @@ __all__ = [
     "host_port",
     "integer_in",
     "many_deals",
+    "margin",
     "name",
     "output_file",
     "parse_option",
@@ -125,6 +127,8 @@ seconds = _typed(Seconds, _number)
 seconds_or_zero = _typed(SecondsOrZero, _number)
 probability = _typed(Probability, _number)
 elo = _typed(Elo, _number)
+margin = _typed(Margin, _number)
+"""A margin a difference is answered within: a positive number."""
 name = _typed(Name, _text)
 """A name: printable text of sane length (a variant, a tournament, a host …)."""
 bot = _typed(Bot, _text)

@@ -18,7 +18,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
-from contextlib import closing
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import product
@@ -30,6 +30,13 @@ from markupsafe import Markup
 import arena
 import bots
 from arena.commands import Subcommands, arguments, refuse
+from arena.commands.balance_until import (
+    DEFAULT_ASKED,
+    DEFAULT_MARGIN,
+    check_asked,
+    looks,
+    verdicts,
+)
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.numbers import json_ready
 from arena.commands.play import parse_options
@@ -147,6 +154,29 @@ def add_parser(sub: Subcommands) -> None:
         "--seed", type=arguments.seed, default=0, help="seed of the deals (default 0)"
     )
     parser.add_argument(
+        "--until-resolved",
+        action="store_true",
+        help="play a batch per variant at a time until every question asked (--ask) is "
+        "significant or within --margin, with --deals per variant at most (the error rate "
+        "spent over the rounds: 5%% over the whole run)",
+    )
+    parser.add_argument(
+        "--ask",
+        dest="asked",
+        action="append",
+        metavar="ROW",
+        help=f"a row of the comparison to answer with --until-resolved, e.g. means.length "
+        f"(repeatable; default {', '.join(DEFAULT_ASKED)})",
+    )
+    parser.add_argument(
+        "--margin",
+        type=arguments.margin,
+        default=DEFAULT_MARGIN,
+        help="with --until-resolved, a difference whose 95%% interval's half-width is at most "
+        "this is answered: percentage points for rates, the row's unit for means "
+        f"(default {DEFAULT_MARGIN})",
+    )
+    parser.add_argument(
         "--batch",
         type=arguments.count,
         default=DEFAULT_BATCH,
@@ -230,10 +260,27 @@ def _run(args: argparse.Namespace) -> int:
     summaries = [Summary(spec.game) for spec in specs]
     started = time.perf_counter()
     interrupted = False
+    questions: list[dict[str, Any]] = []
+    rounds = looks(args.deals, args.batch)
+    # without --until-resolved, every batch at once; with it, a round at a time
+    plan = (
+        [jobs]
+        if not args.until_resolved
+        else [[job for job in jobs if job.index == index] for index in range(rounds)]
+    )
+
+    def variant_reports() -> list[dict[str, Any]]:
+        return [
+            report(summary, spec, game.options)
+            for summary, spec, game in zip(summaries, specs, games, strict=True)
+        ]
+
+    if args.until_resolved:  # the rows asked exist: checked before anything is played
+        check_asked(comparison({"variants": variant_reports()}), args.asked or DEFAULT_ASKED)
     from arena.commands.progress import progress_bar
 
     progress = progress_bar()
-    with metrics_endpoint(args), progress:
+    with metrics_endpoint(args), progress, ExitStack() as stack:
         bars = [progress.add_task(spec.name, total=args.deals, rate="") for spec in specs]
 
         played = 0
@@ -245,13 +292,23 @@ def _run(args: argparse.Namespace) -> int:
             progress.update(bars[job.variant], advance=deals, rate=f"{speed:,.0f} deals/s")
 
         try:
-            if args.local:
-                _collect(run_local(jobs, lambda job: advance(job, 1)), summaries, None)
-            else:
+            runner = None
+            if not args.local:
                 from arena.sim.runner import RayOptions, Runner
 
-                with Runner(RayOptions(address=args.address)) as runner:
-                    _collect(run_on_ray(jobs, runner), summaries, advance)
+                runner = stack.enter_context(Runner(RayOptions(address=args.address)))
+            for look, batches in enumerate(plan, start=1):
+                if runner is None:
+                    _collect(run_local(batches, lambda job: advance(job, 1)), summaries, None)
+                else:
+                    _collect(run_on_ray(batches, runner), summaries, advance)
+                if args.until_resolved:
+                    sections = comparison({"variants": variant_reports()})
+                    names = [spec.name for spec in specs]
+                    asked = args.asked or DEFAULT_ASKED
+                    questions = verdicts(sections, names, asked, args.margin, look, rounds)
+                    if all(q["status"] != "open" for q in questions):
+                        break
         except KeyboardInterrupt:
             interrupted = True
     done = sum(s["deals"] for s in summaries)
@@ -270,11 +327,19 @@ def _run(args: argparse.Namespace) -> int:
         "batch": args.batch,
         "complete": not interrupted,
         "seconds": round(time.perf_counter() - started, 3),
-        "variants": [
-            report(summary, spec, game.options)
-            for summary, spec, game in zip(summaries, specs, games, strict=True)
-        ],
+        "variants": variant_reports(),
     }
+    if args.until_resolved:
+        data["until_resolved"] = {
+            "margin": args.margin,
+            "rounds": rounds,
+            "stopped": "resolved"
+            if questions and all(q["status"] != "open" for q in questions)
+            else "interrupted"
+            if interrupted
+            else "maximum",
+            "questions": questions,
+        }
     data["differences"] = difference_records(data)
     print(render_text(data), end="")
     if args.json:
@@ -295,6 +360,10 @@ def rerun_command(args: argparse.Namespace) -> str:
         words += [f"--{kind}", text]
     words += ["--deals", str(args.deals), "--seed", str(args.seed), "--batch", str(args.batch)]
     words += ["--bots", args.bots]
+    if args.until_resolved:
+        words += ["--until-resolved", "--margin", str(args.margin)]
+        for row in args.asked or DEFAULT_ASKED:
+            words += ["--ask", row]
     if args.local:
         words.append("--local")
     return shlex.join(words)
@@ -651,6 +720,27 @@ def _difference_note(data: dict[str, Any]) -> list[str]:
     ]
 
 
+def until_lines(data: dict[str, Any]) -> list[str]:
+    """With ``--until-resolved``: why the run stopped, and each question's answer."""
+    until = data.get("until_resolved")
+    if not until:
+        return []
+    deals = min(v["deals"] for v in data["variants"])
+    why = {
+        "resolved": "every question answered",
+        "maximum": "the most deals asked were played",
+        "interrupted": "interrupted",
+    }[until["stopped"]]
+    lines = [f"until resolved: stopped after {deals} deals per variant: {why}"]
+    for q in until["questions"]:
+        shown = format_difference(q if q["diff"] is not None else None, q["kind"])
+        lines.append(
+            f"  {q['row_text']}, {q['variant']}: {q['status']} ({shown.removesuffix(' *')}; "
+            f"tested at {q['level']:.3%} after round {q['look']} of {until['rounds']})"
+        )
+    return lines
+
+
 def provenance(data: dict[str, Any]) -> list[str]:
     """The command that plays the run again and the versions that made it (a report
     written before they were recorded has neither)."""
@@ -692,6 +782,7 @@ def render_text(data: dict[str, Any]) -> str:
         f"balance: {lineup_label(data['bots'])}, {data['deals_per_variant']} deals per "
         "variant asked, "
         f"seed {data['seed']}" + ("" if data["complete"] else " (interrupted)"),
+        *until_lines(data),
     ]
     table: list[list[str]] = [["", *_compared_names(data)]]
     table.append(["deals played", *(str(v["deals"]) for v in variants)])
@@ -818,6 +909,7 @@ def render_html(data: dict[str, Any]) -> str:
         f"variant asked, seed {data['seed']}, batches of {data['batch']} deals"
         + ("" if data["complete"] else " — <strong>interrupted: partial results</strong>")
         + ". Rates in %, 95% Wilson intervals in brackets; means with 95% intervals.</p>",
+        *(f"<p>{esc(line)}</p>" for line in until_lines(data)),
         "<ul>",
     ]
     for v in data["variants"]:
