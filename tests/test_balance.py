@@ -377,6 +377,18 @@ def test_json_has_every_section_with_intervals(outputs: dict[str, Any]) -> None:
     assert data["variants"][2]["options"]["constant_twos"] is True
 
 
+def test_the_run_is_estimated_before_it_starts(
+    outputs: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    estimate = outputs["json"]["estimate"]
+    assert len(estimate["seconds_per_deal"]) == len(VARIANTS)
+    assert all(seconds > 0 for seconds in estimate["seconds_per_deal"])
+    assert estimate["workers"] == 1  # --local
+    assert estimate["seconds"] == pytest.approx(sum(estimate["seconds_per_deal"]) * 40)
+    assert run_balance(parse("--local", "--deals", "2", "--variant", "guandan")) == 0
+    assert "estimate: about " in capsys.readouterr().err
+
+
 def test_the_json_follows_its_documented_schema(outputs: dict[str, Any]) -> None:
     schema = json.loads((Path(__file__).parents[1] / "docs/balance-report.schema.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)

@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 from functools import partial
 from itertools import product
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from markupsafe import Markup
 
 import arena
 import bots
+from arena.chance import derive_seed
 from arena.commands import Subcommands, arguments, refuse
 from arena.commands.balance_until import (
     DEFAULT_ASKED,
@@ -52,6 +53,7 @@ from arena.sim.balance import (
     change_order,
     family,
     plan_jobs,
+    play_balance_batch,
     rate,
     report,
     run_local,
@@ -59,9 +61,6 @@ from arena.sim.balance import (
 )
 from arena.sim.differences import FAMILY_ERROR, holm, mean_difference, rate_difference
 from arena.web.plots import Dot, interval_dots
-
-if TYPE_CHECKING:
-    pass
 
 EXIT_INTERRUPTED = 130
 DEFAULT_DEALS = 10_000
@@ -277,6 +276,8 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.until_resolved:  # the rows asked exist: checked before anything is played
         check_asked(comparison({"variants": variant_reports()}), args.asked or DEFAULT_ASKED)
+    per_deal = probe_seconds(specs, players, args.seed)
+    estimate: dict[str, Any] = {"seconds_per_deal": per_deal, "probe_deals": PROBE_DEALS}
     from arena.commands.progress import progress_bar
 
     progress = progress_bar()
@@ -297,6 +298,10 @@ def _run(args: argparse.Namespace) -> int:
                 from arena.sim.runner import RayOptions, Runner
 
                 runner = stack.enter_context(Runner(RayOptions(address=args.address)))
+            workers = 1 if runner is None else runner.workers
+            estimate["workers"] = min(workers, max(len(batches) for batches in plan))
+            estimate["seconds"] = sum(per_deal) * args.deals / estimate["workers"]
+            progress.console.print(estimate_line(estimate, args.deals, len(specs)))
             for look, batches in enumerate(plan, start=1):
                 if runner is None:
                     _collect(run_local(batches, lambda job: advance(job, 1)), summaries, None)
@@ -327,6 +332,7 @@ def _run(args: argparse.Namespace) -> int:
         "batch": args.batch,
         "complete": not interrupted,
         "seconds": round(time.perf_counter() - started, 3),
+        "estimate": estimate,
         "variants": variant_reports(),
     }
     if args.until_resolved:
@@ -350,6 +356,42 @@ def _run(args: argparse.Namespace) -> int:
         Path(args.html).write_text(render_html(data), encoding="utf-8")
         print(f"report written to {args.html}")
     return EXIT_INTERRUPTED if interrupted else 0
+
+
+PROBE_DEALS: Final = 3
+"""Deals of each variant played before a run to estimate its time."""
+
+
+def probe_seconds(specs: Sequence[VariantSpec], players: Sequence[str], seed: int) -> list[float]:
+    """Each variant's seconds per deal with these bots, from :data:`PROBE_DEALS` deals
+    played here (on their own seed: the run's deals are not among them)."""
+    timed = []
+    for spec in specs:
+        job = BalanceJob(
+            0,
+            spec.game,
+            dict(spec.options),
+            derive_seed(seed, "probe"),
+            PROBE_DEALS,
+            0,
+            tuple(players),
+        )
+        start = time.perf_counter()
+        play_balance_batch(job)
+        timed.append((time.perf_counter() - start) / PROBE_DEALS)
+    return timed
+
+
+def estimate_line(estimate: Mapping[str, Any], deals: int, variants: int) -> str:
+    """The estimate in words, printed before the run starts (the workers: those the
+    batches can keep busy at once)."""
+    minutes, seconds = divmod(round(estimate["seconds"]), 60)
+    took = f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
+    workers = estimate["workers"]
+    return (
+        f"estimate: about {took} for {variants} × {deals:,} deals on {workers} "
+        f"worker{'s' if workers != 1 else ''} ({estimate['probe_deals']} deals of each timed first)"
+    )
 
 
 def rerun_command(args: argparse.Namespace) -> str:
