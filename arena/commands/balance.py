@@ -783,14 +783,18 @@ def until_lines(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-def provenance(data: dict[str, Any]) -> list[str]:
-    """The command that plays the run again and the versions that made it (a report
-    written before they were recorded has neither)."""
+def provenance(
+    data: dict[str, Any], again: str = "again: {command}", made_by: str = "made by {versions}"
+) -> list[str]:
+    """The command that plays the run again and the versions that made it, in the words
+    of ``again`` and ``made_by`` (a report written before they were recorded has
+    neither)."""
     lines = []
     if "command" in data:
-        lines.append(f"again: {data['command']}")
+        lines.append(again.format(command=data["command"]))
     if "versions" in data:
-        lines.append("made by " + ", ".join(f"{k} {v}" for k, v in data["versions"].items()))
+        made = ", ".join(f"{k} {v}" for k, v in dict(data["versions"]).items())
+        lines.append(made_by.format(versions=made))
     return lines
 
 

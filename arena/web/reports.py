@@ -17,6 +17,7 @@ from arena.commands.balance import (
     format_cell,
     format_difference,
     lineup_label,
+    provenance,
 )
 from arena.errors import ArenaError
 from arena.web.i18n import catalog, translate
@@ -75,18 +76,6 @@ def cell_text(cell: dict[str, Any] | None, kind: str, lang: str) -> str:
     return format_cell(cell, kind)
 
 
-def _provenance(data: dict[str, Any], lang: str) -> list[str]:
-    """The command that plays the run again and the versions that made it, in ``lang``
-    (a report written before they were recorded has neither)."""
-    lines = []
-    if "command" in data:
-        lines.append(translate(lang, "reports.again", command=str(data["command"])))
-    if "versions" in data:
-        made = ", ".join(f"{k} {v}" for k, v in dict(data["versions"]).items())
-        lines.append(translate(lang, "reports.made_by", versions=made))
-    return lines
-
-
 def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
     """The page's view of a balance report in ``lang``; a report that is not one (a JSON
     file of another kind, or broken) is :class:`NotFound`, naming what is missing."""
@@ -120,7 +109,9 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
             variants=variants,
             headings=headings,
             bots=label_text(lineup_label(data.get("bots", "random")), lang),
-            provenance=_provenance(data, lang),
+            provenance=provenance(
+                data, catalog(lang)["reports.again"], catalog(lang)["reports.made_by"]
+            ),
             deals_per_variant=data.get("deals_per_variant"),
             seed=data.get("seed"),
             complete=bool(data.get("complete", True)),
