@@ -120,6 +120,19 @@ every match already stored when a store is brought up to date):
         matches cut short or on both teams); PRIMARY KEY (variant, bot), indexed by bot.
     ``ratings`` gains an index by (variant, system, value) (ranks).
 
+Schema version 7 adds balance runs (``arena balance``), kept so that a run can be
+resumed, listed and opened later:
+    ``balance_runs`` — ``id`` TEXT PRIMARY KEY (chosen by the caller), ``definition_json``
+        (what decides the figures: variants, bots, deals, seed, batch size, the questions
+        of ``--until-resolved``; an object), ``command`` (the command line that plays it),
+        ``status`` (``running``, ``interrupted``, ``failed`` or ``finished``),
+        ``report_json`` NULL (the last report written: at the end, or when the run
+        stopped), ``created_at``, ``updated_at``.
+    ``balance_batches`` — one row per finished batch of a run: ``run_id`` REFERENCES
+        balance_runs, ``variant`` INTEGER (its index in the run), ``number`` INTEGER (the
+        batch's index: its seed), ``deals``, ``counts_json`` (the batch's summary counts,
+        an object of integers), ``stored_at``; PRIMARY KEY (run_id,
+        variant, number): a batch is stored once, so a resumed run counts it once.
 Built-in bots (kind ``builtin``, :data:`BUILTIN_KIND`) are rows of ``bots`` like any
 other: :meth:`Store.add_builtin_bots` adds them on demand (idempotently), before a
 match that seats them is stored or rated. Each name is one bot, parameters included:
@@ -145,12 +158,15 @@ from arena.errors import ArenaError
 from arena.metrics import observe_store_write
 
 __all__ = [
+    "BALANCE_STATUSES",
     "BUILTIN_KIND",
     "MATCH_RESULTS",
     "RATING_SYSTEMS",
     "SCHEMA_VERSION",
     "TOKEN_KINDS",
     "TOURNAMENT_STATUSES",
+    "BalanceBatch",
+    "BalanceRun",
     "Bot",
     "ConductTotals",
     "HeadToHead",
@@ -169,7 +185,7 @@ __all__ = [
     "match_result",
 ]
 
-SCHEMA_VERSION: Final = 6
+SCHEMA_VERSION: Final = 7
 """The schema this code writes and understands (``PRAGMA user_version``)."""
 
 APPLICATION_ID: Final = 0x41524E41
@@ -177,6 +193,7 @@ APPLICATION_ID: Final = 0x41524E41
 
 RATING_SYSTEMS: Final = ("elo", "openskill", "room")
 TOURNAMENT_STATUSES: Final = ("pending", "running", "finished", "aborted")
+BALANCE_STATUSES: Final = ("running", "interrupted", "failed", "finished")
 TOKEN_KINDS: Final = ("bot", "admin")
 BUILTIN_KIND: Final = "builtin"
 """``bots.kind`` of the built-in bots (the ``bots`` package)."""
@@ -362,6 +379,31 @@ class Tournament:
     config: dict[str, Any]
     status: str
     created_at: str
+
+
+@dataclass(frozen=True)
+class BalanceRun:
+    """A row of ``balance_runs``, with how many batches and deals of it are stored."""
+
+    id: str
+    definition: dict[str, Any]
+    command: str
+    status: str
+    report: dict[str, Any] | None
+    created_at: str
+    updated_at: str
+    batches: int
+    deals: int
+
+
+@dataclass(frozen=True)
+class BalanceBatch:
+    """A row of ``balance_batches``: a finished batch's summary counts."""
+
+    variant: int
+    number: int
+    deals: int
+    counts: dict[str, int]
 
 
 MATCH_RESULTS: Final = ("team0", "team1", "draw", "aborted")
@@ -794,6 +836,28 @@ _SCHEMA_V6: Final = (
     "CREATE INDEX ratings_rank ON ratings (variant, system, value)",
 )
 
+_SCHEMA_V7: Final = (
+    """CREATE TABLE balance_runs (
+        id TEXT PRIMARY KEY NOT NULL CHECK (id <> ''),
+        definition_json TEXT NOT NULL,
+        command TEXT NOT NULL,
+        status TEXT NOT NULL
+            CHECK (status IN ('running', 'interrupted', 'failed', 'finished')),
+        report_json TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE balance_batches (
+        run_id TEXT NOT NULL REFERENCES balance_runs (id),
+        variant INTEGER NOT NULL CHECK (variant >= 0),
+        number INTEGER NOT NULL CHECK (number >= 0),
+        deals INTEGER NOT NULL CHECK (deals >= 0),
+        counts_json TEXT NOT NULL,
+        stored_at TEXT NOT NULL,
+        PRIMARY KEY (run_id, variant, number)
+    ) WITHOUT ROWID""",
+)
+
 _MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
     1: _SCHEMA_V1,
     2: _SCHEMA_V2,
@@ -801,6 +865,7 @@ _MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
     4: _SCHEMA_V4,
     5: _SCHEMA_V5,
     6: _SCHEMA_V6,
+    7: _SCHEMA_V7,
 }
 """Statements taking the schema from version ``n - 1`` to version ``n``."""
 
@@ -864,6 +929,28 @@ def _tournament_from_row(row: sqlite3.Row) -> Tournament:
         config=_loads(row["config_json"]),
         status=row["status"],
         created_at=row["created_at"],
+    )
+
+
+_BALANCE_RUN_QUERY: Final = (
+    "SELECT r.id, r.definition_json, r.command, r.status, r.report_json, r.created_at, "
+    "r.updated_at, count(b.number) AS batches, coalesce(sum(b.deals), 0) AS deals "
+    "FROM balance_runs r LEFT JOIN balance_batches b ON b.run_id = r.id"
+)
+
+
+def _balance_run_from_row(row: sqlite3.Row) -> BalanceRun:
+    report = row["report_json"]
+    return BalanceRun(
+        id=row["id"],
+        definition=_loads(row["definition_json"]),
+        command=row["command"],
+        status=row["status"],
+        report=None if report is None else _loads(report),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        batches=row["batches"],
+        deals=row["deals"],
     )
 
 
@@ -1616,6 +1703,97 @@ class Store:
             "FROM tournaments ORDER BY created_at DESC, id"
         )
         return [_tournament_from_row(row) for row in rows]
+
+    # -- balance runs ------------------------------------------------------------
+
+    def add_balance_run(self, id: str, definition: dict[str, Any], command: str) -> bool:
+        """Create balance run ``id`` (status ``running``); False if it exists already with
+        the same definition (a resumed run: its status becomes ``running`` again). The
+        same id with another definition is an error naming both ways out."""
+        _check(bool(id), "a balance run needs a non-empty id")
+        definition_json = _dumps(definition, f"balance run {id!r}: definition")
+        with self._write("cannot add a balance run to store", "add_balance_run") as conn:
+            row = conn.execute(
+                "SELECT definition_json FROM balance_runs WHERE id = ?", (id,)
+            ).fetchone()
+            now = _now()
+            if row is None:
+                conn.execute(
+                    "INSERT INTO balance_runs (id, definition_json, command, status, "
+                    "created_at, updated_at) VALUES (?, ?, ?, 'running', ?, ?)",
+                    (id, definition_json, command, now, now),
+                )
+                return True
+            if _loads(row[0]) != _loads(definition_json):
+                raise StoreError(
+                    f"store {self.path}: balance run {id!r} exists with another definition "
+                    "(resume it with --resume, or give this run another --name)"
+                )
+            conn.execute(
+                "UPDATE balance_runs SET status = 'running', updated_at = ? WHERE id = ?",
+                (now, id),
+            )
+            return False
+
+    def add_balance_batch(self, run_id: str, batch: BalanceBatch) -> bool:
+        """Store a finished batch of a run; False, changing nothing, if it is stored
+        already (a batch counts once). On disk when this returns."""
+        counts_json = _dumps(batch.counts, f"balance run {run_id!r}: batch counts")
+        with self._write("cannot store a balance batch in", "add_balance_batch") as conn:
+            cursor = conn.execute(
+                "INSERT INTO balance_batches (run_id, variant, number, deals, counts_json, "
+                "stored_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (run_id, variant, number) DO NOTHING",
+                (
+                    run_id,
+                    batch.variant,
+                    batch.number,
+                    batch.deals,
+                    counts_json,
+                    _now(),
+                ),
+            )
+            return cursor.rowcount == 1
+
+    def balance_batches(self, run_id: str) -> list[BalanceBatch]:
+        """The stored batches of a run, by batch then variant."""
+        rows = self._read(
+            "SELECT variant, number, deals, counts_json FROM balance_batches "
+            "WHERE run_id = ? ORDER BY number, variant",
+            (run_id,),
+        )
+        return [
+            BalanceBatch(row[0], row[1], row[2], _loads(row[3])) for row in rows
+        ]
+
+    def set_balance_status(
+        self, id: str, status: str, report: dict[str, Any] | None = None
+    ) -> None:
+        """Set a run's status, and its report when one is given (which must exist)."""
+        _check(
+            status in BALANCE_STATUSES,
+            f"unknown balance run status {status!r} "
+            f"(expected one of {', '.join(BALANCE_STATUSES)})",
+        )
+        report_json = None if report is None else _dumps(report, f"balance run {id!r}: report")
+        with self._write("cannot update store", "set_balance_status") as conn:
+            cursor = conn.execute(
+                "UPDATE balance_runs SET status = ?, updated_at = ?, "
+                "report_json = coalesce(?, report_json) WHERE id = ?",
+                (status, _now(), report_json, id),
+            )
+            if cursor.rowcount == 0:
+                raise StoreError(f"store {self.path}: no balance run {id!r}")
+
+    def balance_run(self, id: str) -> BalanceRun | None:
+        """Balance run ``id``, or None."""
+        rows = self._read(f"{_BALANCE_RUN_QUERY} WHERE r.id = ? GROUP BY r.id", (id,))
+        return _balance_run_from_row(rows[0]) if rows else None
+
+    def balance_runs(self) -> list[BalanceRun]:
+        """Every balance run, newest first."""
+        rows = self._read(f"{_BALANCE_RUN_QUERY} GROUP BY r.id ORDER BY r.created_at DESC, r.id")
+        return [_balance_run_from_row(row) for row in rows]
 
     def tournament_counts(self) -> dict[str, int]:
         """The number of stored matches of each tournament that has any."""

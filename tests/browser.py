@@ -278,7 +278,7 @@ def build_played_store(path: Path) -> Played:
     balance = [
         *("balance", "--local", "--deals", "40", "--batch", "20"),
         *("--variant", "guandan", "--variant", "shengji-2"),
-        *("--json", str(reports / f"{REPORT}.json")),
+        *("--json", str(reports / f"{REPORT}.json"), "--db", str(path)),
     ]
     args = cli.build_parser().parse_args(balance)  # its handler: no logging set up
     with contextlib.redirect_stdout(io.StringIO()):

@@ -44,6 +44,7 @@ from arena.sim.balance import (
     run_on_ray,
 )
 from arena.sim.runner import Runner
+from arena.store import Store
 
 
 def finish(state: State, seed: int = 0) -> tuple[Outcome, int]:
@@ -263,6 +264,12 @@ def test_batches_are_deterministic_and_the_same_on_ray(ray_session: None) -> Non
 
 
 # ------------------------------------------------------------------ the command
+
+
+@pytest.fixture(autouse=True)
+def in_a_folder_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every run is stored: the default store lands in the test's own folder."""
+    monkeypatch.chdir(tmp_path)
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -660,6 +667,98 @@ def test_an_interrupt_reports_what_finished(
     assert "interrupted" in capsys.readouterr().err
     data = json.loads(out.read_text())
     assert not data["complete"] and data["variants"][0]["deals"] == 3
+
+
+def _interrupt_after(monkeypatch: pytest.MonkeyPatch, batches: int) -> list[tuple[int, int]]:
+    """Play ``batches`` batches, then interrupt the run (as Ctrl-C would): the list of
+    the (variant, batch) pairs played, as they were played."""
+    real = balance.play_balance_batch
+    played: list[tuple[int, int]] = []
+
+    def interrupting(job: BalanceJob, on_deal: Any = None) -> Summary:
+        if len(played) == batches:
+            raise KeyboardInterrupt
+        played.append((job.variant, job.index))
+        return real(job, on_deal)
+
+    monkeypatch.setattr(balance, "play_balance_batch", interrupting)
+    return played
+
+
+PLAY = balance.play_balance_batch
+RESUMED = ["--local", "--deals", "12", "--batch", "3", "--bots", "random", "--seed", "4"]
+RESUMED_VARIANTS = ["--variant", "guandan", "--variant", "guandan", "--option", "a_fail_limit=2"]
+
+
+def test_an_interrupted_run_resumes_where_it_stopped_with_the_figures_of_one_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    whole = tmp_path / "whole.json"
+    argv = [*RESUMED, *RESUMED_VARIANTS]
+    assert run_balance(parse(*argv, "--db", "whole.sqlite", "--json", str(whole))) == 0
+    played = _interrupt_after(monkeypatch, 3)
+    assert run_balance(parse(*argv, "--json", "cut.json")) == 130
+    cut = json.loads(Path("cut.json").read_text())
+    assert [v["deals"] for v in cut["variants"]] == [6, 3] and not cut["complete"]
+    err = capsys.readouterr().err
+    name = err.split("--resume ")[1].split()[0]
+    with Store.open("arena.sqlite") as store:
+        run = store.balance_run(name)
+        assert run is not None and run.status == "interrupted" and run.batches == 3
+        assert run.report is not None and run.report["variants"] == cut["variants"]
+    played.clear()
+    monkeypatch.setattr(
+        balance,
+        "play_balance_batch",
+        lambda job, on_deal=None: played.append((job.variant, job.index)) or PLAY(job, on_deal),
+    )
+    assert run_balance(parse(*argv, "--json", "again.json")) == 0  # the same command
+    assert "3 of 8 batches stored already" in capsys.readouterr().err
+    assert sorted(played) == [(0, 2), (0, 3), (1, 1), (1, 2), (1, 3)], "only what was missing"
+    again = json.loads(Path("again.json").read_text())
+    assert again["variants"] == json.loads(whole.read_text())["variants"]
+    assert again["complete"] and again["differences"] == json.loads(whole.read_text())["differences"]
+    with Store.open("arena.sqlite") as store:
+        run = store.balance_run(name)
+        assert run is not None and run.status == "finished" and run.batches == 8
+        assert run.deals == 24
+
+
+def test_resume_by_name_takes_the_stored_definition(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [*RESUMED, "--until-resolved", "--margin", "50", *RESUMED_VARIANTS]
+    _interrupt_after(monkeypatch, 1)
+    assert run_balance(parse(*argv, "--name", "tribute-limit")) == 130
+    monkeypatch.setattr(balance, "play_balance_batch", PLAY)
+    assert run_balance(parse("--resume", "tribute-limit", "--local", "--json", "r.json")) == 0
+    data = json.loads(Path("r.json").read_text())
+    assert data["until_resolved"]["stopped"] == "resolved"
+    assert run_balance(parse(*argv, "--db", "whole.sqlite", "--json", "whole.json")) == 0
+    whole = json.loads(Path("whole.json").read_text())
+    assert data["variants"] == whole["variants"] and data["until_resolved"] == whole["until_resolved"]
+    deals = sum(v["deals"] for v in data["variants"])
+    assert deals < 24, "stopped early"
+    assert "--until-resolved" in data["command"] and "a_fail_limit=2" in data["command"]
+    capsys.readouterr()
+    assert run_balance(parse("--list")) == 0
+    listed = capsys.readouterr().out
+    assert listed.startswith("tribute-limit  finished") and f"{deals} of 24 deals" in listed
+    assert run_balance(parse("--open", "tribute-limit", "--json", "o.json")) == 0
+    assert json.loads(Path("o.json").read_text()) == data
+
+
+def test_a_stored_name_with_another_definition_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run_balance(parse(*RESUMED, "--variant", "sanfu", "--name", "mine")) == 0
+    capsys.readouterr()
+    assert run_balance(parse(*RESUMED, "--variant", "guandan", "--name", "mine")) == 2
+    assert "balance run 'mine' exists with another definition" in capsys.readouterr().err
+    assert run_balance(parse("--resume", "mine", "--variant", "sanfu")) == 2
+    assert "give no --variant with it" in capsys.readouterr().err
+    assert run_balance(parse("--open", "nothing")) == 2
+    assert "no balance run 'nothing'" in capsys.readouterr().err
 
 
 def test_a_mean_of_one_value_has_no_interval_rather_than_a_zero_width_one(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+from pathlib import Path
 from collections.abc import Iterator
 
 import pytest
@@ -136,12 +137,16 @@ def test_in_a_terminal_a_command_for_people_shows_warnings_but_not_info_events()
     assert json.loads(piped.getvalue())["event"] == "tournament_started"
 
 
-def run_balance_with_stderr(stderr: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> str:
+def run_balance_with_stderr(
+    stderr: io.StringIO, monkeypatch: pytest.MonkeyPatch, folder: Path
+) -> str:
     """``arena balance`` (a progress bar, and an info event for its metrics endpoint)
     with ``stderr`` as the standard error."""
     from arena.cli import main
 
     monkeypatch.setattr("sys.stderr", stderr)
+    folder.mkdir()
+    monkeypatch.chdir(folder)  # the run is stored in the default store, here
     monkeypatch.delenv("ARENA_LOG_LEVEL", raising=False)
     monkeypatch.delenv("ARENA_LOG_FORMAT", raising=False)
     argv = ["balance", "--local", "--deals", "2", "--variant", "guandan", "--metrics-port", "0"]
@@ -150,12 +155,12 @@ def run_balance_with_stderr(stderr: io.StringIO, monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_command_line_keeps_info_events_out_of_a_terminal_but_not_out_of_a_pipe(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    terminal = run_balance_with_stderr(Tty(), monkeypatch)
+    terminal = run_balance_with_stderr(Tty(), monkeypatch, tmp_path / "terminal")
     assert "balance" in terminal or "guandan" in terminal  # the progress bar was drawn
     assert "metrics_serving" not in terminal
-    piped = run_balance_with_stderr(io.StringIO(), monkeypatch)
+    piped = run_balance_with_stderr(io.StringIO(), monkeypatch, tmp_path / "piped")
     events = [json.loads(line)["event"] for line in piped.splitlines() if line.startswith("{")]
     assert "metrics_serving" in events
     capsys.readouterr()

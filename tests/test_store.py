@@ -21,6 +21,7 @@ from arena.store import (
     APPLICATION_ID,
     BUILTIN_KIND,
     SCHEMA_VERSION,
+    BalanceBatch,
     Bot,
     RatingUpdate,
     Store,
@@ -460,3 +461,37 @@ def test_killed_writer_loses_nothing_and_leaves_no_half_match(tmp_path: Path) ->
             ratings = {(r.bot, r.matches) for r in store.ratings("guandan", "elo")}
             assert ratings == {("alice", len(stored)), ("bob", len(stored))}
     assert len(reported) >= 90 and len(set(reported)) == len(reported)
+
+
+BALANCE_DEFINITION = {"variants": [{"name": "guandan", "game": "guandan", "options": {}}]}
+
+
+def test_a_balance_run_keeps_each_batch_once_across_resumes(store: Store, tmp_path: Path) -> None:
+    assert store.add_balance_run("b1", BALANCE_DEFINITION, "arena balance --variant guandan")
+    first = BalanceBatch(0, 0, 5, {"deals": 5, "scored": 5})
+    assert store.add_balance_batch("b1", first)
+    assert not store.add_balance_batch("b1", BalanceBatch(0, 0, 5, {"deals": 99}))
+    store.set_balance_status("b1", "interrupted", {"complete": False})
+    assert not store.add_balance_run("b1", BALANCE_DEFINITION, "again")  # resumed
+    assert store.add_balance_batch("b1", BalanceBatch(0, 1, 3, {"deals": 3}))
+    run = store.balance_run("b1")
+    assert run is not None and run.status == "running" and run.command.endswith("guandan")
+    assert (run.batches, run.deals, run.report) == (2, 8, {"complete": False})
+    assert store.balance_batches("b1") == [first, BalanceBatch(0, 1, 3, {"deals": 3})]
+    store.set_balance_status("b1", "finished")  # no report given: the last one stays
+    assert store.balance_run("b1").report == {"complete": False}  # type: ignore[union-attr]
+    with Store.open(store.path, read_only=True) as reader:
+        assert [r.id for r in reader.balance_runs()] == ["b1"]
+
+
+def test_a_balance_run_refuses_another_definition_and_unknown_statuses(store: Store) -> None:
+    store.add_balance_run("b1", BALANCE_DEFINITION, "arena balance")
+    with pytest.raises(StoreError, match="exists with another definition"):
+        store.add_balance_run("b1", {"variants": []}, "arena balance")
+    with pytest.raises(StoreError, match="unknown balance run status 'paused'"):
+        store.set_balance_status("b1", "paused")
+    with pytest.raises(StoreError, match="no balance run 'b2'"):
+        store.set_balance_status("b2", "finished")
+    with pytest.raises(StoreError, match="FOREIGN KEY"):
+        store.add_balance_batch("b2", BalanceBatch(0, 0, 1, {}))
+    assert store.balance_run("b2") is None

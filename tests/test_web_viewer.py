@@ -41,6 +41,7 @@ from arena.store import (
     AUTO_ENTRY,
     FLED_ENTRY,
     MATCH_RESULTS,
+    SCHEMA_VERSION,
     Store,
     StoredMatch,
     StoreError,
@@ -507,7 +508,7 @@ def test_a_store_of_the_previous_schema_keeps_every_row_and_lists_it(
     conn.close()
     with Store.open(old, read_only=True) as unchanged, pytest.raises(StoreError) as info:
         Viewer(unchanged)  # read-only: not brought up to date, and said so
-    assert "schema version 5, older than this arena's 6" in str(info.value)
+    assert f"schema version 5, older than this arena's {SCHEMA_VERSION}" in str(info.value)
     with Store.open(old) as upgraded:
         assert upgraded.count_matches() == played.store.count_matches() + 1
         changed, *listed = upgraded.match_listings(limit=100)

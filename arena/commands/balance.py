@@ -23,14 +23,24 @@ from dataclasses import dataclass, field
 from functools import partial
 from itertools import product
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from markupsafe import Markup
 
 import arena
 import bots
 from arena.chance import derive_seed
-from arena.commands import Subcommands, arguments, refuse
+from arena.commands import Subcommands, add_db_argument, arguments, refuse
+from arena.commands.balance_runs import (
+    again_words,
+    defining_words,
+    definition,
+    list_lines,
+    restore,
+    run_name,
+    stored_batch,
+    stored_progress,
+)
 from arena.commands.balance_until import (
     DEFAULT_ASKED,
     DEFAULT_MARGIN,
@@ -60,6 +70,7 @@ from arena.sim.balance import (
     run_on_ray,
 )
 from arena.sim.differences import FAMILY_ERROR, holm, mean_difference, rate_difference
+from arena.store import BalanceRun, Store
 from arena.web.plots import Dot, interval_dots
 
 EXIT_INTERRUPTED = 130
@@ -108,7 +119,9 @@ def add_parser(sub: Subcommands) -> None:
         "reveal), with 95%% intervals. Each --variant starts a variant; --option and --sweep "
         "apply to the variant before it, e.g. --variant shengji-2 --variant shengji-2 "
         "--option constant_twos=true, or --variant shengji-2 --sweep throw_penalty=0,10,20. "
-        "The first variant is the baseline the others are compared with.",
+        "The first variant is the baseline the others are compared with. "
+        "Every run is stored (--db) batch by batch: the same command again, or --resume "
+        "NAME, plays only what is missing; --list and --open NAME show stored runs.",
     )
     parser.add_argument(
         "--variant",
@@ -194,6 +207,29 @@ def add_parser(sub: Subcommands) -> None:
         metavar="FILE",
         help="write an HTML report with plots here",
     )
+    add_db_argument(parser)
+    parser.add_argument(
+        "--name",
+        type=arguments.name,
+        help="the name the run is stored under (default: one made from the variants, bots, "
+        "deals, seed and batch size, so the same command resumes the same run)",
+    )
+    stored = parser.add_mutually_exclusive_group()
+    stored.add_argument(
+        "--resume",
+        type=arguments.name,
+        metavar="NAME",
+        help="play the batches a stored run is missing, with its own variants and settings",
+    )
+    stored.add_argument(
+        "--list", action="store_true", help="list the balance runs of the store, newest first"
+    )
+    stored.add_argument(
+        "--open",
+        type=arguments.name,
+        metavar="NAME",
+        help="print a stored run's report (and write it with --json, --html) without playing",
+    )
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--address",
@@ -242,12 +278,36 @@ def variant_specs(items: Sequence[tuple[str, str]] | None) -> list[VariantSpec]:
 def run_balance(args: argparse.Namespace) -> int:
     """``arena balance``: 0 when done, 2 on bad input, 130 when interrupted (partial report)."""
     try:
-        return _run(args)
+        if args.list:
+            with Store.open(args.db, read_only=True) as store:
+                print("\n".join(list_lines(store.balance_runs())))
+            return 0
+        if args.open:
+            with Store.open(args.db, read_only=True) as store:
+                run = _stored_run(store, args.open)
+            if run.report is None:
+                raise ConfigError(
+                    f"balance run {run.id} has no report yet ({run.status}, {run.deals:,} deals "
+                    f"stored): play the rest with {again_words(run)}"
+                )
+            _publish(run.report, args)
+            return 0
+        with Store.open(args.db) as store:
+            if args.resume:
+                restore(args, _stored_run(store, args.resume))
+            return _run(args, store)
     except ArenaError as err:
         return refuse(str(err))
 
 
-def _run(args: argparse.Namespace) -> int:
+def _stored_run(store: Store, name: str) -> BalanceRun:
+    run = store.balance_run(name)
+    if run is None:
+        raise ConfigError(f"no balance run {name!r} in {store.path} (arena balance --list)")
+    return run
+
+
+def _run(args: argparse.Namespace, store: Store) -> int:
     specs = variant_specs(args.balance_items)
     players = bots.lineup(arguments.bot_names(args.bots, "--bots"))
     games = []
@@ -257,16 +317,7 @@ def _run(args: argparse.Namespace) -> int:
         games.append(game)
     jobs = plan_jobs(specs, args.deals, args.batch, args.seed, players)
     summaries = [Summary(spec.game) for spec in specs]
-    started = time.perf_counter()
-    interrupted = False
-    questions: list[dict[str, Any]] = []
-    rounds = looks(args.deals, args.batch)
-    # without --until-resolved, every batch at once; with it, a round at a time
-    plan = (
-        [jobs]
-        if not args.until_resolved
-        else [[job for job in jobs if job.index == index] for index in range(rounds)]
-    )
+    asked = args.asked or DEFAULT_ASKED
 
     def variant_reports() -> list[dict[str, Any]]:
         return [
@@ -275,55 +326,120 @@ def _run(args: argparse.Namespace) -> int:
         ]
 
     if args.until_resolved:  # the rows asked exist: checked before anything is played
-        check_asked(comparison({"variants": variant_reports()}), args.asked or DEFAULT_ASKED)
-    per_deal = probe_seconds(specs, players, args.seed)
+        check_asked(comparison({"variants": variant_reports()}), asked)
+    defined = definition(args, specs, players)
+    name = run_name(args.name, defined)
+    finished = store.balance_run(name)
+    if finished and finished.status == "finished" and finished.report is not None:
+        if finished.definition == json.loads(json.dumps(defined)):
+            print(f"balance run {name} is finished: its stored report", file=sys.stderr)
+            _publish(finished.report, args)
+            return 0
+    store.add_balance_run(name, defined, rerun_command(args))
+    done = stored_progress(store, name, summaries)
+    if done:
+        print(
+            f"balance run {name}: {len(done)} of {len(jobs)} batches stored already",
+            file=sys.stderr,
+        )
+    else:
+        print(f"balance run {name}, stored in {store.path}", file=sys.stderr)
+    left = [job for job in jobs if (job.variant, job.index) not in done]
+    rounds = looks(args.deals, args.batch)
+    # without --until-resolved, every batch at once; with it, a round at a time
+    plan = (
+        [left]
+        if not args.until_resolved
+        else [[job for job in left if job.index == index] for index in range(rounds)]
+    )
+    started = time.perf_counter()
+    interrupted = False
+    questions: list[dict[str, Any]] = []
+    per_deal = probe_seconds(specs, players, args.seed) if left else [0.0] * len(specs)
     estimate: dict[str, Any] = {"seconds_per_deal": per_deal, "probe_deals": PROBE_DEALS}
     from arena.commands.progress import progress_bar
 
     progress = progress_bar()
-    with metrics_endpoint(args), progress, ExitStack() as stack:
-        bars = [progress.add_task(spec.name, total=args.deals, rate="") for spec in specs]
+    status = "failed"
 
-        played = 0
+    def data_so_far() -> dict[str, Any]:
+        return _report_data(args, players, started, estimate, variant_reports(), interrupted)
 
-        def advance(job: BalanceJob, deals: int) -> None:
-            nonlocal played
-            played += deals
-            speed = played / max(time.perf_counter() - started, 1e-9)
-            progress.update(bars[job.variant], advance=deals, rate=f"{speed:,.0f} deals/s")
+    try:
+        with metrics_endpoint(args), progress, ExitStack() as stack:
+            bars = [
+                progress.add_task(spec.name, total=args.deals, completed=s["deals"], rate="")
+                for spec, s in zip(specs, summaries, strict=True)
+            ]
+            played = 0
 
-        try:
-            runner = None
-            if not args.local:
-                from arena.sim.runner import RayOptions, Runner
+            def advance(job: BalanceJob, deals: int) -> None:
+                nonlocal played
+                played += deals
+                speed = played / max(time.perf_counter() - started, 1e-9)
+                progress.update(bars[job.variant], advance=deals, rate=f"{speed:,.0f} deals/s")
 
-                runner = stack.enter_context(Runner(RayOptions(address=args.address)))
-            workers = 1 if runner is None else runner.workers
-            estimate["workers"] = min(workers, max(len(batches) for batches in plan))
-            estimate["seconds"] = sum(per_deal) * args.deals / estimate["workers"]
-            progress.console.print(estimate_line(estimate, args.deals, len(specs)))
-            for look, batches in enumerate(plan, start=1):
-                if runner is None:
-                    _collect(run_local(batches, lambda job: advance(job, 1)), summaries, None)
-                else:
-                    _collect(run_on_ray(batches, runner), summaries, advance)
-                if args.until_resolved:
-                    sections = comparison({"variants": variant_reports()})
-                    names = [spec.name for spec in specs]
-                    asked = args.asked or DEFAULT_ASKED
-                    questions = verdicts(sections, names, asked, args.margin, look, rounds)
-                    if all(q["status"] != "open" for q in questions):
-                        break
-        except KeyboardInterrupt:
-            interrupted = True
-    done = sum(s["deals"] for s in summaries)
+            def keep(job: BalanceJob, summary: Summary) -> None:
+                store.add_balance_batch(name, stored_batch(job, summary))
+                if args.local:  # the progress advanced deal by deal
+                    return
+                advance(job, job.deals)
+
+            try:
+                runner = None
+                if not args.local and left:
+                    from arena.sim.runner import RayOptions, Runner
+
+                    runner = stack.enter_context(Runner(RayOptions(address=args.address)))
+                workers = 1 if runner is None else runner.workers
+                estimate["workers"] = min(workers, max(len(batches) for batches in plan) or 1)
+                estimate["seconds"] = (
+                    sum(per_deal[job.variant] * job.deals for job in left) / estimate["workers"]
+                )
+                if left:
+                    progress.console.print(estimate_line(estimate, args.deals, len(specs)))
+                for look, batches in enumerate(plan, start=1):
+                    if runner is None:
+                        results = run_local(batches, lambda job: advance(job, 1))
+                    else:
+                        results = run_on_ray(batches, runner)
+                    _collect(results, summaries, keep)
+                    if args.until_resolved:
+                        sections = comparison({"variants": variant_reports()})
+                        names = [spec.name for spec in specs]
+                        questions = verdicts(sections, names, asked, args.margin, look, rounds)
+                        if all(q["status"] != "open" for q in questions):
+                            break
+            except KeyboardInterrupt:
+                interrupted = True
+        status = "interrupted" if interrupted else "finished"
+    finally:
+        data = data_so_far()
+        if args.until_resolved:
+            data["until_resolved"] = _until_record(args, rounds, questions, interrupted)
+        data["differences"] = difference_records(data)
+        store.set_balance_status(name, status, cast(dict[str, Any], json_ready(data)))
     if interrupted:
+        done_deals = sum(s["deals"] for s in summaries)
         print(
-            f"interrupted: reporting the {done} deals that finished "
-            f"of {args.deals * len(specs)} asked",
+            f"interrupted: reporting the {done_deals} deals that finished "
+            f"of {args.deals * len(specs)} asked; {len(store.balance_batches(name))} batches "
+            f"are stored: play the rest with arena balance --resume {name}",
             file=sys.stderr,
         )
-    data: dict[str, Any] = {
+    _publish(data, args)
+    return EXIT_INTERRUPTED if interrupted else 0
+
+
+def _report_data(
+    args: argparse.Namespace,
+    players: Sequence[str],
+    started: float,
+    estimate: dict[str, Any],
+    variants: list[dict[str, Any]],
+    interrupted: bool,
+) -> dict[str, Any]:
+    return {
         "command": rerun_command(args),
         "versions": versions(local=args.local),
         "bots": list(players),
@@ -333,20 +449,24 @@ def _run(args: argparse.Namespace) -> int:
         "complete": not interrupted,
         "seconds": round(time.perf_counter() - started, 3),
         "estimate": estimate,
-        "variants": variant_reports(),
+        "variants": variants,
     }
-    if args.until_resolved:
-        data["until_resolved"] = {
-            "margin": args.margin,
-            "rounds": rounds,
-            "stopped": "resolved"
-            if questions and all(q["status"] != "open" for q in questions)
-            else "interrupted"
-            if interrupted
-            else "maximum",
-            "questions": questions,
-        }
-    data["differences"] = difference_records(data)
+
+
+def _until_record(
+    args: argparse.Namespace, rounds: int, questions: list[dict[str, Any]], interrupted: bool
+) -> dict[str, Any]:
+    resolved = bool(questions) and all(q["status"] != "open" for q in questions)
+    return {
+        "margin": args.margin,
+        "rounds": rounds,
+        "stopped": "resolved" if resolved else "interrupted" if interrupted else "maximum",
+        "questions": questions,
+    }
+
+
+def _publish(data: dict[str, Any], args: argparse.Namespace) -> None:
+    """The report as text, and as JSON and HTML files when asked."""
     print(render_text(data), end="")
     if args.json:
         text = json.dumps(json_ready(data), ensure_ascii=False, indent=2, allow_nan=False)
@@ -355,7 +475,6 @@ def _run(args: argparse.Namespace) -> int:
     if args.html:
         Path(args.html).write_text(render_html(data), encoding="utf-8")
         print(f"report written to {args.html}")
-    return EXIT_INTERRUPTED if interrupted else 0
 
 
 PROBE_DEALS: Final = 3
@@ -397,18 +516,7 @@ def estimate_line(estimate: Mapping[str, Any], deals: int, variants: int) -> str
 def rerun_command(args: argparse.Namespace) -> str:
     """The command line that plays this run again: every variant, option and sweep as
     given, and every setting the figures depend on spelled out (defaults included)."""
-    words = ["arena", "balance"]
-    for kind, text in args.balance_items or ():
-        words += [f"--{kind}", text]
-    words += ["--deals", str(args.deals), "--seed", str(args.seed), "--batch", str(args.batch)]
-    words += ["--bots", args.bots]
-    if args.until_resolved:
-        words += ["--until-resolved", "--margin", str(args.margin)]
-        for row in args.asked or DEFAULT_ASKED:
-            words += ["--ask", row]
-    if args.local:
-        words.append("--local")
-    return shlex.join(words)
+    return shlex.join(["arena", "balance", *defining_words(args), *(["--local"] * args.local)])
 
 
 def versions(local: bool) -> dict[str, str]:
@@ -427,15 +535,15 @@ def versions(local: bool) -> dict[str, str]:
 def _collect(
     results: Generator[tuple[BalanceJob, Summary], None, None],
     summaries: list[Summary],
-    on_batch: Callable[[BalanceJob, int], None] | None,
+    on_batch: Callable[[BalanceJob, Summary], None],
 ) -> None:
-    """Merge each finished batch into its variant's summary; an interrupt closes the
-    iterator, which cancels what is still in flight."""
+    """Merge each finished batch into its variant's summary and hand it to ``on_batch``
+    (which stores it); an interrupt closes the iterator, which cancels what is still in
+    flight."""
     with closing(results):
         for job, summary in results:
             summaries[job.variant] = summaries[job.variant] + summary
-            if on_batch is not None:
-                on_batch(job, job.deals)
+            on_batch(job, summary)
 
 
 # ------------------------------------------------------------------ comparison table
