@@ -204,9 +204,13 @@ def test_the_bench_prints_the_metrics_overhead(capsys: pytest.CaptureFixture[str
     assert "of the engine time; target ≤ 2%" in line
 
 
-def test_balance_serves_metrics_while_it_runs(capsys: pytest.CaptureFixture[str]) -> None:
+def test_balance_serves_metrics_while_it_runs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     deals = value("arena_deals_finished_total", variant="sanfu", outcome="played")
-    code = main(["balance", "--variant", "sanfu", "--deals", "4", "--local", "--metrics-port", "0"])
+    db = str(tmp_path / "runs.sqlite")
+    argv = ["--variant", "sanfu", "--deals", "4", "--local", "--metrics-port", "0", "--db", db]
+    code = main(["balance", *argv])
     assert code == 0
     assert "metrics on http://127.0.0.1:" in capsys.readouterr().err
     assert value("arena_deals_finished_total", variant="sanfu", outcome="played") == deals + 4

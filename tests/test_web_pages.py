@@ -68,9 +68,17 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder with a real balance report of three games, a JSON file that is no
     report and a file that is no JSON."""
     folder = tmp_path_factory.mktemp("reports")
+    runs = str(folder.parent / "runs.sqlite")
     status = arena_main(
         ["balance", "--variant", "guandan", "--variant", "shengji-2", "--variant", "sanfu",
-         "--deals", "30", "--local", "--json", str(folder / "mixed.json")]
+         "--deals", "30", "--local", "--json", str(folder / "mixed.json"), "--db", runs]
+    )  # fmt: skip
+    assert status == 0
+    status = arena_main(
+        ["balance", "--variant", "guandan", "--variant", "guandan", "--option", "a_fail_limit=2",
+         "--deals", "6", "--batch", "3", "--bots", "random", "--until-resolved",
+         "--ask", "means.length", "--margin", "1000", "--local",
+         "--json", str(folder / "until.json"), "--db", runs]
     )  # fmt: skip
     assert status == 0
     (folder / "other.json").write_text('{"x": 1}')
@@ -407,6 +415,24 @@ def test_reports_listed_and_shown_in_the_site(client: Client) -> None:
     assert shown.find("link", rel="stylesheet"), "in the site's layout"
     assert get(client, "/reports/other").status_code == 404
     assert get(client, "/reports/broken").status_code == 404
+
+
+def until_block(html: str) -> str:
+    """The text of a report page's ``--until-resolved`` verdicts ('' when it has none)."""
+    if 'id="until-resolved"' not in html:
+        return ""
+    return html.split('id="until-resolved"', 1)[1].split("</div>", 1)[0]
+
+
+def test_a_report_page_gives_the_until_resolved_verdicts_in_its_language(client: Client) -> None:
+    en = until_block(get(client, "/reports/until?lang=en").text)
+    assert "Until resolved: stopped after 3 deals per variant: every question answered." in en
+    assert "decisions per deal, guandan a_fail_limit=2: within the margin (+0.00 [" in en
+    assert "tested at 2.500% after round 1 of 2" in en
+    zh = until_block(get(client, "/reports/until?lang=zh").text)
+    assert "直到有结论：每种玩法 3 局后停止：所有问题均已有结论。" in zh
+    assert "guandan a_fail_limit=2：在容差之内（" in zh and "第 1/2 轮后以 2.500% 检验" in zh
+    assert not until_block(get(client, "/reports/mixed?lang=en").text)
 
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -835,3 +835,29 @@ def test_any_match_the_store_took_before_is_still_stored_and_listed(
         assert listing is not None and listing.players == tuple(seating)
         assert listing.result in MATCH_RESULTS and store.count_matches() == 1
         assert store.match("any") == match
+
+
+def test_stored_balance_runs_are_listed_and_opened_after_the_files(tmp_path: Path) -> None:
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    report = {
+        "bots": ["random"] * 4, "seed": 1, "deals_per_variant": 10, "batch": 5,
+        "complete": False, "seconds": 1.5,
+        "variants": [{"name": "sanfu", "game": "sanfu", "deals": 5}],
+    }  # fmt: skip
+    (folder / "shadowed.json").write_text(json.dumps({**report, "seed": 2}))
+    store = Store.open(":memory:")
+    for name in ("kept", "shadowed", "unfinished"):
+        store.add_balance_run(name, {"variants": []}, "arena balance --variant sanfu")
+    store.set_balance_status("kept", "interrupted", report)
+    store.set_balance_status("shadowed", "finished", report)
+    viewer = Viewer(store, reports=folder)
+    rows = {row.name: row for row in viewer.reports()}
+    assert list(rows) == ["shadowed", "kept"], "no report yet: not listed"
+    assert rows["shadowed"].stored is None and rows["kept"].stored == "interrupted"
+    assert rows["kept"].variants == ("sanfu",) and rows["kept"].complete is False
+    assert viewer.report("kept") == report
+    assert viewer.report("shadowed")["seed"] == 2, "the file of that name"
+    with pytest.raises(NotFound):
+        viewer.report("unfinished")
+    assert Viewer(store).report("shadowed") == report

@@ -128,6 +128,7 @@ def list_lines(runs: Sequence[BalanceRun]) -> list[str]:
     asked, when it was last changed, its variants and bots."""
     if not runs:
         return ["no balance runs stored yet"]
+    width = max(len(run.id) for run in runs)
     lines = []
     for run in runs:
         defined = run.definition
@@ -135,7 +136,7 @@ def list_lines(runs: Sequence[BalanceRun]) -> list[str]:
         variants = " | ".join(v["name"] for v in defined["variants"])
         bots = ",".join(dict.fromkeys(defined["bots"]))
         lines.append(
-            f"{run.id}  {run.status:<11}  {run.deals:>9,} of {asked:,} deals  "
+            f"{run.id:<{width}}  {run.status:<11}  {run.deals:>9,} of {asked:,} deals  "
             f"{run.updated_at[:19].replace('T', ' ')}  {variants}  (bots {bots})"
         )
     return lines

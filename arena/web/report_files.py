@@ -42,6 +42,8 @@ class ReportRow:
     complete: bool | None
     error: str | None
     """Why the file cannot be read as a report (listed as broken); None when fine."""
+    stored: str | None = None
+    """A run of the store (``arena balance`` keeps every run): its status; None: a file."""
 
 
 class _ReportVariant(BaseModel):

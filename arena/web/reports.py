@@ -23,7 +23,14 @@ from arena.errors import ArenaError
 from arena.web.i18n import catalog, translate
 from arena.web.viewer import NotFound
 
-__all__ = ["ReportSection", "ReportView", "cell_text", "label_text", "report_view"]
+__all__ = [
+    "ReportSection",
+    "ReportView",
+    "cell_text",
+    "label_text",
+    "report_view",
+    "until_view",
+]
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,8 @@ class ReportView:
     sections: list[ReportSection]
     charts: list[Markup]
     """A figure per question (:func:`arena.commands.balance.figures`), as SVG."""
+    until: list[str]
+    """With ``--until-resolved``: why the run stopped, then each question's answer."""
 
 
 def label_text(label: Label, lang: str) -> str:
@@ -74,6 +83,39 @@ def cell_text(cell: dict[str, Any] | None, kind: str, lang: str) -> str:
     if cell is not None and kind != "rate" and cell.get("low") is None:
         return translate(lang, "reports.one_value", mean=f"{cell['mean']:.2f}")
     return format_cell(cell, kind)
+
+
+def until_view(data: dict[str, Any], lang: str) -> list[str]:
+    """``--until-resolved``'s verdicts in ``lang``: why the run stopped, then each question
+    (its row's label as the comparison's, its difference, status and the level it was
+    tested at); nothing for a run without them."""
+    until = data.get("until_resolved")
+    if not until:
+        return []
+    labels = {
+        label.key: label_text(label, lang)
+        for _, rows in against_baseline(data)
+        for label, _, _ in rows
+    }
+    deals = min(v["deals"] for v in data["variants"])
+    why = translate(lang, f"reports.until_{until['stopped']}")
+    lines = [translate(lang, "reports.until_stopped", deals=deals, why=why)]
+    for q in until["questions"]:
+        shown = format_difference(q if q["diff"] is not None else None, q["kind"])
+        lines.append(
+            translate(
+                lang,
+                "reports.until_question",
+                row=labels.get(q["row"], q["row_text"]),
+                variant=q["variant"],
+                status=translate(lang, f"reports.status_{q['status'].replace(' ', '_')}"),
+                difference=shown.removesuffix(" *"),
+                level=f"{q['level']:.3%}",
+                look=q["look"],
+                rounds=until["rounds"],
+            )
+        )
+    return lines
 
 
 def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
@@ -117,6 +159,7 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
             complete=bool(data.get("complete", True)),
             sections=sections,
             charts=charts,
+            until=until_view(data, lang),
         )
     except (KeyError, TypeError, ValueError, IndexError, ArenaError) as err:
         problem = f"not a balance report: {type(err).__name__} {err}"

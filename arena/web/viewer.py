@@ -40,6 +40,7 @@ from arena.sim.driver import expected_matches
 from arena.sim.league import ELO, OPENSKILL, ROOM, Ratings
 from arena.store import (
     SCHEMA_VERSION,
+    BalanceRun,
     ConductTotals,
     HeadToHead,
     MatchFilter,
@@ -674,17 +675,45 @@ class Viewer:
     # -- balance reports ----------------------------------------------------------------
 
     def reports(self) -> list[ReportRow]:
-        """The balance reports in the reports folder, by name; broken files included."""
-        return [] if self._reports is None else report_rows(self._reports)
+        """The balance reports in the reports folder, by name (broken files included),
+        then the runs of the store that have a report, newest first (a file of the same
+        name hides a run)."""
+        files = [] if self._reports is None else report_rows(self._reports)
+        named = {row.name for row in files}
+        runs = [
+            _stored_report_row(run)
+            for run in self._store.balance_runs()
+            if run.report is not None and run.id not in named
+        ]
+        return files + runs
 
     def report(self, name: str) -> dict[str, Any]:
-        """A report's JSON; NotFound for a bad name, a missing file or a broken one."""
-        if self._reports is None:
-            raise NotFound(f"no report {name[:60]!r}", "report", name[:60])
-        try:
-            return read_report(self._reports, name)
-        except ReportMissing as err:
-            raise NotFound(str(err), "report", name[:60]) from None
+        """A report's JSON: the file of that name, else the stored run's last report;
+        NotFound for a bad name, a missing report or a broken file."""
+        problem = f"no report {name[:60]!r}"
+        if self._reports is not None:
+            try:
+                return read_report(self._reports, name)
+            except ReportMissing as err:
+                problem = str(err)
+        run = self._store.balance_run(name)
+        if run is not None and run.report is not None:
+            return run.report
+        raise NotFound(problem, "report", name[:60])
+
+
+def _stored_report_row(run: BalanceRun) -> ReportRow:
+    report = run.report or {}
+    return ReportRow(
+        name=run.id,
+        modified=run.updated_at,
+        size=0,
+        variants=tuple(str(v.get("name")) for v in report.get("variants", ())),
+        deals_per_variant=report.get("deals_per_variant"),
+        complete=bool(report.get("complete", True)),
+        error=None,
+        stored=run.status,
+    )
 
 
 def _tournament_row(tournament: Tournament, played: int) -> TournamentRow:
