@@ -1762,9 +1762,7 @@ class Store:
             "WHERE run_id = ? ORDER BY number, variant",
             (run_id,),
         )
-        return [
-            BalanceBatch(row[0], row[1], row[2], _loads(row[3])) for row in rows
-        ]
+        return [BalanceBatch(row[0], row[1], row[2], _loads(row[3])) for row in rows]
 
     def set_balance_status(
         self, id: str, status: str, report: dict[str, Any] | None = None

@@ -715,9 +715,9 @@ def test_an_interrupted_run_resumes_where_it_stopped_with_the_figures_of_one_run
     assert run_balance(parse(*argv, "--json", "again.json")) == 0  # the same command
     assert "3 of 8 batches stored already" in capsys.readouterr().err
     assert sorted(played) == [(0, 2), (0, 3), (1, 1), (1, 2), (1, 3)], "only what was missing"
-    again = json.loads(Path("again.json").read_text())
-    assert again["variants"] == json.loads(whole.read_text())["variants"]
-    assert again["complete"] and again["differences"] == json.loads(whole.read_text())["differences"]
+    again, expected = json.loads(Path("again.json").read_text()), json.loads(whole.read_text())
+    assert again["variants"] == expected["variants"] and again["complete"]
+    assert again["differences"] == expected["differences"]
     with Store.open("arena.sqlite") as store:
         run = store.balance_run(name)
         assert run is not None and run.status == "finished" and run.batches == 8
@@ -736,7 +736,8 @@ def test_resume_by_name_takes_the_stored_definition(
     assert data["until_resolved"]["stopped"] == "resolved"
     assert run_balance(parse(*argv, "--db", "whole.sqlite", "--json", "whole.json")) == 0
     whole = json.loads(Path("whole.json").read_text())
-    assert data["variants"] == whole["variants"] and data["until_resolved"] == whole["until_resolved"]
+    assert data["variants"] == whole["variants"]
+    assert data["until_resolved"] == whole["until_resolved"]
     deals = sum(v["deals"] for v in data["variants"])
     assert deals < 24, "stopped early"
     assert "--until-resolved" in data["command"] and "a_fail_limit=2" in data["command"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 import json
 import logging
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import structlog

@@ -330,11 +330,15 @@ def _run(args: argparse.Namespace, store: Store) -> int:
     defined = definition(args, specs, players)
     name = run_name(args.name, defined)
     finished = store.balance_run(name)
-    if finished and finished.status == "finished" and finished.report is not None:
-        if finished.definition == json.loads(json.dumps(defined)):
-            print(f"balance run {name} is finished: its stored report", file=sys.stderr)
-            _publish(finished.report, args)
-            return 0
+    if (
+        finished is not None
+        and finished.status == "finished"
+        and finished.report is not None
+        and finished.definition == json.loads(json.dumps(defined))
+    ):
+        print(f"balance run {name} is finished: its stored report", file=sys.stderr)
+        _publish(finished.report, args)
+        return 0
     store.add_balance_run(name, defined, rerun_command(args))
     done = stored_progress(store, name, summaries)
     if done:

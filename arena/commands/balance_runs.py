@@ -68,8 +68,7 @@ def definition(
     asked = {"asked": list(args.asked or DEFAULT_ASKED), "margin": args.margin}
     return {
         "variants": [
-            {"name": spec.name, "game": spec.game, "options": dict(spec.options)}
-            for spec in specs
+            {"name": spec.name, "game": spec.game, "options": dict(spec.options)} for spec in specs
         ],
         "bots": list(players),
         "deals_per_variant": args.deals,
@@ -108,9 +107,7 @@ def stored_batch(job: BalanceJob, summary: Summary) -> BalanceBatch:
     return BalanceBatch(job.variant, job.index, summary["deals"], dict(summary.counts))
 
 
-def stored_progress(
-    store: Store, run_id: str, summaries: list[Summary]
-) -> set[tuple[int, int]]:
+def stored_progress(store: Store, run_id: str, summaries: list[Summary]) -> set[tuple[int, int]]:
     """Merge a run's stored batches into ``summaries`` (one per variant); the
     (variant, batch) pairs stored, which are not played again."""
     done: set[tuple[int, int]] = set()
