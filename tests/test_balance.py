@@ -166,6 +166,43 @@ def test_shengji_dealer_team_is_the_declarers() -> None:
     assert facts["points"] == outcome.details["defender_points"]
 
 
+@pytest.mark.parametrize("variant", ["shengji-1", "shengji-2", "shengji-4"])
+def test_shengji_failed_throws_and_room_points_per_deal(variant: str) -> None:
+    """SJ-17: every failed throw is counted, the declarers' apart (none with 4 decks,
+    which forbid throws); SJ-32: each declarer's room points are +1 per level gained
+    plus 1 (at most 4), or -(2 + the defenders' levels) when they take over."""
+    game = make(variant)
+    seen = 0
+    for seed in range(12):
+        state = game.new_deal(game.first_setup(), seed=seed)
+        outcome, _ = finish(state, seed)
+        facts = deal_facts(variant, state, outcome)
+        failed = [e for e in state.events if e.kind == "throw_failed"]
+        declarers = outcome.details["declarer_team"]
+        assert facts["failed_throws"] == len(failed)
+        assert facts["declarers_failed_throws"] == sum(team_of(e.seat) == declarers for e in failed)
+        seen += len(failed)
+        gain = outcome.details["gain"]  # the first deal: levels from 2, never capped at A
+        expected = -(2 + gain) if outcome.details["take_over"] else min(1 + gain, 4)
+        assert facts["room_points"] == expected
+    assert (seen == 0) == (variant == "shengji-4"), "random leads try throws that fail"
+
+
+def test_guandan_double_down_is_the_winners_out_first_and_second() -> None:
+    """GD-16: the partner of the first out second → +3 (双下 of the other team)."""
+    game = make("guandan")
+    kinds = set()
+    for seed in range(12):
+        state = game.new_deal(game.first_setup(), seed=seed)
+        outcome, _ = finish(state, seed)
+        facts = deal_facts("guandan", state, outcome)
+        order = outcome.details["order"]
+        assert facts["double_down"] == (team_of(order[0]) == team_of(order[1]))
+        assert facts["double_down"] == (outcome.details["gain"] == 3)
+        kinds.add(facts["double_down"])
+    assert kinds == {True, False}
+
+
 # ------------------------------------------------------------------ sanfu
 
 
@@ -337,6 +374,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "--variant", "guandan", "--variant", "shengji-2",
         "--variant", "shengji-2", "--option", "constant_twos=true", "--variant", "sanfu",
         "--json", str(out / "b.json"), "--html", str(out / "b.html"),
+        "--db", str(out / "runs.sqlite"),
     )  # fmt: skip
     code = run_balance(args)
     return {

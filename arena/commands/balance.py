@@ -781,8 +781,22 @@ def comparison(data: dict[str, Any]) -> list[tuple[Label, list[Row]]]:
         sections.append(
             (Label("section.kitty", "Shengji: kitty / last trick (share of deals)"), kitty)
         )
+    if has("play"):
+        play = [
+            row(Label("play.failed_throw", "deals with a failed throw"), "play", "failed_throw"),
+            *(
+                row(Label(f"play.{key}", text), "play", key, kind="mean")
+                for key, text in (
+                    ("failed_throws", "failed throws per deal"),
+                    ("declarers_failed_throws", "the declarers' failed throws per deal"),
+                    ("room_points", "room points of each declarer per deal"),
+                )
+            ),
+        ]
+        sections.append((Label("section.play", "Shengji: throws and room points"), play))
     if has("tribute"):
-        tribute: list[Row] = []
+        double = Label("tribute.double_down", "double-down: the winners out first and second")
+        tribute: list[Row] = [row(double, "tribute", "double_down")]
         for kind in TRIBUTE_KINDS:
             name = Label(f"tribute_kind.{kind}", kind.replace("_", " "))
             entry = ("tribute", "kinds", partial(_find, "kind", kind))

@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Sequence
 from typing import Any, Final
 
+import arena
 from arena.commands.balance_until import DEFAULT_ASKED
 from arena.errors import ConfigError
 from arena.sim.balance import BalanceJob, Summary, VariantSpec
@@ -64,9 +65,11 @@ def definition(
     args: argparse.Namespace, specs: Sequence[VariantSpec], players: Sequence[str]
 ) -> dict[str, Any]:
     """What a stored run is: its variants, bots, deals, seed, batch size and questions,
-    and the arguments that say so (``arena balance`` + them plays it again)."""
+    the arguments that say so (``arena balance`` + them plays it again), and the arena
+    version whose engines and bots play its batches (another version is another run)."""
     asked = {"asked": list(args.asked or DEFAULT_ASKED), "margin": args.margin}
     return {
+        "arena": arena.__version__,
         "variants": [
             {"name": spec.name, "game": spec.game, "options": dict(spec.options)} for spec in specs
         ],

@@ -39,7 +39,12 @@ from arena.games import make
 from arena.games.base import NUM_SEATS, Outcome, State, team_of
 from arena.games.guandan.state import GuandanState
 from arena.games.sanfu.state import SanfuState
-from arena.games.shengji.scoring import kitty_multiplier, points_in
+from arena.games.shengji.scoring import (
+    kitty_multiplier,
+    level_change,
+    points_in,
+    room_points_change,
+)
 from arena.games.shengji.state import ShengjiState
 from arena.games.shengji.trick import largest_unit_cards, widest_set
 from arena.match import deal_seed, play_deal
@@ -145,10 +150,12 @@ def _guandan_facts(state: State, outcome: Outcome) -> dict[str, Any]:
     # the team that won the previous deal: it receives the tribute and plays its level
     receiver = team_of(previous[0]) if previous else None
     change = "wins the match" if details.get("match_winner") is not None else f"+{gain}"
+    order = [int(seat) for seat in details["order"]]
     return {
         "winner_team": winner,
         "dealer_team": receiver,
-        "first_out": int(details["order"][0]),
+        "first_out": order[0],
+        "double_down": team_of(order[0]) == team_of(order[1]),
         "change": change,
         "gain": gain,
         "points": None,
@@ -174,13 +181,21 @@ def _shengji_facts(state: State, outcome: Outcome) -> dict[str, Any]:
         multiplier = widest_set(winning_play, state.order)
     elif defenders_last:  # SJ-25: the kitty counts only for the defenders
         multiplier = kitty_multiplier(largest_unit_cards(winning_play, state.order))
+    points = int(details["defender_points"])
+    rules = state.rules
+    result = level_change(points, rules.decks, rules.two_colour)
+    room = room_points_change(result, (0,) * NUM_SEATS, declarers)[declarers]
+    failed = [e for e in state.events if e.kind == "throw_failed"]
     return {
         "winner_team": winner,
         "dealer_team": team_of(int(details["dealer"])),
         "first_out": None,
+        "failed_throws": len(failed),
+        "declarers_failed_throws": sum(1 for e in failed if team_of(e.seat) == declarers),
+        "room_points": room,
         "change": f"{'defenders' if take_over else 'declarers'} +{gain}",
         "gain": gain,
-        "points": int(details["defender_points"]),
+        "points": points,
         "kitty_multiplier": multiplier,
         "defenders_won_last": defenders_last,
         "last_bonus": int(details["last_bonus"]),
@@ -300,6 +315,12 @@ class Summary:
             self._add_sanfu(facts)
 
     def _add_shengji(self, facts: Mapping[str, Any]) -> None:
+        failed = int(facts["failed_throws"])
+        if failed:
+            self.add("play/failed_throw_deals")
+        self.add_sum("play/failed_throws", failed)
+        self.add_sum("play/declarers_failed_throws", int(facts["declarers_failed_throws"]))
+        self.add_sum("play/room_points", int(facts["room_points"]))
         if facts["defenders_won_last"]:
             self.add("kitty/defenders_last")
         multiplier = facts["kitty_multiplier"]
@@ -307,6 +328,8 @@ class Summary:
         self.add_sum("kitty/bonus", int(facts["last_bonus"]))
 
     def _add_guandan(self, facts: Mapping[str, Any]) -> None:
+        if facts["double_down"]:
+            self.add("double_down")
         kind = facts["tribute"]
         self.add(f"tribute/{kind}/deals")
         if facts["receiver_team"] is not None:
@@ -567,6 +590,7 @@ def report(summary: Summary, spec: VariantSpec, options: Mapping[str, Any]) -> d
     }
     if kind == "shengji":
         data["kitty"] = _kitty_section(summary)
+        data["play"] = _play_section(summary)
     elif kind == "guandan":
         data["tribute"] = _tribute_section(summary)
     else:
@@ -598,6 +622,26 @@ def _kitty_section(summary: Summary) -> dict[str, Any]:
     }
 
 
+def _play_section(summary: Summary) -> dict[str, Any]:
+    scored = summary["scored"]
+    return {
+        "label": "failed throws (SJ-17) and room points (SJ-32)",
+        "failed_throw": rate(summary["play/failed_throw_deals"], scored),
+        "failed_throws": {
+            "label": "failed throws per deal",
+            **_mean(summary, "play/failed_throws", scored),
+        },
+        "declarers_failed_throws": {
+            "label": "failed throws of the declarers per deal",
+            **_mean(summary, "play/declarers_failed_throws", scored),
+        },
+        "room_points": {
+            "label": "room points of each declarer per deal (SJ-32, before the room's factor)",
+            **_mean(summary, "play/room_points", scored),
+        },
+    }
+
+
 def _tribute_section(summary: Summary) -> dict[str, Any]:
     scored = summary["scored"]
     kinds = []
@@ -619,6 +663,7 @@ def _tribute_section(summary: Summary) -> dict[str, Any]:
         "the tribute) win again, and their levels gained (lost: negative)",
         "kinds": kinds,
         "refused": rate(refused, later),
+        "double_down": rate(summary["double_down"], scored),
     }
 
 
