@@ -16,6 +16,7 @@ import arena
 import bots
 from arena.cards import BIG_JOKER
 from arena.chance import derive_seed, shuffled_deck
+from arena.commands import balance as balance_command
 from arena.commands.balance import (
     add_parser,
     comparison,
@@ -293,10 +294,10 @@ def test_plan_interleaves_variants_on_the_same_seeds() -> None:
 
 def test_batches_are_deterministic_and_the_same_on_ray(ray_session: None) -> None:
     jobs = plan_jobs([VariantSpec("guandan")], deals=6, batch=3, seed=2)
-    local = [summary for _, summary in run_local(jobs)]
-    assert local == [summary for _, summary in run_local(jobs)]
+    local = [summary for _, summary, _ in run_local(jobs)]
+    assert local == [summary for _, summary, _ in run_local(jobs)]
     with Runner() as runner:
-        remote = {job.index: summary for job, summary in run_on_ray(jobs, runner)}
+        remote = {job.index: summary for job, summary, _ in run_on_ray(jobs, runner)}
     assert [remote[job.index] for job in jobs] == local
 
 
@@ -798,6 +799,43 @@ def test_a_stored_name_with_another_definition_is_refused(
     assert "give no --variant with it" in capsys.readouterr().err
     assert run_balance(parse("--open", "nothing")) == 2
     assert "no balance run 'nothing'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("per_deal", "deals", "variants", "workers", "until", "size"),
+    [
+        ([0.012, 0.014], 10_000, 2, 2, False, 500),  # heuristic bots: about 7 s a batch
+        ([0.012], 200, 1, 8, False, 10),  # two batches for each of 8 workers
+        ([0.012], 200, 1, 8, True, 20),  # a batch per variant at a time: ten looks
+        ([0.012], 10_000, 2, 8, True, 500),
+        ([0.001], 30, 2, 1, False, 30),  # never more than the deals
+        ([0.003, 4.6], 10_000, 2, 2, False, 10),  # search bots: the slowest variant decides
+        ([0.09], 10_000, 1, 2, False, 100),
+    ],
+)
+def test_batches_are_sized_for_the_bots_speed(
+    per_deal: list[float], deals: int, variants: int, workers: int, until: bool, size: int
+) -> None:
+    args = argparse.Namespace(until_resolved=until)
+    assert balance_command.sized_batch(per_deal, deals, variants, workers, args) == size
+
+
+def test_a_sized_batch_is_kept_by_the_run_and_its_resumption(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    argv = ["--local", "--deals", "40", "--bots", "random", "--variant", "sanfu"]
+    monkeypatch.setattr(balance_command, "probe_seconds", lambda *_: [0.09])  # 100 deals
+    _interrupt_after(monkeypatch, 1)
+    assert run_balance(parse(*argv, "--json", "cut.json")) == 130
+    cut = json.loads(Path("cut.json").read_text())
+    assert cut["batch"] == 20 and "--batch 20" in cut["command"], "two batches per worker"
+    monkeypatch.setattr(balance, "play_balance_batch", PLAY)
+    monkeypatch.setattr(balance_command, "probe_seconds", lambda *_: [9.0])  # would be 10
+    assert run_balance(parse(*argv, "--json", "again.json")) == 0
+    again = json.loads(Path("again.json").read_text())
+    assert again["batch"] == 20 and again["variants"][0]["deals"] == 40
+    assert again["speed"]["deals"] == 20, "this session played the second batch"
+    assert again["speed"]["workers"] == 1 and 0 < again["speed"]["busy"] <= 1.0
 
 
 def test_a_mean_of_one_value_has_no_interval_rather_than_a_zero_width_one(

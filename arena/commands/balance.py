@@ -58,6 +58,7 @@ from arena.sim.balance import (
     DEFAULT_BATCH,
     TRIBUTE_KINDS,
     BalanceJob,
+    Played,
     Summary,
     VariantSpec,
     change_order,
@@ -191,9 +192,10 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument(
         "--batch",
         type=arguments.count,
-        default=DEFAULT_BATCH,
-        help=f"consecutive deals per task, each batch starting a new match "
-        f"(default {DEFAULT_BATCH})",
+        default=None,
+        help="consecutive deals per batch (a task), each batch starting a new match "
+        "(default: sized for the bots' speed, about 10 s of play, from 10 to "
+        f"{DEFAULT_BATCH} deals, with two batches or more for every worker)",
     )
     parser.add_argument(
         "--json",
@@ -315,7 +317,6 @@ def _run(args: argparse.Namespace, store: Store) -> int:
         game = make(spec.game, **spec.options)  # checks the options
         family(game.name)
         games.append(game)
-    jobs = plan_jobs(specs, args.deals, args.batch, args.seed, players)
     summaries = [Summary(spec.game) for spec in specs]
     asked = args.asked or DEFAULT_ASKED
 
@@ -327,81 +328,79 @@ def _run(args: argparse.Namespace, store: Store) -> int:
 
     if args.until_resolved:  # the rows asked exist: checked before anything is played
         check_asked(comparison({"variants": variant_reports()}), asked)
-    defined = definition(args, specs, players)
-    name = run_name(args.name, defined)
-    finished = store.balance_run(name)
+    name = run_name(args.name, definition(args, specs, players))  # before the batch is sized
+    stored = store.balance_run(name)
+    if args.batch is None and stored is not None:
+        args.batch = stored.definition.get("batch")  # as it was sized when it started
     if (
-        finished is not None
-        and finished.status == "finished"
-        and finished.report is not None
-        and finished.definition == json.loads(json.dumps(defined))
+        stored is not None
+        and stored.status == "finished"
+        and stored.report is not None
+        and stored.definition == json.loads(json.dumps(definition(args, specs, players)))
     ):
         print(f"balance run {name} is finished: its stored report", file=sys.stderr)
-        _publish(finished.report, args)
+        _publish(stored.report, args)
         return 0
-    store.add_balance_run(name, defined, rerun_command(args))
-    done = stored_progress(store, name, summaries)
-    if done:
-        print(
-            f"balance run {name}: {len(done)} of {len(jobs)} batches stored already",
-            file=sys.stderr,
-        )
-    else:
-        print(f"balance run {name}, stored in {store.path}", file=sys.stderr)
-    left = [job for job in jobs if (job.variant, job.index) not in done]
-    rounds = looks(args.deals, args.batch)
-    # without --until-resolved, every batch at once; with it, a round at a time
-    plan = (
-        [left]
-        if not args.until_resolved
-        else [[job for job in left if job.index == index] for index in range(rounds)]
-    )
     started = time.perf_counter()
     interrupted = False
     questions: list[dict[str, Any]] = []
-    per_deal = probe_seconds(specs, players, args.seed) if left else [0.0] * len(specs)
-    estimate: dict[str, Any] = {"seconds_per_deal": per_deal, "probe_deals": PROBE_DEALS}
+    speed = Speed()
+    estimate: dict[str, Any] = {"probe_deals": PROBE_DEALS}
+    rounds = 0
+    status = "failed"
     from arena.commands.progress import progress_bar
 
     progress = progress_bar()
-    status = "failed"
-
-    def data_so_far() -> dict[str, Any]:
-        return _report_data(args, players, started, estimate, variant_reports(), interrupted)
-
     try:
         with metrics_endpoint(args), progress, ExitStack() as stack:
+            runner = None
+            if not args.local:
+                from arena.sim.runner import RayOptions, Runner
+
+                runner = stack.enter_context(Runner(RayOptions(address=args.address)))
+            workers = 1 if runner is None else runner.workers
+            per_deal = probe_seconds(specs, players, args.seed)
+            estimate["seconds_per_deal"] = per_deal
+            if args.batch is None:
+                args.batch = sized_batch(per_deal, args.deals, len(specs), workers, args)
+            store.add_balance_run(name, definition(args, specs, players), rerun_command(args))
+            jobs = plan_jobs(specs, args.deals, args.batch, args.seed, players)
+            done = stored_progress(store, name, summaries)
+            progress.console.print(
+                f"balance run {name}: {len(done)} of {len(jobs)} batches stored already"
+                if done
+                else f"balance run {name}, stored in {store.path}, {args.batch} deals per batch"
+            )
+            left = [job for job in jobs if (job.variant, job.index) not in done]
+            rounds = looks(args.deals, args.batch)
+            # without --until-resolved, every batch at once; with it, a round at a time
+            plan = (
+                [left]
+                if not args.until_resolved
+                else [[job for job in left if job.index == index] for index in range(rounds)]
+            )
+            estimate["workers"] = min(workers, max(len(batches) for batches in plan) or 1)
+            estimate["seconds"] = (
+                sum(per_deal[job.variant] * job.deals for job in left) / estimate["workers"]
+            )
+            speed.workers = estimate["workers"]
+            progress.console.print(estimate_line(estimate, args.deals, len(specs)))
             bars = [
                 progress.add_task(spec.name, total=args.deals, completed=s["deals"], rate="")
                 for spec, s in zip(specs, summaries, strict=True)
             ]
-            played = 0
 
             def advance(job: BalanceJob, deals: int) -> None:
-                nonlocal played
-                played += deals
-                speed = played / max(time.perf_counter() - started, 1e-9)
-                progress.update(bars[job.variant], advance=deals, rate=f"{speed:,.0f} deals/s")
+                progress.update(bars[job.variant], advance=deals, rate=speed.shown(deals))
 
-            def keep(job: BalanceJob, summary: Summary) -> None:
+            def keep(job: BalanceJob, summary: Summary, seconds: float) -> None:
                 store.add_balance_batch(name, stored_batch(job, summary))
-                if args.local:  # the progress advanced deal by deal
-                    return
-                advance(job, job.deals)
+                speed.busy += seconds
+                if runner is not None:  # played here, the bars advanced deal by deal
+                    advance(job, job.deals)
 
+            speed.started = time.perf_counter()
             try:
-                runner = None
-                if not args.local and left:
-                    from arena.sim.runner import RayOptions, Runner
-
-                    runner = stack.enter_context(Runner(RayOptions(address=args.address)))
-                workers = 1 if runner is None else runner.workers
-                estimate["workers"] = min(workers, max(len(batches) for batches in plan) or 1)
-                estimate["seconds"] = (
-                    sum(per_deal[job.variant] * job.deals for job in left) / estimate["workers"]
-                )
-                if left:
-                    progress.console.print(estimate_line(estimate, args.deals, len(specs)))
                 for look, batches in enumerate(plan, start=1):
                     if runner is None:
                         results = run_local(batches, lambda job: advance(job, 1))
@@ -418,11 +417,13 @@ def _run(args: argparse.Namespace, store: Store) -> int:
                 interrupted = True
         status = "interrupted" if interrupted else "finished"
     finally:
-        data = data_so_far()
+        data = _report_data(args, players, started, estimate, variant_reports(), interrupted)
+        data["speed"] = speed.record()
         if args.until_resolved:
             data["until_resolved"] = _until_record(args, rounds, questions, interrupted)
         data["differences"] = difference_records(data)
-        store.set_balance_status(name, status, cast(dict[str, Any], json_ready(data)))
+        if store.balance_run(name) is not None:  # not when it failed before it was stored
+            store.set_balance_status(name, status, cast(dict[str, Any], json_ready(data)))
     if interrupted:
         done_deals = sum(s["deals"] for s in summaries)
         print(
@@ -433,6 +434,58 @@ def _run(args: argparse.Namespace, store: Store) -> int:
         )
     _publish(data, args)
     return EXIT_INTERRUPTED if interrupted else 0
+
+
+@dataclass
+class Speed:
+    """How fast this session played: its deals per second, and how busy its workers were
+    (the seconds the batches took on them, over the workers' wall time)."""
+
+    workers: int = 1
+    busy: float = 0.0
+    deals: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def shown(self, deals: int) -> str:
+        """Count ``deals`` more; the rate for a progress bar."""
+        self.deals += deals
+        return f"{self.deals / max(time.perf_counter() - self.started, 1e-9):,.0f} deals/s"
+
+    def record(self) -> dict[str, Any]:
+        wall = time.perf_counter() - self.started
+        return {
+            "deals": self.deals,
+            "seconds": round(wall, 3),
+            "deals_per_second": self.deals / wall if wall > 0 else None,
+            "workers": self.workers,
+            "busy": self.busy / (self.workers * wall) if self.deals and wall > 0 else None,
+        }
+
+
+BATCH_SECONDS: Final = 10.0
+"""About how long a batch should take to play, when --batch is not given."""
+LOOKS: Final = 10
+"""With --until-resolved and no --batch, the looks the batches give at least."""
+BATCH_SIZES: Final = (10, 20, 50, 100, 200, DEFAULT_BATCH)
+"""The sizes a batch is chosen from (a few round ones: a slightly faster or slower probe
+gives the same size, so runs of the same command line up)."""
+
+
+def sized_batch(
+    per_deal: Sequence[float], deals: int, variants: int, workers: int, args: argparse.Namespace
+) -> int:
+    """Deals per batch for these bots' speed: the largest of :data:`BATCH_SIZES` whose
+    batches of the slowest variant take at most :data:`BATCH_SECONDS`, and small enough
+    to give every worker two batches or, with ``--until-resolved`` (one batch per variant
+    at a time), to give :data:`LOOKS` looks; never more than ``deals``."""
+    slowest = max(per_deal, default=0.0)
+    fitting = [size for size in BATCH_SIZES if size * slowest <= BATCH_SECONDS]
+    chosen = fitting[-1] if fitting else BATCH_SIZES[0]
+    if args.until_resolved:
+        enough = [s for s in BATCH_SIZES if -(-deals // s) >= LOOKS]
+    else:
+        enough = [s for s in BATCH_SIZES if variants * -(-deals // s) >= 2 * workers]
+    return min(chosen, enough[-1] if enough else BATCH_SIZES[0], deals)
 
 
 def _report_data(
@@ -537,17 +590,17 @@ def versions(local: bool) -> dict[str, str]:
 
 
 def _collect(
-    results: Generator[tuple[BalanceJob, Summary], None, None],
+    results: Generator[Played, None, None],
     summaries: list[Summary],
-    on_batch: Callable[[BalanceJob, Summary], None],
+    on_batch: Callable[[BalanceJob, Summary, float], None],
 ) -> None:
     """Merge each finished batch into its variant's summary and hand it to ``on_batch``
     (which stores it); an interrupt closes the iterator, which cancels what is still in
     flight."""
     with closing(results):
-        for job, summary in results:
+        for job, summary, seconds in results:
             summaries[job.variant] = summaries[job.variant] + summary
-            on_batch(job, summary)
+            on_batch(job, summary, seconds)
 
 
 # ------------------------------------------------------------------ comparison table

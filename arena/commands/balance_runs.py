@@ -52,7 +52,9 @@ def defining_words(args: argparse.Namespace) -> list[str]:
     words: list[str] = []
     for kind, text in args.balance_items or ():
         words += [f"--{kind}", text]
-    words += ["--deals", str(args.deals), "--seed", str(args.seed), "--batch", str(args.batch)]
+    words += ["--deals", str(args.deals), "--seed", str(args.seed)]
+    if args.batch is not None:  # None: not sized yet
+        words += ["--batch", str(args.batch)]
     words += ["--bots", args.bots]
     if args.until_resolved:
         words += ["--until-resolved", "--margin", str(args.margin)]

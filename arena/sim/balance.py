@@ -10,7 +10,8 @@ one-card reveals after a sweep.
 * :class:`Summary` — counts and sums of those facts; summaries merge (``a + b``), so
   batches played anywhere add up, in any grouping;
 * :func:`play_balance_batch` — a batch of deals (a Ray task, or run in this process);
-* :func:`run_local` / :func:`run_on_ray` — play a plan of batches, yielding summaries;
+* :func:`run_local` / :func:`run_on_ray` — play a plan of batches, yielding summaries
+  (and the seconds each took);
 * :func:`report` — a summary as JSON-ready statistics with 95% intervals (Wilson for
   rates, normal for means).
 
@@ -55,6 +56,7 @@ __all__ = [
     "DEFAULT_BATCH",
     "TRIBUTE_KINDS",
     "BalanceJob",
+    "Played",
     "Summary",
     "VariantSpec",
     "balance_counts",
@@ -435,15 +437,20 @@ def play_balance_batch(job: BalanceJob, on_deal: Callable[[], None] | None = Non
     return summary
 
 
+Played = tuple[BalanceJob, Summary, float]
+"""A finished batch: its job, its summary and the seconds its worker took."""
+
+
 def run_local(
     jobs: Sequence[BalanceJob], on_deal: Callable[[BalanceJob], None] | None = None
-) -> Generator[tuple[BalanceJob, Summary], None, None]:
+) -> Generator[Played, None, None]:
     """Play the batches one after another in this process (each published to the metrics)."""
     for job in jobs:
         started = time.perf_counter()
         summary = play_balance_batch(job, None if on_deal is None else partial(on_deal, job))
-        metrics.publish_batch(balance_counts(job, summary, time.perf_counter() - started))
-        yield job, summary
+        seconds = time.perf_counter() - started
+        metrics.publish_batch(balance_counts(job, summary, seconds))
+        yield job, summary, seconds
 
 
 def balance_counts(job: BalanceJob, summary: Summary, seconds: float) -> metrics.BatchCounts:
@@ -470,7 +477,7 @@ def remote_balance_batch() -> Any:
 
 def run_on_ray(
     jobs: Sequence[BalanceJob], runner: Runner, max_in_flight: int | None = None
-) -> Generator[tuple[BalanceJob, Summary], None, None]:
+) -> Generator[Played, None, None]:
     """Play the batches on Ray, at most ``max_in_flight`` at a time (default: twice the
     cluster's CPUs); yield each as it finishes, after publishing its counts to the
     metrics. Closing the iterator (or an interrupt while it waits) cancels the
@@ -479,7 +486,7 @@ def run_on_ray(
     with closing(tasks):
         for job, (summary, counts) in tasks:
             metrics.publish_batch(counts)
-            yield job, summary
+            yield job, summary, counts.seconds
 
 
 # ------------------------------------------------------------------ statistics
