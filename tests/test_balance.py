@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 from dataclasses import replace
 from pathlib import Path
@@ -463,6 +464,7 @@ def test_text_report_compares_the_variants(capsys: pytest.CaptureFixture[str]) -
     header = next(line for line in out.splitlines() if "guandan" in line and "sanfu" in line)
     assert header.split() == ["guandan", "(baseline)", "sanfu", "−", "baseline"]
     assert "dealer's team" in out and "Guandan: tribute" in out and "sanfu: partner" in out
+    assert re.search(r"^played 6 deals in [0-9.]+ s: [0-9,]+ deals/s on 1 worker, busy", out, re.M)
 
 
 def test_bots_per_team_are_named_in_the_report(

@@ -58,3 +58,22 @@ def test_bench_scale_refuses_nonsense(capsys: pytest.CaptureFixture[str]) -> Non
         main(["bench", "scale", "--matches", "0"])
     assert refused.value.code == 2
     assert "argument --matches: must be an integer from 1" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("ray_session")
+def test_bench_scale_times_balance_batches_of_the_bots_asked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--balance``: the batches ``arena balance`` plays, the same deals in each run,
+    with the target for balance (0.9)."""
+    argv = ["bench", "scale", "--balance", "--variant", "sanfu", "--deals", "32"]
+    assert main([*argv, "--bots", "random", "--workers", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["batches"], report["batch"], report["bots"]) == (16, 2, "random")
+    assert report["played"] == "32 balance deals in 16 batches of 2, random bots"
+    for name in ("plain", "ray_1", "ray_n"):
+        assert report[name]["deals"] == 32
+    one, many = report["ray_1"]["deals_per_second"], report["ray_n"]["deals_per_second"]
+    assert report["efficiency"] == pytest.approx(many / (2 * one))
+    assert report["target_efficiency"] == 0.9
+    assert report["met"]["efficiency"] == (report["efficiency"] >= 0.9)

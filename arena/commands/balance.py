@@ -1032,8 +1032,23 @@ def render_text(data: dict[str, Any]) -> str:
     lines.append("Rates in %, 95% Wilson intervals in brackets; means with 95% intervals.")
     lines.extend(_difference_note(data))
     lines.extend(_notes(data))
+    lines.extend(speed_lines(data))
     lines.extend(provenance(data))
     return "\n".join(lines) + "\n"
+
+
+def speed_lines(data: dict[str, Any]) -> list[str]:
+    """How fast the run played (a report written before it was recorded says nothing)."""
+    speed = data.get("speed")
+    if not speed or not speed["deals"]:
+        return []
+    workers = speed["workers"]
+    busy = "" if speed["busy"] is None else f", busy {speed['busy']:.0%} of the time"
+    return [
+        f"played {speed['deals']:,} deals in {speed['seconds']:.1f} s: "
+        f"{speed['deals_per_second']:,.0f} deals/s on {workers} "
+        f"worker{'s' if workers != 1 else ''}{busy}"
+    ]
 
 
 # ------------------------------------------------------------------ HTML with plots
@@ -1155,7 +1170,8 @@ def render_html(data: dict[str, Any]) -> str:
             )
             parts.append(f"<tr><td>{esc(label.text)}</td>{tds}</tr>")
     parts.append("</table>")
-    parts.extend(f"<p>{esc(note)}</p>" for note in [*_difference_note(data), *_notes(data)])
+    notes = [*_difference_note(data), *_notes(data), *speed_lines(data)]
+    parts.extend(f"<p>{esc(note)}</p>" for note in notes)
     parts.extend(f"<p><code>{esc(line)}</code></p>" for line in provenance(data))
     parts.append("<h2>Plots</h2>")
     parts.extend(f"<figure>{figure.svg()}</figure>" for figure in figures(data, str))

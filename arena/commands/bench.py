@@ -223,7 +223,7 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument(
         "--bots",
         default=None,
-        help="with 'bots': bots to time, comma-separated (heuristic); "
+        help="with 'bots' or 'scale --balance': bots, comma-separated (heuristic); "
         "'web': bots in the store (1000)",
     )
     parser.add_argument(
@@ -242,10 +242,16 @@ def add_parser(sub: Subcommands) -> None:
         "--deals",
         type=arguments.count,
         default=None,
-        help="deals (300); per match: 'scale' 5, 'grpc' 2",
+        help="deals (300); per match: 'scale' 5, 'grpc' 2; 'scale --balance' in all (800)",
     )
     parser.add_argument(
         "--seed", type=arguments.seed, default=1, help="first deal seed (default 1)"
+    )
+    parser.add_argument(
+        "--balance",
+        action="store_true",
+        help="with 'scale': time the batches arena balance plays (--deals in all, 800; "
+        "--bots, heuristic) instead of a tournament's matches",
     )
     parser.add_argument(
         "--one-process", action="store_true", help="with 'grpc': the bots in the server's process"
@@ -286,6 +292,9 @@ def run_bench_command(args: argparse.Namespace) -> int:
     if args.game == "scale":
         from arena.commands.bench_scale import run_scale
 
+        if args.balance:
+            args.deals = 800 if args.deals is None else args.deals  # deals in all here
+            args.bots = "heuristic" if args.bots is None else args.bots
         args.deals = 5 if args.deals is None else args.deals  # deals per match here
         args.matches = 96 if args.matches is None else args.matches
         return run_scale(args)

@@ -60,6 +60,8 @@ class ReportView:
     """A figure per question (:func:`arena.commands.balance.figures`), as SVG."""
     until: list[str]
     """With ``--until-resolved``: why the run stopped, then each question's answer."""
+    speed: str
+    """How fast the run played ('' when the report does not say)."""
 
 
 def label_text(label: Label, lang: str) -> str:
@@ -83,6 +85,22 @@ def cell_text(cell: dict[str, Any] | None, kind: str, lang: str) -> str:
     if cell is not None and kind != "rate" and cell.get("low") is None:
         return translate(lang, "reports.one_value", mean=f"{cell['mean']:.2f}")
     return format_cell(cell, kind)
+
+
+def speed_text(speed: dict[str, Any] | None, lang: str) -> str:
+    """How fast the run played, in ``lang``; '' for a report without it."""
+    if not speed or not speed.get("deals"):
+        return ""
+    busy = speed.get("busy")
+    return translate(
+        lang,
+        "reports.speed",
+        deals=f"{speed['deals']:,}",
+        seconds=f"{speed['seconds']:.1f}",
+        rate=f"{speed['deals_per_second']:,.0f}",
+        workers=speed["workers"],
+        busy="—" if busy is None else f"{busy:.0%}",
+    )
 
 
 def until_view(data: dict[str, Any], lang: str) -> list[str]:
@@ -160,6 +178,7 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
             sections=sections,
             charts=charts,
             until=until_view(data, lang),
+            speed=speed_text(data.get("speed"), lang),
         )
     except (KeyError, TypeError, ValueError, IndexError, ArenaError) as err:
         problem = f"not a balance report: {type(err).__name__} {err}"
