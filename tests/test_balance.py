@@ -801,6 +801,8 @@ def test_a_stored_name_with_another_definition_is_refused(
     assert "give no --variant with it" in capsys.readouterr().err
     assert run_balance(parse("--open", "nothing")) == 2
     assert "no balance run 'nothing'" in capsys.readouterr().err
+    assert run_balance(parse("--open", "mine", "--variant", "sanfu")) == 2
+    assert "--open mine shows stored runs: give no --variant with it" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -280,6 +280,9 @@ def variant_specs(items: Sequence[tuple[str, str]] | None) -> list[VariantSpec]:
 def run_balance(args: argparse.Namespace) -> int:
     """``arena balance``: 0 when done, 2 on bad input, 130 when interrupted (partial report)."""
     try:
+        if (args.list or args.open) and args.balance_items:
+            shown = "--list" if args.list else f"--open {args.open}"
+            raise ConfigError(f"{shown} shows stored runs: give no --variant with it")
         if args.list:
             with Store.open(args.db, read_only=True) as store:
                 print("\n".join(list_lines(store.balance_runs())))
