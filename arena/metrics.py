@@ -112,6 +112,9 @@ STORE_OPERATIONS: Final = (
     "set_tournament_status",
     "add_match",
     "fix_round",
+    "add_balance_run",
+    "add_balance_batch",
+    "set_balance_status",
 )
 """``operation`` of a store write: one per kind of write transaction of the store."""
 RAY_TASKS: Final = ("match_batch", "balance_batch")

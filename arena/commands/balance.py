@@ -299,10 +299,17 @@ def run_balance(args: argparse.Namespace) -> int:
             return 0
         with Store.open(args.db) as store:
             if args.resume:
-                restore(args, _stored_run(store, args.resume))
+                restore(args, _stored_run(store, args.resume), _parse_balance)
             return _run(args, store)
     except ArenaError as err:
         return refuse(str(err))
+
+
+def _parse_balance(words: list[str]) -> argparse.Namespace:
+    """``arena balance``'s arguments ``words``, read as the command line reads them."""
+    parser = arguments.ArenaParser(prog="arena")
+    add_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["balance", *words])
 
 
 def _stored_run(store: Store, name: str) -> BalanceRun:

@@ -12,7 +12,7 @@ import argparse
 import hashlib
 import json
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import arena
@@ -93,15 +93,16 @@ def run_name(given: str | None, defined: dict[str, Any]) -> str:
     return "balance-" + hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
-def restore(args: argparse.Namespace, run: BalanceRun) -> None:
-    """``--resume NAME``: the stored run's defining arguments in ``args``."""
+def restore(
+    args: argparse.Namespace, run: BalanceRun, parse: Callable[[list[str]], argparse.Namespace]
+) -> None:
+    """``--resume NAME``: the stored run's defining arguments in ``args`` (read by
+    ``parse``, the command's own parser)."""
     if args.balance_items:
         raise ConfigError(
             f"--resume {run.id}: the run's variants are stored; give no --variant with it"
         )
-    from arena.cli import build_parser
-
-    stored = build_parser().parse_args(["balance", *run.definition["arguments"]])
+    stored = parse(list(run.definition["arguments"]))
     for dest in DEFINING:
         setattr(args, dest, getattr(stored, dest))
     args.name = run.id
