@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import grpc
 import pytest
@@ -164,12 +165,14 @@ def test_fixtures_and_tournaments_seat_a_bot_only_in_its_games(
 def test_a_match_of_built_in_bots_alone_is_cancelled_with_its_reason(
     server: tuple[Store, Arena],
 ) -> None:
+    """Search bots take tenths of a second a decision: the match is still being played
+    when the cancellation comes (random bots play a whole match in a few milliseconds)."""
     store, arena = server
     channel, stub = admin(arena)
     with channel:
         created = stub.CreateFixture(
             arena_pb2.CreateFixtureRequest(
-                name="long", variant="guandan", players=["random"] * 4, seed=1
+                name="long", variant="guandan", players=["search"] * 4, seed=1
             ),
             metadata=bearer(ADMIN),
         )
@@ -195,6 +198,51 @@ def test_a_match_of_built_in_bots_alone_is_cancelled_with_its_reason(
     [live] = ends
     assert live.reason == arena_pb2.END_REASON_CANCELLED
     assert live.summary.endswith(": room needed")
+
+
+def test_a_cancellation_after_the_last_decision_says_the_match_was_played(
+    server: tuple[Store, Arena], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cancellation that reaches a match between its last decision and its storing
+    changes nothing: the match is stored as played, and the operator is told so rather
+    than "cancelled"."""
+    from arena.server import session as sessions
+
+    played = sessions.play_match
+
+    def then_wait_for_the_cancellation(*args: Any, **kwargs: Any) -> Any:
+        result = played(*args, **kwargs)
+        session = kwargs["on_event"].__self__
+        end = time.monotonic() + 30
+        while session._stopped() is None and time.monotonic() < end:
+            time.sleep(0.005)
+        return result
+
+    monkeypatch.setattr(sessions, "play_match", then_wait_for_the_cancellation)
+    store, arena = server
+    channel, stub = admin(arena)
+    with channel:
+        created = stub.CreateFixture(
+            arena_pb2.CreateFixtureRequest(
+                name="short", variant="guandan", players=["random"] * 4, seed=2
+            ),
+            metadata=bearer(ADMIN),
+        )
+        [match_id] = created.match_ids
+        end = time.monotonic() + 60
+        while match_id not in arena.running.play.sessions:
+            assert time.monotonic() < end, "the fixture never started"
+            time.sleep(0.01)
+        code, details = code_of(
+            lambda: stub.CancelMatch(
+                arena_pb2.CancelMatchRequest(match_id=match_id, reason="too late"),
+                metadata=bearer(ADMIN),
+            )
+        )
+    assert code == grpc.StatusCode.FAILED_PRECONDITION
+    assert "finished its play before the cancellation reached it" in details
+    stored = store.match(match_id)
+    assert stored is not None and stored.outcome.get("aborted") is None
 
 
 def test_the_reason_reaches_a_seated_bot(server: tuple[Store, Arena]) -> None:

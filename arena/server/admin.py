@@ -281,6 +281,12 @@ class AdminService(arena_pb2_grpc.AdminServicer):
             summary = session.summary()
             stored = self._s.store.match(request.match_id)
             if stored is not None:
+                if stored.outcome.get("aborted") is None:  # its last decision came first
+                    raise Failure(
+                        grpc.StatusCode.FAILED_PRECONDITION,
+                        f"match {request.match_id!r} finished its play before the "
+                        "cancellation reached it: it is stored as played",
+                    )
                 summary = match_summary(stored)
         else:
             assert plan_ is not None
