@@ -15,7 +15,7 @@ multiprocess mode: only the driver process exports simulation metrics.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from threading import Thread
@@ -404,10 +404,27 @@ def bot_seated(variant: str, bot: str) -> None:
         counter.labels(variant, bot)
 
 
+_DECISION_LISTENERS: list[Callable[[float], None]] = []
+
+
+@contextmanager
+def decisions_heard(listener: Callable[[float], None]) -> Iterator[None]:
+    """Within the block, ``listener`` hears every remote decision's round trip in
+    seconds as :func:`record_decision` records it (what a bench times)."""
+    _DECISION_LISTENERS.append(listener)
+    try:
+        yield
+    finally:
+        _DECISION_LISTENERS.remove(listener)
+
+
 def record_decision(variant: str, bot: str, seconds: float) -> None:
-    """A bot answered a decision request after ``seconds`` (an action was applied)."""
+    """A bot answered a decision request after ``seconds`` (from sending the request to
+    the action applied)."""
     DECISIONS.labels(variant).inc()
     DECISION_SECONDS.labels(variant, bot).observe(seconds)
+    for listener in _DECISION_LISTENERS:
+        listener(seconds)
 
 
 def record_timeout(variant: str, bot: str) -> None:

@@ -42,8 +42,10 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+from arena import metrics
 from arena.chance import derive_seed
 from arena.commands import print_json
+from arena.commands.bench_echo import EchoPhase, EchoServer, EchoTimes, ping_pong
 from arena.errors import ArenaError, ConfigError
 from arena.games import make, names
 from arena.match import play_match
@@ -60,13 +62,21 @@ __all__ = [
     "run_grpc_bench",
 ]
 
-TARGET_P50_MS: Final = 0.5
-TARGET_P99_MS: Final = 1.5
-TARGET_DECISIONS_PER_SECOND: Final = 5000.0
+TARGETS: Final = {
+    "p50": 1.3,
+    "p99": 2.0,
+    "throughput": 0.6,
+    "server_cpu_us": 150.0,
+    "sdk_cpu_us": 100.0,
+}
+"""Round trip p50 and p99 at most these times the bare echo's (one match or stream at a
+time); remote decisions/s at least this share of the echo's round trips/s (as many
+streams as matches); CPU µs per decision of the server and of the SDK's random bots."""
 LATENCY_MATCHES: Final = 4
 """Matches the latency phase plays in a row, one at a time."""
 ROUND_TRIP: Final = (
-    "round trip = SDK reads DecisionRequest -> SDK reads the ActionResult accepting its answer"
+    "round trip = the server sends a DecisionRequest -> the answer is applied "
+    "(echo: the server writes a message -> it reads the answer)"
 )
 PHASE_TIMEOUT: Final = 600.0
 """Seconds a phase may take before the bench gives up."""
@@ -147,15 +157,20 @@ async def play_phase(phase: Phase) -> ClientReport:
 
 
 def _bots_process(conn: Connection) -> None:
-    """The bots' process: play each Phase received, send back its ClientReport."""
+    """The bots' process: play each Phase received and send back its ClientReport, or
+    run each EchoPhase's clients and send back their CPU seconds."""
     while True:
         phase = conn.recv()
         if phase is None:
             return
         try:
-            conn.send(asyncio.run(play_phase(phase)))
+            conn.send(asyncio.run(_client_side(phase)))
         except Exception as err:  # reported in the bench's process
             conn.send(BenchError(f"{type(err).__name__}: {err}"))
+
+
+async def _client_side(phase: Phase | EchoPhase) -> ClientReport | float:
+    return await (ping_pong(phase) if isinstance(phase, EchoPhase) else play_phase(phase))
 
 
 class _Bots:
@@ -172,8 +187,19 @@ class _Bots:
             child.close()
 
     def play(self, phase: Phase) -> ClientReport:
+        answer = self._run(phase)
+        assert isinstance(answer, ClientReport)
+        return answer
+
+    def echo(self, phase: EchoPhase) -> float:
+        """The echo clients' phase; their CPU seconds."""
+        answer = self._run(phase)
+        assert isinstance(answer, float)
+        return answer
+
+    def _run(self, phase: Phase | EchoPhase) -> ClientReport | float:
         if self._conn is None:
-            return asyncio.run(asyncio.wait_for(play_phase(phase), PHASE_TIMEOUT))
+            return asyncio.run(asyncio.wait_for(_client_side(phase), PHASE_TIMEOUT))
         try:
             self._conn.send(phase)
             if not self._conn.poll(PHASE_TIMEOUT):
@@ -183,8 +209,7 @@ class _Bots:
             raise BenchError(f"the bots' process ended: {err or type(err).__name__}") from None
         if isinstance(answer, BenchError):
             raise BenchError(f"the bots failed: {answer}")
-        assert isinstance(answer, ClientReport)
-        return answer
+        return answer  # type: ignore[no-any-return]
 
     def close(self) -> None:
         if self._conn is not None and self._process is not None:
@@ -242,6 +267,9 @@ class _Server:
             )
 
     def close(self) -> None:
+        """Stop the server (idempotent)."""
+        if self._loop.is_closed():
+            return
         self._run(self.running.stop(0))
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)
@@ -274,9 +302,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
-def _remote(report: ClientReport, matches: int, cpu: float, one_process: bool) -> dict[str, Any]:
-    """A phase's figures; ``cpu`` is this process's CPU time during it (the server's, or
-    with ``one_process`` the server's and the bots')."""
+def _remote(
+    report: ClientReport, trips: list[float], matches: int, cpu: float, one_process: bool
+) -> dict[str, Any]:
+    """A phase's figures: ``trips`` are the server's round trips; ``cpu`` is this
+    process's CPU time during it (the server's, or with ``one_process`` the server's and
+    the bots')."""
     decisions = len(report.round_trips)
     per = 1e6 / max(decisions, 1)
     return {
@@ -284,8 +315,9 @@ def _remote(report: ClientReport, matches: int, cpu: float, one_process: bool) -
         "decisions": decisions,
         "seconds": report.seconds,
         "decisions_per_second": decisions / report.seconds,
-        "p50_ms": percentile(report.round_trips, 0.5) * 1000,
-        "p99_ms": percentile(report.round_trips, 0.99) * 1000,
+        "p50_ms": percentile(trips, 0.5) * 1000,
+        "p99_ms": percentile(trips, 0.99) * 1000,
+        "sdk_p50_ms": percentile(report.round_trips, 0.5) * 1000,
         "cpu_us_per_decision": (
             {"server and bots": cpu * per}
             if one_process
@@ -329,6 +361,75 @@ def _in_process(store: Store, variant: str, match_ids: list[str], deals: int) ->
     }
 
 
+@dataclass(frozen=True)
+class MessageSizes:
+    """The mean sizes in bytes of a decision's two messages, as the arena sends them."""
+
+    request: int
+    reply: int
+
+
+def message_sizes(variant: str, seed: int, deals: int) -> MessageSizes:
+    """The mean size of the DecisionRequests (their events carried inside, as the SDK
+    asks) and of the ActionReplies of a match of random bots, played here."""
+    from arena._proto.arena.v1 import arena_pb2
+    from arena.client.wire import reply_action
+    from arena.server.remote import event_to_proto, observation_to_proto
+
+    game = make(variant)
+    events: list[arena_pb2.Event] = []
+    sent = [0] * 4
+    requests: list[int] = []
+    replies: list[int] = []
+
+    def heard(state: Any, event: Any) -> None:
+        if event.kind == "deal":
+            events.clear()
+            sent[:] = [0] * 4
+        events.append(event_to_proto(event, len(events) + 1, 1, game.describe_event(event, state)))
+
+    class Measured:
+        def __init__(self, seed: int) -> None:
+            self.bot = RandomBot(seed)
+
+        def act(self, observation: Any) -> Any:
+            request = arena_pb2.DecisionRequest(
+                request_id="r-12345",
+                match_id=f"casual-{variant}-0123abcd",
+                deal=1,
+                observation=observation_to_proto(observation, len(events)),
+                decision_ms=30_000,
+                time_bank_ms=60_000,
+            )
+            request.deadline.GetCurrentTime()
+            request.observation.events.extend(events[sent[observation.seat] :])
+            sent[observation.seat] = len(events)
+            requests.append(arena_pb2.ServerMessage(decision=request).ByteSize())
+            action = self.bot.act(observation)
+            reply = arena_pb2.ActionReply(request_id="r-12345", action=reply_action(action))
+            replies.append(arena_pb2.ClientMessage(action=reply).ByteSize())
+            return action
+
+    policies = [Measured(derive_seed(seed, seat)) for seat in range(4)]
+    play_match(game, policies, seed=seed, max_deals=deals, on_event=heard)
+    return MessageSizes(round(sum(requests) / len(requests)), round(sum(replies) / len(replies)))
+
+
+def _echo(times: EchoTimes, streams: int, cpu: float, client_cpu: float) -> dict[str, Any]:
+    """An echo phase's figures (``cpu``: the server's process, ``client_cpu``: the clients')."""
+    trips = len(times.round_trips)
+    per = 1e6 / max(trips, 1)
+    return {
+        "streams": streams,
+        "round_trips": trips,
+        "seconds": times.seconds,
+        "round_trips_per_second": trips / times.seconds,
+        "p50_ms": percentile(times.round_trips, 0.5) * 1000,
+        "p99_ms": percentile(times.round_trips, 0.99) * 1000,
+        "cpu_us_per_round_trip": {"server": cpu * per, "clients": client_cpu * per},
+    }
+
+
 def measure(
     variant: str,
     matches: int,
@@ -338,8 +439,12 @@ def measure(
     one_process: bool = False,
     inline: bool = True,
 ) -> dict[str, Any]:
-    """Run the three phases; the report (JSON-ready)."""
+    """Run the arena's phases, the bare echo's and the in-process baseline; the report
+    (JSON-ready)."""
     load = os.getloadavg()[0]
+    sizes = message_sizes(variant, seed, deals)
+    alone_trips: list[float] = []
+    together_trips: list[float] = []
     with (
         tempfile.TemporaryDirectory(prefix="arena-bench-grpc-") as folder,
         Store.open(Path(folder) / "bench.sqlite") as store,
@@ -347,26 +452,47 @@ def measure(
     ):
         server = _Server(store, deals, 4 * matches)
         bots = _Bots(separate=not one_process)
+        echo: EchoServer | None = None
         try:
             tokens = server.register(4 * matches)
             address = server.address
-            with _Timed() as alone:
+            with _Timed() as alone, metrics.decisions_heard(alone_trips.append):
                 latency = bots.play(
                     Phase(address, tokens[:4], variant, 4, LATENCY_MATCHES, seed, inline)
                 )
             many = Phase(
                 address, tokens, variant, 4 * matches, 1, derive_seed(seed, "many"), inline
             )
-            with _Timed() as together:
+            with _Timed() as together, metrics.decisions_heard(together_trips.append):
                 concurrent = bots.play(many)
+            server.close()
+            echo = EchoServer()
+            rounds = max(len(alone_trips), 1)
+            with _Timed() as echo_alone:
+                clients_alone = bots.echo(
+                    EchoPhase(echo.address, 1, rounds, sizes.request, sizes.reply)
+                )
+            echo_one = _echo(echo.take(), 1, echo_alone.cpu, clients_alone)
+            rounds = max(1, math.ceil(len(together_trips) / matches))
+            with _Timed() as echo_together:
+                clients_together = bots.echo(
+                    EchoPhase(echo.address, matches, rounds, sizes.request, sizes.reply)
+                )
+            echo_many = _echo(echo.take(), matches, echo_together.cpu, clients_together)
         finally:
             bots.close()
             server.close()
+            if echo is not None:
+                echo.close()
         baseline = _in_process(store, variant, concurrent.match_ids, deals)
-    remote = _remote(concurrent, matches, together.cpu, one_process)
-    slowdown = baseline["decisions_per_second"] / remote["decisions_per_second"]
-    cpu_slowdown = sum(remote["cpu_us_per_decision"].values()) / baseline["cpu_us_per_decision"]
-    single = _remote(latency, LATENCY_MATCHES, alone.cpu, one_process)
+    remote = _remote(concurrent, together_trips, matches, together.cpu, one_process)
+    single = _remote(latency, alone_trips, LATENCY_MATCHES, alone.cpu, one_process)
+    ratios = {
+        "p50": single["p50_ms"] / echo_one["p50_ms"],
+        "p99": single["p99_ms"] / echo_one["p99_ms"],
+        "throughput": remote["decisions_per_second"] / echo_many["round_trips_per_second"],
+    }
+    cpu = remote["cpu_us_per_decision"]
     return {
         "variant": variant,
         "deals_per_match": deals,
@@ -375,20 +501,22 @@ def measure(
         "round_trip": ROUND_TRIP,
         "load_average": load,
         "cores": os.cpu_count(),
+        "message_bytes": {"request": sizes.request, "reply": sizes.reply},
         "latency": single,
         "concurrent": remote,
+        "echo_latency": echo_one,
+        "echo_concurrent": echo_many,
+        "ratios": ratios,
         "in_process": baseline,
-        "slowdown": slowdown,
-        "cpu_slowdown": cpu_slowdown,
-        "targets": {
-            "p50_ms": TARGET_P50_MS,
-            "p99_ms": TARGET_P99_MS,
-            "decisions_per_second": TARGET_DECISIONS_PER_SECOND,
-        },
+        "slowdown": baseline["decisions_per_second"] / remote["decisions_per_second"],
+        "cpu_slowdown": sum(cpu.values()) / baseline["cpu_us_per_decision"],
+        "targets": dict(TARGETS),
         "met": {
-            "p50_ms": single["p50_ms"] <= TARGET_P50_MS,
-            "p99_ms": single["p99_ms"] <= TARGET_P99_MS,
-            "decisions_per_second": remote["decisions_per_second"] >= TARGET_DECISIONS_PER_SECOND,
+            "p50": ratios["p50"] <= TARGETS["p50"],
+            "p99": ratios["p99"] <= TARGETS["p99"],
+            "throughput": ratios["throughput"] >= TARGETS["throughput"],
+            "server_cpu_us": cpu.get("server", math.inf) <= TARGETS["server_cpu_us"],
+            "sdk_cpu_us": cpu.get("bots", math.inf) <= TARGETS["sdk_cpu_us"],
         },
     }
 
@@ -399,7 +527,8 @@ def _verdict(met: bool) -> str:
 
 def _print(report: dict[str, Any]) -> None:
     single, remote, local = report["latency"], report["concurrent"], report["in_process"]
-    met = report["met"]
+    echo_one, echo_many = report["echo_latency"], report["echo_concurrent"]
+    ratios, met, size = report["ratios"], report["met"], report["message_bytes"]
     print(
         f"{report['variant']}: random SDK bots over gRPC, {report['deals_per_match']} deals a "
         f"match; {report['layout']}, act {report['act']}; {report['cores']} cores, load average "
@@ -407,26 +536,41 @@ def _print(report: dict[str, Any]) -> None:
     )
     print(f"  {report['round_trip']}")
     print(
-        f"  1 match at a time ({single['matches']} matches, {single['decisions']} decisions): "
-        f"p50 {single['p50_ms']:.3f} ms (target ≤ {TARGET_P50_MS}: {_verdict(met['p50_ms'])}), "
-        f"p99 {single['p99_ms']:.3f} ms (target ≤ {TARGET_P99_MS}: {_verdict(met['p99_ms'])})"
+        f"  bare grpc.aio echo (the baseline): {size['request']} bytes out, {size['reply']} "
+        "bytes back, one message each way"
+    )
+    print(
+        f"  1 match at a time ({single['decisions']} decisions): p50 {single['p50_ms']:.3f} ms, "
+        f"p99 {single['p99_ms']:.3f} ms; echo, 1 stream: p50 {echo_one['p50_ms']:.3f} ms, "
+        f"p99 {echo_one['p99_ms']:.3f} ms"
+    )
+    print(
+        f"    p50 {ratios['p50']:.2f}x the echo (target ≤ {TARGETS['p50']}: "
+        f"{_verdict(met['p50'])}), p99 {ratios['p99']:.2f}x (target ≤ {TARGETS['p99']}: "
+        f"{_verdict(met['p99'])})"
     )
     print(
         f"  {remote['matches']} matches at once ({remote['decisions']} decisions): "
-        f"{remote['decisions_per_second']:.0f} remote decisions/s "
-        f"(target ≥ {TARGET_DECISIONS_PER_SECOND:.0f}: {_verdict(met['decisions_per_second'])}); "
-        f"p50 {remote['p50_ms']:.3f} ms, p99 {remote['p99_ms']:.3f} ms"
+        f"{remote['decisions_per_second']:.0f} remote decisions/s; echo, "
+        f"{echo_many['streams']} streams: {echo_many['round_trips_per_second']:.0f} round "
+        f"trips/s; {ratios['throughput']:.2f}x (target ≥ {TARGETS['throughput']}: "
+        f"{_verdict(met['throughput'])})"
     )
     print(
-        f"  the same {local['matches']} matches in process (baseline, one thread): "
-        f"{local['decisions_per_second']:.0f} decisions/s ({local['decisions']} decisions)"
+        f"  the same {local['matches']} matches in process (one thread): "
+        f"{local['decisions_per_second']:.0f} decisions/s ({local['decisions']} decisions); "
+        f"remote is {report['slowdown']:.1f}x slower per decision"
     )
-    print(f"  slowdown remote vs in process: {report['slowdown']:.1f}x per decision")
-    cpu = ", ".join(f"{who} {us:.0f}" for who, us in remote["cpu_us_per_decision"].items())
+    cpu = remote["cpu_us_per_decision"]
+    shown = ", ".join(f"{who} {us:.0f}" for who, us in cpu.items())
+    echo_cpu = ", ".join(
+        f"{who} {us:.0f}" for who, us in echo_many["cpu_us_per_round_trip"].items()
+    )
     print(
-        f"  CPU µs per decision ({remote['matches']} at once): {cpu}; in process "
-        f"{local['cpu_us_per_decision']:.0f} ({report['cpu_slowdown']:.1f}x the CPU; "
-        "steadier than wall time on a busy machine)"
+        f"  CPU µs per decision ({remote['matches']} at once): {shown} (targets: server ≤ "
+        f"{TARGETS['server_cpu_us']:.0f}: {_verdict(met['server_cpu_us'])}, SDK ≤ "
+        f"{TARGETS['sdk_cpu_us']:.0f}: {_verdict(met['sdk_cpu_us'])}); echo per round trip: "
+        f"{echo_cpu}; in process {local['cpu_us_per_decision']:.0f}"
     )
 
 
