@@ -6,6 +6,7 @@ store, and a match of built-in bots alone can be cancelled."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
@@ -209,9 +210,11 @@ def test_a_cancellation_after_the_last_decision_says_the_match_was_played(
     from arena.server import session as sessions
 
     played = sessions.play_match
+    played_out = threading.Event()
 
     def then_wait_for_the_cancellation(*args: Any, **kwargs: Any) -> Any:
         result = played(*args, **kwargs)
+        played_out.set()
         session = kwargs["on_event"].__self__
         end = time.monotonic() + 30
         while session._stopped() is None and time.monotonic() < end:
@@ -229,10 +232,7 @@ def test_a_cancellation_after_the_last_decision_says_the_match_was_played(
             metadata=bearer(ADMIN),
         )
         [match_id] = created.match_ids
-        end = time.monotonic() + 60
-        while match_id not in arena.running.play.sessions:
-            assert time.monotonic() < end, "the fixture never started"
-            time.sleep(0.01)
+        assert played_out.wait(60), "the fixture was never played"
         code, details = code_of(
             lambda: stub.CancelMatch(
                 arena_pb2.CancelMatchRequest(match_id=match_id, reason="too late"),
