@@ -4,14 +4,19 @@ The driver is the same for every game and every kind of policy (in-process
 bot, Ray worker, remote bot): it asks the seat to act for each decision,
 passing only that seat's observation, applies the action, and carries the
 match from one deal to the next through the game's setup.
+
+The loop is written once, as generators that yield each question to a policy
+(:class:`Ask`) and take its answer back: :func:`play_match` and :func:`play_deal`
+answer them here, :func:`play_match_async` awaits a policy that answers in a coroutine
+(a remote bot's seat on an event loop), so no thread waits for an answer.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 from arena.chance import derive_seed
 from arena.deal_loop import Unplayed, action_text, play_answers
@@ -57,6 +62,73 @@ class TimedPolicy(Policy, Protocol):
 
 class PolicyError(IllegalActionError):
     """A policy answered with an action the rules do not allow."""
+
+
+class Ask(NamedTuple):
+    """A question of the driver to a policy: the seat's observation, to be answered by
+    ``deadline`` (None: no clock) with ``act_by`` when ``timed`` (else ``act``)."""
+
+    policy: Policy
+    observation: Observation
+    deadline: Deadline | None
+    timed: bool
+
+    def answer(self) -> object:
+        """The policy's answer, asked here."""
+        if self.timed:
+            return self.policy.act_by(self.observation, self.deadline)  # type: ignore[attr-defined]
+        return self.policy.act(self.observation)
+
+    async def answer_async(self) -> object:
+        """The policy's answer: awaited from ``act_by_async`` / ``act_async`` when the
+        policy has it, else asked here."""
+        if self.timed:
+            act_by = getattr(self.policy, "act_by_async", None)
+            if act_by is not None:
+                answer: Awaitable[object] = act_by(self.observation, self.deadline)
+                return await answer
+        else:
+            act = getattr(self.policy, "act_async", None)
+            if act is not None:
+                answered: Awaitable[object] = act(self.observation)
+                return await answered
+        return self.answer()
+
+
+T = TypeVar("T")
+Steps = Generator[Ask, object, T]
+"""The driver's loop: yields each question, is sent its answer (or thrown what the
+policy raised), returns what it plays."""
+
+
+def drive(steps: Steps[T]) -> T:
+    """Run the loop, every question answered here."""
+    try:
+        ask = next(steps)
+        while True:
+            try:
+                answer = ask.answer()
+            except Exception as err:  # a seat gone, a match stopped: the loop decides
+                ask = steps.throw(err)
+            else:
+                ask = steps.send(answer)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+
+
+async def drive_async(steps: Steps[T]) -> T:
+    """Run the loop, every question awaited (:meth:`Ask.answer_async`)."""
+    try:
+        ask = next(steps)
+        while True:
+            try:
+                answer = await ask.answer_async()
+            except Exception as err:
+                ask = steps.throw(err)
+            else:
+                ask = steps.send(answer)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
 
 
 EventSink = Callable[[State, Event], None]
@@ -162,6 +234,19 @@ def play_deal(
     if on_event is None and (clock is None or clock.limit is None):
         _play_untimed(state, policies, actions)
         return actions
+    return drive(deal_steps(state, policies, on_event, clock, banks, actions))
+
+
+def deal_steps(
+    state: State,
+    policies: Sequence[Policy],
+    on_event: EventSink | None = None,
+    clock: Clock | None = None,
+    banks: list[float] | None = None,
+    actions: list[str] | None = None,
+) -> Steps[list[str]]:
+    """:func:`play_deal`'s loop, every question to a policy yielded (see :func:`drive`)."""
+    actions = actions if actions is not None else []
     clock = clock or Clock()
     banks = banks if banks is not None else [clock.bank] * NUM_SEATS
     automatic = [0] * NUM_SEATS
@@ -181,7 +266,7 @@ def play_deal(
         player = state.player_at(seat)
         policy = policies[player]
         try:
-            played = _decide(state, seat, policy, clock, banks, player)
+            played = yield from _decide(state, seat, policy, clock, banks, player)
         except SeatGone:
             _flee(state, seat, policy, actions)
             publish()
@@ -224,7 +309,7 @@ def _play_untimed(state: State, policies: Sequence[Policy], actions: list[str]) 
                 return
             seat = state.to_act
             player = state.player_at(seat)
-            played = _decide(state, seat, policies[player], _UNTIMED, [], player, unplayed)
+            played = drive(_decide(state, seat, policies[player], _UNTIMED, [], player, unplayed))
         except SeatGone:
             seat = state.to_act
             _flee(state, seat, policies[state.player_at(seat)], actions)
@@ -255,9 +340,10 @@ def _decide(
     banks: list[float],
     player: int,
     given: Unplayed | None = None,
-) -> str | None:
-    """Ask ``policy`` for the seat's action and apply it; the action's text, or ``None``
-    if the answer came too late (after the decision's time and the player's bank).
+) -> Steps[str | None]:
+    """Ask ``policy`` for the seat's action (yielding the question) and apply it; the
+    action's text, or ``None`` if the answer came too late (after the decision's time and
+    the player's bank).
     ``given`` is an untimed answer the policy gave already, to be read first.
 
     An answer that is no action of the game (:class:`ParseError`) or one the rules refuse
@@ -275,10 +361,8 @@ def _decide(
         action: object
         if given is not None:
             action, given = given.answer, None
-        elif act_by is not None:
-            action = act_by(state.observe(seat), deadline)
         else:
-            action = policy.act(state.observe(seat))
+            action = yield Ask(policy, state.observe(seat), deadline, act_by is not None)
         if deadline is not None:
             finished = min(clock.now(), deadline.final)
             if action is None or (act_by is None and finished >= deadline.final):
@@ -333,6 +417,40 @@ def play_match(
     with a ``clock``, which decisions ran out of time: the record notes them).
     ``policies`` are per player; totals and scores are per player.
     """
+    steps = match_steps(game, policies, seed, players, max_deals, on_event, clock, compiled=True)
+    return drive(steps)
+
+
+async def play_match_async(
+    game: Game,
+    policies: Sequence[Policy],
+    *,
+    seed: int,
+    players: Sequence[str] | None = None,
+    max_deals: int | None = None,
+    on_event: EventSink | None = None,
+    clock: Clock | None = None,
+) -> MatchResult:
+    """:func:`play_match` in a coroutine: a policy with ``act_async`` (``act_by_async``
+    under a clock) is awaited, any other asked here; the same match for the same
+    answers."""
+    steps = match_steps(game, policies, seed, players, max_deals, on_event, clock)
+    return await drive_async(steps)
+
+
+def match_steps(
+    game: Game,
+    policies: Sequence[Policy],
+    seed: int,
+    players: Sequence[str] | None = None,
+    max_deals: int | None = None,
+    on_event: EventSink | None = None,
+    clock: Clock | None = None,
+    *,
+    compiled: bool = False,
+) -> Steps[MatchResult]:
+    """:func:`play_match`'s loop (see :func:`drive`). With ``compiled``, a deal without
+    clock or listener is played by the compiled loop, its policies asked there."""
     if len(policies) != NUM_SEATS:
         raise ValueError(f"a match needs {NUM_SEATS} policies, got {len(policies)}")
     names = list(players) if players is not None else [type(p).__name__ for p in policies]
@@ -340,13 +458,17 @@ def play_match(
     record = MatchRecord(game.name, dict(game.options), seed, names, clock=limits)
     result = MatchResult([], record)
     banks = [clock.bank if clock else 0.0] * NUM_SEATS
+    untimed = on_event is None and (clock is None or clock.limit is None)
     setup = game.first_setup()
     while setup is not None and (max_deals is None or len(result.outcomes) < max_deals):
         seed_of_deal = deal_seed(seed, len(result.outcomes))
         state = game.new_deal(setup, seed=seed_of_deal)
         deal = DealRecord(setup=game.setup_to_dict(setup), seed=seed_of_deal)
         try:
-            play_deal(state, policies, on_event, clock, banks, deal.actions)
+            if compiled and untimed:
+                _play_untimed(state, policies, deal.actions)
+            else:
+                yield from deal_steps(state, policies, on_event, clock, banks, deal.actions)
         except MatchAborted as err:  # the unfinished deal is not part of the record
             result.aborted = record.aborted = str(err) or "aborted"
             break
