@@ -82,17 +82,12 @@ class Ask(NamedTuple):
     async def answer_async(self) -> object:
         """The policy's answer: awaited from ``act_by_async`` / ``act_async`` when the
         policy has it, else asked here."""
-        if self.timed:
-            act_by = getattr(self.policy, "act_by_async", None)
-            if act_by is not None:
-                answer: Awaitable[object] = act_by(self.observation, self.deadline)
-                return await answer
-        else:
-            act = getattr(self.policy, "act_async", None)
-            if act is not None:
-                answered: Awaitable[object] = act(self.observation)
-                return await answered
-        return self.answer()
+        method = getattr(self.policy, "act_by_async" if self.timed else "act_async", None)
+        if method is None:
+            return self.answer()
+        given = (self.observation, self.deadline) if self.timed else (self.observation,)
+        answer: Awaitable[object] = method(*given)
+        return await answer
 
 
 T = TypeVar("T")
