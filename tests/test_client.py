@@ -17,6 +17,7 @@ from arena.client.wire import observation_from_proto
 from arena.errors import ArenaError
 from arena.games import make
 from arena.games.base import Action, Observation
+from arena.games.views import SoFar
 from arena.server.remote import observation_to_proto
 from arena.store import Store
 
@@ -86,6 +87,9 @@ def test_observations_survive_the_wire() -> None:
             back = observation_from_proto(message, seen.events)
             assert back._replace(public={}, private={}) == seen._replace(public={}, private={})
             assert back.to_dict() == seen.to_dict()
+            kept = list(seen.events)  # the SDK keeps the carried events first, then views them
+            viewed = observation_from_proto(message, SoFar(kept, len(kept)), kept=True)
+            assert viewed == back and isinstance(viewed.events, SoFar)
             state.apply(seen.legal_actions[0])
 
 

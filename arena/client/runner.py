@@ -55,6 +55,7 @@ from arena.client.report import (
 from arena.client.wire import event_from_proto, observation_from_proto, reply_action
 from arena.errors import ArenaError, IllegalActionError
 from arena.games.base import Action, Event, Observation
+from arena.games.views import SoFar
 from arena.protocol import DEFAULT_FILL_BOT, DEFAULT_SERVER, MAX_ATTEMPTS, PROTOCOL
 
 __all__ = ["ClientError", "PlayedMatch", "RunSummary", "run_bot", "run_bot_async"]
@@ -506,13 +507,14 @@ class _Stream:
 
     async def _decision(self, request: arena_pb2.DecisionRequest) -> bool:
         received = time.perf_counter()
+        self._keep(request.observation.events)  # carried in the request
+        events = self.events  # a new list each deal: this one only grows from now on
         self.open = _Decision(
             request.request_id,
-            observation_from_proto(request.observation, self.events),
+            observation_from_proto(request.observation, SoFar(events, len(events)), kept=True),
             time.monotonic() + (request.decision_ms + request.time_bank_ms) / 1000,
             received=received,
         )
-        self._keep(request.observation.events)  # carried in the request
         await self._answer(self.open)
         return False
 

@@ -8,7 +8,7 @@ policy gets. An action's wire form, both ways, is the protocol's own
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
@@ -67,14 +67,12 @@ def _cards(text: str) -> tuple[Card, ...]:
 
 
 @lru_cache(maxsize=_MEMO)
-def _action(data: bytes) -> Action:
-    """:func:`action_from_proto` of an Action's bytes. The server's usual form (a text that
-    reads exactly as the structured fields written out) is read without parsing the text;
-    anything else goes through :func:`action_from_proto` (the same result or error)."""
-    message = arena_pb2.Action.FromString(data)
-    verb, tag, text = message.verb, message.tag, message.text
+def _action(verb: str, names: tuple[str, ...], tag: str, text: str) -> Action:
+    """:func:`action_from_proto` of an Action's fields. The server's usual form (a text
+    that reads exactly as the structured fields written out) is read without parsing the
+    text; anything else goes through :func:`action_from_proto` (the same result or error)."""
     if text and verb.isalpha() and verb.islower() and (not tag or tag.split() == [tag]):
-        joined = " ".join(message.cards)
+        joined = " ".join(names)
         expected = verb
         if joined:
             expected += " " + joined
@@ -87,12 +85,12 @@ def _action(data: bytes) -> Action:
                 pass
             else:
                 return Action(verb, tuple(sorted(cards)), tag)
-    return action_from_proto(message)
+    return action_from_proto(arena_pb2.Action(verb=verb, cards=names, tag=tag, text=text))
 
 
 def _legal(actions: Iterable[arena_pb2.Action]) -> tuple[Action, ...]:
     """The legal actions of a request (each converted once, then remembered)."""
-    return tuple(_action(a.SerializeToString()) for a in actions)
+    return tuple(_action(a.verb, tuple(a.cards), a.tag, a.text) for a in actions)
 
 
 def event_from_proto(message: arena_pb2.Event) -> Event:
@@ -107,10 +105,15 @@ def event_from_proto(message: arena_pb2.Event) -> Event:
 
 
 def observation_from_proto(
-    message: arena_pb2.Observation, events: Iterable[Event] = ()
+    message: arena_pb2.Observation, events: Iterable[Event] = (), *, kept: bool = False
 ) -> Observation:
     """The engine observation of a DecisionRequest; ``events`` are the deal's events so
-    far, kept by the client from the EventBatch messages (the request carries none)."""
+    far, kept by the client from the EventBatch messages, the request's own after them;
+    with ``kept``, ``events`` holds the request's already (a view of the client's list)."""
+    if kept and isinstance(events, Sequence):
+        seen: Sequence[Event] = events
+    else:
+        seen = tuple(events) + tuple(event_from_proto(e) for e in message.events)
     return Observation(
         game=message.game,
         seat=_seat(message, "seat"),
@@ -118,7 +121,7 @@ def observation_from_proto(
         to_act=_seat(message, "to_act"),
         hand=_cards(" ".join(message.hand)),
         legal_actions=_legal(message.legal.actions),
-        events=tuple(events) + tuple(event_from_proto(e) for e in message.events),
+        events=seen,
         public=facts_from_struct(message.public_facts),
         private=facts_from_struct(message.private_facts),
         legal_complete=message.legal.complete,
