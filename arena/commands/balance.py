@@ -358,6 +358,7 @@ def _run(args: argparse.Namespace, store: Store) -> int:
     estimate: dict[str, Any] = {"probe_deals": PROBE_DEALS}
     rounds = 0
     status = "failed"
+    kept = False  # the run is in the store (a failure before that leaves nothing to update)
     from arena.commands.progress import progress_bar
 
     progress = progress_bar()
@@ -374,6 +375,7 @@ def _run(args: argparse.Namespace, store: Store) -> int:
             if args.batch is None:
                 args.batch = sized_batch(per_deal, args.deals, len(specs), workers, args)
             store.add_balance_run(name, definition(args, specs, players), rerun_command(args))
+            kept = True
             jobs = plan_jobs(specs, args.deals, args.batch, args.seed, players)
             done = stored_progress(store, name, summaries)
             progress.console.print(
@@ -432,7 +434,7 @@ def _run(args: argparse.Namespace, store: Store) -> int:
         if args.until_resolved:
             data["until_resolved"] = _until_record(args, rounds, questions, interrupted)
         data["differences"] = difference_records(data)
-        if store.balance_run(name) is not None:  # not when it failed before it was stored
+        if kept:
             store.set_balance_status(name, status, cast(dict[str, Any], json_ready(data)))
     if interrupted:
         done_deals = sum(s["deals"] for s in summaries)
