@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar, cast
 
 from arena.chance import derive_seed
 from arena.deal_loop import Unplayed, action_text, play_answers
@@ -39,6 +39,13 @@ class Policy(Protocol):
     """Anything that chooses an action from an observation."""
 
     def act(self, observation: Observation) -> Action | str: ...
+
+
+class AsyncPolicy(Protocol):
+    """A policy that answers in a coroutine (a remote bot's seat on an event loop):
+    :func:`play_match_async` awaits ``act_async`` (``act_by_async`` under a clock)."""
+
+    async def act_async(self, observation: Observation) -> Action | str: ...
 
 
 class Deadline(NamedTuple):
@@ -351,16 +358,18 @@ def _decide(
     if clock.limit is not None:
         started = clock.now()
         deadline = Deadline(started + clock.limit, started + clock.limit + banks[player])
-    act_by = getattr(policy, "act_by", None) if deadline is not None else None
+    timed = deadline is not None and (
+        hasattr(policy, "act_by") or hasattr(policy, "act_by_async")
+    )
     while True:
         action: object
         if given is not None:
             action, given = given.answer, None
         else:
-            action = yield Ask(policy, state.observe(seat), deadline, act_by is not None)
+            action = yield Ask(policy, state.observe(seat), deadline, timed)
         if deadline is not None:
             finished = min(clock.now(), deadline.final)
-            if action is None or (act_by is None and finished >= deadline.final):
+            if action is None or (not timed and finished >= deadline.final):
                 banks[player] = 0.0
                 return None
             banks[player] -= max(0.0, finished - deadline.decision)
@@ -418,7 +427,7 @@ def play_match(
 
 async def play_match_async(
     game: Game,
-    policies: Sequence[Policy],
+    policies: Sequence[Policy | AsyncPolicy],
     *,
     seed: int,
     players: Sequence[str] | None = None,
@@ -429,7 +438,10 @@ async def play_match_async(
     """:func:`play_match` in a coroutine: a policy with ``act_async`` (``act_by_async``
     under a clock) is awaited, any other asked here; the same match for the same
     answers."""
-    steps = match_steps(game, policies, seed, players, max_deals, on_event, clock)
+    # each policy is only asked through Ask.answer_async, which awaits act_async first
+    steps = match_steps(
+        game, cast(Sequence[Policy], policies), seed, players, max_deals, on_event, clock
+    )
     return await drive_async(steps)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from typing import Final
 
 from arena._proto.arena.v1 import arena_pb2
@@ -24,7 +25,9 @@ __all__ = [
     "DEFAULT_SERVER",
     "MAX_ATTEMPTS",
     "PROTOCOL",
+    "PROTOCOLS",
     "action_from_proto",
+    "action_of_reply",
     "action_to_proto",
 ]
 
@@ -32,8 +35,12 @@ BOT_NAME: Final = re.compile(r"[A-Za-z0-9._-]{1,40}")
 """A registered bot's name (``RegisterRequest.name``): 1 to 40 letters, digits, '-', '_' or
 '.'."""
 
-PROTOCOL: Final = 1
-"""The protocol version: ``Hello.protocol`` and ``Welcome.protocol``."""
+PROTOCOL: Final = 2
+"""The protocol version of this release: one server message per decision, observations
+in compact form, replies by index (docs/protocol.md)."""
+
+PROTOCOLS: Final = (1, 2)
+"""The versions a server speaks (``Hello.protocol``; ``Welcome.protocol`` repeats it)."""
 
 MAX_ATTEMPTS: Final = 10
 """Replies allowed per decision request (``Limits.max_attempts_per_request``)."""
@@ -115,3 +122,20 @@ def action_from_proto(message: arena_pb2.Action) -> Action:
     if structured is None:
         raise ParseError("empty action: expected a verb such as 'pass' or 'play 3s 3d'")
     return structured
+
+
+def action_of_reply(reply: arena_pb2.ActionReply, legal: Sequence[Action]) -> Action:
+    """The action an ActionReply names: by its ``index`` in ``legal`` (the request's listed
+    legal actions) or by its ``action``; ParseError if malformed, both or neither given."""
+    if reply.HasField("index"):
+        if reply.HasField("action"):
+            raise ParseError("bad reply: give either an action or an index, not both")
+        index = reply.index
+        if index >= len(legal):
+            listed = f"0 to {len(legal) - 1}" if legal else "none"
+            raise ParseError(
+                f"bad reply: index {index} names no legal action of the request "
+                f"(it lists {len(legal)}: {listed})"
+            )
+        return legal[index]
+    return action_from_proto(reply.action)

@@ -32,6 +32,7 @@ __all__ = [
     "make",
     "names",
     "parameters",
+    "quick",
 ]
 
 _FACTORIES: dict[str, Callable[[int], Policy]] = {
@@ -40,6 +41,16 @@ _FACTORIES: dict[str, Callable[[int], Policy]] = {
     "heuristic": HeuristicBot,
     "search": SearchBot,  # its default budget: DEFAULT_SAMPLES deals × DEFAULT_CANDIDATES
 }
+
+
+_QUICK = frozenset({"random", "first"})
+"""Bots that decide in microseconds, whatever the deal."""
+
+
+def quick(name: str) -> bool:
+    """Whether the built-in bot ``name`` decides in microseconds (a caller may ask it on
+    its event loop rather than in a worker thread)."""
+    return name.partition(":")[0] in _QUICK
 
 
 def names() -> list[str]:

@@ -202,7 +202,7 @@ def test_a_run_with_a_refusal_and_a_lost_connection_is_told_line_by_line(store: 
     assert summary.matches == 1 and summary.reconnects == 1
     match_id = summary.results[0].match_id
     lines = recording.lines
-    at = index(lines, rf"connected to 127\.0\.0\.1:{relay.port} as rep-me \(server .*protocol 1\)$")
+    at = index(lines, rf"connected to 127\.0\.0\.1:{relay.port} as rep-me \(server .*protocol 2\)$")
     at = index(
         lines,
         r"waiting for seats: casual guandan, 1 match to play; "
@@ -390,7 +390,7 @@ def test_a_match_that_cannot_start_then_one_that_fails_are_told_and_play_goes_on
 
     matches: list[str] = []
 
-    def play_but_fail_first(*args: Any, on_event: Callable[..., None], **kwargs: Any) -> Any:
+    async def play_but_fail_first(*args: Any, on_event: Callable[..., None], **kwargs: Any) -> Any:
         matches.append("played")
         first = len(matches) == 1
 
@@ -399,10 +399,10 @@ def test_a_match_that_cannot_start_then_one_that_fails_are_told_and_play_goes_on
                 raise RuntimeError("an engine bug")
             on_event(*event_args)
 
-        return engine.play_match(*args, on_event=event, **kwargs)
+        return await engine.play_match_async(*args, on_event=event, **kwargs)
 
     monkeypatch.setattr(bots, "make", make_but_fail_first)
-    monkeypatch.setattr(session, "play_match", play_but_fail_first)
+    monkeypatch.setattr(session, "play_match_async", play_but_fail_first)
     server = Arena(store, max_deals=1)
     try:
         token = server.token("rep-fail")

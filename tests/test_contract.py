@@ -21,6 +21,7 @@ what a real server (127.0.0.1, any port) does.
 from __future__ import annotations
 
 import dataclasses
+import json
 import queue
 import random
 import re
@@ -41,15 +42,22 @@ from test_server import ADMIN, OTHER_KEY, OWNER_KEY, ServerThread, bearer, regis
 import bots
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.cards import format_cards, parse_cards
-from arena.errors import IllegalActionError
+from arena.errors import IllegalActionError, ParseError
 from arena.games import make
 from arena.games.base import NOBODY, NUM_SEATS, Action, Event, Outcome
 from arena.match import AUTO_MARK, AUTO_PLAYS_TO_FLEE, FLED_MARK, Clock, play_match
-from arena.protocol import MAX_ATTEMPTS, PROTOCOL, action_from_proto, action_to_proto
+from arena.protocol import (
+    MAX_ATTEMPTS,
+    PROTOCOL,
+    action_from_proto,
+    action_of_reply,
+    action_to_proto,
+)
 from arena.server import session as session_module
 from arena.server.app import DRAIN_SECONDS, MAX_RECEIVE_BYTES, MAX_SEND_BYTES
 from arena.server.limits import RateLimit
 from arena.server.play import PlayConfig
+from arena.server.remote import observation_to_proto
 from arena.server.results import end_of_match
 from arena.server.services import DEFAULT_PAGE, MAX_PAGE, REGISTRATIONS_PER_MINUTE
 from arena.server.session import (
@@ -210,8 +218,8 @@ class Stream:
     def send_message(self, message: arena_pb2.ClientMessage) -> None:
         self._outbox.put(message)
 
-    def hello(self, **fields: Any) -> arena_pb2.Welcome:
-        self.send(hello=arena_pb2.Hello(protocol=1, **fields))
+    def hello(self, protocol: int = 1, **fields: Any) -> arena_pb2.Welcome:
+        self.send(hello=arena_pb2.Hello(protocol=protocol, **fields))
         return self.until("welcome").welcome
 
     def until(self, kind: str) -> arena_pb2.ServerMessage:
@@ -351,7 +359,7 @@ def _no_hello(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
 
 @scenario("Play.Connect", "FAILED_PRECONDITION")
 def _another_protocol(arena: Arena, _: pytest.MonkeyPatch) -> Ended:
-    return play_status(arena.server.address, arena.token, hello(protocol=2))
+    return play_status(arena.server.address, arena.token, hello(protocol=3))
 
 
 @scenario("Play.Connect", "NOT_FOUND")
@@ -708,6 +716,7 @@ def walk_a_session(arena: Arena) -> Seen:
         seen.add(issued)
         spectate = arena_pb2_grpc.SpectateStub(channel)
         listed = arena_pb2.ListMatchesRequest(statuses=[arena_pb2.MATCH_STATUS_RUNNING])
+        play_a_compact_match(server, issued.token, seen)
         match_id = play_a_match(
             server, issued.token, seen, during=lambda: seen.add(spectate.ListMatches(listed))
         )
@@ -785,6 +794,34 @@ def play_a_match(server: ServerThread, token: str, seen: Seen, during: Callable[
         seen.add(received)
     stream.close()
     return match_id
+
+
+def play_a_compact_match(server: ServerThread, token: str, seen: Seen) -> None:
+    """One casual Guandan deal beside built-in bots in protocol 2, answered by index (the
+    first answer an index beyond the list: refused); every message goes to ``seen``."""
+    stream = Stream(server.address, token)
+    try:
+        assert stream.hello(protocol=2).protocol == 2
+        stream.send(join=arena_pb2.Join(variants=["guandan"], matches=1, fill_after_ms=1))
+        beyond = True
+        while True:
+            message = stream.until_any("decision", "match_result")
+            if message.WhichOneof("body") == "match_result":
+                break
+            request = message.decision
+            texts = request.observation.legal.texts
+            index = len(texts) if beyond else 0
+            stream.send(action=arena_pb2.ActionReply(request_id=request.request_id, index=index))
+            if beyond:
+                refused = stream.until("action_result").action_result
+                assert refused.status == arena_pb2.ACTION_STATUS_MALFORMED, refused
+                assert f"index {index} names no legal action" in refused.reason
+                stream.send(action=arena_pb2.ActionReply(request_id=request.request_id, index=0))
+                beyond = False
+        for received in stream.received:
+            seen.add(received)
+    finally:
+        stream.close()
 
 
 def field_comments(tmp_path: Path) -> dict[str, str]:
@@ -930,22 +967,9 @@ def normalized(value: Any) -> Any:
     return value
 
 
-def test_the_examples_refusal_is_the_engines() -> None:
-    """The illegal reply of the example session, made in its position: seat 2 leads the
-    bomb on the table, the others pass, seat 1 answers with the example's reply."""
-    (refused,) = [
-        result
-        for result in bodies("ServerMessage", "action_result")
-        if result.status == arena_pb2.ACTION_STATUS_ILLEGAL
-    ]
-    (asked,) = [
-        d for d in bodies("ServerMessage", "decision") if d.request_id == refused.request_id
-    ]
-    (reply,) = [
-        r
-        for r in bodies("ClientMessage", "action")
-        if r.request_id == refused.request_id and r.action.text
-    ]
+def example_position(asked: arena_pb2.DecisionRequest) -> Any:
+    """The example's request ``r-17`` in play: seat 2 leads the bomb on the table, the
+    others pass; seat 1 holds the request's hand."""
     mine = Counter(parse_cards(" ".join(asked.observation.hand)))
     bomb = parse_cards(str(asked.observation.public_facts["table"]["cards"]))
     rest = sorted((Counter(dict.fromkeys(range(54), 2)) - mine - Counter(bomb)).elements())
@@ -956,6 +980,52 @@ def test_the_examples_refusal_is_the_engines() -> None:
     )
     for text in (f"play {format_cards(bomb)}", "pass", "pass"):
         state.apply(Action.from_str(text))
+    return state
+
+
+def test_the_examples_protocol_2_request_and_refusal_are_the_servers() -> None:
+    """The example's request in protocol 2: the facts, the legal texts and the events are
+    those the server sends in that position, and the index beyond the list is refused in
+    the example's words; the facts are the protocol 1 request's."""
+    first, compact = [d for d in bodies("ServerMessage", "decision") if d.request_id == "r-17"]
+    state = example_position(first)
+    made = observation_to_proto(state.observe(1), compact.observation.seq, compact=True)
+    assert json.loads(compact.observation.public_json) == json.loads(made.public_json)
+    assert json_format.MessageToDict(first.observation.public_facts) == json.loads(made.public_json)
+    assert compact.observation.private_json == made.private_json == "{}"
+    assert list(compact.observation.legal.texts) == list(made.legal.texts)
+    assert [a.text for a in first.observation.legal.actions] == list(made.legal.texts)
+    assert compact.accepted and compact.observation.hand == first.observation.hand
+    (refused,) = [
+        r
+        for r in bodies("ServerMessage", "action_result")
+        if r.status == arena_pb2.ACTION_STATUS_MALFORMED and r.request_id == "r-17"
+    ]
+    beyond, chosen = [r for r in bodies("ClientMessage", "action") if r.HasField("index")]
+    with pytest.raises(ParseError) as refusal:
+        action_of_reply(beyond, state.observe(1).legal_actions)
+    assert refused.reason == str(refusal.value)
+    assert refused.attempts_left == MAX_ATTEMPTS - 1
+    assert str(state.observe(1).legal_actions[chosen.index]) == "play Ts Js Qs Ks As"
+
+
+def test_the_examples_refusal_is_the_engines() -> None:
+    """The illegal reply of the example session, made in its position: seat 2 leads the
+    bomb on the table, the others pass, seat 1 answers with the example's reply."""
+    (refused,) = [
+        result
+        for result in bodies("ServerMessage", "action_result")
+        if result.status == arena_pb2.ACTION_STATUS_ILLEGAL
+    ]
+    asked, *_ = [  # the protocol 1 request (its protocol 2 form follows it)
+        d for d in bodies("ServerMessage", "decision") if d.request_id == refused.request_id
+    ]
+    (reply,) = [
+        r
+        for r in bodies("ClientMessage", "action")
+        if r.request_id == refused.request_id and r.action.text
+    ]
+    state = example_position(asked)
     with pytest.raises(IllegalActionError) as refusal:
         state.apply(action_from_proto(reply.action))
     assert refused.reason == str(refusal.value)

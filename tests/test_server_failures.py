@@ -34,9 +34,9 @@ def boom(*args: Any, **kwargs: Any) -> Any:
 
 
 def fail_mid_match(monkeypatch: pytest.MonkeyPatch, store: Store) -> None:
-    """The match thread raises in the middle of the first deal."""
+    """The match's coroutine raises in the middle of the first deal."""
 
-    def play_match(*args: Any, on_event: Callable[..., None], **kwargs: Any) -> Any:
+    async def play_match(*args: Any, on_event: Callable[..., None], **kwargs: Any) -> Any:
         seen = []
 
         def event(*event_args: Any) -> None:
@@ -45,9 +45,9 @@ def fail_mid_match(monkeypatch: pytest.MonkeyPatch, store: Store) -> None:
                 raise RuntimeError("an engine bug")
             on_event(*event_args)
 
-        return match.play_match(*args, on_event=event, **kwargs)
+        return await match.play_match_async(*args, on_event=event, **kwargs)
 
-    monkeypatch.setattr(session, "play_match", play_match)
+    monkeypatch.setattr(session, "play_match_async", play_match)
 
 
 def fail_storing(monkeypatch: pytest.MonkeyPatch, store: Store) -> None:
@@ -63,7 +63,7 @@ def fail_registering_builtin_bots(monkeypatch: pytest.MonkeyPatch, store: Store)
 
 
 STAGES = [
-    pytest.param(fail_mid_match, False, "playing the match", id="match-thread"),
+    pytest.param(fail_mid_match, False, "playing the match", id="match-coroutine"),
     pytest.param(fail_storing, False, "storing the match", id="store-write"),
     pytest.param(fail_rating, True, "rating and storing the match", id="rating"),
     pytest.param(fail_registering_builtin_bots, True, "storing the match", id="builtin-bots"),

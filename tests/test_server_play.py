@@ -197,6 +197,12 @@ def test_hello_is_required_and_the_token_checked(server: tuple[Store, int]) -> N
     _, port = server
 
     async def first_message(token: str, message: arena_pb2.ClientMessage) -> grpc.StatusCode:
+        code, _ = await first_status(token, message)
+        return code
+
+    async def first_status(
+        token: str, message: arena_pb2.ClientMessage
+    ) -> tuple[grpc.StatusCode, str]:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             call = arena_pb2_grpc.PlayStub(channel).Connect(metadata=bearer(token))
             try:  # the server may end the call before the write is done
@@ -205,15 +211,20 @@ def test_hello_is_required_and_the_token_checked(server: tuple[Store, int]) -> N
             except grpc.aio.AioRpcError:
                 pass
             code: grpc.StatusCode = await call.code()
-            return code
+            return code, await call.details() or ""
 
     join = arena_pb2.ClientMessage(join=arena_pb2.Join())
     assert asyncio.run(first_message("nope", join)) == grpc.StatusCode.UNAUTHENTICATED
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         token = register(channel, "p-lonely").token
     assert asyncio.run(first_message(token, join)) == grpc.StatusCode.INVALID_ARGUMENT
-    old = arena_pb2.ClientMessage(hello=arena_pb2.Hello(protocol=2))
-    assert asyncio.run(first_message(token, old)) == grpc.StatusCode.FAILED_PRECONDITION
+    for unknown in (0, 3):  # 0: a Hello that names no version
+        hello = arena_pb2.ClientMessage(hello=arena_pb2.Hello(protocol=unknown))
+        code, details = asyncio.run(first_status(token, hello))
+        assert code == grpc.StatusCode.FAILED_PRECONDITION
+        assert details == (
+            f"protocol {unknown} is not supported; this server speaks 1 and 2 (Hello.protocol)"
+        )
 
 
 def test_rated_seating_keeps_owners_together() -> None:

@@ -209,19 +209,19 @@ def test_a_cancellation_after_the_last_decision_says_the_match_was_played(
     than "cancelled"."""
     from arena.server import session as sessions
 
-    played = sessions.play_match
+    played = sessions.play_match_async
     played_out = threading.Event()
 
-    def then_wait_for_the_cancellation(*args: Any, **kwargs: Any) -> Any:
-        result = played(*args, **kwargs)
+    async def then_wait_for_the_cancellation(*args: Any, **kwargs: Any) -> Any:
+        result = await played(*args, **kwargs)
         played_out.set()
         session = kwargs["on_event"].__self__
         end = time.monotonic() + 30
         while session._stopped() is None and time.monotonic() < end:
-            time.sleep(0.005)
+            await asyncio.sleep(0.005)
         return result
 
-    monkeypatch.setattr(sessions, "play_match", then_wait_for_the_cancellation)
+    monkeypatch.setattr(sessions, "play_match_async", then_wait_for_the_cancellation)
     store, arena = server
     channel, stub = admin(arena)
     with channel:

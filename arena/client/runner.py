@@ -1,8 +1,10 @@
 """Play a bot on an arena server: one Play.Connect stream, matches one after another.
 
-:func:`run_bot` says Hello and Join, answers every DecisionRequest with the bot's
-``act`` (the observation rebuilt as the engine's, events kept from the EventBatch
-messages of the current deal), and on an ILLEGAL or MALFORMED ActionResult calls the
+:func:`run_bot` says Hello (protocol 2: one server message per decision) and Join,
+answers every DecisionRequest with the bot's ``act`` (the observation rebuilt as the
+engine's, decoded on demand, events kept from the requests of the current deal; the
+answer sent as its index in the legal list when it is there), and on an ILLEGAL or
+MALFORMED ActionResult calls the
 bot's optional ``on_illegal(action, reason)`` and asks ``act`` again while the decision
 has time and attempts left (the decision's own time, then the seat's time bank). After
 ``matches`` MatchResults it leaves. When the connection breaks (the call ends with
@@ -52,7 +54,7 @@ from arena.client.report import (
     end_reason,
     match_outcome,
 )
-from arena.client.wire import event_from_proto, observation_from_proto, reply_action
+from arena.client.wire import event_from_proto, observation_from_proto, reply_of
 from arena.errors import ArenaError, IllegalActionError
 from arena.games.base import Action, Event, Observation
 from arena.games.views import SoFar
@@ -216,7 +218,8 @@ async def run_bot_async(
     bounds the reconnections in a row (``None``: no bound), after which the last status
     is raised as :class:`ClientError`; any other status is raised at once.
     ``on_decision`` is called with each accepted decision's round trip in seconds: from
-    reading the DecisionRequest to reading the ActionResult that accepts the answer.
+    reading the DecisionRequest to reading what says the answer was accepted (the
+    seat's next DecisionRequest naming it, or the DealResult).
     ``fill_after`` (seconds) asks for built-in bots (``fill_bot``, default ``random``) in
     the seats still empty after that wait.
     ``inline`` calls a plain (not ``async``) ``act`` on the event loop rather than in a
@@ -507,6 +510,8 @@ class _Stream:
 
     async def _decision(self, request: arena_pb2.DecisionRequest) -> bool:
         received = time.perf_counter()
+        if request.accepted:
+            self._accepted(request.accepted, received)
         self._keep(request.observation.events)  # carried in the request
         events = self.events  # a new list each deal: this one only grows from now on
         self.open = _Decision(
@@ -526,6 +531,15 @@ class _Stream:
                 if wire.deal == self.deal:
                     self.events.append(event_from_proto(wire))
 
+    def _accepted(self, request_id: str, at: float) -> None:
+        """The open decision's answer was applied (protocol 2: no ActionResult says so)."""
+        decision = self.open
+        if decision is None or decision.request_id != request_id:
+            return
+        self.open = None
+        if self.settings.on_decision is not None:
+            self.settings.on_decision(at - decision.received)
+
     async def _answer(self, decision: _Decision) -> None:
         """Ask the bot and reply; an answer that is no action at all is refused here."""
         bot = self.bot
@@ -541,15 +555,13 @@ class _Stream:
                 return
             decision.last = action
             try:
-                wire = reply_action(action)
+                reply = reply_of(decision.request_id, action, seen.legal_actions)
             except IllegalActionError as err:
                 left = MAX_ATTEMPTS - decision.attempts
                 self.tell(Refused(decision.request_id, str(action), "MALFORMED", str(err), left))
                 notify_illegal(bot, action, str(err))
                 continue
-            await self._send(
-                action=arena_pb2.ActionReply(request_id=decision.request_id, action=wire)
-            )
+            await self._send(action=reply)
             return
 
     async def _action_result(self, result: arena_pb2.ActionResult) -> bool:
@@ -581,6 +593,8 @@ class _Stream:
             await self._answer(decision)
 
     async def _deal_result(self, result: arena_pb2.DealResult) -> bool:
+        if self.open is not None:  # the deal's last answer was applied
+            self._accepted(self.open.request_id, time.perf_counter())
         self.tell(
             DealOver(
                 match_id=result.match_id,

@@ -4,13 +4,18 @@ The server turns engine values into ``arena.v1`` messages; a bot turns them back
 bot sees over the wire the same :class:`~arena.games.base.Observation` an in-process
 policy gets. An action's wire form, both ways, is the protocol's own
 (:mod:`arena.protocol`), shared with the server.
+
+A protocol 2 observation is decoded on demand: its facts (JSON text) the first time they
+are read, each legal action (a text) when it is taken from the list. A bot that reads
+neither costs nothing for them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Final, overload
 
 from google.protobuf import struct_pb2
 
@@ -25,12 +30,15 @@ _MEMO: Final = 8192
 come back decision after decision."""
 
 __all__ = [
+    "JsonFacts",
+    "LegalTexts",
     "action_from_proto",
     "action_to_proto",
     "event_from_proto",
     "facts_from_struct",
     "observation_from_proto",
     "reply_action",
+    "reply_of",
 ]
 
 
@@ -88,6 +96,104 @@ def _action(verb: str, names: tuple[str, ...], tag: str, text: str) -> Action:
     return action_from_proto(arena_pb2.Action(verb=verb, cards=names, tag=tag, text=text))
 
 
+def _tuples(value: Any) -> Any:
+    """A decoded JSON value in the engine's shape: lists as tuples."""
+    if isinstance(value, list):
+        return tuple(_tuples(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _tuples(item) for key, item in value.items()}
+    return value
+
+
+class JsonFacts(Mapping[str, Any]):
+    """Facts sent as a JSON object (protocol 2), decoded the first time they are read;
+    equal to the engine's mapping (lists as tuples)."""
+
+    __slots__ = ("_facts", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._facts: dict[str, Any] | None = None
+
+    def _decoded(self) -> dict[str, Any]:
+        facts = self._facts
+        if facts is None:
+            try:
+                loaded = json.loads(self._text) if self._text else {}
+            except ValueError as err:
+                raise ParseError(f"bad facts: not JSON ({err})") from None
+            if not isinstance(loaded, dict):
+                raise ParseError(f"bad facts: a JSON {type(loaded).__name__}, not an object")
+            facts = self._facts = _tuples(loaded)
+        return facts
+
+    def __getitem__(self, key: str) -> Any:
+        return self._decoded()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._decoded())
+
+    def __len__(self) -> int:
+        return len(self._decoded())
+
+    def __eq__(self, other: object) -> bool:
+        return self._decoded() == other if isinstance(other, Mapping) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._decoded())
+
+
+@lru_cache(maxsize=_MEMO)
+def _from_text(text: str) -> Action:
+    return Action.from_str(text)
+
+
+class LegalTexts(Sequence[Action]):
+    """The legal actions of a protocol 2 request, sent as texts: each read when taken
+    (then remembered); a tuple of actions equal to the engine's list. :meth:`position`
+    finds an answer's index for the reply."""
+
+    __slots__ = ("_texts",)
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self._texts = list(texts)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Action, ...]: ...
+    def __getitem__(self, index: int | slice) -> Action | tuple[Action, ...]:
+        if isinstance(index, slice):
+            return tuple(_from_text(text) for text in self._texts[index])
+        return _from_text(self._texts[index])
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __contains__(self, action: object) -> bool:
+        return self.position(action) is not None  # type: ignore[arg-type]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LegalTexts({list(self._texts)!r})"
+
+    def position(self, answer: Action | str) -> int | None:
+        """The index of ``answer`` (an action or its text) in the list, or None."""
+        text = answer if isinstance(answer, str) else str(answer)
+        try:
+            return self._texts.index(text)
+        except ValueError:
+            return None
+
+
 def _legal(actions: Iterable[arena_pb2.Action]) -> tuple[Action, ...]:
     """The legal actions of a request (each converted once, then remembered)."""
     return tuple(_action(a.verb, tuple(a.cards), a.tag, a.text) for a in actions)
@@ -114,6 +220,20 @@ def observation_from_proto(
         seen: Sequence[Event] = events
     else:
         seen = tuple(events) + tuple(event_from_proto(e) for e in message.events)
+    if message.public_json:  # protocol 2: decoded on demand
+        return Observation(
+            game=message.game,
+            seat=_seat(message, "seat"),
+            phase=message.phase,
+            to_act=_seat(message, "to_act"),
+            hand=_cards(" ".join(message.hand)),
+            legal_actions=LegalTexts(message.legal.texts),
+            events=seen,
+            public=JsonFacts(message.public_json),
+            private=JsonFacts(message.private_json),
+            legal_complete=message.legal.complete,
+            legal_description=message.legal.description,
+        )
     return Observation(
         game=message.game,
         seat=_seat(message, "seat"),
@@ -127,6 +247,18 @@ def observation_from_proto(
         legal_complete=message.legal.complete,
         legal_description=message.legal.description,
     )
+
+
+def reply_of(
+    request_id: str, answer: Action | str, legal: Sequence[Action]
+) -> arena_pb2.ActionReply:
+    """A bot's answer as an ActionReply: by its index when ``legal`` is a protocol 2 list
+    holding it, else the action itself (:func:`reply_action`)."""
+    if isinstance(legal, LegalTexts):
+        index = legal.position(answer)
+        if index is not None:
+            return arena_pb2.ActionReply(request_id=request_id, index=index)
+    return arena_pb2.ActionReply(request_id=request_id, action=reply_action(answer))
 
 
 def reply_action(action: Action | str) -> arena_pb2.Action:

@@ -390,6 +390,11 @@ class _Stamps:
             return self.at.get(seq)
 
 
+async def _watch(session: MatchSession, stamps: _Stamps) -> None:
+    """Stamp the session's event batches (on its event loop, between its steps)."""
+    session.watch(stamps.watcher, 0)
+
+
 class _LoopThread:
     """An event loop in a background thread."""
 
@@ -458,8 +463,7 @@ def measure_live(variant: str, seed: int) -> list[float]:
                 )
                 session = _running_session(running.play.sessions)
                 stamps = _Stamps()
-                with session.busy:
-                    session.watch(stamps.watcher, 0)
+                server.run(_watch(session, stamps))
                 delays = asyncio.run(_follow(running.web_port, session.match_id, stamps))
                 played.result(LIVE_TIMEOUT)
             finally:

@@ -275,9 +275,8 @@ class AdminService(arena_pb2_grpc.AdminServicer):
         except KeyError:
             raise Failure(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}") from None
         if was == "running" and session is not None:
-            thread = next((t for t in self._play.threads if t.name == session.match_id), None)
-            if thread is not None:
-                await asyncio.to_thread(thread.join, CANCEL_WAIT_SECONDS)
+            if session.task is not None:
+                await asyncio.wait({session.task}, timeout=CANCEL_WAIT_SECONDS)
             summary = session.summary()
             stored = self._s.store.match(request.match_id)
             if stored is not None:

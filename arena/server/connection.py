@@ -12,7 +12,7 @@ import grpc
 from arena._proto.arena.v1 import arena_pb2
 from arena.server.limits import RateLimit
 from arena.server.matchmaker import Waiting
-from arena.server.remote import RemotePolicy
+from arena.server.remote import RemotePolicy, Wire
 
 __all__ = ["Connection", "Seating"]
 
@@ -66,8 +66,8 @@ class Connection:
         """The variants this connection may join (Welcome.variants)."""
         self.matches_left: int | None = None
         """Matches still to seat for the current Join (None: no limit)."""
-        self.events_in_requests = False
-        """Hello.events_in_requests: events come inside decision requests."""
+        self.wire = Wire()
+        """What the Hello asked for: the protocol, events inside decision requests."""
         self.leaving = False
         """Leave{now: false}: end the stream once the current match is over."""
         self.closed = False

@@ -3,7 +3,8 @@
 Each connection says Hello (Welcome back), then Join (Joined back) and waits in the
 :class:`~arena.server.matchmaker.Matchmaker`. When four connections want the same
 variant — or one asked for built-in bots after a wait, or an operator's fixture names
-them — a :class:`~arena.server.session.MatchSession` plays the match in a worker thread.
+them — a :class:`~arena.server.session.MatchSession` plays the match, a coroutine on
+the server's event loop.
 
 A connection that breaks while seated leaves its seat waiting for the grace period; a
 new connection of the same bot takes it back (``Hello.resume_match_id``, or the first
@@ -29,11 +30,12 @@ from google.protobuf import timestamp_pb2
 from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.log import get_logger
-from arena.protocol import DEFAULT_FILL_BOT, MAX_ATTEMPTS, PROTOCOL
+from arena.protocol import DEFAULT_FILL_BOT, MAX_ATTEMPTS, PROTOCOLS
 from arena.server.builtin import builtin_problem, is_builtin
 from arena.server.connection import Connection
 from arena.server.interceptor import current_principal
 from arena.server.matchmaker import Matchmaker, Waiting
+from arena.server.remote import Wire
 from arena.server.session import (
     DEFAULT_DECISION_SECONDS,
     ClockConfig,
@@ -108,7 +110,8 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         self.sessions: dict[str, MatchSession] = {}
         self.connections: set[Connection] = set()
         self.scheduled: list[MatchPlan] = []
-        self.threads: list[threading.Thread] = []
+        self.tasks: set[asyncio.Task[None]] = set()
+        """The running matches' coroutines."""
         self.draining = False
         self.cut_off = 0
         """Connections ended because they stopped reading (their send queue filled)."""
@@ -162,8 +165,9 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                     connection.wish = None
         with self._lock:
             self.sessions[session.match_id] = session
-            self.threads = [t for t in self.threads if t.is_alive()]
-            self.threads.append(session.start())
+        task = session.start()
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def _not_started(
         self, plan: MatchPlan, connections: list[Connection | None], error: Exception
@@ -303,15 +307,17 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         for connection in list(self.connections):
             connection.send(message)
         log.info("shutdown_draining", matches=len(self.sessions), seconds=timeout, reason=reason)
-        threads = [t for t in self.threads if t.is_alive()]
-        await self._join_threads(threads, timeout)
+        tasks = set(self.tasks)
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
         with self._lock:
             running = list(self.sessions.values())
         if running:
             log.warning("shutdown_cutting_short", matches=[s.match_id for s in running])
         for session in running:
             session.abort("shutdown")
-        await self._join_threads(threads, 30.0)
+        if tasks:
+            await asyncio.wait(tasks, timeout=30.0)
         with self._lock:
             unplayed = {p.tournament_id for p in self.scheduled if p.tournament_id is not None}
         for tournament_id in sorted(unplayed):  # its scheduled matches will not be played
@@ -324,12 +330,6 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         queued = self.matchmaker.queued()
         for variant in games.names():
             metrics.set_queue_length(variant, queued.get(variant, 0))
-
-    @staticmethod
-    async def _join_threads(threads: list[threading.Thread], timeout: float) -> None:
-        end = time.monotonic() + timeout
-        for thread in threads:
-            await asyncio.to_thread(thread.join, max(0.0, end - time.monotonic()))
 
     def revoked(self, bot: str, token_id: str | None) -> int:
         """Close the connections using a revoked token (every token of ``bot`` when
@@ -373,10 +373,13 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT, "the first Play message must be a Hello"
             )
-        if first.hello.protocol != PROTOCOL:
+        protocol = first.hello.protocol
+        if protocol not in PROTOCOLS:
+            served = " and ".join(str(p) for p in PROTOCOLS)
             await context.abort(
                 grpc.StatusCode.FAILED_PRECONDITION,
-                f"protocol {first.hello.protocol} is not supported; this server speaks {PROTOCOL}",
+                f"protocol {protocol} is not supported; this server speaks {served} "
+                f"(Hello.protocol)",
             )
         if self.draining:
             await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
@@ -398,7 +401,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         )
         connection.task = asyncio.current_task()
         connection.variants = playable_variants(bot)
-        connection.events_in_requests = first.hello.events_in_requests
+        connection.wire = Wire(protocol, first.hello.events_in_requests)
         connection.token_id = principal.token_id
         self.connections.add(connection)
         pending = self._pending_seats(connection.bot)
@@ -415,7 +418,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 bot_id=connection.bot,
                 bot_name=connection.bot,
                 connection_id=connection.id,
-                protocol=PROTOCOL,
+                protocol=protocol,
                 server_version=SERVER_VERSION,
                 variants=connection.variants,
                 limits=arena_pb2.Limits(
@@ -431,11 +434,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         metrics.set_connected_bots(len(self.connections))
         if resumed is not None:
             session, player = resumed
-            await asyncio.to_thread(session.busy.acquire)
-            try:
-                session.resume(player, connection)
-            finally:
-                session.busy.release()
+            session.resume(player, connection)
         reader = asyncio.create_task(self._read(connection, request_iterator))
         try:
             while True:
@@ -525,7 +524,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 )
             )
             return
-        seat.offer(reply.request_id, reply.action)
+        seat.offer(reply.request_id, reply)
 
     def _leave(self, connection: Connection, *, now: bool) -> None:
         connection.wish = None
@@ -595,7 +594,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         return None
 
     def _queue(self, connection: Connection) -> None:
-        """Put a connection that wants matches in the queue (from any thread); when its
+        """Put a connection that wants matches in the queue; when its
         Join asked for built-in bots, they fill its seats after the wait it gave."""
         wish = connection.wish
         assert wish is not None
@@ -611,7 +610,4 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 self.matchmaker.fill(connection, bot)
                 self._publish_queues()
 
-        def arm() -> None:
-            connection.loop.call_later(seconds, fill)
-
-        connection.loop.call_soon_threadsafe(arm)  # from a match's thread as well
+        connection.loop.call_later(seconds, fill)

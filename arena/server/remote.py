@@ -1,39 +1,47 @@
 """A remote bot's seat: the policy the match driver asks, answered over a Play stream.
 
-The match runs in a worker thread; the bot's stream lives on the server's event loop.
-:class:`RemotePolicy` sends a ``DecisionRequest`` through its connection's ``send``
-(thread-safe: it hands messages over with ``loop.call_soon_threadsafe``), then waits on a
-:class:`queue.Queue` for the stream's ``ActionReply`` with that request id
-(:meth:`RemotePolicy.offer`, called from the event loop).
+The match is a coroutine on the server's event loop, like the bot's stream.
+:class:`RemotePolicy` sends a ``DecisionRequest`` through its connection's ``send``, then
+awaits the stream's ``ActionReply`` with that request id (:meth:`RemotePolicy.offer`
+queues it): no thread waits, no hand-off between threads.
 
 The driver gives each decision a :class:`~arena.match.Deadline` (the decision's own
 time, then the seat's time bank); a seat whose connection broke waits its grace period
 for the bot to reconnect, then flees.
+
+What a connection is sent depends on its protocol (docs/protocol.md): version 2 gets the
+events inside each request, facts as JSON text, legal actions as texts, and no
+ActionResult for an accepted answer (the next request names it); version 1 the first
+form.
 """
 
 from __future__ import annotations
 
-import queue
-import threading
+import asyncio
+import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import count
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from google.protobuf import struct_pb2
 
 from arena import metrics
 from arena._proto.arena.v1 import arena_pb2
 from arena.cards import card_names
+from arena.deal_loop import action_text
 from arena.errors import ParseError
 from arena.games.base import NOBODY, Action, Event, Observation
 from arena.log import get_logger
 from arena.match import Conduct, Deadline, MatchAborted, SeatGone
-from arena.protocol import MAX_ATTEMPTS, action_from_proto, action_to_proto
+from arena.protocol import MAX_ATTEMPTS, action_of_reply, action_to_proto
 
 __all__ = [
     "RemotePolicy",
+    "Wire",
     "event_to_proto",
+    "facts_json",
     "observation_to_proto",
     "struct",
 ]
@@ -97,49 +105,95 @@ def event_to_proto(event: Event, seq: int, deal: int, description: str) -> arena
     )
 
 
-def observation_to_proto(observation: Observation, seq: int) -> arena_pb2.Observation:
-    """A seat's observation for a DecisionRequest: events left out (sent as EventBatch)."""
-    return arena_pb2.Observation(
+def facts_json(facts: Mapping[str, Any]) -> str:
+    """Facts as one JSON object (protocol 2's ``public_json`` / ``private_json``)."""
+    if not facts:
+        return "{}"
+    return json.dumps(dict(facts), separators=(",", ":"), ensure_ascii=False)
+
+
+def observation_to_proto(
+    observation: Observation, seq: int, *, compact: bool = False
+) -> arena_pb2.Observation:
+    """A seat's observation for a DecisionRequest (events left out: the caller adds those
+    not sent yet). ``compact`` (protocol 2): facts as JSON text, legal actions as texts."""
+    message = arena_pb2.Observation(
         game=observation.game,
         seat=_seat(observation.seat),
         phase=observation.phase,
         to_act=_seat(observation.to_act),
         hand=card_names(observation.hand),
-        public_facts=struct(observation.public),
-        private_facts=struct(observation.private),
-        legal=arena_pb2.LegalActions(
-            actions=[action_to_proto(a) for a in observation.legal_actions],
-            complete=observation.legal_complete,
-            description=observation.legal_description,
-        ),
         seq=seq,
     )
+    legal = message.legal
+    legal.complete = observation.legal_complete
+    legal.description = observation.legal_description
+    if compact:
+        message.public_json = facts_json(observation.public)
+        message.private_json = facts_json(observation.private)
+        legal.texts.extend([action_text(a) for a in observation.legal_actions])
+    else:
+        message.public_facts.CopyFrom(struct(observation.public))
+        message.private_facts.CopyFrom(struct(observation.private))
+        message.public_facts.SetInParent()  # set even when empty
+        message.private_facts.SetInParent()
+        legal.actions.extend([action_to_proto(a) for a in observation.legal_actions])
+    return message
 
 
 # ---------------------------------------------------------------------------
 # The policy
 
 
+@dataclass(frozen=True)
+class Wire:
+    """What a connection takes (its Hello): protocol 2 carries the events inside the
+    requests, sends compact observations and no ActionResult for an accepted answer;
+    protocol 1 carries the events inside the requests only with ``events_in_requests``."""
+
+    protocol: int = 2
+    events_in_requests: bool = True
+
+    @property
+    def carry(self) -> bool:
+        """The events not sent yet go inside the decision request."""
+        return self.events_in_requests or self.protocol >= 2
+
+    @property
+    def compact(self) -> bool:
+        """Facts as JSON, legal actions as texts, acceptance in the next request."""
+        return self.protocol >= 2
+
+
 _GONE: Final = object()
 """Queued when the seat is left for good (Leave{now}, the grace period over)."""
 _WAKE: Final = object()
 """Queued when the connection changes (lost or taken back), to re-check the waits."""
-_Reply = tuple[str, arena_pb2.Action, float, Action | None]
-"""A queued reply: its request id, the action as sent, its arrival, the action if
-accepted on arrival."""
+
+
+@dataclass(frozen=True)
+class _Reply:
+    """A queued reply: its request id, the action it names (or why it names none), its
+    arrival, and its action as sent (to quote in a refusal)."""
+
+    request_id: str
+    action: Action | None
+    problem: str
+    arrived: float
+    sent: arena_pb2.Action | None
 
 
 class RemotePolicy:
-    """One seat of a remote bot: asks over the seat's current connection, waits for the reply.
+    """One seat of a remote bot: asks over the seat's current connection, awaits the reply.
 
-    The match thread holds ``busy`` except while it waits here for a reply, so the event
-    loop may read the match (to resume a seat) while a bot thinks. A seat whose connection
-    broke keeps waiting for ``grace`` seconds (the clock keeps running); a connection that
-    takes the seat back (:meth:`attach`) gets the open request again.
+    Everything runs on the event loop: the match's coroutine awaits here while the bot
+    thinks, so the loop may read the match in between (to resume a seat, to catch a
+    spectator up). A seat whose connection broke keeps waiting for ``grace`` seconds (the
+    clock keeps running); a connection that takes the seat back (:meth:`attach`) gets the
+    open request again.
     ``seq`` gives the seq of the last public event sent (the observation's ``seq``);
     ``before_request(carry)`` is called before each DecisionRequest: it sends the events
-    not sent yet, or with ``carry`` returns them to go inside the request (the connection
-    said ``Hello.events_in_requests``).
+    not sent yet, or with ``carry`` returns them to go inside the request.
     """
 
     def __init__(
@@ -152,7 +206,6 @@ class RemotePolicy:
         seq: Callable[[], int],
         deal: Callable[[], int],
         grace: float,
-        busy: threading.Lock | None = None,
         before_request: Callable[[bool], Sequence[arena_pb2.Event]] = lambda carry: (),
         now: Callable[[], float] = time.monotonic,
         request_numbers: Iterator[int] | None = None,
@@ -165,24 +218,26 @@ class RemotePolicy:
         self._sent_at = 0.0
         self._seq = seq
         self._deal = deal
-        self._busy = busy
         self._before_request = before_request
         self._now = now
         self._request_numbers = request_numbers if request_numbers is not None else count(1)
         """Numbers of the request ids: shared by every seat of a server, so an id names
         one request on a connection, whatever match it played before."""
-        self._lock = threading.Lock()
-        self._replies: queue.Queue[object] = queue.Queue()
+        self._replies: asyncio.Queue[object] = asyncio.Queue()
         self._send: Send | None = None
-        self._carry = False
-        """The connection takes the events inside its decision requests."""
+        self._wire = Wire()
         self._lost_at: float | None = None
         self._open: str | None = None
         self._request_message: arena_pb2.DecisionRequest | None = None
-        self._legal: Sequence[Action] = ()
-        """The open request's legal actions when the list is complete (else empty)."""
+        self._listed: Sequence[Action] = ()
+        """The open request's legal actions as listed (what a reply's index names)."""
+        self._complete = False
+        """Whether ``_listed`` is every legal action."""
         self._accepted: str | None = None
-        """The open request, once a reply to it was accepted on arrival."""
+        """The open request, once a reply to it was accepted on arrival (protocol 1)."""
+        self._last_accepted = ""
+        """The request whose answer was applied last, to name in the next request
+        (protocol 2)."""
         self._deadline = Deadline(0.0, 0.0)
         self._attempts = 0
         self._unconfirmed: tuple[str, Action] | None = None
@@ -194,35 +249,31 @@ class RemotePolicy:
         if variant and bot:
             metrics.bot_seated(variant, bot)
 
-    # -- the seat's connection (any thread) -----------------------------------------
+    # -- the seat's connection -----------------------------------------------------
 
-    def attach(self, send: Send, events_in_requests: bool = False) -> None:
+    def attach(self, send: Send, wire: Wire = Wire()) -> None:
         """A connection takes the seat (at the start, or back within the grace period)."""
-        with self._lock:
-            self._send = send
-            self._carry = events_in_requests
-            self._lost_at = None
-        self._replies.put(_WAKE)
+        self._send = send
+        self._wire = wire
+        self._lost_at = None
+        self._replies.put_nowait(_WAKE)
 
     def detach(self) -> None:
         """The connection broke: the seat waits ``grace`` seconds for its bot."""
-        with self._lock:
-            self._send = None
-            self._lost_at = self._now()
-        self._replies.put(_WAKE)
+        self._send = None
+        self._lost_at = self._now()
+        self._replies.put_nowait(_WAKE)
 
     def leave(self) -> None:
         """The bot left the seat for good: it flees at its decision."""
-        with self._lock:
-            self.gone = True
-            self._send = None
-        self._replies.put(_GONE)
+        self.gone = True
+        self._send = None
+        self._replies.put_nowait(_GONE)
 
     def abort(self, reason: str) -> None:
         """Stop the match at this seat's next (or current) decision."""
-        with self._lock:
-            self._abort = reason
-        self._replies.put(_WAKE)
+        self._abort = reason
+        self._replies.put_nowait(_WAKE)
 
     @property
     def connected(self) -> bool:
@@ -236,75 +287,72 @@ class RemotePolicy:
 
     def resend_open(self) -> None:
         """Send the open DecisionRequest again (after a Resume), with the time left."""
-        with self._lock:
-            request = self._request_message
-            if self._open is None or request is None:
-                return
-            again = arena_pb2.DecisionRequest()
-            again.CopyFrom(request)
+        request = self._request_message
+        if self._open is None or request is None:
+            return
+        again = arena_pb2.DecisionRequest()
+        again.CopyFrom(request)
         self._fill_times(again)
         self.send(arena_pb2.ServerMessage(decision=again))
 
-    # -- called from the event loop ------------------------------------------------
-
-    def offer(self, request_id: str, action: arena_pb2.Action) -> None:
+    def offer(self, request_id: str, reply: arena_pb2.ActionReply) -> None:
         """An ActionReply from the stream: queued, with its arrival time, if it answers
         the open request, else refused at once as STALE (nothing changes).
 
-        A reply in time that names one of a complete list of legal actions is accepted
-        at once (the engine cannot refuse it): ACCEPTED goes out before the match thread
-        applies it, and so before anything that follows from it."""
+        Protocol 1: a reply in time that names one of a complete list of legal actions
+        is accepted at once (the engine cannot refuse it): ACCEPTED goes out before the
+        match applies it, and so before anything that follows from it."""
         arrived = self._now()
-        with self._lock:
-            if request_id != self._open or self.gone:
-                reason = (
-                    "no decision is open on this connection"
-                    if self._open is None
-                    else f"request {request_id!r} is not the open request"
-                )
-                self._result(
-                    request_id,
-                    arena_pb2.ACTION_STATUS_STALE,
-                    reason=f"unknown, closed or expired request id {request_id!r}: {reason}",
-                )
-                return
-            self._attempts += 1
-            if self._attempts > MAX_ATTEMPTS:
-                self._result(
-                    request_id,
-                    arena_pb2.ACTION_STATUS_TOO_MANY_ATTEMPTS,
-                    reason=f"more than {MAX_ATTEMPTS} replies to request {request_id!r}",
-                )
-                return
-            accepted = self._accept_on_arrival(action, arrived)
-            if accepted is not None:
-                self._accepted = request_id
-                self._result(
-                    request_id, arena_pb2.ACTION_STATUS_ACCEPTED, action=action_to_proto(accepted)
-                )
-            self._replies.put((request_id, action, arrived, accepted))
-
-    def _accept_on_arrival(self, reply: arena_pb2.Action, arrived: float) -> Action | None:
-        """The reply's action if it can be accepted on arrival: in time, the first such
-        reply, and one of a complete list of legal actions."""
-        if not self._legal or self._accepted is not None or arrived >= self._deadline.final:
-            return None
+        if request_id != self._open or self.gone:
+            reason = (
+                "no decision is open on this connection"
+                if self._open is None
+                else f"request {request_id!r} is not the open request"
+            )
+            self._result(
+                request_id,
+                arena_pb2.ACTION_STATUS_STALE,
+                reason=f"unknown, closed or expired request id {request_id!r}: {reason}",
+            )
+            return
+        self._attempts += 1
+        if self._attempts > MAX_ATTEMPTS:
+            self._result(
+                request_id,
+                arena_pb2.ACTION_STATUS_TOO_MANY_ATTEMPTS,
+                reason=f"more than {MAX_ATTEMPTS} replies to request {request_id!r}",
+            )
+            return
+        sent = reply.action if reply.HasField("action") else None
         try:
-            action = action_from_proto(reply)
-        except ParseError:
-            return None
-        return action if action in self._legal else None
+            action: Action | None = action_of_reply(reply, self._listed)
+            problem = ""
+        except ParseError as err:
+            action, problem = None, str(err)
+        if (
+            action is not None
+            and not self._wire.compact
+            and self._complete
+            and self._accepted is None
+            and arrived < self._deadline.final
+            and action in self._listed
+        ):
+            self._accepted = request_id
+            self._result(
+                request_id, arena_pb2.ACTION_STATUS_ACCEPTED, action=action_to_proto(action)
+            )
+        self._replies.put_nowait(_Reply(request_id, action, problem, arrived, sent))
 
-    # -- called from the match's worker thread -------------------------------------
+    # -- asked by the match's driver -----------------------------------------------
 
-    def act(self, observation: Observation) -> Action:
+    async def act_async(self, observation: Observation) -> Action:
         """Without a clock: wait as long as it takes (the seat's grace still applies)."""
-        action = self.act_by(observation, Deadline(float("inf"), float("inf")))
+        action = await self.act_by_async(observation, Deadline(float("inf"), float("inf")))
         assert action is not None  # without a deadline it waits for an answer
         return action
 
-    def act_by(self, observation: Observation, deadline: Deadline) -> Action | None:
-        """Ask the bot and wait for a reply that arrives before ``deadline.final``; None
+    async def act_by_async(self, observation: Observation, deadline: Deadline) -> Action | None:
+        """Ask the bot and await a reply that arrives before ``deadline.final``; None
         when none did (the driver plays the fallback and calls :meth:`timed_out`)."""
         self.confirm()
         if self._open is None:
@@ -320,31 +368,29 @@ class RemotePolicy:
             lost_at = self._lost_at
             if lost_at is not None:
                 if now >= lost_at + self.grace:
-                    with self._lock:
-                        self.gone = True
+                    self.gone = True
                     continue
                 until = min(until, lost_at + self.grace)
             if now >= deadline.final and self._accepted is None:
                 return None
-            item = self._wait(until - now)
-            if item is None or item is _WAKE or item is _GONE:
+            item = await self._wait(until - now)
+            if not isinstance(item, _Reply):
                 continue
-            request_id, reply, arrived, parsed = cast(_Reply, item)
-            if request_id != self._open or arrived >= deadline.final:
+            if item.request_id != self._open or item.arrived >= deadline.final:
                 continue  # an answer after the deadline is no answer
-            if parsed is None:
-                try:
-                    parsed = action_from_proto(reply)
-                except ParseError as err:
-                    self.conduct.malformed += 1
-                    self._retry(request_id, arena_pb2.ACTION_STATUS_MALFORMED, str(err), reply)
-                    continue
-            self._unconfirmed = (request_id, parsed)
-            return parsed
+            if item.action is None:
+                self.conduct.malformed += 1
+                self._retry(
+                    item.request_id, arena_pb2.ACTION_STATUS_MALFORMED, item.problem, item.sent
+                )
+                continue
+            self._unconfirmed = (item.request_id, item.action)
+            return item.action
 
     def timed_out(self, fallback: Action | None) -> None:
         """The answer came too late: ``fallback`` was played (``None``: the seat fled)."""
         self._unconfirmed = None
+        self._last_accepted = ""
         request_id = self._open
         if fallback is None:
             metrics.record_forfeit(self.variant, self.bot)
@@ -383,48 +429,55 @@ class RemotePolicy:
             self._retry(self._open, status, reason, shown)
 
     def confirm(self) -> None:
-        """The last answer was applied (the driver moved on): ACCEPTED closes its request."""
+        """The last answer was applied (the driver moved on): its request is closed
+        (protocol 1: with ACCEPTED; 2: named in the next request)."""
         answered, self._unconfirmed = self._unconfirmed, None
-        if answered is not None:
-            metrics.record_decision(self.variant, self.bot, time.perf_counter() - self._sent_at)
-            told = self._accepted == answered[0]  # accepted on arrival already
-            self._close()
-            if not told:
-                self._result(
-                    answered[0],
-                    arena_pb2.ACTION_STATUS_ACCEPTED,
-                    action=action_to_proto(answered[1]),
-                )
+        if answered is None:
+            return
+        metrics.record_decision(self.variant, self.bot, time.perf_counter() - self._sent_at)
+        told = self._accepted == answered[0]  # accepted on arrival already
+        self._close()
+        if self._wire.compact:
+            self._last_accepted = answered[0]
+        elif not told:
+            self._result(
+                answered[0], arena_pb2.ACTION_STATUS_ACCEPTED, action=action_to_proto(answered[1])
+            )
 
     # -- helpers -------------------------------------------------------------------
 
-    def _wait(self, seconds: float) -> object:
-        """The next queued item within ``seconds`` (None if none), ``busy`` released."""
-        if self._busy is not None:
-            self._busy.release()
+    async def _wait(self, seconds: float) -> object:
+        """The next queued item within ``seconds`` (None if none)."""
+        replies = self._replies
+        if not replies.empty():
+            return replies.get_nowait()
+        if seconds == float("inf"):
+            return await replies.get()
         try:
-            return self._replies.get(timeout=min(seconds, threading.TIMEOUT_MAX))
-        except queue.Empty:
+            async with asyncio.timeout(max(seconds, 0.0)):
+                return await replies.get()
+        except TimeoutError:
             return None
-        finally:
-            if self._busy is not None:
-                self._busy.acquire()
 
     def _request(self, observation: Observation, deadline: Deadline) -> None:
-        carried = self._before_request(self._carry)
+        wire = self._wire
+        carried = self._before_request(wire.carry)
         request = arena_pb2.DecisionRequest(
             request_id=f"r-{next(self._request_numbers)}",
             match_id=self.match_id,
             deal=self._deal(),
-            observation=observation_to_proto(observation, self._seq()),
+            observation=observation_to_proto(observation, self._seq(), compact=wire.compact),
+            accepted=self._last_accepted,
         )
-        request.observation.events.extend(carried)
-        with self._lock:
-            self._open = request.request_id
-            self._request_message = request
-            self._legal = observation.legal_actions if observation.legal_complete else ()
-            self._deadline = deadline
-            self._attempts = 0
+        self._last_accepted = ""
+        if carried:
+            request.observation.events.extend(carried)
+        self._open = request.request_id
+        self._request_message = request
+        self._listed = observation.legal_actions
+        self._complete = observation.legal_complete
+        self._deadline = deadline
+        self._attempts = 0
         self._fill_times(request)
         self._sent_at = time.perf_counter()
         self.send(arena_pb2.ServerMessage(decision=request))
@@ -447,26 +500,23 @@ class RemotePolicy:
 
     def _close(self) -> None:
         """The open request is closed: later replies naming it are stale."""
-        with self._lock:
-            self._open = None
-            self._request_message = None
-            self._legal = ()
-            self._accepted = None
-            self._attempts = 0
-            stale: list[object] = []
-            while True:
-                try:
-                    stale.append(self._replies.get_nowait())
-                except queue.Empty:
-                    break
+        self._open = None
+        self._request_message = None
+        self._listed = ()
+        self._complete = False
+        self._accepted = None
+        self._attempts = 0
+        stale: list[object] = []
+        while not self._replies.empty():
+            stale.append(self._replies.get_nowait())
         for item in stale:
             if item is _GONE:
-                self._replies.put(_GONE)
-            elif isinstance(item, tuple):
+                self._replies.put_nowait(_GONE)
+            elif isinstance(item, _Reply):
                 self._result(
-                    item[0],
+                    item.request_id,
                     arena_pb2.ACTION_STATUS_STALE,
-                    reason=f"request {item[0]!r} is already closed",
+                    reason=f"request {item.request_id!r} is already closed",
                 )
 
     def _retry(

@@ -1,10 +1,13 @@
-"""One match played on the server, in a worker thread, between remote and built-in seats.
+"""One match played on the server, a coroutine on its event loop, between remote and
+built-in seats.
 
-The match is played by :func:`arena.match.play_match`; each remote seat's policy is a
-:class:`~arena.server.remote.RemotePolicy` talking over the seat's current connection,
-each built-in seat a bot of :mod:`bots`. The match thread holds ``busy`` except while it
-waits for a remote bot, so the event loop can read the match safely in between: to
-resume a seat after a reconnection, or to catch a spectator up.
+The match is played by :func:`arena.match.play_match_async`; each remote seat's policy
+is a :class:`~arena.server.remote.RemotePolicy` talking over the seat's current
+connection, each built-in seat a bot of :mod:`bots` (a quick one asked on the loop, any
+other in a worker thread). The match's coroutine only pauses while it awaits an answer,
+the state consistent, so the loop reads the match safely in between: to resume a seat
+after a reconnection, or to catch a spectator up. Storing and rating run in a worker
+thread.
 
 Only public events (``State.events``) and each seat's own observation are ever sent.
 The finished match is stored, and rated when rated, like simulated ones (``League``);
@@ -14,6 +17,7 @@ unrated, with its end reason.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import secrets
 import threading
@@ -37,7 +41,7 @@ from arena.match import (
     MatchAborted,
     MatchResult,
     Policy,
-    play_match,
+    play_match_async,
 )
 from arena.server.connection import Connection
 from arena.server.remote import RemotePolicy, event_to_proto, observation_to_proto, struct
@@ -106,11 +110,15 @@ def plan_summary(plan: MatchPlan) -> arena_pb2.MatchSummary:
 class Stoppable:
     """A built-in bot's policy that stops the match (``MatchAborted``) at its next
     decision once ``stopped()`` says why: built-in bots alone are cancelled too. Its
-    decisions that ran out of time are counted in ``conduct``."""
+    decisions that ran out of time are counted in ``conduct``. Awaited, a ``quick`` bot
+    is asked on the event loop, any other in a worker thread (the loop goes on)."""
 
-    def __init__(self, policy: Policy, stopped: Callable[[], str | None]) -> None:
+    def __init__(
+        self, policy: Policy, stopped: Callable[[], str | None], *, quick: bool = False
+    ) -> None:
         self.policy = policy
         self._stopped = stopped
+        self._quick = quick
         self.conduct = Conduct()
 
     def timed_out(self, fallback: Action | None) -> None:
@@ -122,6 +130,11 @@ class Stoppable:
         if reason is not None:
             raise MatchAborted(reason)
         return self.policy.act(observation)
+
+    async def act_async(self, observation: Observation) -> Action | str:
+        if self._quick:
+            return self.act(observation)
+        return await asyncio.to_thread(self.act, observation)
 
 
 class MatchSession:
@@ -155,12 +168,13 @@ class MatchSession:
         self.seed = plan.seed if plan.seed is not None else secrets.randbits(63)
         self.players = list(plan.players)
         self.connections = connections
-        self.busy = threading.Lock()
         self._league_lock = league_lock
         self.on_end: Callable[[MatchSession], None] | None = None
         self.result: arena_pb2.MatchResult | None = None
         self.over = False
-        """Set (with ``busy`` held) once spectators have had the last message."""
+        """Set once spectators have had the last message."""
+        self.task: asyncio.Task[None] | None = None
+        """The match's coroutine, once started."""
         self._state: State | None = None
         self._deal = 0
         self._seq = 0
@@ -188,8 +202,9 @@ class MatchSession:
             if connection is None:
                 seed = derive_seed(self.seed, "bot", player)
                 self.seats.append(None)
-                builtin = bots.make(self.players[player], seed)
-                self.policies.append(Stoppable(builtin, self._stopped))
+                name = self.players[player]
+                builtin = bots.make(name, seed)
+                self.policies.append(Stoppable(builtin, self._stopped, quick=bots.quick(name)))
                 continue
             policy = RemotePolicy(
                 self.match_id,
@@ -199,11 +214,10 @@ class MatchSession:
                 seq=lambda: self._seq,
                 deal=lambda: self._deal,
                 grace=self.grace,
-                busy=self.busy,
                 request_numbers=request_numbers,
                 before_request=functools.partial(self._before_request, player),
             )
-            policy.attach(connection.send, connection.events_in_requests)
+            policy.attach(connection.send, connection.wire)
             connection.session, connection.player = self, player
             self.seats.append(policy)
             self.policies.append(policy)
@@ -366,7 +380,7 @@ class MatchSession:
         )
         self._state = None
 
-    # -- resume and spectators (event loop, with ``busy`` held) -----------------------
+    # -- resume and spectators (event loop, between the match's steps) ----------------
 
     def resume(self, player: int, connection: Connection) -> None:
         """Give the seat to ``connection``: the Resume, then the open request again."""
@@ -376,14 +390,18 @@ class MatchSession:
         if state is not None and self._deal_started:
             seat = self._deal_started[player].seat
             resume.deal.CopyFrom(self._deal_started[player])
-            resume.observation.CopyFrom(observation_to_proto(state.observe(seat), self._seq))
+            observation = state.observe(seat)
+            compact = connection.wire.compact
+            resume.observation.CopyFrom(
+                observation_to_proto(observation, self._seq, compact=compact)
+            )
             resume.observation.events.extend(self._deal_events)
             self._sent[player] = len(self._deal_events)
         policy = self.seats[player]
         assert policy is not None
         connection.session, connection.player = self, player
         connection.send(arena_pb2.ServerMessage(resume=resume))
-        policy.attach(connection.send, connection.events_in_requests)
+        policy.attach(connection.send, connection.wire)
         policy.resend_open()
         self._log.info("seat_changed", player=player, bot=connection.bot, change="taken back")
 
@@ -438,21 +456,21 @@ class MatchSession:
     def _stop_detail(self) -> str:
         return self._stopping[1] if self._stopping is not None else ""
 
-    def start(self) -> threading.Thread:
+    def start(self) -> asyncio.Task[None]:
+        """Tell the seats, then play the match on the running event loop."""
         for player in range(NUM_SEATS):
             self._to(player, arena_pb2.ServerMessage(seat_assigned=self.seat_assigned(player)))
-        thread = threading.Thread(target=self.run, name=self.match_id, daemon=True)
-        thread.start()
-        return thread
+        self.task = asyncio.get_running_loop().create_task(self.run(), name=self.match_id)
+        return self.task
 
-    def run(self) -> None:
+    async def run(self) -> None:
         """Play, store and rate the match; whatever happens, every seat and spectator
         gets a MatchResult (END_REASON_ERROR when the server failed: logged, counted as a
         ``failed`` match once, neither stored nor rated)."""
         self._log.info("match_started", players=self.players, rated=self.rated)
         try:
-            with metrics.match_in_flight(self.variant), self.busy:  # counts a failure
-                result, record, changes = self._play()
+            with metrics.match_in_flight(self.variant):  # counts a failure
+                result, record, changes = await self._play()
         except Exception:  # never let a match end silently
             self._log.exception("match_failed", stage=self._stage, deals=self._finished)
             self.result = failed_match_result(
@@ -479,25 +497,25 @@ class MatchSession:
         for connection in self.connections:
             if connection is not None and connection.session is self:
                 connection.session = connection.player = None
-        with self.busy:
+        if self.result is not None:
+            message = arena_pb2.ServerMessage(match_result=self.result)
+            for player in range(NUM_SEATS):
+                self._to(player, message)
+        for watcher in self._watchers:
             if self.result is not None:
-                message = arena_pb2.ServerMessage(match_result=self.result)
-                for player in range(NUM_SEATS):
-                    self._to(player, message)
-            for watcher in self._watchers:
-                if self.result is not None:
-                    watcher(arena_pb2.WatchMessage(match_result=self.result, live=True))
-                watcher(None)
-            self._watchers.clear()
-            self.over = True
+                watcher(arena_pb2.WatchMessage(match_result=self.result, live=True))
+            watcher(None)
+        self._watchers.clear()
+        self.over = True
         if self.on_end is not None:
             self.on_end(self)
 
-    def _play(self) -> tuple[MatchResult, dict[str, Any], list[RatingChange]]:
-        """Play the match, then store it (and rate it): the result, the record, the
-        rating changes. ``_stage`` says what is being done, for a failure's report."""
+    async def _play(self) -> tuple[MatchResult, dict[str, Any], list[RatingChange]]:
+        """Play the match, then store it (and rate it, in a worker thread): the result,
+        the record, the rating changes. ``_stage`` says what is being done, for a
+        failure's report."""
         self._stage = "playing the match"
-        result = play_match(
+        result = await play_match_async(
             self.game,
             self.policies,
             seed=self.seed,
@@ -517,7 +535,7 @@ class MatchSession:
             max_deals=self.max_deals,
         )
         report = MatchReport.of(job, result, conduct=[p.conduct for p in self.policies])
-        return result, report.record, self._store(report, result)
+        return result, report.record, await asyncio.to_thread(self._store, report, result)
 
     def _match_result(
         self, result: MatchResult, changes: list[RatingChange]

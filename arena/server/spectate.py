@@ -331,27 +331,21 @@ def _first_deal(deals: list[_Deal], after_seq: int) -> int:
 
 
 class LiveFeed:
-    """A spectator's seat at a running match: :meth:`open` catches it up (``busy`` held,
-    taken in a worker thread so the event loop never waits on the match thread), then
-    :meth:`messages` gives every public message, handed over from the match thread, until
-    the match is over; the watcher is removed however the reading ends."""
+    """A spectator's seat at a running match: :meth:`open` catches it up (between two
+    steps of the match's coroutine, on the same event loop), then :meth:`messages` gives
+    every public message until the match is over; the watcher is removed however the
+    reading ends."""
 
     def __init__(self, session: MatchSession) -> None:
         self._session = session
-        self._loop = asyncio.get_running_loop()
         self._inbox: asyncio.Queue[arena_pb2.WatchMessage | None] = asyncio.Queue()
 
     def _watcher(self, message: arena_pb2.WatchMessage | None) -> None:
-        self._loop.call_soon_threadsafe(self._inbox.put_nowait, message)
+        self._inbox.put_nowait(message)
 
     async def open(self, after_seq: int = 0) -> bool:
         """Start watching: False (nothing sent) if the match is over already."""
-        session = self._session
-        await asyncio.to_thread(session.busy.acquire)
-        try:
-            return session.watch(self._watcher, after_seq)
-        finally:
-            session.busy.release()
+        return self._session.watch(self._watcher, after_seq)
 
     async def messages(self) -> AsyncGenerator[arena_pb2.WatchMessage, None]:
         """The catch-up, then every public message up to the match's result."""

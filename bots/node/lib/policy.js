@@ -1,6 +1,8 @@
 // The bot's strategy: a random legal action, and another one after a refusal.
 //
-// A DecisionRequest carries the seat's legal actions (LegalActions). When the list is
+// A DecisionRequest carries the seat's legal actions (LegalActions): with protocol 2 as
+// texts (`texts`), answered by their index; with protocol 1 as Action messages
+// (`actions`), answered with the action. When the list is
 // complete every legal action is in it; when it is not (Shengji with several decks,
 // sanfu) it is a sample of a larger set, and every action listed is still legal. Either
 // way the bot picks among the listed actions, so its answer is legal by construction;
@@ -46,15 +48,22 @@ export class RandomPolicy {
 
   /**
    * An action to send for a decision, or null when every listed action was tried.
-   * @param {{actions?: object[], complete?: boolean}} legal the observation's LegalActions
+   * @param {{texts?: string[], actions?: object[], complete?: boolean}} legal the
+   *   observation's LegalActions
    * @param {Set<string>} tried keys (actionKey) of the actions already refused
-   * @returns {{action: object, sampled: boolean} | null} `sampled` is true when the
-   *   list was only a sample of the legal actions
+   * @returns {{index: number, key: string, action?: object, sampled: boolean} | null}
+   *   the action's position in the list, its text, the Action message (protocol 1);
+   *   `sampled` is true when the list was only a sample of the legal actions
    */
   choose(legal, tried = new Set()) {
-    const actions = (legal?.actions ?? []).filter((a) => !tried.has(actionKey(a)));
-    if (actions.length === 0) return null;
-    const action = actions[Math.floor(this.random() * actions.length)];
-    return { action, sampled: legal.complete === false };
+    const texts = legal?.texts ?? [];
+    const listed =
+      texts.length > 0
+        ? texts.map((key, index) => ({ index, key }))
+        : (legal?.actions ?? []).map((action, index) => ({ index, key: actionKey(action), action }));
+    const open = listed.filter((a) => !tried.has(a.key));
+    if (open.length === 0) return null;
+    const pick = open[Math.floor(this.random() * open.length)];
+    return { ...pick, sampled: legal.complete === false };
   }
 }

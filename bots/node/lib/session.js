@@ -6,13 +6,14 @@
 // @grpc/proto-loader gives them: field names as in the .proto, enums by name, the
 // `body` oneof named in `message.body`, unset optional fields absent.
 //
-// The flow (docs/protocol.md, "Play: a bot's connection"):
-//   Hello → Welcome; Join → Joined; SeatAssigned; per deal DealStarted, EventBatch,
-//   DecisionRequest → ActionReply → ActionResult, DealResult; MatchResult.
+// The flow (docs/protocol.md, "Play: a bot's connection"), protocol 2:
+//   Hello → Welcome; Join → Joined; SeatAssigned; per deal DealStarted,
+//   DecisionRequest (the events since the last one inside) → ActionReply (the action's
+//   index), an ActionResult only when the answer is refused or late, DealResult;
+//   MatchResult. An answer is accepted when the seat's next DecisionRequest names it
+//   (`accepted`) or the deal ends.
 
-import { actionKey } from "./policy.js";
-
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 export const CLIENT = "arena-node-bot 0.1.0";
 
 const RETRY = new Set(["ACTION_STATUS_ILLEGAL", "ACTION_STATUS_MALFORMED"]);
@@ -221,7 +222,8 @@ export class Session {
 
   on_decision(request) {
     this.stats.decisions += 1;
-    const legal = request.observation?.legal ?? { actions: [], complete: true };
+    this.on_events({ events: request.observation?.events ?? [] }); // carried inside
+    const legal = request.observation?.legal ?? { texts: [], complete: true };
     this.decision = { requestId: request.request_id, legal, tried: new Set(), last: "" };
     this.answer();
   }
@@ -239,12 +241,13 @@ export class Session {
     }
     if (!retry && choice.sampled) this.stats.sampled += 1;
     if (retry) this.stats.retries += 1;
-    decision.last = actionKey(choice.action);
+    decision.last = choice.key;
     if (this.verbose) {
       const from = choice.sampled ? " (from a sample)" : "";
       this.log(`  ${decision.requestId}: ${retry ? "retry " : ""}${decision.last}${from}`);
     }
-    this.send({ action: { request_id: decision.requestId, action: choice.action } });
+    const reply = choice.action ? { action: choice.action } : { index: choice.index };
+    this.send({ action: { request_id: decision.requestId, ...reply } });
   }
 
   on_action_result(result) {

@@ -115,7 +115,7 @@ describe("Session", () => {
   it("says Hello, joins after Welcome and pings", () => {
     const { s, sent } = session({ matches: 2, variants: ["sanfu"] });
     s.start();
-    assert.deepEqual(sent, [{ hello: { protocol: 1, client: "arena-node-bot 0.1.0" } }]);
+    assert.deepEqual(sent, [{ hello: { protocol: 2, client: "arena-node-bot 0.1.0" } }]);
     s.handle(welcome);
     assert.deepEqual(sent[1], { join: { variants: ["sanfu"], rated: true, matches: 2 } });
     assert.ok(sent[2].ping.nonce.length > 0);
@@ -135,6 +135,23 @@ describe("Session", () => {
     s.handle(decision("r-2", SAMPLE));
     assert.ok(SAMPLE.actions.includes(sent[1].action.action));
     assert.equal(s.stats.sampled, 1);
+  });
+
+  it("answers protocol 2's listed texts by index, and retries with another", () => {
+    const { s, sent } = session();
+    const texts = { texts: ["pass", "play 3s 3d", "play Ah"], complete: true, description: "" };
+    const events = [{ seq: 1, deal: 1, kind: "play", seat: 0, cards: ["4s"] }];
+    s.deal = 1;
+    s.handle({
+      body: "decision",
+      decision: { request_id: "r-1", match_id: "m-1", deal: 1, observation: { legal: texts, events } },
+    });
+    assert.equal(s.events, 1, "the events inside the request are kept");
+    const first = sent[0].action;
+    assert.deepEqual(Object.keys(first).sort(), ["index", "request_id"]);
+    assert.ok(first.index >= 0 && first.index < 3);
+    s.handle(result("r-1", "ACTION_STATUS_ILLEGAL", { reason: "GD-9", attempts_left: 9, decision_ms: 900 }));
+    assert.notEqual(sent[1].action.index, first.index);
   });
 
   it("retries after ILLEGAL and MALFORMED with another action, then stops when closed", () => {
@@ -288,6 +305,10 @@ describe("the contract", () => {
     );
     assert.equal(server.body, "match_result");
     assert.equal(server.match_result.winner_team, 0, "seat 0 is a real value, not unset");
+    const byIndex = connect.requestDeserialize(
+      connect.requestSerialize({ action: { request_id: "r-8", index: 0 } }),
+    );
+    assert.equal(byIndex.action.index, 0, "index 0 is sent, not taken for unset");
     const unset = connect.responseDeserialize(connect.responseSerialize({ match_result: {} }));
     assert.equal(unset.match_result.winner_team, undefined);
   });

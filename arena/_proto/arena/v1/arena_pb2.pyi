@@ -95,17 +95,19 @@ class Event(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., deal: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., target: _Optional[int] = ..., value: _Optional[int] = ..., tag: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
 
 class LegalActions(_message.Message):
-    __slots__ = ("actions", "complete", "description")
+    __slots__ = ("actions", "complete", "description", "texts")
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     COMPLETE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    TEXTS_FIELD_NUMBER: _ClassVar[int]
     actions: _containers.RepeatedCompositeFieldContainer[Action]
     complete: bool
     description: str
-    def __init__(self, actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., complete: _Optional[bool] = ..., description: _Optional[str] = ...) -> None: ...
+    texts: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., complete: _Optional[bool] = ..., description: _Optional[str] = ..., texts: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ("game", "seat", "phase", "to_act", "hand", "events", "public_facts", "private_facts", "legal", "seq")
+    __slots__ = ("game", "seat", "phase", "to_act", "hand", "events", "public_facts", "private_facts", "legal", "seq", "public_json", "private_json")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
@@ -116,6 +118,8 @@ class Observation(_message.Message):
     PRIVATE_FACTS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_JSON_FIELD_NUMBER: _ClassVar[int]
+    PRIVATE_JSON_FIELD_NUMBER: _ClassVar[int]
     game: str
     seat: int
     phase: str
@@ -126,7 +130,9 @@ class Observation(_message.Message):
     private_facts: _struct_pb2.Struct
     legal: LegalActions
     seq: int
-    def __init__(self, game: _Optional[str] = ..., seat: _Optional[int] = ..., phase: _Optional[str] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., public_facts: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., private_facts: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., legal: _Optional[_Union[LegalActions, _Mapping]] = ..., seq: _Optional[int] = ...) -> None: ...
+    public_json: str
+    private_json: str
+    def __init__(self, game: _Optional[str] = ..., seat: _Optional[int] = ..., phase: _Optional[str] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., public_facts: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., private_facts: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., legal: _Optional[_Union[LegalActions, _Mapping]] = ..., seq: _Optional[int] = ..., public_json: _Optional[str] = ..., private_json: _Optional[str] = ...) -> None: ...
 
 class ClockSettings(_message.Message):
     __slots__ = ("decision_ms", "time_bank_ms", "grace_ms", "auto_plays_to_flee")
@@ -353,7 +359,7 @@ class EventBatch(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("request_id", "match_id", "deal", "observation", "decision_ms", "time_bank_ms", "deadline")
+    __slots__ = ("request_id", "match_id", "deal", "observation", "decision_ms", "time_bank_ms", "deadline", "accepted")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
@@ -361,6 +367,7 @@ class DecisionRequest(_message.Message):
     DECISION_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     match_id: str
     deal: int
@@ -368,15 +375,18 @@ class DecisionRequest(_message.Message):
     decision_ms: int
     time_bank_ms: int
     deadline: _timestamp_pb2.Timestamp
-    def __init__(self, request_id: _Optional[str] = ..., match_id: _Optional[str] = ..., deal: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., decision_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    accepted: str
+    def __init__(self, request_id: _Optional[str] = ..., match_id: _Optional[str] = ..., deal: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., decision_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., accepted: _Optional[str] = ...) -> None: ...
 
 class ActionReply(_message.Message):
-    __slots__ = ("request_id", "action")
+    __slots__ = ("request_id", "action", "index")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     action: Action
-    def __init__(self, request_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+    index: int
+    def __init__(self, request_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., index: _Optional[int] = ...) -> None: ...
 
 class ActionResult(_message.Message):
     __slots__ = ("request_id", "match_id", "status", "reason", "action", "decision_ms", "time_bank_ms", "attempts_left")
