@@ -66,9 +66,13 @@ class Raw:
     async def send(self, **body: Any) -> None:
         await self.call.write(arena_pb2.ClientMessage(**body))
 
-    async def hello(self, resume: str = "", carry: bool = False) -> arena_pb2.Welcome:
+    async def hello(
+        self, resume: str = "", carry: bool = False, protocol: int = 1
+    ) -> arena_pb2.Welcome:
         await self.send(
-            hello=arena_pb2.Hello(protocol=1, resume_match_id=resume, events_in_requests=carry)
+            hello=arena_pb2.Hello(
+                protocol=protocol, resume_match_id=resume, events_in_requests=carry
+            )
         )
         return (await self.until("welcome")).welcome
 

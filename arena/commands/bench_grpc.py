@@ -370,10 +370,11 @@ class MessageSizes:
 
 
 def message_sizes(variant: str, seed: int, deals: int) -> MessageSizes:
-    """The mean size of the DecisionRequests (their events carried inside, as the SDK
-    asks) and of the ActionReplies of a match of random bots, played here."""
+    """The mean size of the DecisionRequests and of the ActionReplies of a match of
+    random bots, played here, in the SDK's protocol (2: events inside the requests,
+    compact observations, answers by index)."""
     from arena._proto.arena.v1 import arena_pb2
-    from arena.client.wire import reply_action
+    from arena.client.wire import LegalTexts, reply_of
     from arena.server.remote import event_to_proto, observation_to_proto
 
     game = make(variant)
@@ -397,16 +398,17 @@ def message_sizes(variant: str, seed: int, deals: int) -> MessageSizes:
                 request_id="r-12345",
                 match_id=f"casual-{variant}-0123abcd",
                 deal=1,
-                observation=observation_to_proto(observation, len(events)),
+                observation=observation_to_proto(observation, len(events), compact=True),
                 decision_ms=30_000,
                 time_bank_ms=60_000,
+                accepted="r-12344",
             )
             request.deadline.GetCurrentTime()
             request.observation.events.extend(events[sent[observation.seat] :])
             sent[observation.seat] = len(events)
             requests.append(arena_pb2.ServerMessage(decision=request).ByteSize())
             action = self.bot.act(observation)
-            reply = arena_pb2.ActionReply(request_id="r-12345", action=reply_action(action))
+            reply = reply_of("r-12345", action, LegalTexts(request.observation.legal.texts))
             replies.append(arena_pb2.ClientMessage(action=reply).ByteSize())
             return action
 
