@@ -69,6 +69,7 @@ __all__ = [
     "BatchCounts",
     "MetricsServer",
     "bot_seated",
+    "decision_recorder",
     "match_in_flight",
     "match_outcome",
     "metric_names",
@@ -421,10 +422,21 @@ def decisions_heard(listener: Callable[[float], None]) -> Iterator[None]:
 def record_decision(variant: str, bot: str, seconds: float) -> None:
     """A bot answered a decision request after ``seconds`` (from sending the request to
     the action applied)."""
-    DECISIONS.labels(variant).inc()
-    DECISION_SECONDS.labels(variant, bot).observe(seconds)
-    for listener in _DECISION_LISTENERS:
-        listener(seconds)
+    decision_recorder(variant, bot)(seconds)
+
+
+def decision_recorder(variant: str, bot: str) -> Callable[[float], None]:
+    """:func:`record_decision` for one seat, its series looked up once."""
+    decisions = DECISIONS.labels(variant)
+    durations = DECISION_SECONDS.labels(variant, bot)
+
+    def record(seconds: float) -> None:
+        decisions.inc()
+        durations.observe(seconds)
+        for listener in _DECISION_LISTENERS:
+            listener(seconds)
+
+    return record
 
 
 def record_timeout(variant: str, bot: str) -> None:

@@ -54,7 +54,7 @@ from arena.client.report import (
     end_reason,
     match_outcome,
 )
-from arena.client.wire import event_from_proto, observation_from_proto, reply_of
+from arena.client.wire import event_from_proto, observation_from_proto, reply_message
 from arena.errors import ArenaError, IllegalActionError
 from arena.games.base import Action, Event, Observation
 from arena.games.views import SoFar
@@ -327,6 +327,8 @@ class _Stream:
         """The last public event received (a resumed stream repeats none)."""
         self.events: list[Event] = []
         self.open: _Decision | None = None
+        self._inline_act = getattr(bot, "act") if settings.inline and not is_async(bot) else None  # noqa: B009
+        """The bot's ``act``, when it is asked on the event loop."""
         self._write: Callable[[arena_pb2.ClientMessage], Awaitable[None]] | None = None
         self._handlers: Mapping[str, Callable[[Any], Awaitable[bool]]] = {
             "welcome": self._welcome,
@@ -543,7 +545,7 @@ class _Stream:
     async def _answer(self, decision: _Decision) -> None:
         """Ask the bot and reply; an answer that is no action at all is refused here."""
         bot = self.bot
-        act = getattr(bot, "act") if self.settings.inline and not is_async(bot) else None  # noqa: B009
+        act = self._inline_act
         while time.monotonic() < decision.deadline and decision.attempts < MAX_ATTEMPTS:
             decision.attempts += 1
             seen = decision.observation
@@ -555,13 +557,14 @@ class _Stream:
                 return
             decision.last = action
             try:
-                reply = reply_of(decision.request_id, action, seen.legal_actions)
+                reply = reply_message(decision.request_id, action, seen.legal_actions)
             except IllegalActionError as err:
                 left = MAX_ATTEMPTS - decision.attempts
                 self.tell(Refused(decision.request_id, str(action), "MALFORMED", str(err), left))
                 notify_illegal(bot, action, str(err))
                 continue
-            await self._send(action=reply)
+            assert self._write is not None
+            await self._write(reply)
             return
 
     async def _action_result(self, result: arena_pb2.ActionResult) -> bool:

@@ -38,7 +38,7 @@ __all__ = [
     "facts_from_struct",
     "observation_from_proto",
     "reply_action",
-    "reply_of",
+    "reply_message",
 ]
 
 
@@ -249,16 +249,20 @@ def observation_from_proto(
     )
 
 
-def reply_of(
+def reply_message(
     request_id: str, answer: Action | str, legal: Sequence[Action]
-) -> arena_pb2.ActionReply:
-    """A bot's answer as an ActionReply: by its index when ``legal`` is a protocol 2 list
-    holding it, else the action itself (:func:`reply_action`)."""
-    if isinstance(legal, LegalTexts):
-        index = legal.position(answer)
-        if index is not None:
-            return arena_pb2.ActionReply(request_id=request_id, index=index)
-    return arena_pb2.ActionReply(request_id=request_id, action=reply_action(answer))
+) -> arena_pb2.ClientMessage:
+    """A bot's answer as the ClientMessage to send: by its index when ``legal`` is a
+    protocol 2 list holding it, else the action itself (:func:`reply_action`)."""
+    message = arena_pb2.ClientMessage()
+    reply = message.action  # written in place: no copy
+    reply.request_id = request_id
+    index = legal.position(answer) if isinstance(legal, LegalTexts) else None
+    if index is not None:
+        reply.index = index
+    else:
+        reply.action.CopyFrom(reply_action(answer))
+    return message
 
 
 def reply_action(action: Action | str) -> arena_pb2.Action:

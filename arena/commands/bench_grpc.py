@@ -374,7 +374,7 @@ def message_sizes(variant: str, seed: int, deals: int) -> MessageSizes:
     random bots, played here, in the SDK's protocol (2: events inside the requests,
     compact observations, answers by index)."""
     from arena._proto.arena.v1 import arena_pb2
-    from arena.client.wire import LegalTexts, reply_of
+    from arena.client.wire import LegalTexts, reply_message
     from arena.server.remote import event_to_proto, observation_to_proto
 
     game = make(variant)
@@ -408,8 +408,8 @@ def message_sizes(variant: str, seed: int, deals: int) -> MessageSizes:
             sent[observation.seat] = len(events)
             requests.append(arena_pb2.ServerMessage(decision=request).ByteSize())
             action = self.bot.act(observation)
-            reply = reply_of("r-12345", action, LegalTexts(request.observation.legal.texts))
-            replies.append(arena_pb2.ClientMessage(action=reply).ByteSize())
+            texts = LegalTexts(request.observation.legal.texts)
+            replies.append(reply_message("r-12345", action, texts).ByteSize())
             return action
 
     policies = [Measured(derive_seed(seed, seat)) for seat in range(4)]

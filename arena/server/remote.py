@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import count
@@ -33,6 +34,7 @@ from arena.cards import card_names
 from arena.deal_loop import action_text
 from arena.errors import ParseError
 from arena.games.base import NOBODY, Action, Event, Observation
+from arena.games.views import NO_FACTS
 from arena.log import get_logger
 from arena.match import Conduct, Deadline, MatchAborted, SeatGone
 from arena.protocol import MAX_ATTEMPTS, action_of_reply, action_to_proto
@@ -107,7 +109,7 @@ def event_to_proto(event: Event, seq: int, deal: int, description: str) -> arena
 
 def facts_json(facts: Mapping[str, Any]) -> str:
     """Facts as one JSON object (protocol 2's ``public_json`` / ``private_json``)."""
-    if not facts:
+    if facts is NO_FACTS or not facts:
         return "{}"
     return json.dumps(dict(facts), separators=(",", ":"), ensure_ascii=False)
 
@@ -117,14 +119,23 @@ def observation_to_proto(
 ) -> arena_pb2.Observation:
     """A seat's observation for a DecisionRequest (events left out: the caller adds those
     not sent yet). ``compact`` (protocol 2): facts as JSON text, legal actions as texts."""
-    message = arena_pb2.Observation(
-        game=observation.game,
-        seat=_seat(observation.seat),
-        phase=observation.phase,
-        to_act=_seat(observation.to_act),
-        hand=card_names(observation.hand),
-        seq=seq,
-    )
+    message = arena_pb2.Observation()
+    fill_observation(message, observation, seq, compact=compact)
+    return message
+
+
+def fill_observation(
+    message: arena_pb2.Observation, observation: Observation, seq: int, *, compact: bool
+) -> None:
+    """:func:`observation_to_proto` written into ``message`` (a request's own: no copy)."""
+    message.game = observation.game
+    if observation.seat != NOBODY:
+        message.seat = observation.seat
+    message.phase = observation.phase
+    if observation.to_act != NOBODY:
+        message.to_act = observation.to_act
+    message.hand.extend(card_names(observation.hand))
+    message.seq = seq
     legal = message.legal
     legal.complete = observation.legal_complete
     legal.description = observation.legal_description
@@ -138,7 +149,6 @@ def observation_to_proto(
         message.public_facts.SetInParent()  # set even when empty
         message.private_facts.SetInParent()
         legal.actions.extend([action_to_proto(a) for a in observation.legal_actions])
-    return message
 
 
 # ---------------------------------------------------------------------------
@@ -223,7 +233,10 @@ class RemotePolicy:
         self._request_numbers = request_numbers if request_numbers is not None else count(1)
         """Numbers of the request ids: shared by every seat of a server, so an id names
         one request on a connection, whatever match it played before."""
-        self._replies: asyncio.Queue[object] = asyncio.Queue()
+        self._replies: deque[object] = deque()
+        self._waiter: asyncio.Future[object] | None = None
+        """The match's wait for the next reply or change (:meth:`_wait`), if it waits."""
+        self._record_decision = metrics.decision_recorder(variant, bot)
         self._send: Send | None = None
         self._wire = Wire()
         self._lost_at: float | None = None
@@ -256,24 +269,32 @@ class RemotePolicy:
         self._send = send
         self._wire = wire
         self._lost_at = None
-        self._replies.put_nowait(_WAKE)
+        self._queue(_WAKE)
 
     def detach(self) -> None:
         """The connection broke: the seat waits ``grace`` seconds for its bot."""
         self._send = None
         self._lost_at = self._now()
-        self._replies.put_nowait(_WAKE)
+        self._queue(_WAKE)
 
     def leave(self) -> None:
         """The bot left the seat for good: it flees at its decision."""
         self.gone = True
         self._send = None
-        self._replies.put_nowait(_GONE)
+        self._queue(_GONE)
 
     def abort(self, reason: str) -> None:
         """Stop the match at this seat's next (or current) decision."""
         self._abort = reason
-        self._replies.put_nowait(_WAKE)
+        self._queue(_WAKE)
+
+    def _queue(self, item: object) -> None:
+        """Hand ``item`` (a reply, or a change to re-check) to the match's wait."""
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(item)
+        else:
+            self._replies.append(item)
 
     @property
     def connected(self) -> bool:
@@ -341,7 +362,7 @@ class RemotePolicy:
             self._result(
                 request_id, arena_pb2.ACTION_STATUS_ACCEPTED, action=action_to_proto(action)
             )
-        self._replies.put_nowait(_Reply(request_id, action, problem, arrived, sent))
+        self._queue(_Reply(request_id, action, problem, arrived, sent))
 
     # -- asked by the match's driver -----------------------------------------------
 
@@ -434,7 +455,7 @@ class RemotePolicy:
         answered, self._unconfirmed = self._unconfirmed, None
         if answered is None:
             return
-        metrics.record_decision(self.variant, self.bot, time.perf_counter() - self._sent_at)
+        self._record_decision(time.perf_counter() - self._sent_at)
         told = self._accepted == answered[0]  # accepted on arrival already
         self._close()
         if self._wire.compact:
@@ -448,27 +469,30 @@ class RemotePolicy:
 
     async def _wait(self, seconds: float) -> object:
         """The next queued item within ``seconds`` (None if none)."""
-        replies = self._replies
-        if not replies.empty():
-            return replies.get_nowait()
-        if seconds == float("inf"):
-            return await replies.get()
+        if self._replies:
+            return self._replies.popleft()
+        loop = asyncio.get_running_loop()
+        waiter = self._waiter = loop.create_future()
+        timer = None
+        if seconds != float("inf"):
+            timer = loop.call_later(max(seconds, 0.0), _expire, waiter)
         try:
-            async with asyncio.timeout(max(seconds, 0.0)):
-                return await replies.get()
-        except TimeoutError:
-            return None
+            return await waiter
+        finally:
+            self._waiter = None
+            if timer is not None:
+                timer.cancel()
 
     def _request(self, observation: Observation, deadline: Deadline) -> None:
         wire = self._wire
         carried = self._before_request(wire.carry)
-        request = arena_pb2.DecisionRequest(
-            request_id=f"r-{next(self._request_numbers)}",
-            match_id=self.match_id,
-            deal=self._deal(),
-            observation=observation_to_proto(observation, self._seq(), compact=wire.compact),
-            accepted=self._last_accepted,
-        )
+        message = arena_pb2.ServerMessage()
+        request = message.decision  # written in place: no copy of the request
+        request.request_id = f"r-{next(self._request_numbers)}"
+        request.match_id = self.match_id
+        request.deal = self._deal()
+        fill_observation(request.observation, observation, self._seq(), compact=wire.compact)
+        request.accepted = self._last_accepted
         self._last_accepted = ""
         if carried:
             request.observation.events.extend(carried)
@@ -480,7 +504,7 @@ class RemotePolicy:
         self._attempts = 0
         self._fill_times(request)
         self._sent_at = time.perf_counter()
-        self.send(arena_pb2.ServerMessage(decision=request))
+        self.send(message)
 
     def _fill_times(self, request: arena_pb2.DecisionRequest) -> None:
         decision, bank = self._time_left()
@@ -506,12 +530,11 @@ class RemotePolicy:
         self._complete = False
         self._accepted = None
         self._attempts = 0
-        stale: list[object] = []
-        while not self._replies.empty():
-            stale.append(self._replies.get_nowait())
+        stale = list(self._replies)
+        self._replies.clear()
         for item in stale:
             if item is _GONE:
-                self._replies.put_nowait(_GONE)
+                self._queue(_GONE)
             elif isinstance(item, _Reply):
                 self._result(
                     item.request_id,
@@ -558,6 +581,11 @@ class RemotePolicy:
                 )
             )
         )
+
+
+def _expire(waiter: asyncio.Future[object]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 def _ms(seconds: float) -> int:

@@ -175,6 +175,8 @@ class MatchSession:
         """Set once spectators have had the last message."""
         self.task: asyncio.Task[None] | None = None
         """The match's coroutine, once started."""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The event loop it runs on, once started."""
         self._state: State | None = None
         self._deal = 0
         self._seq = 0
@@ -460,7 +462,8 @@ class MatchSession:
         """Tell the seats, then play the match on the running event loop."""
         for player in range(NUM_SEATS):
             self._to(player, arena_pb2.ServerMessage(seat_assigned=self.seat_assigned(player)))
-        self.task = asyncio.get_running_loop().create_task(self.run(), name=self.match_id)
+        self.loop = asyncio.get_running_loop()
+        self.task = self.loop.create_task(self.run(), name=self.match_id)
         return self.task
 
     async def run(self) -> None:

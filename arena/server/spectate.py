@@ -11,6 +11,7 @@ public message as the seats do.
 from __future__ import annotations
 
 import asyncio
+import threading
 from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -332,20 +333,34 @@ def _first_deal(deals: list[_Deal], after_seq: int) -> int:
 
 class LiveFeed:
     """A spectator's seat at a running match: :meth:`open` catches it up (between two
-    steps of the match's coroutine, on the same event loop), then :meth:`messages` gives
-    every public message until the match is over; the watcher is removed however the
-    reading ends."""
+    steps of the match's coroutine, on the match's event loop), then :meth:`messages`
+    gives every public message until the match is over; the watcher is removed however
+    the reading ends. The spectator's loop may be another thread's (a web face of its
+    own): the messages are then handed over thread-safely."""
 
     def __init__(self, session: MatchSession) -> None:
         self._session = session
+        self._loop = asyncio.get_running_loop()
+        self._thread = threading.get_ident()
         self._inbox: asyncio.Queue[arena_pb2.WatchMessage | None] = asyncio.Queue()
 
     def _watcher(self, message: arena_pb2.WatchMessage | None) -> None:
-        self._inbox.put_nowait(message)
+        if threading.get_ident() == self._thread:
+            self._inbox.put_nowait(message)
+        else:
+            self._loop.call_soon_threadsafe(self._inbox.put_nowait, message)
 
     async def open(self, after_seq: int = 0) -> bool:
         """Start watching: False (nothing sent) if the match is over already."""
-        return self._session.watch(self._watcher, after_seq)
+        session = self._session
+        loop = session.loop
+        if loop is None or loop is self._loop:
+            return session.watch(self._watcher, after_seq)
+
+        async def on_its_loop() -> bool:
+            return session.watch(self._watcher, after_seq)
+
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(on_its_loop(), loop))
 
     async def messages(self) -> AsyncGenerator[arena_pb2.WatchMessage, None]:
         """The catch-up, then every public message up to the match's result."""
