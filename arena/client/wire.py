@@ -220,30 +220,26 @@ def observation_from_proto(
         seen: Sequence[Event] = events
     else:
         seen = tuple(events) + tuple(event_from_proto(e) for e in message.events)
+    legal: Sequence[Action]
+    public: Mapping[str, Any]
+    private: Mapping[str, Any]
     if message.public_json:  # protocol 2: decoded on demand
-        return Observation(
-            game=message.game,
-            seat=_seat(message, "seat"),
-            phase=message.phase,
-            to_act=_seat(message, "to_act"),
-            hand=_cards(" ".join(message.hand)),
-            legal_actions=LegalTexts(message.legal.texts),
-            events=seen,
-            public=JsonFacts(message.public_json),
-            private=JsonFacts(message.private_json),
-            legal_complete=message.legal.complete,
-            legal_description=message.legal.description,
-        )
+        legal = LegalTexts(message.legal.texts)
+        public, private = JsonFacts(message.public_json), JsonFacts(message.private_json)
+    else:
+        legal = _legal(message.legal.actions)
+        public = facts_from_struct(message.public_facts)
+        private = facts_from_struct(message.private_facts)
     return Observation(
         game=message.game,
         seat=_seat(message, "seat"),
         phase=message.phase,
         to_act=_seat(message, "to_act"),
         hand=_cards(" ".join(message.hand)),
-        legal_actions=_legal(message.legal.actions),
+        legal_actions=legal,
         events=seen,
-        public=facts_from_struct(message.public_facts),
-        private=facts_from_struct(message.private_facts),
+        public=public,
+        private=private,
         legal_complete=message.legal.complete,
         legal_description=message.legal.description,
     )
