@@ -132,7 +132,8 @@ class Stoppable:
         return self.policy.act(observation)
 
     async def act_async(self, observation: Observation) -> Action | str:
-        if self._quick:
+        if self._quick:  # the loop's other work first: a match of such bots never waits
+            await asyncio.sleep(0)
             return self.act(observation)
         return await asyncio.to_thread(self.act, observation)
 
