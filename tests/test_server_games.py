@@ -16,6 +16,7 @@ from typing import Any
 
 import leak_plants as plants
 import pytest
+from google.protobuf import json_format, struct_pb2
 from google.protobuf.message import Message
 from leak_plants import Plant
 from public_cards import Statement, statement_for
@@ -104,7 +105,8 @@ def _cards_in(message: Message, skip: frozenset[str] = frozenset()) -> Counter[i
                 walk(item)
         elif not isinstance(value, int | float | bytes):  # a repeated field
             items = list(value)
-            if items and all(isinstance(item, str) for item in items):
+            words = all(isinstance(item, str) and " " not in item for item in items)
+            if items and words:  # a list of cards (a hand); texts count one by one
                 found |= cards(" ".join(items))
             for item in items:
                 walk(item)
@@ -124,25 +126,45 @@ def test_the_inspection_finds_a_card_in_any_field() -> None:
     )
     leak.decision.observation.private_facts.update({"returned": ["5d Kc"]})
     assert _cards_in(leak, PUBLIC) == Counter(parse_cards("3s 4h 5d Kc"))
+    compact = arena_pb2.Observation(
+        legal=arena_pb2.LegalActions(texts=["play 6s 6s", "play 6s 7s"]),
+        private_json='{"returned": ["8d"]}',
+    )
+    assert _cards_in(compact, PUBLIC) == Counter(parse_cards("6s 6s 7s"))  # text by text
+    assert _cards_in(facts_of(compact, "private")) == Counter(parse_cards("8d"))
 
 
-PUBLIC = frozenset({"events", "public_facts", "description", "text", "summary"})
+PUBLIC = frozenset(
+    {"events", "public_facts", "public_json", "description", "text", "summary", "private_json"}
+)
+"""Fields left out of a seat's own cards: the public ones (checked by :func:`public_leaks`)
+and protocol 2's private facts, whose JSON text is read as facts (:func:`facts_of`)."""
+
+
+def facts_of(observation: arena_pb2.Observation, kind: str) -> struct_pb2.Struct:
+    """An observation's public or private facts as a Struct, whichever protocol sent it."""
+    text = getattr(observation, f"{kind}_json")
+    if not text:
+        return getattr(observation, f"{kind}_facts")  # type: ignore[no-any-return]
+    return json_format.Parse(text, struct_pb2.Struct())
 
 
 Streams = list[list[arena_pb2.ServerMessage]]
 """The messages each of the four seats of one match received, in order."""
 
 
-def play_raw_matches(store: Store, variant: str, matches: int, max_deals: int) -> list[Streams]:
-    """Four raw bots (first legal action) play ``matches`` matches on a real server on
-    127.0.0.1; per match, the four seats' streams."""
+def play_raw_matches(
+    store: Store, variant: str, matches: int, max_deals: int, protocol: int = 1
+) -> list[Streams]:
+    """Four raw bots (first legal action) speaking ``protocol`` play ``matches`` matches
+    on a real server on 127.0.0.1; per match, the four seats' streams."""
     server = Arena(store, PlayConfig(clock=clock(), max_deals=max_deals))
     try:
         tokens = server.tokens(*(f"hide-{variant}-{n}" for n in range(4)))
 
         async def one(token: str) -> Streams:
             bot = Raw(server.address, token)
-            await bot.hello()
+            await bot.hello(protocol=protocol)
             await bot.join(variant=variant, rated=False)
             streams = []
             for _ in range(matches):
@@ -173,8 +195,14 @@ def check_wire(store: Store, variant: str, streams: Streams) -> None:
         [
             item
             for x in stream
-            if x.WhichOneof("body") in ("events", "deal_result", "match_result")
-            for item in (x.events.events if x.HasField("events") else [x])
+            if x.WhichOneof("body") in ("events", "decision", "deal_result", "match_result")
+            for item in (
+                x.events.events
+                if x.HasField("events")
+                else x.decision.observation.events  # protocol 2: inside the requests
+                if x.HasField("decision")
+                else [x]
+            )
         ]
         for stream in streams
     ]
@@ -188,6 +216,8 @@ def check_wire(store: Store, variant: str, streams: Streams) -> None:
                 deal, seat = message.deal_started.deal, message.deal_started.seat
             if body in ("deal_started", "decision", "action_result") and deal:
                 cards = _cards_in(message, PUBLIC)
+                if body == "decision":
+                    cards |= _cards_in(facts_of(message.decision.observation, "private"))
                 assert not cards - held[deal - 1][seat], (variant, body, deal, seat)
                 inspected += cards.total()
     assert inspected > 100  # the hands and legal actions were read, card by card
@@ -262,9 +292,11 @@ def public_leaks(game: Game, deals: list[dict[str, Any]], stream: list[Any]) -> 
             for event in message.events.events:
                 by_deal.setdefault(event.deal, []).append(_wire_event(event))
         elif body == "decision" and deal is not None:
+            for event in message.decision.observation.events:  # protocol 2: inside
+                by_deal.setdefault(event.deal, []).append(_wire_event(event))
             moment = mine[decisions]
             decisions += 1
-            facts = _cards_in(message.decision.observation.public_facts)
+            facts = _cards_in(facts_of(message.decision.observation, "public"))
             check(moment, facts, f"deal {number}, decision {decisions} of seat {seat}")
         elif body == "deal_result" and deal is not None:
             facts = _cards_in(message.deal_result.details)  # e.g. Shengji's kitty, now shown
@@ -272,9 +304,12 @@ def public_leaks(game: Game, deals: list[dict[str, Any]], stream: list[Any]) -> 
     return problems
 
 
+@pytest.mark.parametrize("protocol", [1, 2])
 @pytest.mark.parametrize("variant", games.names())
-def test_no_seat_receives_a_card_it_does_not_hold(store: Store, variant: str) -> None:
-    for streams in play_raw_matches(store, variant, matches=2, max_deals=2):
+def test_no_seat_receives_a_card_it_does_not_hold(
+    store: Store, variant: str, protocol: int
+) -> None:
+    for streams in play_raw_matches(store, variant, matches=2, max_deals=2, protocol=protocol):
         check_wire(store, variant, streams)
 
 
@@ -289,11 +324,12 @@ WIRE_PLANTS: list[tuple[str, Plant]] = [
 
 
 @pytest.mark.interpreted_engines
+@pytest.mark.parametrize("protocol", [1, 2])
 @pytest.mark.parametrize(
     ("variant", "plant"), WIRE_PLANTS, ids=[plant.__name__ for _, plant in WIRE_PLANTS]
 )
 def test_the_wire_check_finds_a_leak_planted_in_the_engine(
-    store: Store, monkeypatch: pytest.MonkeyPatch, variant: str, plant: Plant
+    store: Store, monkeypatch: pytest.MonkeyPatch, variant: str, plant: Plant, protocol: int
 ) -> None:
     """A real server plays with an engine that leaks; the wire check must see it. The
     match seed is pinned so that Guandan's second and third deals have tribute."""
@@ -301,6 +337,6 @@ def test_the_wire_check_finds_a_leak_planted_in_the_engine(
     monkeypatch.setattr(
         session, "secrets", SimpleNamespace(randbits=lambda bits: 5, token_hex=secrets.token_hex)
     )
-    (streams,) = play_raw_matches(store, variant, matches=1, max_deals=3)
+    (streams,) = play_raw_matches(store, variant, matches=1, max_deals=3, protocol=protocol)
     with pytest.raises(AssertionError, match="hidden cards on the wire"):
         check_wire(store, variant, streams)

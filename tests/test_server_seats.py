@@ -92,8 +92,13 @@ class Raw:
                 return message
 
     async def answer(self, request: arena_pb2.DecisionRequest) -> None:
-        first = request.observation.legal.actions[0]
-        await self.send(action=arena_pb2.ActionReply(request_id=request.request_id, action=first))
+        """The first legal action: by its index in protocol 2's texts, else echoed."""
+        if request.observation.legal.texts:
+            reply = arena_pb2.ActionReply(request_id=request.request_id, index=0)
+        else:
+            first = request.observation.legal.actions[0]
+            reply = arena_pb2.ActionReply(request_id=request.request_id, action=first)
+        await self.send(action=reply)
 
     async def play_out(self) -> arena_pb2.MatchResult:
         """Answer every decision with the first legal action until the match result."""
