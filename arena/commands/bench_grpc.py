@@ -228,6 +228,7 @@ class _Server:
         from arena.server.app import RunningServer, start_server
         from arena.server.play import PlayConfig
         from arena.server.services import REGISTRATIONS_PER_MINUTE
+        from arena.server.tuning import tune_collector
 
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -245,6 +246,7 @@ class _Server:
             )
         )
         self.address = f"127.0.0.1:{self.running.port}"
+        tune_collector()  # as `arena serve` does
 
     def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(30)

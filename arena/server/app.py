@@ -31,6 +31,7 @@ from arena.server.services import (
     Services,
 )
 from arena.server.spectate import SpectateService
+from arena.server.tuning import tune_collector
 from arena.store import Store
 
 if TYPE_CHECKING:
@@ -259,6 +260,7 @@ async def serve(
         web_host=web_host,
         reports=reports,
     )
+    tune_collector()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
