@@ -204,3 +204,51 @@ def test_a_compact_observation_is_the_engines_on_the_bots_side(variant: str) -> 
             action = observation.legal_actions[index]
             assert read.legal_actions.position(action) == index
             assert action in read.legal_actions
+
+
+@pytest.mark.parametrize(("first", "then"), [(2, 1), (1, 2)])
+def test_a_seat_taken_back_in_the_other_protocol_gets_the_open_request_in_its_form(
+    store: Store, first: int, then: int
+) -> None:
+    """The bot's connection breaks at its decision; the bot comes back speaking the other
+    protocol: the open request comes again, its observation in the new form, and an
+    answer to it is taken as that protocol takes answers."""
+    with arena(store, clock=clock(decision=20.0, grace=20.0), max_deals=1) as server:
+        mine, *others = server.tokens("px-me", "px-1", "px-2", "px-3")
+
+        async def main() -> tuple[arena_pb2.DecisionRequest, arena_pb2.DecisionRequest, str]:
+            bot = Raw(server.address, mine)
+            await bot.hello(protocol=first)
+            await bot.join(rated=False)
+            fill = fillers(server, others)
+            assigned = (await bot.until("seat_assigned")).seat_assigned
+            request = (await bot.until("decision")).decision
+            await bot.close()
+            again = Raw(server.address, mine)
+            await again.hello(resume=assigned.match.match_id, protocol=then)
+            await again.until("resume")
+            resent = (await again.until("decision")).decision
+            await again.answer(resent)
+            message = await again.until("action_result", "decision", "deal_result")
+            told = message.WhichOneof("body") or ""
+            if told == "action_result":
+                told = arena_pb2.ActionStatus.Name(message.action_result.status)
+            if told == "decision":
+                assert message.decision.accepted == resent.request_id
+                await again.answer(message.decision)
+            await again.play_out()
+            await again.close()
+            await fill
+            return request, resent, told
+
+        request, resent, told = run(main())
+    assert resent.request_id == request.request_id
+    assert resent.observation.hand == request.observation.hand
+    if then == 2:
+        assert resent.observation.public_json and resent.observation.legal.texts
+        assert not resent.observation.legal.actions
+        assert told in ("decision", "deal_result")  # accepted: no result of its own
+    else:
+        assert resent.observation.HasField("public_facts") and resent.observation.legal.actions
+        assert not resent.observation.public_json and not resent.observation.legal.texts
+        assert told == "ACTION_STATUS_ACCEPTED"

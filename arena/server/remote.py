@@ -242,6 +242,8 @@ class RemotePolicy:
         self._lost_at: float | None = None
         self._open: str | None = None
         self._request_message: arena_pb2.DecisionRequest | None = None
+        self._observation: Observation | None = None
+        """The open request's observation (to send it again in another protocol's form)."""
         self._listed: Sequence[Action] = ()
         """The open request's legal actions as listed (what a reply's index names)."""
         self._complete = False
@@ -307,14 +309,23 @@ class RemotePolicy:
             send(message)
 
     def resend_open(self) -> None:
-        """Send the open DecisionRequest again (after a Resume), with the time left."""
-        request = self._request_message
+        """Send the open DecisionRequest again (after a Resume), with the time left, its
+        observation in the form of the connection's protocol (a bot may come back
+        speaking the other one; the Resume brought the deal's events)."""
+        request, observation = self._request_message, self._observation
         if self._open is None or request is None:
             return
-        again = arena_pb2.DecisionRequest()
+        message = arena_pb2.ServerMessage()
+        again = message.decision
         again.CopyFrom(request)
+        compact = self._wire.compact
+        if observation is not None and bool(request.observation.public_json) != compact:
+            again.observation.Clear()
+            fill_observation(
+                again.observation, observation, request.observation.seq, compact=compact
+            )
         self._fill_times(again)
-        self.send(arena_pb2.ServerMessage(decision=again))
+        self.send(message)
 
     def offer(self, request_id: str, reply: arena_pb2.ActionReply) -> None:
         """An ActionReply from the stream: queued, with its arrival time, if it answers
@@ -498,6 +509,7 @@ class RemotePolicy:
             request.observation.events.extend(carried)
         self._open = request.request_id
         self._request_message = request
+        self._observation = observation
         self._listed = observation.legal_actions
         self._complete = observation.legal_complete
         self._deadline = deadline
@@ -526,6 +538,7 @@ class RemotePolicy:
         """The open request is closed: later replies naming it are stale."""
         self._open = None
         self._request_message = None
+        self._observation = None
         self._listed = ()
         self._complete = False
         self._accepted = None
