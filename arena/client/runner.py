@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import time
 import traceback
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any, Final
@@ -406,6 +406,24 @@ class _Stream:
         match is over (True). Bodies this version does not know are ignored."""
         hello = arena_pb2.Hello(protocol=PROTOCOL, client=CLIENT, events_in_requests=True)
         await self._send(hello=hello)
+        async with contextlib.aclosing(self._messages(call)) as messages:
+            async for message in messages:
+                body = message.WhichOneof("body") or ""
+                handler = self._handlers.get(body)
+                if handler is not None and await handler(getattr(message, body)):
+                    await call.done_writing()
+                    return True
+        return False
+
+    async def _messages(self, call: _Call) -> AsyncGenerator[arena_pb2.ServerMessage, None]:
+        """The server's messages in order, then the error that ended the call (raised).
+        A bot asked on the event loop (``inline``) is read between its answers: nothing
+        thinks meanwhile. Any other is read by a task of its own, while it thinks too."""
+        if self._inline_act is not None:
+            while (message := await call.read()) is not grpc.aio.EOF:
+                assert isinstance(message, arena_pb2.ServerMessage)
+                yield message
+            return
         inbox: asyncio.Queue[arena_pb2.ServerMessage | grpc.aio.AioRpcError | None]
         inbox = asyncio.Queue()
         reader = asyncio.create_task(_read_all(call, inbox))
@@ -413,12 +431,7 @@ class _Stream:
             while (message := await inbox.get()) is not None:
                 if isinstance(message, grpc.aio.AioRpcError):
                     raise message
-                body = message.WhichOneof("body") or ""
-                handler = self._handlers.get(body)
-                if handler is not None and await handler(getattr(message, body)):
-                    await call.done_writing()
-                    return True
-            return False
+                yield message
         finally:
             reader.cancel()
             await asyncio.gather(reader, return_exceptions=True)
