@@ -73,7 +73,8 @@ class PolicyError(IllegalActionError):
 
 class Ask(NamedTuple):
     """A question of the driver to a policy: the seat's observation, to be answered by
-    ``deadline`` (None: no clock) with ``act_by`` when ``timed`` (else ``act``)."""
+    ``deadline`` (None: no clock); ``timed`` when the policy answers by a deadline
+    (``act_by``, or ``act_by_async`` awaited), else ``act`` / ``act_async``."""
 
     policy: Policy
     observation: Observation
@@ -358,9 +359,7 @@ def _decide(
     if clock.limit is not None:
         started = clock.now()
         deadline = Deadline(started + clock.limit, started + clock.limit + banks[player])
-    timed = deadline is not None and (
-        hasattr(policy, "act_by") or hasattr(policy, "act_by_async")
-    )
+    timed = deadline is not None and (hasattr(policy, "act_by") or hasattr(policy, "act_by_async"))
     while True:
         action: object
         if given is not None:

@@ -397,9 +397,10 @@ class _Stream:
             return _Closed(grpc.StatusCode.UNAVAILABLE, f"the server shut down ({code.name})")
         return _Closed(code, details)
 
-    async def _send(self, **body: Any) -> None:
+    async def _send(self, message: arena_pb2.ClientMessage | None = None, **body: Any) -> None:
+        """Write ``message``, or one made of ``body``."""
         assert self._write is not None
-        await self._write(arena_pb2.ClientMessage(**body))
+        await self._write(message if message is not None else arena_pb2.ClientMessage(**body))
 
     async def _play(self, call: _Call) -> bool:
         """Hello, then each message to its handler until EOF (False) or the run's last
@@ -576,8 +577,7 @@ class _Stream:
                 self.tell(Refused(decision.request_id, str(action), "MALFORMED", str(err), left))
                 notify_illegal(bot, action, str(err))
                 continue
-            assert self._write is not None
-            await self._write(reply)
+            await self._send(reply)
             return
 
     async def _action_result(self, result: arena_pb2.ActionResult) -> bool:

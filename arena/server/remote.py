@@ -243,11 +243,8 @@ class RemotePolicy:
         self._open: str | None = None
         self._request_message: arena_pb2.DecisionRequest | None = None
         self._observation: Observation | None = None
-        """The open request's observation (to send it again in another protocol's form)."""
-        self._listed: Sequence[Action] = ()
-        """The open request's legal actions as listed (what a reply's index names)."""
-        self._complete = False
-        """Whether ``_listed`` is every legal action."""
+        """The open request's observation: its legal actions as listed (what a reply's
+        index names), its form for another protocol."""
         self._accepted: str | None = None
         """The open request, once a reply to it was accepted on arrival (protocol 1)."""
         self._last_accepted = ""
@@ -356,18 +353,21 @@ class RemotePolicy:
             )
             return
         sent = reply.action if reply.HasField("action") else None
+        asked = self._observation
+        listed = asked.legal_actions if asked is not None else ()
         try:
-            action: Action | None = action_of_reply(reply, self._listed)
+            action: Action | None = action_of_reply(reply, listed)
             problem = ""
         except ParseError as err:
             action, problem = None, str(err)
         if (
             action is not None
             and not self._wire.compact
-            and self._complete
+            and asked is not None
+            and asked.legal_complete
             and self._accepted is None
             and arrived < self._deadline.final
-            and action in self._listed
+            and action in listed
         ):
             self._accepted = request_id
             self._result(
@@ -510,8 +510,6 @@ class RemotePolicy:
         self._open = request.request_id
         self._request_message = request
         self._observation = observation
-        self._listed = observation.legal_actions
-        self._complete = observation.legal_complete
         self._deadline = deadline
         self._attempts = 0
         self._fill_times(request)
@@ -539,8 +537,6 @@ class RemotePolicy:
         self._open = None
         self._request_message = None
         self._observation = None
-        self._listed = ()
-        self._complete = False
         self._accepted = None
         self._attempts = 0
         stale = list(self._replies)
