@@ -2,8 +2,9 @@
 
 A name may carry parameters of the bot's constructor after a colon:
 ``make("search:samples=16,candidates=4")`` is ``SearchBot(seed, samples=16,
-candidates=4)``. Only numeric parameters (ints and floats) can be given; the full
-name, parameters included, is the bot's name in matches and results.
+candidates=4)``. Parameters are numbers (ints and floats), or text where the bot takes
+text (``policy:path=trained.npz``: a trained policy's file); the full name, parameters
+included, is the bot's name in matches and results.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from bots.simple import FirstBot, RandomBot
 
 MAX_PARAMETER = 1_000_000
 """The largest size of a bot parameter (a budget beyond it would never finish a decision)."""
+MAX_TEXT = 4096
+"""The longest text parameter (a file's path)."""
 
 __all__ = [
     "FirstBot",
@@ -40,7 +43,15 @@ _FACTORIES: dict[str, Callable[[int], Policy]] = {
     "first": lambda seed: FirstBot(),
     "heuristic": HeuristicBot,
     "search": SearchBot,  # its default budget: DEFAULT_SAMPLES deals × DEFAULT_CANDIDATES
+    "policy": lambda seed, path="": _policy_bot(seed, path),  # type: ignore[misc]
 }
+
+
+def _policy_bot(seed: int, path: str) -> Policy:
+    """A trained policy (``policy:path=FILE``), loaded only when asked for (numpy)."""
+    from arena.env.policy import PolicyBot
+
+    return PolicyBot(seed, path)
 
 
 _QUICK = frozenset({"random", "first"})
@@ -61,6 +72,8 @@ def parameters(name: str) -> dict[str, type]:
     """The numeric keyword parameters that the built-in bot ``name`` takes, with their type
     (``float`` for one that also takes ``None``): what ``name:key=value`` may set."""
     factory = _factory(name)
+    if name.partition(":")[0] == "policy":
+        return {"path": str}
     if not inspect.isclass(factory):
         return {}
     hints = typing.get_type_hints(factory.__init__)
@@ -117,10 +130,10 @@ def _factory(name: str) -> Callable[[int], Policy]:
         raise ConfigError(f"unknown bot {name!r}; built-in bots: {', '.join(names())}") from None
 
 
-def _parse(base: str, spec: str) -> dict[str, int | float]:
+def _parse(base: str, spec: str) -> dict[str, int | float | str]:
     """``samples=16,margin=1.5`` → their values, checked against the bot's parameters."""
     known = parameters(base)
-    settings: dict[str, int | float] = {}
+    settings: dict[str, int | float | str] = {}
     for item in spec.split(","):
         key, equals, text = (part.strip() for part in item.partition("="))
         if key not in known:
@@ -129,6 +142,13 @@ def _parse(base: str, spec: str) -> dict[str, int | float]:
         if not equals or key in settings:
             raise ConfigError(f"parameter {key!r} of bot {base!r} needs one value: {key}=VALUE")
         kind = known[key]
+        if kind is str:
+            if not text or len(text) > MAX_TEXT:
+                raise ConfigError(
+                    f"parameter {key!r} of bot {base!r} needs text of 1 to {MAX_TEXT} characters"
+                )
+            settings[key] = text
+            continue
         try:
             if len(text) > 40:
                 raise ValueError(text)

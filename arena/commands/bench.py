@@ -205,15 +205,19 @@ def add_parser(sub: Subcommands) -> None:
     parser = sub.add_parser(
         "bench",
         help="measure engine speed with random bots ('bench scale': Ray, 'bench grpc': remote, "
-        "'bench bots': the built-in bots' cost, 'bench web': the web face)",
+        "'bench bots': the built-in bots' cost, 'bench web': the web face, "
+        "'bench env': the RL environment against the bare engine)",
         description="arena bench GAME: engine speed in one process. "
         "arena bench scale --variant V: deals/s on Ray with 1 and N workers. "
         "arena bench grpc --variant V: remote SDK bots against the same matches in process. "
         "arena bench bots --variant V --bots heuristic: deals by built-in bots against "
         "random bots. arena bench web [--db FILE]: the web face's pages on a store of 1,000 "
-        "bots and 100,000 matches, and a live table's delay.",
+        "bots and 100,000 matches, and a live table's delay. arena bench env --variant V: the RL "
+        "environment's vectorised stepping against the bare engine.",
     )
-    parser.add_argument("game", help="game name, e.g. guandan, or 'scale', 'grpc', 'bots' or 'web'")
+    parser.add_argument(
+        "game", help="game name, e.g. guandan, or 'scale', 'grpc', 'bots', 'web' or 'env'"
+    )
     parser.add_argument(
         "--variant",
         type=arguments.variant,
@@ -230,7 +234,8 @@ def add_parser(sub: Subcommands) -> None:
         "--matches",
         type=arguments.count,
         default=None,
-        help="with 'scale': matches (96); 'grpc': at once (32); 'web': in the store (100000)",
+        help="with 'scale': matches (96); 'grpc': at once (32); 'web': in the store (100000); "
+        "'env': tables stepped together (64)",
     )
     parser.add_argument(
         "--workers",
@@ -242,7 +247,8 @@ def add_parser(sub: Subcommands) -> None:
         "--deals",
         type=arguments.count,
         default=None,
-        help="deals (300); per match: 'scale' 5, 'grpc' 2; 'scale --balance' in all (800)",
+        help="deals (300); per match: 'scale' 5, 'grpc' 2; 'scale --balance' in all (800); "
+        "'env' in all (200)",
     )
     parser.add_argument(
         "--seed", type=arguments.seed, default=1, help="first deal seed (default 1)"
@@ -310,6 +316,12 @@ def run_bench_command(args: argparse.Namespace) -> int:
         args.deals = 50 if args.deals is None else args.deals
         args.bots = "heuristic" if args.bots is None else args.bots
         return run_bench_bots(args)
+    if args.game == "env":
+        from arena.commands.bench_env import run_env_bench  # loads the RL environments
+
+        args.deals = 200 if args.deals is None else args.deals
+        args.matches = 64 if args.matches is None else args.matches
+        return run_env_bench(args)
     if args.game == "web":
         from arena.commands.bench_web import run_web_bench  # loads the web face: only here
 

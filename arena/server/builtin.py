@@ -18,8 +18,19 @@ def builtin_names() -> list[str]:
     return bots.names()
 
 
+LOCAL_ONLY = frozenset({"policy"})
+"""Built-in bots that read a file named in their parameters: a client must not make the
+server open its files, so the server seats none of them."""
+
+
 def builtin_problem(name: str) -> str | None:
-    """Why ``name`` is no built-in bot (unknown, or bad parameters); None when it is one."""
+    """Why ``name`` is no built-in bot here (unknown, bad parameters, or one that reads
+    a file); None when it is one."""
+    if name.partition(":")[0] in LOCAL_ONLY:
+        return (
+            f"{name[:80]!r}: a trained policy is played where its file is (arena compare, "
+            "arena balance), not seated by the server"
+        )
     try:
         bots.make(name)
     except ConfigError as err:

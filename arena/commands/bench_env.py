@@ -1,0 +1,129 @@
+"""``arena bench env``: the RL environment's stepping against the bare engine, one run.
+
+Both sides play random legal moves on the same variant, in this process:
+
+* *engine* — deals played by the engine alone: list the legal actions, apply one;
+* *engine, observed* — the same with the observation of each seat to act made and its
+  legal actions all listed (what any agent needs to decide);
+* *vector* — the same number of deals through :class:`~arena.env.vector.VectorEnv`
+  (``--matches`` tables at once): each step makes every table's action mask and the
+  acting player's tensor, and the random choice is drawn from the masks in one
+  vectorised draw;
+* *masks only* — the vector env's work without the tensors, to show where time goes.
+
+A decision is one engine action (a factored space's index that completes none is not
+counted). The report gives decisions/s of each and what the environment adds:
+``engine rate / vector rate - 1`` (target: at most 30%), and the same against the
+observed engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Sequence
+from typing import Any, Final
+
+import numpy as np
+
+from arena.commands import print_json
+from arena.env.vector import VectorEnv
+from arena.games import make
+from arena.games.base import Action
+
+__all__ = ["TARGET_OVERHEAD", "measure_env", "run_env_bench"]
+
+TARGET_OVERHEAD: Final = 0.30
+"""What the environment may add to the engine's time per decision."""
+
+
+def _engine(variant: str, deals: int, seed: int, observed: bool) -> tuple[int, float]:
+    """Decisions and seconds of ``deals`` deals by the engine alone (random moves), with
+    each decision's observation made and its legal actions listed if ``observed``."""
+    game = make(variant)
+    rng = random.Random(seed)
+    decisions = 0
+    setup = game.first_setup()
+    start = time.perf_counter()
+    for deal in range(deals):
+        state = game.new_deal(setup, seed=seed + deal)
+        while not state.is_terminal():
+            legal: Sequence[Action] = (
+                list(state.observe(state.to_act).legal_actions)
+                if observed
+                else state.legal_actions()
+            )
+            state.apply(legal[rng.randrange(len(legal))])
+            decisions += 1
+        setup = state.outcome().next_setup or game.first_setup()
+    return decisions, time.perf_counter() - start
+
+
+def _vector(variant: str, deals: int, tables: int, seed: int, tensors: bool) -> tuple[int, float]:
+    """Decisions and seconds of at least ``deals`` deals through the vector env."""
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    env = VectorEnv(variant, tables, seed=seed, tensors=tensors)
+    decisions = finished = 0
+    while finished < deals:
+        draw = rng.random(env.masks.shape) * env.masks
+        step = env.step(draw.argmax(axis=1))
+        decisions += step.actions
+        finished += int(step.done.sum())
+    return decisions, time.perf_counter() - start
+
+
+def measure_env(variant: str, deals: int, tables: int, seed: int) -> dict[str, Any]:
+    """The three timings and the wrapper's overhead (JSON-ready)."""
+    engine_decisions, engine_seconds = _engine(variant, deals, seed, observed=False)
+    observed_decisions, observed_seconds = _engine(variant, deals, seed, observed=True)
+    vector_decisions, vector_seconds = _vector(variant, deals, tables, seed, tensors=True)
+    mask_decisions, mask_seconds = _vector(variant, deals, tables, seed, tensors=False)
+    engine_rate = engine_decisions / engine_seconds
+    observed_rate = observed_decisions / observed_seconds
+    vector_rate = vector_decisions / vector_seconds
+    mask_rate = mask_decisions / mask_seconds
+    overhead = engine_rate / vector_rate - 1
+    return {
+        "variant": variant,
+        "deals": deals,
+        "tables": tables,
+        "engine": {"decisions": engine_decisions, "decisions_per_second": engine_rate},
+        "engine_observed": {"decisions": observed_decisions, "decisions_per_second": observed_rate},
+        "vector": {"decisions": vector_decisions, "decisions_per_second": vector_rate},
+        "masks_only": {"decisions": mask_decisions, "decisions_per_second": mask_rate},
+        "overhead": overhead,
+        "overhead_observed": observed_rate / vector_rate - 1,
+        "target_overhead": TARGET_OVERHEAD,
+        "met": overhead <= TARGET_OVERHEAD,
+    }
+
+
+def run_env_bench(args: argparse.Namespace) -> int:
+    report = measure_env(args.variant, args.deals, args.matches, args.seed)
+    if args.json:
+        print_json(report)
+        return 0
+    engine, vector, masks = report["engine"], report["vector"], report["masks_only"]
+    print(
+        f"{report['variant']}: random legal moves, {report['deals']} deals; "
+        f"vector env with {report['tables']} tables"
+    )
+    observed = report["engine_observed"]
+    print(f"  engine alone: {engine['decisions_per_second']:,.0f} decisions/s")
+    print(
+        f"  engine with each decision's observation and full legal list: "
+        f"{observed['decisions_per_second']:,.0f} decisions/s"
+    )
+    print(
+        f"  vector env:   {vector['decisions_per_second']:,.0f} decisions/s "
+        f"(masks only: {masks['decisions_per_second']:,.0f})"
+    )
+    verdict = "met" if report["met"] else "NOT met"
+    print(
+        f"  the environment adds {report['overhead']:.0%} per decision "
+        f"(target ≤ {TARGET_OVERHEAD:.0%}: {verdict}); "
+        f"{report['overhead_observed']:.0%} beside the observed engine"
+    )
+    return 0

@@ -1,0 +1,1 @@
+"""Environments for reinforcement learning."""

@@ -1,0 +1,314 @@
+"""The RL environments: PettingZoo's own API and seed tests, the tensors, hidden
+information, the vectorised stepping and a trained policy as a bot."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import bots
+from arena.cards import to_counts
+from arena.env.aec import ArenaEnv, env, raw_env
+from arena.env.features import FEATURES, View, features_for
+from arena.env.policy import PolicyBot, PolicyNetwork
+from arena.env.vector import VectorEnv
+from arena.errors import ConfigError
+from arena.games import make, names
+from arena.match import play_match
+
+ROOT = Path(__file__).resolve().parent.parent
+VARIANTS = names()
+
+
+def random_index(mask: np.ndarray, rng: np.random.Generator) -> int:
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
+DICT_OBSERVATIONS = (
+    # api_test's advice for observations that are not one array: ours are the dict of
+    # tensor and action mask that PettingZoo's own card games observe too
+    "ignore:Observation space for each agent probably should be:UserWarning",
+    "ignore:Observation is not a NumPy array:UserWarning",
+)
+
+
+@pytest.mark.filterwarnings(*DICT_OBSERVATIONS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pettingzoo_api_test_passes(variant: str) -> None:
+    api_test(env(variant), num_cycles=300)
+
+
+@pytest.mark.filterwarnings(*DICT_OBSERVATIONS)
+@pytest.mark.parametrize("variant", ["guandan", "shengji-2", "sanfu"])
+def test_pettingzoo_seed_test_passes(variant: str) -> None:
+    seed_test(lambda: env(variant), num_cycles=300)
+
+
+def play_episode(arena_env: ArenaEnv, rng: np.random.Generator) -> dict[str, float]:
+    """One deal with random legal indices; the rewards each agent collected."""
+    totals = dict.fromkeys(arena_env.possible_agents, 0.0)
+    for agent in arena_env.agent_iter():
+        observation, reward, terminated, truncated, _ = arena_env.last()
+        totals[agent] += reward
+        action = None if terminated or truncated else random_index(observation["action_mask"], rng)
+        arena_env.step(action)
+    return totals
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_an_episode_is_one_deal_and_its_rewards_are_the_deals_scores(variant: str) -> None:
+    arena_env = raw_env(variant)
+    arena_env.reset(seed=7)
+    rewards = play_episode(arena_env, np.random.default_rng(7))
+    outcome = arena_env.outcome
+    assert outcome is not None and arena_env.state.is_terminal()
+    expected = {
+        f"player_{arena_env.state.player_at(seat)}": float(score)
+        for seat, score in enumerate(outcome.scores)
+    }
+    assert rewards == expected
+
+
+def test_reset_without_a_seed_deals_the_matchs_next_deal_with_its_tribute() -> None:
+    """GD-13: the second deal of a Guandan match starts with tribute (unless refused)."""
+    arena_env = raw_env("guandan")
+    arena_env.reset(seed=3)
+    phases = []
+    for _ in range(4):
+        phases.append(arena_env.state.phase)
+        play_episode(arena_env, np.random.default_rng(3))
+        arena_env.reset()
+    assert phases[0] == "play"
+    assert any(phase in ("tribute", "return") for phase in phases[1:]) or any(
+        event.kind == "tribute_refused" for event in arena_env.state.events
+    )
+
+
+def test_the_same_seed_gives_the_same_deals_and_observations() -> None:
+    first, second = raw_env("sanfu"), raw_env("sanfu")
+    first.reset(seed=11)
+    second.reset(seed=11)
+    rng = np.random.default_rng(0)
+    for agent in first.agent_iter(max_iter=200):
+        assert agent == second.agent_selection
+        mine, theirs = first.observe(agent), second.observe(agent)
+        assert np.array_equal(mine["observation"], theirs["observation"])
+        assert np.array_equal(mine["action_mask"], theirs["action_mask"])
+        if first.terminations[agent]:
+            break
+        index = random_index(mine["action_mask"], rng)
+        first.step(index)
+        second.step(index)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_only_the_agent_to_act_has_a_mask_and_its_hand_is_its_own(variant: str) -> None:
+    arena_env = raw_env(variant)
+    arena_env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for agent in arena_env.agent_iter(max_iter=120):
+        if arena_env.terminations[agent]:
+            break
+        for other in arena_env.agents:
+            observed = arena_env.observe(other)
+            fields = arena_env.observe_fields(other)
+            seat = arena_env.seat_of(other)
+            assert (observed["action_mask"].sum() > 0) == (other == agent)
+            assert fields["hand"].tolist() == to_counts(arena_env.state.hand(seat))
+        arena_env.step(random_index(arena_env.observe(agent)["action_mask"], rng))
+
+
+OWN_FIELDS = frozenset({"hand", "selected", "buried"})
+"""Fields of the observing seat's own cards; every other card in a tensor was shown."""
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_tensor_holds_no_card_but_its_own_and_those_shown(variant: str) -> None:
+    """C-5: outside the seat's own hand, selection and kitty, a tensor's cards are cards
+    the deal's public events have shown; and what an observation leaks beside its facts
+    (a planted copy of every hand) does not reach the tensor."""
+    game = make(variant)
+    features = features_for(game.name.split("-")[0])
+    state = game.new_deal(game.first_setup(), seed=21)
+    rng = np.random.default_rng(21)
+    checked = 0
+    while not state.is_terminal():
+        shown = np.zeros(54)
+        for event in state.events:
+            for card in event.cards:
+                shown[card] += 1
+        for seat in range(4):
+            observation = state.observe(seat)
+            vector = features.vector(View(observation))
+            fields = features.fields(vector)
+            assert fields["hand"].tolist() == to_counts(state.hand(seat))
+            for name, value in fields.items():
+                if name in OWN_FIELDS or value.shape[-1] < 54:
+                    continue
+                cards = value.reshape(-1, value.shape[-1])[:, :54].sum(axis=0)
+                assert (cards <= shown).all(), f"{name} holds cards never shown"
+            planted = observation._replace(
+                public={**observation.public, "hands": [list(h) for h in state.seat_cards()]},
+                private={**observation.private, "partner_hand": list(state.hand(seat ^ 2))},
+            )
+            assert np.array_equal(vector, features.vector(View(planted)))
+            checked += 1
+        legal = state.legal_actions()
+        state.apply(legal[int(rng.integers(len(legal)))])
+    assert checked > 40
+
+
+def test_every_field_is_documented() -> None:
+    """docs/env.md lists every field of every game's tensor with its shape."""
+    text = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
+    for game, fields in FEATURES.items():
+        section = text.split(f"### {game}", 1)[1].split("\n### ", 1)[0]
+        for field in fields:
+            shape = " × ".join(str(n) for n in field.shape)
+            assert re.search(rf"\| `{field.name}` \| {re.escape(shape)} \|", section), (
+                f"{game}: {field.name} ({shape}) is not in docs/env.md"
+            )
+
+
+def test_the_dict_form_is_the_flat_tensor_by_field() -> None:
+    arena_env = raw_env("shengji-2")
+    arena_env.reset(seed=2)
+    agent = arena_env.agent_selection
+    flat = arena_env.observe(agent)["observation"]
+    fields = arena_env.observe_fields(agent)
+    assert np.array_equal(np.concatenate([v.ravel() for v in fields.values()]), flat)
+    assert list(fields) == [field.name for field in FEATURES["shengji"]]
+
+
+def test_render_shows_the_phase_and_the_hand_to_act() -> None:
+    arena_env = raw_env("guandan", render_mode="ansi")
+    arena_env.reset(seed=1)
+    text = arena_env.render()
+    assert text is not None and "phase play" in text and "to act; hand:" in text
+
+
+def test_a_masked_out_index_is_refused_with_its_name() -> None:
+    arena_env = raw_env("guandan")
+    arena_env.reset(seed=1)
+    mask = arena_env.observe(arena_env.agent_selection)["action_mask"]
+    refused = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match=str(refused)):
+        arena_env.step(refused)
+
+
+@pytest.mark.parametrize("variant", ["guandan", "shengji-1", "sanfu"])
+def test_vector_env_rows_are_the_tables_decisions(variant: str) -> None:
+    vector = VectorEnv(variant, 8, seed=4)
+    rng = np.random.default_rng(4)
+    deals = 0
+    while deals < 10:
+        for row, table in enumerate(vector.tables):
+            assert table.observation is not None and table.decision is not None
+            assert np.array_equal(vector.masks[row], table.decision.mask)
+            view = View(table.observation, table.decision.selected_cards)
+            assert np.array_equal(vector.observations[row], vector.features.vector(view))
+            assert vector.players[row] == table.state.player_at(table.state.to_act)
+        picks = [random_index(mask, rng) for mask in vector.masks]
+        step = vector.step(picks)
+        assert not step.rewards[~step.done].any()
+        deals += int(step.done.sum())
+
+
+def test_vector_env_refuses_a_wrong_number_of_indices() -> None:
+    vector = VectorEnv("guandan", 2)
+    with pytest.raises(ValueError, match="expected 2 indices"):
+        vector.step([0])
+
+
+def small_policy(path: Path, game: str = "guandan", variant: str = "guandan") -> Path:
+    arena_env = raw_env(variant)
+    rng = np.random.default_rng(0)
+    widths = [arena_env.features.size, 16, arena_env.codec.size]
+    layers = [
+        (rng.normal(size=(n, m)).astype(np.float32), np.zeros(m, np.float32))
+        for n, m in itertools.pairwise(widths)
+    ]
+    PolicyNetwork(game, layers).save(path)
+    return path
+
+
+@pytest.mark.parametrize("variant", ["guandan", "shengji-2", "sanfu"])
+def test_a_saved_policy_plays_a_match_as_a_bot(tmp_path: Path, variant: str) -> None:
+    family = variant.split("-")[0]
+    path = small_policy(tmp_path / "policy.npz", family, variant)
+    policy = bots.make(f"policy:path={path}")
+    players = [policy, bots.make("random"), policy, bots.make("random")]
+    result = play_match(make(variant), players, seed=3, max_deals=1)
+    assert len(result.outcomes) == 1 and result.decisions > 20
+
+
+def test_policy_files_are_checked(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        bots.make(f"policy:path={tmp_path / 'missing.npz'}")
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_bytes(b"not a policy")
+    with pytest.raises(ConfigError, match="is not a policy"):
+        bots.make(f"policy:path={garbage}")
+    path = small_policy(tmp_path / "guandan.npz")
+    bot = PolicyBot(path=str(path))
+    game = make("sanfu")
+    state = game.new_deal(game.first_setup(), seed=1)
+    with pytest.raises(ConfigError, match="plays guandan, not sanfu"):
+        bot.act(state.observe(state.to_act))
+
+
+def test_the_server_seats_no_policy_bot() -> None:
+    """A client must not make the server open files named in a bot's parameters."""
+    from arena.server.builtin import builtin_problem
+
+    problem = builtin_problem("policy:path=/etc/passwd")
+    assert problem is not None and "not seated by the server" in problem
+
+
+@pytest.mark.parametrize("variant", ["guandan", "shengji-2", "sanfu"])
+def test_fields_of_events_count_each_events_cards_by_relative_seat(variant: str) -> None:
+    """The tally read once per deal gives what reading every event again gives: played
+    cards, tribute and return with their receivers (GD-13), declarations and failed
+    throws, turned cards (SF-2); rows and receivers relative to the observing seat."""
+    arena_env = raw_env(variant)
+    arena_env.reset(seed=9)
+    rng = np.random.default_rng(9)
+    kinds = {"played": ("play",), "shown": ("declare", "throw_failed"), "turned": ("turn",)}
+    given = {"tribute": "tribute", "returned": "return"}
+    for deal in range(3):
+        for agent in arena_env.agent_iter():
+            if arena_env.terminations[agent]:
+                arena_env.step(None)
+                continue
+            for other in arena_env.possible_agents:
+                seat = arena_env.seat_of(other)
+                fields = arena_env.observe_fields(other)
+                for name, event_kinds in kinds.items():
+                    if name not in fields:
+                        continue
+                    expected = np.zeros((4, 54))
+                    for event in arena_env.state.events:
+                        if event.kind in event_kinds:
+                            for card in event.cards:
+                                expected[(event.seat - seat) % 4, card] += 1
+                    assert np.array_equal(fields[name], expected), name
+                for name, kind in given.items():
+                    if name not in fields:
+                        continue
+                    expected = np.zeros((4, 58))
+                    for event in arena_env.state.events:
+                        if event.kind == kind:
+                            row = (event.seat - seat) % 4
+                            for card in event.cards:
+                                expected[row, card] += 1
+                            expected[row, 54 + (event.target - seat) % 4] = 1
+                    assert np.array_equal(fields[name], expected), name
+            mask = arena_env.observe(agent)["action_mask"]
+            arena_env.step(random_index(mask, rng))
+        if deal < 2:
+            arena_env.reset()
