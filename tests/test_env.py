@@ -12,7 +12,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import bots
-from arena.cards import to_counts
+from arena.cards import parse_cards, to_counts
 from arena.env.aec import ArenaEnv, env, raw_env
 from arena.env.features import FEATURES, View, features_for
 from arena.env.policy import PolicyBot, PolicyNetwork
@@ -312,3 +312,22 @@ def test_fields_of_events_count_each_events_cards_by_relative_seat(variant: str)
             arena_env.step(random_index(mask, rng))
         if deal < 2:
             arena_env.reset()
+
+
+@pytest.mark.parametrize("variant", ["shengji-1", "shengji-2", "shengji-4"])
+def test_the_trick_field_holds_the_public_tricks_plays(variant: str) -> None:
+    """SJ tricks: the tensor's trick rows are the cards the public ``trick`` fact lists."""
+    arena_env = raw_env(variant)
+    arena_env.reset(seed=13)
+    rng = np.random.default_rng(13)
+    for agent in arena_env.agent_iter():
+        if arena_env.terminations[agent]:
+            arena_env.step(None)
+            continue
+        seat = arena_env.seat_of(agent)
+        expected = np.zeros((4, 54))
+        trick = arena_env.state.observe(seat).public["trick"]
+        for player, cards in trick["plays"]:
+            expected[(player - seat) % 4] += to_counts(parse_cards(cards))
+        assert np.array_equal(arena_env.observe_fields(agent)["trick"], expected)
+        arena_env.step(random_index(arena_env.observe(agent)["action_mask"], rng))

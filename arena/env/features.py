@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, Final
 
 import numpy as np
@@ -34,12 +33,6 @@ TRUMPS: Final = ("s", "h", "d", "c", "notrump", "black", "red")
 """Shengji's trump names (``public["trump"]``), in the order of the ``trump`` field."""
 
 
-ORDER: Final = tuple(
-    [(me + row) % NUM_SEATS for row in range(NUM_SEATS)] for me in range(NUM_SEATS)
-)
-"""``ORDER[me][row]``: the absolute seat at relative ``row`` for the seat ``me``."""
-
-
 class EventTally:
     """The cards each seat (absolute) has shown so far, by kind of event, and where the
     current round began: a deal's events read once each, however often it is observed.
@@ -52,15 +45,22 @@ class EventTally:
 
     def __init__(self) -> None:
         self.cards = {kind: np.zeros((NUM_SEATS, NUM_KINDS), np.float32) for kind in self.KINDS}
-        self.targets = {kind: np.zeros((NUM_SEATS, NUM_SEATS), np.float32) for kind in self.KINDS}
+        self.targets: dict[str, list[tuple[int, int]]] = {kind: [] for kind in self.KINDS}
+        """Per kind, the (seat, receiver) of each event that names a receiver."""
         self.seen = 0
-        self.round_start = 0
-        """Index of the first event after the last lead (0: no lead yet)."""
+        self.shown: set[str] = set()
+        """The kinds of event that have shown cards so far."""
+        self.round: list[Event] | None = None
+        """The events since the last lead (``None`` before the first lead)."""
 
     def reset(self) -> None:
-        for table in (*self.cards.values(), *self.targets.values()):
+        for table in self.cards.values():
             table[:] = 0
-        self.seen = self.round_start = 0
+        for pairs in self.targets.values():
+            pairs.clear()
+        self.seen = 0
+        self.shown.clear()
+        self.round = None
 
     def update(self, events: Sequence[Event]) -> None:
         """Read the events appended since the last update."""
@@ -71,13 +71,17 @@ class EventTally:
             event = events[at]
             kind = event.kind
             if kind == "lead":
-                self.round_start = at + 1
-            elif kind in cards:
+                self.round = []
+                continue
+            if self.round is not None:
+                self.round.append(event)
+            if kind in cards:
+                self.shown.add(kind)
                 row = cards[kind][event.seat]
                 for card in event.cards:
                     row[card] += 1
                 if event.target >= 0:
-                    targets[kind][event.seat, event.target] = 1
+                    targets[kind].append((event.seat, event.target))
         self.seen = len(events)
 
 
@@ -109,15 +113,10 @@ class View:
         out[: NUM_SEATS - me] += table[me:]
         out[NUM_SEATS - me :] += table[:me]
 
-    @cached_property
-    def events(self) -> tuple[Event, ...]:
-        return tuple(self.observation.events)
-
-    @cached_property
-    def round(self) -> tuple[Event, ...]:
+    @property
+    def round(self) -> Sequence[Event]:
         """The events since the last lead (climbing games): plays and passes."""
-        start = self.tally.round_start
-        return self.events[start:] if start else ()
+        return self.tally.round or ()
 
     @property
     def my_team(self) -> int:
@@ -166,7 +165,8 @@ def _shown_by(*kinds: str) -> Callable[[View, Array], None]:
 
     def fill(view: View, out: Array) -> None:
         for kind in kinds:
-            view.add_rows(out, view.tally.cards[kind])
+            if kind in view.tally.shown:
+                view.add_rows(out, view.tally.cards[kind])
 
     return fill
 
@@ -312,8 +312,11 @@ def _level_team(view: View, out: Array) -> None:
 
 def _given(kind: str) -> Callable[[View, Array], None]:
     def fill(view: View, out: Array) -> None:
+        if kind not in view.tally.shown:
+            return
         view.add_rows(out[:, :NUM_KINDS], view.tally.cards[kind])
-        view.add_rows(out[:, NUM_KINDS:].T, view.tally.targets[kind][ORDER[view.me]].T)
+        for seat, receiver in view.tally.targets[kind]:
+            out[view.relative(seat), NUM_KINDS + view.relative(receiver)] = 1
 
     return fill
 
@@ -372,9 +375,11 @@ def _trump(view: View, out: Array) -> None:
 
 
 def _trick(view: View, out: Array) -> None:
-    trick = view.public.get("trick") or {}
-    for seat, cards in trick.get("plays", ()):
-        _cards(out[view.relative(seat)], cards)
+    """The trick's plays: the play events since its lead (the public ``trick`` fact
+    names the same cards, as text)."""
+    for event in view.round:
+        if event.kind == "play":
+            _cards(out[view.relative(event.seat)], event.cards)
 
 
 def _trick_seat(key: str) -> Callable[[View, Array], None]:
