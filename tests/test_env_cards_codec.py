@@ -284,7 +284,7 @@ def hand_built_follow(variant: str, seed: int, unit: bool = False) -> State:
         leader = [card for card in tops for _ in range(decks)]
         follower = [make_card(rank, _HEARTS) for rank in range(1, 13) for _ in range(decks)]
         rng.shuffle(follower)
-        del follower[rng.randint(hand_size // 2, min(len(follower), hand_size)) :]
+        del follower[rng.randint(hand_size // 2, min(len(follower), hand_size, 24)) :]
     lead_cards = sorted(leader[:8] if decks == 4 else leader[:6])
     rest = Counter(card for card in range(NUM_KINDS) for _ in range(decks))
     rest -= Counter(leader) + Counter(follower)

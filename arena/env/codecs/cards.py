@@ -79,7 +79,9 @@ most ``size − |P|`` of them, and the pool still holds ``size − |P|`` cards `
 ``P``. A card ``k`` is allowed when some open need stays open with ``P + k`` (``k`` is
 the lowest card that need lacks, or is below it with room to spare), :data:`END` when
 ``|P|`` is the size and a need is complete. So the spellings reachable through the
-masks are exactly the plays the engine accepts, listed or not. A game other than
+masks are exactly the plays the engine accepts, listed or not: no legal lead, throw or
+follow is left unreachable, and :meth:`CardByCardCodec.indices` spells any of them
+(:meth:`CardDecision.actions` still returns only the listed sample). A game other than
 Shengji that lists only a sample is spelled from its sample alone.
 
 Speed. Each legal action's cards become a ``bytes`` key (one byte per card, so keys
@@ -88,7 +90,9 @@ continue a prefix are then one contiguous range of that list, narrowed by two bi
 per chosen card, and a step's mask visits only the current range (jumping over each card
 kind's block by bisection when the range is long). A sampled listing's needs are each
 kept as the sorted cards still lacking (a ``bytes`` key): a step looks at the first
-card of each open one.
+card of each open one (hundreds, at most a few thousand). The codec keeps the listing
+of the last observation it was given, so the indices of its actions, asked one by one,
+read it once.
 """
 
 from __future__ import annotations
