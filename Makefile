@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+RL_STAMP := $(VENV)/.installed-rl
 
 .PHONY: demo test bench clean proto compile
 
@@ -17,6 +18,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	-$(BIN)/python scripts/compile_engines.py
 	touch $(STAMP)
+
+# The rl extra (RLlib and torch) for the test of examples/rllib_guandan.py; the demo
+# does without it.
+$(RL_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl]'
+	touch $(RL_STAMP)
 
 # The engines compiled by mypyc into build/compiled (a no-op while they match the sources;
 # without a C compiler one line says so and the interpreted engines run).
@@ -52,9 +59,9 @@ ENGINE_TESTS := $(filter-out %_bot.py,$(wildcard $(addprefix tests/test_,cards.p
 # The whole suite runs on the compiled engines (when built), then the engines' tests
 # again on the interpreted ones, with the tests that plant faults in the engines' Python
 # code (marked interpreted_engines, left out of a compiled run: tests/engines_marker.py).
-test: $(STAMP) $(NODE_NEEDED) compile
+test: $(STAMP) $(RL_STAMP) $(NODE_NEEDED) compile
 	$(BIN)/python scripts/gen_proto.py --check
-	$(BIN)/ruff check arena bots tests scripts
+	$(BIN)/ruff check arena bots tests scripts examples
 	$(BIN)/mypy
 	$(BIN)/pytest -rfEs
 	ARENA_ENGINES=python $(BIN)/pytest -rfEs $(ENGINE_TESTS)
