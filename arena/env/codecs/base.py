@@ -21,6 +21,7 @@ taken now), the form PettingZoo's and RLlib's masked models take.
 from __future__ import annotations
 
 import abc
+import operator
 
 import numpy as np
 import numpy.typing as npt
@@ -28,7 +29,7 @@ import numpy.typing as npt
 from arena.cards import Card
 from arena.games.base import NOBODY, Action, Game, Observation, Seat
 
-__all__ = ["ActionCodec", "CodecError", "Decision", "Mask", "seat_to_act"]
+__all__ = ["ActionCodec", "CodecError", "Decision", "Mask", "checked_index", "seat_to_act"]
 
 Mask = npt.NDArray[np.int8]
 
@@ -37,6 +38,18 @@ class CodecError(ValueError):
     """An index that is not legal now, or an action the codec cannot encode; the
     message names the index or the action and why; also a decision asked for in an
     observation that has none to make (the deal is over, or another seat is to act)."""
+
+
+def checked_index(index: object, size: int, space: str) -> int:
+    """``index`` as an int of the action space ``0 … size - 1`` called ``space``
+    (:class:`CodecError` naming it otherwise)."""
+    try:
+        value = operator.index(index)  # type: ignore[arg-type]
+    except TypeError:
+        raise CodecError(f"index {index!r} is not an integer") from None
+    if not 0 <= value < size:
+        raise CodecError(f"index {value} is outside the {space} action space 0 … {size - 1}")
+    return value
 
 
 def seat_to_act(observation: Observation) -> Seat:

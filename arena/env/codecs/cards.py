@@ -107,7 +107,14 @@ from typing import Any, Final
 import numpy as np
 
 from arena.cards import NUM_KINDS, SUITS, Card, format_card, format_cards, parse_cards
-from arena.env.codecs.base import ActionCodec, CodecError, Decision, Mask, seat_to_act
+from arena.env.codecs.base import (
+    ActionCodec,
+    CodecError,
+    Decision,
+    Mask,
+    checked_index,
+    seat_to_act,
+)
 from arena.errors import IllegalActionError, ParseError
 from arena.games.base import Action, Game, Observation, new_action, quote_action, well_formed
 from arena.games.shengji.follow import holds, priority_list, score
@@ -409,13 +416,7 @@ def _check_collisions(actions: Sequence[Action], phase: str) -> None:
 
 
 def _check_index(index: object) -> int:
-    try:
-        value = operator.index(index)  # type: ignore[arg-type]
-    except TypeError:
-        raise CodecError(f"index {index!r} is not an integer") from None
-    if not 0 <= value < SIZE:
-        raise CodecError(f"index {value} is outside the card-by-card action space 0 … {SIZE - 1}")
-    return value
+    return checked_index(index, SIZE, "card-by-card")
 
 
 class CardDecision(Decision):

@@ -103,7 +103,6 @@ Labels (:meth:`GuandanCodec.label`): ``pass``, ``tribute 7h``, ``return SJ``,
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
@@ -127,7 +126,7 @@ from arena.games.guandan.combos import (
     wild_card,
 )
 
-from .base import ActionCodec, CodecError, Decision, Mask, seat_to_act
+from .base import ActionCodec, CodecError, Decision, Mask, checked_index, seat_to_act
 
 __all__ = [
     "PASS_INDEX",
@@ -369,12 +368,7 @@ class GuandanDecision(Decision):
         return sorted(self._first)
 
     def choose(self, index: int) -> Action:
-        try:
-            index = operator.index(index)
-        except TypeError:
-            raise CodecError(f"index {index!r} is not an integer") from None
-        if not 0 <= index < SIZE:
-            raise CodecError(f"index {index} is outside the Guandan action space 0 … {SIZE - 1}")
+        index = checked_index(index, SIZE, "Guandan")
         position = self._first.get(index)
         if position is None:
             raise CodecError(
@@ -455,13 +449,7 @@ class GuandanCodec(ActionCodec):
         return SIZE
 
     def _check(self, index: int) -> int:
-        try:
-            index = operator.index(index)
-        except TypeError:
-            raise CodecError(f"index {index!r} is not an integer") from None
-        if not 0 <= index < SIZE:
-            raise CodecError(f"index {index} is outside the Guandan action space 0 … {SIZE - 1}")
-        return index
+        return checked_index(index, SIZE, "Guandan")
 
     def label(self, index: int) -> str:
         return self._labels[self._check(index)]

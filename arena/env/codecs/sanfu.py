@@ -55,13 +55,19 @@ accepts at that moment. An index depends on the action alone, so
 
 from __future__ import annotations
 
-import operator
 from typing import Final
 
 import numpy as np
 
 from arena.cards import NUM_KINDS
-from arena.env.codecs.base import ActionCodec, CodecError, Decision, Mask, seat_to_act
+from arena.env.codecs.base import (
+    ActionCodec,
+    CodecError,
+    Decision,
+    Mask,
+    checked_index,
+    seat_to_act,
+)
 from arena.errors import IllegalActionError
 from arena.games.base import PASS, Action, Game, Observation, quote_action, well_formed
 from arena.games.sanfu.combos import (
@@ -187,12 +193,7 @@ class SanfuDecision(Decision):
         return passing + sorted(self._patterns)
 
     def choose(self, index: int) -> Action:
-        try:
-            index = operator.index(index)
-        except TypeError:
-            raise CodecError(f"index {index!r} is not an integer") from None
-        if not 0 <= index < SIZE:
-            raise CodecError(f"index {index} is outside the sanfu action space 0 … {SIZE - 1}")
+        index = checked_index(index, SIZE, "sanfu")
         if index == PASS_INDEX:
             if self.table is None:
                 raise CodecError(
