@@ -61,7 +61,9 @@ ENGINES_VARIABLE = "ARENA_ENGINES"
 COMPILED_DIR_VARIABLE = "ARENA_COMPILED_DIR"
 """Where the compiled engines are, when not ``build/compiled`` beside the package (an image)."""
 MANIFEST_NAME = "manifest.json"
-MANIFEST_FORMAT = 1
+MANIFEST_FORMAT = 2
+"""2: built with weak references mended (``scripts/compile_engines.py``); a build of
+format 1 is rebuilt."""
 GROUP_MODULE = "arena_engines__mypyc"
 """mypyc's shared library: the code of every compiled module, their shims import it."""
 

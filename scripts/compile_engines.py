@@ -23,6 +23,7 @@ import fcntl
 import importlib.util
 import json
 import os
+import re
 import shutil
 import sys
 import sysconfig
@@ -143,6 +144,7 @@ def build(plan: ModuleType, modules: tuple[str, ...], jobs: int, output: Path) -
             group_name=plan.GROUP_MODULE.removesuffix("__mypyc"),
             target_dir=str(WORK / "c"),
         )
+        mend_weak_references(WORK / "c")
         command = _parallel_build_ext(jobs)(
             Distribution({"name": "arena-engines", "ext_modules": extensions})
         )
@@ -150,6 +152,41 @@ def build(plan: ModuleType, modules: tuple[str, ...], jobs: int, output: Path) -
         command.build_temp = str(WORK / "objects")
         command.ensure_finalized()
         command.run()
+
+
+WEAK_LIST_SLOT = re.compile(
+    r"^ *Py_(?:VISIT|CLEAR)\(\*\(\(PyObject \*\*\)\(\(char \*\)self \+ sizeof\(PyObject \*\) "
+    r"\+ sizeof\(\w+\)\)\)\);\n",
+    re.MULTILINE,
+)
+"""A class's ``__weakref__`` slot (right after its ``__dict__``) visited or cleared as if
+it owned a reference."""
+DEALLOC_UNTRACK = re.compile(
+    r"^(\w+_dealloc\(\w+ \*self\)\n\{\n(?:(?!^\}).*\n)*?)( *PyObject_GC_UnTrack\(self\);\n)",
+    re.MULTILINE,
+)
+CLEAR_WEAK_REFERENCES = (
+    "    if (Py_TYPE(self)->tp_weaklistoffset) PyObject_ClearWeakRefs((PyObject *)self);\n"
+)
+
+
+def mend_weak_references(c_files: Path) -> None:
+    """Make weak references to compiled objects safe, as CPython's own classes do.
+
+    mypyc gives a class that keeps a ``__dict__`` (one that interpreted classes may
+    subclass, as the engines' states) a ``__weakref__`` slot, but its traverse and clear
+    functions treat the slot as an owned reference, and its dealloc never clears the
+    weak references: once such an object is freed, a weak reference to it (``weakref``,
+    a ``WeakValueDictionary``, a test library's cache) crashes the interpreter. Here the
+    slot is left to CPython (it holds no reference), and dealloc clears the weak
+    references first, as ``subtype_dealloc`` does.
+    """
+    for path in c_files.glob("*.c"):
+        text = path.read_text(encoding="utf-8")
+        mended = WEAK_LIST_SLOT.sub("", text)
+        mended = DEALLOC_UNTRACK.sub(lambda m: m[1] + m[2] + CLEAR_WEAK_REFERENCES, mended)
+        if mended != text:
+            path.write_text(mended, encoding="utf-8")
 
 
 def write_manifest(plan: ModuleType, modules: tuple[str, ...], output: Path) -> None:

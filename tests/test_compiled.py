@@ -302,3 +302,37 @@ def test_the_engines_values_pickle_and_copy_as_their_interpreted_selves(variant:
         assert pickle.loads(pickle.dumps(value)) == value
         assert copy.copy(value) == value
         assert copy.deepcopy(value) == value
+
+
+WEAK_REFERENCES = """
+import gc, weakref
+from arena.errors import ConfigError
+from arena.games import make
+called = []
+for variant in ("guandan", "shengji-2", "sanfu"):
+    game = make(variant)
+    state = game.new_deal(game.first_setup(), seed=1)
+    values = [state, game, ConfigError("x")]
+    refs = [weakref.ref(value, called.append) for value in values]
+    cache = weakref.WeakValueDictionary({"state": state})
+    del state, game, values
+    gc.collect()
+    assert all(ref() is None for ref in refs) and not cache, variant
+print(len(called))
+"""
+
+
+def test_weak_references_to_the_engines_objects_are_cleared_when_they_are_freed() -> None:
+    """A weak reference to a compiled state, game or error (a WeakValueDictionary, a test
+    library's cache) is cleared with its callback when the object is freed, as for an
+    interpreted one, and the interpreter goes on (run apart: a fault would end it)."""
+    done = subprocess.run(
+        [sys.executable, "-c", WEAK_REFERENCES],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.split() == ["9"]
