@@ -38,8 +38,9 @@ MAX_OPTION_TEXT: Final = 100
 MAX_TEXT_BYTES: Final = 1_000_000
 """The largest definition or key file read (a megabyte)."""
 
-BOT_SPEC: Final = re.compile(r"[A-Za-z0-9._-]{1,40}(:[A-Za-z0-9._=,+-]{1,80})?")
-"""A bot name (letters, digits, '-', '_', '.') with maybe parameters: ``search:samples=16``."""
+BOT_SPEC: Final = re.compile(r"[A-Za-z0-9._-]{1,40}(:[A-Za-z0-9._=,+/-]{1,200})?")
+"""A bot name (letters, digits, '-', '_', '.') with maybe parameters: ``search:samples=16``,
+``policy:path=runs/guandan.npz`` (a file's path: '/' too)."""
 OPTION_KEY: Final = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 WHOLE: Final = "whole"

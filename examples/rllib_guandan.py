@@ -356,8 +356,9 @@ def arena_command() -> list[str]:
 
 
 def run_compare(path: Path, pairs: int, seed: int) -> int:
-    """``arena compare`` of the policy against random, run in the policy file's folder:
-    a bot's parameters take no '/', so the file goes by its name there."""
+    """``arena compare`` of the policy against random, run in the policy file's folder,
+    where the file goes by its name alone (the shortest bot name, with no characters a
+    bot's parameters refuse)."""
     arguments = [
         "compare",
         "--variant",

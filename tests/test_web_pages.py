@@ -237,6 +237,24 @@ def test_bot_page(client: Client, store: Store) -> None:
         assert page.find("tr", **{"data-variant": variant})
 
 
+def test_a_bot_whose_parameters_name_a_file_has_its_page(played: Played, tmp_path: Path) -> None:
+    """A trained policy named with its file's path (``policy:path=runs/x.npz``) is one
+    bot with its page, at the address its links give (the name quoted, '/' kept)."""
+    copy = tmp_path / "policy.sqlite"
+    shutil.copy(played.path, copy)
+    name = "policy:path=runs/guandan.npz"
+    with Store.open(copy) as writable:
+        writable.add_builtin_bots([name])
+    with Store.open(copy, read_only=True) as store:
+        site = WebThread(store)
+        try:
+            response = get(Client(site.url), f"/bots/{quote(name, safe='/')}?lang=en")
+        finally:
+            site.close()
+    assert response.status_code == 200
+    assert Tags(response.text).find("h1", **{"data-bot": name})
+
+
 def test_rating_history_chart_has_axes_ticks_and_labels(client: Client) -> None:
     html = get(client, "/bots/heuristic?lang=en").text
     chart = html.split('<svg class="rating-history"', 1)[1].split("</svg>", 1)[0]

@@ -21,6 +21,7 @@ when first asked. Routes (every one also answers HEAD):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Final
 
@@ -49,7 +50,7 @@ def _routes(pages: Pages, tables: TablePages, assets: StaticAssets) -> list[Base
     return [
         Route("/", pages.home),
         Route("/leaderboard", pages.leaderboard),
-        Route("/bots/{name}", pages.bot),
+        Route("/bots/{name:path}", pages.bot),  # a bot's parameters may name a file: '/'
         Route("/tournaments", pages.tournaments),
         Route("/tournaments/{id}", pages.tournament),
         Route("/tournaments/{id}/progress", pages.tournament_progress),
@@ -64,6 +65,10 @@ def _routes(pages: Pages, tables: TablePages, assets: StaticAssets) -> list[Base
     ]
 
 
+CONVERTOR = re.compile(r"\{(\w+):\w+\}")
+"""A path parameter's convertor (``{name:path}``), left out of the route's label."""
+
+
 def _route_finder(routes: list[BaseRoute]) -> Callable[[Scope], str]:
     """The template of the route a request goes to (labels of the request metrics)."""
 
@@ -71,7 +76,7 @@ def _route_finder(routes: list[BaseRoute]) -> Callable[[Scope], str]:
         for route in routes:
             found, _ = route.matches(scope)
             if found is Match.FULL or found is Match.PARTIAL:
-                return str(getattr(route, "path", UNMATCHED))
+                return CONVERTOR.sub(r"{\1}", str(getattr(route, "path", UNMATCHED)))
         return UNMATCHED
 
     return route_of
