@@ -29,15 +29,10 @@ from arena.cards import format_cards
 from arena.env.codecs import ActionCodec, codec_for
 from arena.env.features import Features, View, features_for
 from arena.env.table import Table
-from arena.games import make
-from arena.games.base import NUM_SEATS, Game, Outcome, State
+from arena.games import family_of, make
+from arena.games.base import NUM_SEATS, Outcome, State
 
 __all__ = ["ArenaEnv", "env", "raw_env"]
-
-
-def family_of(game: Game) -> str:
-    """``guandan``, ``shengji`` or ``sanfu``: whose rules a variant plays."""
-    return game.name.split("-", 1)[0]
 
 
 class ArenaEnv(AECEnv):  # type: ignore[misc]
@@ -66,7 +61,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self.variant = variant
         self.game = make(variant, **(game_options or {}))
         self.codec = codec if codec is not None else codec_for(self.game)
-        self.features: Features = features_for(family_of(self.game))
+        self.features: Features = features_for(family_of(self.game.name))
         self.metadata = {**self.metadata, "name": f"arena_{variant.replace('-', '_')}_v0"}
         self.possible_agents = [f"player_{player}" for player in range(NUM_SEATS)]
         self._observation_space = spaces.Dict(

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from arena.env.codecs import ActionCodec, codec_for
 from arena.env.features import Features, View, features_for
 from arena.errors import ConfigError
-from arena.games import make
+from arena.games import family_of, make
 from arena.games.base import Action, Observation
 
 __all__ = ["ACTIVATIONS", "PolicyBot", "PolicyNetwork"]
@@ -121,7 +121,7 @@ class PolicyBot:
         found = self._games.get(variant)
         if found is None:
             game = make(variant)
-            family = game.name.split("-", 1)[0]
+            family = family_of(game.name)
             if family != self.network.game:
                 raise ConfigError(
                     f"this policy plays {self.network.game}, not {variant} (policy:path=…)"

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from arena.env.codecs import codec_for
 from arena.env.features import View, features_for
 from arena.env.table import Table
-from arena.games import make
+from arena.games import family_of, make
 from arena.games.base import NUM_SEATS
 
 __all__ = ["Step", "VectorEnv"]
@@ -54,7 +54,7 @@ class VectorEnv:
         """Whether the tensors are made (else :attr:`observations` stays zero: masks only)."""
         self.game = make(variant, **(game_options or {}))
         self.codec = codec_for(self.game)
-        self.features = features_for(self.game.name.split("-", 1)[0])
+        self.features = features_for(family_of(self.game.name))
         seeds = np.random.SeedSequence(seed).spawn(count)
         self.tables = [Table(self.game, self.codec, np.random.default_rng(s)) for s in seeds]
         self.observations = np.zeros((count, self.features.size), dtype=np.float32)

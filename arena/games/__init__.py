@@ -35,6 +35,7 @@ __all__ = [
     "Outcome",
     "Seat",
     "State",
+    "family_of",
     "make",
     "names",
     "next_seat",
@@ -54,6 +55,12 @@ def register(game: type[Game]) -> type[Game]:
 
 def names() -> list[str]:
     return sorted(_REGISTRY)
+
+
+def family_of(name: str) -> str:
+    """Whose rules a variant plays: ``guandan``, ``shengji`` (``shengji-1`` … ``-4``) or
+    ``sanfu``."""
+    return name.split("-", 1)[0]
 
 
 def make(name: str, **options: Any) -> Game:

@@ -14,6 +14,7 @@ from arena.env.codecs.base import ActionCodec, CodecError, Decision, Mask
 from arena.env.codecs.cards import CardByCardCodec
 from arena.env.codecs.guandan import GuandanCodec
 from arena.env.codecs.sanfu import SanfuCodec
+from arena.games import family_of
 from arena.games.base import Game
 
 __all__ = [
@@ -36,7 +37,7 @@ CODECS: dict[str, type[ActionCodec]] = {
 
 def codec_for(game: Game) -> ActionCodec:
     """The fixed action space of ``game``'s rules."""
-    family = game.name.split("-", 1)[0]
+    family = family_of(game.name)
     try:
         return CODECS[family](game)
     except KeyError:

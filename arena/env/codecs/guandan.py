@@ -110,6 +110,7 @@ import numpy as np
 
 from arena.cards import NUM_KINDS, SMALL_JOKER, Card, format_card, rank_label
 from arena.errors import IllegalActionError
+from arena.games import family_of
 from arena.games.base import Action, Game, Observation, quote_action, well_formed
 from arena.games.guandan.combos import (
     BIG_JOKER_VALUE,
@@ -425,7 +426,7 @@ class GuandanCodec(ActionCodec):
     factored = False
 
     def __init__(self, game: Game) -> None:
-        if game.name.split("-", 1)[0] != "guandan":
+        if family_of(game.name) != "guandan":
             raise CodecError(f"GuandanCodec encodes guandan, not {game.name!r}")
         super().__init__(game)
         self.play_keys: tuple[PlayKey, ...] = _PLAY_KEYS

@@ -69,6 +69,7 @@ from arena.env.codecs.base import (
     seat_to_act,
 )
 from arena.errors import IllegalActionError
+from arena.games import family_of
 from arena.games.base import PASS, Action, Game, Observation, quote_action, well_formed
 from arena.games.sanfu.combos import (
     ACE_VALUE,
@@ -222,7 +223,7 @@ class SanfuCodec(ActionCodec):
     factored = False
 
     def __init__(self, game: Game) -> None:
-        if game.name.split("-", 1)[0] != "sanfu":
+        if family_of(game.name) != "sanfu":
             raise CodecError(f"SanfuCodec encodes sanfu, not {game.name!r}")
         super().__init__(game)
 
