@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from arena.env.codecs import ActionCodec, codec_for
-from arena.env.features import Features, View, features_for
+from arena.env.features import EventTally, Features, View, features_for
 from arena.errors import ConfigError
 from arena.games import family_of, make
 from arena.games.base import Action, Observation
@@ -139,8 +139,9 @@ class PolicyBot:
     def act(self, observation: Observation) -> Action:
         codec, features = self._game(observation.game)
         decision = codec.decision(observation)
+        tally = EventTally()  # the deal's events read once for all the decision's steps
         while True:
-            tensor = features.vector(View(observation, decision.selected_cards))
+            tensor = features.vector(View(observation, decision.selected_cards, tally))
             action = decision.choose(self.network.best(tensor, decision.mask))
             if action is not None:
                 return action
