@@ -66,7 +66,3 @@ class Table:
         else:
             self.observation = self.state.observe(self.state.to_act)
             self.decision = self.codec.decision(self.observation)
-
-    @property
-    def over(self) -> bool:
-        return self.decision is None
