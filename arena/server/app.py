@@ -222,7 +222,7 @@ async def _start_web(
     from arena.web.serving import WebServer
     from arena.web.viewer import Viewer
 
-    web = WebServer(create_app(Viewer(store, play.sessions, reports)), host, port)
+    web = WebServer(create_app(Viewer(store, play.sessions, reports), play), host, port)
     await web.start()
     return web
 

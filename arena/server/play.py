@@ -142,9 +142,12 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             rated=rated,
             max_deals=self.config.max_deals,
         )
-        self._launch(plan, connections)
+        self.launch(plan, connections)
 
-    def _launch(self, plan: MatchPlan, connections: list[Connection | None]) -> None:
+    def launch(self, plan: MatchPlan, connections: list[Connection | None]) -> MatchSession | None:
+        """Start ``plan`` with these connections in its remote seats (None: a built-in
+        bot's seat): the running session, or None when it could not be set up (logged,
+        and each connection told)."""
         try:
             session = MatchSession(
                 self.store,
@@ -156,7 +159,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             )
         except Exception as err:  # the seated connections are told, never left waiting
             self._not_started(plan, connections, err)
-            return
+            return None
         session.on_end = self._ended
         for connection in connections:
             if connection is not None and connection.matches_left is not None:
@@ -168,6 +171,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         task = session.start()
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        return session
 
     def _not_started(
         self, plan: MatchPlan, connections: list[Connection | None], error: Exception
@@ -274,7 +278,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                 if chosen is None:
                     return
                 self.scheduled.remove(chosen[0])
-            self._launch(*chosen)
+            self.launch(*chosen)
 
     # -- operators -----------------------------------------------------------------------
 

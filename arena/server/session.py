@@ -408,6 +408,15 @@ class MatchSession:
         policy.resend_open()
         self._log.info("seat_changed", player=player, bot=connection.bot, change="taken back")
 
+    def hand_of(self, player: int) -> tuple[int, list[str]] | None:
+        """``player``'s seat in the deal being played and its own cards now (for its own
+        connection only); None between deals."""
+        state = self._state
+        if state is None or not self._deal_started:
+            return None
+        seat = self._deal_started[player].seat
+        return seat, card_names(state.observe(seat).hand)
+
     def lost(self, player: int, why: str) -> None:
         """The seat's connection broke: it waits for its bot during the grace period."""
         seat = self.seats[player]

@@ -15,6 +15,8 @@ when first asked. Routes (every one also answers HEAD):
 ``/api/matches/{id}/live``                  the table's frames as server-sent events
 ``/reports``, ``/reports/{name}``           balance reports
 ``/static/{path}``                          versioned static files
+``/tables/new``, ``/tables``, ``/tables/{id}``  people's tables (:mod:`arena.web.seat_pages`)
+``/tables/{id}/join``, ``/api/tables/…``    (a server's web face only: ``play`` given)
 ``/healthz``                                ``{"status": "ok"}``
 ==========================================  =============================================
 """
@@ -31,12 +33,16 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.types import Scope
 
+from arena.server.play import PlayService
 from arena.web.assets import StaticAssets, VersionedStatic
 from arena.web.errors import ErrorPages
+from arena.web.host import TableHost
 from arena.web.observe import SiteMiddleware
 from arena.web.pages import Pages
+from arena.web.people import People
 from arena.web.query import BadQuery
 from arena.web.rendering import Renderer
+from arena.web.seat_pages import SeatPages
 from arena.web.tables import TablePages
 from arena.web.viewer import BrokenMatch, NotFound, Viewer
 
@@ -46,7 +52,9 @@ UNMATCHED: Final = "unmatched"
 """The route label of a request no route matched."""
 
 
-def _routes(pages: Pages, tables: TablePages, assets: StaticAssets) -> list[BaseRoute]:
+def _routes(
+    pages: Pages, tables: TablePages, seats: SeatPages, assets: StaticAssets
+) -> list[BaseRoute]:
     return [
         Route("/", pages.home),
         Route("/leaderboard", pages.leaderboard),
@@ -58,6 +66,13 @@ def _routes(pages: Pages, tables: TablePages, assets: StaticAssets) -> list[Base
         Route("/matches/{id}", tables.page),
         Route("/api/matches/{id}/table", tables.table),
         Route("/api/matches/{id}/live", tables.live),
+        Route("/tables/new", seats.new),
+        Route("/tables", seats.create, methods=["POST"]),
+        Route("/tables/{id}", seats.page),
+        Route("/tables/{id}/join", seats.join_page, name="join"),
+        Route("/tables/{id}/join", seats.join, methods=["POST"]),
+        Route("/api/tables/{id}/seat", seats.seat),
+        Route("/api/tables/{id}/act", seats.act, methods=["POST"]),
         Route("/reports", pages.reports),
         Route("/reports/{name}", pages.report),
         Route("/healthz", pages.healthz),
@@ -82,12 +97,15 @@ def _route_finder(routes: list[BaseRoute]) -> Callable[[Scope], str]:
     return route_of
 
 
-def create_app(viewer: Viewer) -> Starlette:
-    """The site over ``viewer``."""
+def create_app(viewer: Viewer, play: PlayService | None = None) -> Starlette:
+    """The site over ``viewer``; people play at tables of ``play``'s server if given."""
     assets = StaticAssets()
     renderer = Renderer(assets)
     errors = ErrorPages(renderer)
-    routes = _routes(Pages(viewer, renderer), TablePages(viewer, renderer), assets)
+    tables = TablePages(viewer, renderer)
+    host = TableHost(play) if play is not None else None
+    seats = SeatPages(host, People(), renderer, tables)
+    routes = _routes(Pages(viewer, renderer), tables, seats, assets)
     app = Starlette(
         routes=routes,
         middleware=[Middleware(SiteMiddleware, route_of=_route_finder(routes), errors=errors)],

@@ -14,7 +14,8 @@
    events stream, appending frames as they come and reconnecting after the last one
    received.
 
-   Seats sit south (0), west (1), north (2), east (3): each next seat (s + 1) clockwise.
+   Seats sit south (0), west (1), north (2), east (3): each next seat (s + 1) clockwise;
+   a person's seat page (data-bottom) turns the table so that their seat is south.
    Every word shown comes from the view's labels, log lines and facts. */
 (function () {
   "use strict";
@@ -29,6 +30,12 @@
   const labels = view.labels || {};
   const frames = [];
   const POSITIONS = ["south", "west", "north", "east"];
+  const BOTTOM = Number(root.dataset.bottom || 0); // the seat drawn south
+
+  /** Where `seat` is drawn: 0 south, 1 west, 2 north, 3 east. */
+  function place(seat) {
+    return (((seat - BOTTOM) % 4) + 4) % 4;
+  }
   const SUIT_SYMBOLS = { s: "♠", h: "♥", d: "♦", c: "♣" };
   const RED_SUITS = new Set(["h", "d"]);
   const STEP_MS = 900; // one step at speed 1×
@@ -255,7 +262,7 @@
   }
 
   function drawSeat(node, seat, frame) {
-    const position = POSITIONS[seat.seat];
+    const position = POSITIONS[place(seat.seat)];
     node.className = `seat seat-${position}`;
     if (seat.team === 0 || seat.team === 1) {
       node.classList.add(`team-${seat.team}`);
@@ -305,7 +312,7 @@
   }
 
   function playNode(entry, marks) {
-    const node = make("div", `play at-${entry.seat}`);
+    const node = make("div", `play at-${place(entry.seat)}`);
     if (entry.pass) {
       node.append(make("span", "pass", label("pass")));
       return node;
@@ -1045,4 +1052,11 @@
   }
 
   start();
+
+  /* What a person's seat panel (static/seat.js) draws with: the same card faces, marked
+     as the newest frame marks them (level, trump, wild cards), and the table's words. */
+  window.ArenaTable = {
+    faceCard: (code) => faceCard(code, frames.length ? frames[frames.length - 1].marks : null),
+    label,
+  };
 })();

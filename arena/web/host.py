@@ -1,0 +1,243 @@
+"""The tables people open from the site: who sits where, when the match starts, and each
+person's seat stream and answers.
+
+A table names its four seats: people (the one who opened it, and friends who come with
+the table's invitation) and built-in bots (any name :func:`bots.make` takes, parameters
+included). It starts as soon as every person's seat is taken: the server plays it as a
+casual match (:meth:`PlayService.launch`) whose id is the table's, so its drawn table,
+live stream and stored record are every match's. People get a longer clock than bots'
+default (:data:`PEOPLE_CLOCK`), the same for every seat of the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import count
+from typing import Any, Final
+
+from arena import games
+from arena._proto.arena.v1 import arena_pb2
+from arena.errors import ConfigError
+from arena.games.base import NUM_SEATS
+from arena.server.builtin import builtin_problem
+from arena.server.connection import Connection
+from arena.server.play import PlayService
+from arena.server.session import ClockConfig, MatchPlan, MatchSession
+from arena.web.people import Person
+from arena.web.seats import BrowserSeat, Event, seat_events
+
+__all__ = ["PEOPLE_CLOCK", "PERSON", "Table", "TableHost", "TableProblem"]
+
+PERSON: Final = "person"
+"""A seat choice: a person sits there (the opener in seat 0, else an invited friend)."""
+PEOPLE_CLOCK: Final = ClockConfig(
+    decision_seconds=30.0, time_bank_seconds=180.0, grace_seconds=90.0
+)
+"""A table's clock: 30 s a decision, a 3-minute bank, 90 s to come back after a reload."""
+MAX_OPEN_TABLES: Final = 200
+"""Tables waiting or playing at once on this server."""
+
+
+class TableProblem(ValueError):
+    """A table that cannot be opened or joined, and why (shown to the person)."""
+
+
+@dataclass
+class Table:
+    """A table: its seats (a bot's name, or :data:`PERSON`), who sits in each person's
+    seat, its invitation, and the match once it started."""
+
+    id: str
+    variant: str
+    seats: tuple[str, ...]
+    options: Mapping[str, Any]
+    invite: str
+    people: list[Person | None]
+    connections: list[BrowserSeat | None] = field(default_factory=lambda: [None] * NUM_SEATS)
+    session: MatchSession | None = None
+    started: asyncio.Event = field(default_factory=asyncio.Event)
+    failed: str | None = None
+
+    def player_of(self, person: Person) -> int | None:
+        """The seat (player number) ``person`` holds at this table, if any."""
+        for player, sitting in enumerate(self.people):
+            if sitting is not None and sitting.id == person.id:
+                return player
+        return None
+
+    def free_seats(self) -> list[int]:
+        """People's seats nobody has taken yet."""
+        return [p for p, seat in enumerate(self.seats) if seat == PERSON and self.people[p] is None]
+
+    def players(self) -> tuple[str, ...]:
+        """The match's player names: a person's, else the bot's."""
+        return tuple(
+            person.player if person is not None else seat
+            for seat, person in zip(self.seats, self.people, strict=True)
+        )
+
+
+class TableHost:
+    """The open tables of one server, on its event loop."""
+
+    def __init__(self, play: PlayService) -> None:
+        self.play = play
+        self.tables: dict[str, Table] = {}
+        self._numbers = count(1)
+
+    # -- opening and joining ----------------------------------------------------------
+
+    def open(
+        self,
+        person: Person,
+        variant: str,
+        seats: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+    ) -> Table:
+        """A table of ``variant`` with ``person`` in seat 0 and ``seats`` (the other
+        three: a bot's name or :data:`PERSON`); started at once when no friend is awaited.
+        :class:`TableProblem` naming the bad choice."""
+        if len(seats) != NUM_SEATS - 1:
+            raise TableProblem(f"a table has {NUM_SEATS} seats: choose the other three")
+        if variant not in games.names():
+            raise TableProblem(f"unknown variant {variant[:40]!r}")
+        try:
+            games.make(variant, **dict(options or {}))
+        except (ConfigError, ValueError, TypeError) as err:
+            raise TableProblem(f"options of {variant}: {err}") from None
+        for number, seat in enumerate(seats, start=2):
+            if seat != PERSON:
+                problem = builtin_problem(seat)
+                if problem is not None:
+                    raise TableProblem(f"seat {number}: {problem}")
+        live = [t for t in self.tables.values() if t.failed is None and not _over(t)]
+        if len(live) >= MAX_OPEN_TABLES:
+            raise TableProblem("the server has as many tables open as it takes: try later")
+        table = Table(
+            id=f"table-{variant}-{secrets.token_hex(5)}",
+            variant=variant,
+            seats=(PERSON, *seats),
+            options=dict(options or {}),
+            invite=secrets.token_urlsafe(16),
+            people=[person, None, None, None],
+        )
+        self.tables[table.id] = table
+        self._start_when_seated(table)
+        return table
+
+    def table(self, table_id: str) -> Table | None:
+        return self.tables.get(table_id)
+
+    def join(self, table: Table, person: Person, invite: str) -> int:
+        """Seat ``person`` in the table's first free person's seat (the invitation must be
+        the table's); the seat they hold already if they sit there."""
+        held = table.player_of(person)
+        if held is not None:
+            return held
+        if not secrets.compare_digest(invite.encode(), table.invite.encode()):
+            raise TableProblem("this invitation is not the table's: ask for its link again")
+        free = table.free_seats()
+        if not free:
+            raise TableProblem("every seat of this table is taken")
+        player = free[0]
+        table.people[player] = person
+        self._start_when_seated(table)
+        return player
+
+    def _start_when_seated(self, table: Table) -> None:
+        if table.free_seats() or table.session is not None:
+            return
+        loop = asyncio.get_running_loop()
+        for player, person in enumerate(table.people):
+            if person is not None:
+                table.connections[player] = BrowserSeat(person.player, loop, next(self._numbers))
+        connections: list[Connection | None] = list(table.connections)
+        plan = MatchPlan(
+            variant=table.variant,
+            players=table.players(),
+            rated=False,
+            options=table.options,
+            match_id=table.id,
+            clock=PEOPLE_CLOCK,
+        )
+        session = self.play.launch(plan, connections)
+        if session is None:
+            table.failed = "the server could not start this table's match"
+        table.session = session
+        table.started.set()
+
+    # -- a person's seat ----------------------------------------------------------------
+
+    async def seat_stream(self, table: Table, player: int) -> AsyncIterator[Event]:
+        """The seat's events for its browser, from now until the match is over (or this
+        stream is replaced by a newer one of the same seat)."""
+        yield "table", {"seats": list(table.seats), "players": list(table.players())}
+        await table.started.wait()
+        session = table.session
+        if session is None:
+            yield "problem", {"message": table.failed or "the table did not start"}
+            return
+        connection = table.connections[player]
+        assert connection is not None
+        if connection.task is not None or session.over:
+            # a reload or a second tab: a new connection takes the seat back
+            old = connection
+            connection = BrowserSeat(old.bot, old.loop, next(self._numbers))
+            table.connections[player] = connection
+            old.closed = True
+            old.outbox.put_nowait(None)
+            if not session.over:
+                session.resume(player, connection)
+        connection.task = asyncio.current_task()
+
+        def watcher(message: arena_pb2.WatchMessage | None) -> None:
+            connection.look_again()
+
+        watched = session.watch(watcher, after_seq=0)
+        hand: tuple[int, list[str]] | None = None
+        try:
+            if session.over:
+                if session.result is not None:
+                    yield (
+                        "over",
+                        seat_events(arena_pb2.ServerMessage(match_result=session.result))[0][1],
+                    )
+                return
+            async for message in connection.messages():
+                if message.WhichOneof("body") is None:  # LOOK_AGAIN
+                    now = session.hand_of(player)
+                    if now is not None and now != hand:
+                        hand = now
+                        yield "hand", {"seat": now[0], "hand": now[1]}
+                    continue
+                for event in seat_events(message):
+                    if event[0] == "hand":
+                        hand = (event[1]["seat"], event[1]["hand"])
+                    yield event
+                    if event[0] == "over":
+                        return
+        finally:
+            if watched:
+                session.unwatch(watcher)
+            if table.connections[player] is connection and not session.over:
+                connection.closed = True
+                session.lost(player, "the page was closed")
+
+    def act(self, table: Table, player: int, request_id: str, text: str) -> None:
+        """The person's answer to the open request (its refusal, if any, comes through
+        the seat's stream as a bot's does)."""
+        session = table.session
+        if session is None or session.over:
+            raise TableProblem("this table's match is not being played")
+        seat = session.seats[player]
+        if seat is None:
+            raise TableProblem("this seat is no person's")
+        reply = arena_pb2.ActionReply(request_id=request_id, action=arena_pb2.Action(text=text))
+        seat.offer(request_id, reply)
+
+
+def _over(table: Table) -> bool:
+    return table.session is not None and table.session.over

@@ -1,0 +1,140 @@
+"""The people who play at the site's tables: their sessions, CSRF tokens and rate limits.
+
+A person is known by a session cookie (:data:`SESSION_COOKIE`: HttpOnly, SameSite=Strict,
+path ``/``), a random id the server keeps in memory with the person's name and CSRF
+token; nothing secret ever goes in a URL. Every state-changing request must carry the
+session's CSRF token (a form's ``csrf`` field, or the ``X-CSRF-Token`` header of a
+script's request) and come from the site itself (``Origin``, when the browser sends it,
+names this host): :meth:`People.check` refuses the others with a 403 naming what was
+wrong. Each person's requests are rate-limited (:data:`ACTIONS_PER_SECOND`).
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Final
+from urllib.parse import urlsplit
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from arena.server.limits import RateLimit
+
+__all__ = [
+    "CSRF_HEADER",
+    "MAX_PEOPLE",
+    "NAME_PATTERN",
+    "SESSION_COOKIE",
+    "People",
+    "Person",
+    "person_name_problem",
+]
+
+SESSION_COOKIE: Final = "arena_session"
+CSRF_HEADER: Final = "x-csrf-token"
+SESSION_SECONDS: Final = 7 * 24 * 3600
+MAX_PEOPLE: Final = 10_000
+"""Sessions kept; the least recently seen is forgotten beyond."""
+ACTIONS_PER_SECOND: Final = 10.0
+"""A person's state-changing requests, on average (bursts of twice as many)."""
+NAME_PATTERN: Final = re.compile(r"[A-Za-z0-9_.\-\u00c0-\u024f\u4e00-\u9fff]{1,24}")
+"""A person's name at a table: 1 to 24 letters (Latin or Chinese), digits, ``_ . -``."""
+PERSON_PREFIX: Final = "person:"
+"""A person's player name in a match: ``person:NAME`` (never a bot's name)."""
+
+
+def person_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a person's name, or None."""
+    if not NAME_PATTERN.fullmatch(name):
+        return (
+            f"name {name[:40]!r} must be 1 to 24 letters, digits, '_', '.' or '-' "
+            "(Latin or Chinese letters)"
+        )
+    return None
+
+
+@dataclass
+class Person:
+    """Someone with a session: a name, a CSRF token, a rate limit."""
+
+    id: str
+    name: str
+    csrf: str
+    limit: RateLimit = field(repr=False)
+    seen: float = field(default_factory=time.monotonic)
+
+    @property
+    def player(self) -> str:
+        """The player name a match records for this person."""
+        return PERSON_PREFIX + self.name
+
+
+class People:
+    """The sessions of this server (in memory: a restart forgets them, as it stops the
+    tables they sat at)."""
+
+    def __init__(self, actions_per_second: float = ACTIONS_PER_SECOND) -> None:
+        self._people: OrderedDict[str, Person] = OrderedDict()
+        self._lock = threading.Lock()
+        self._rate = actions_per_second
+
+    def of(self, request: Request) -> Person | None:
+        """The person whose session cookie the request carries, if it is known."""
+        session = request.cookies.get(SESSION_COOKIE, "")
+        with self._lock:
+            person = self._people.get(session)
+            if person is not None:
+                person.seen = time.monotonic()
+                self._people.move_to_end(session)
+        return person
+
+    def start(self, name: str) -> Person:
+        """A new session for ``name`` (checked by the caller): :meth:`set_cookie` gives it
+        to the browser."""
+        person = Person(
+            id=secrets.token_urlsafe(32),
+            name=name,
+            csrf=secrets.token_urlsafe(32),
+            limit=RateLimit(self._rate, burst=2 * self._rate),
+        )
+        with self._lock:
+            self._people[person.id] = person
+            while len(self._people) > MAX_PEOPLE:
+                self._people.popitem(last=False)
+        return person
+
+    @staticmethod
+    def set_cookie(person: Person, response: Response) -> None:
+        """The session's cookie on ``response``."""
+        response.set_cookie(
+            SESSION_COOKIE,
+            person.id,
+            max_age=SESSION_SECONDS,
+            path="/",
+            httponly=True,
+            samesite="strict",
+        )
+
+    def check(self, request: Request, token: str | None = None) -> Person:
+        """The person behind a state-changing request, after its checks: a session, the
+        site's own origin, the CSRF token (``token``: a form's field; else the
+        :data:`CSRF_HEADER` header) and the rate limit. 403 or 429 naming what failed."""
+        person = self.of(request)
+        if person is None:
+            raise HTTPException(403, "no session: open the table page first, then try again")
+        origin = request.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != request.headers.get("host", ""):
+            raise HTTPException(403, f"request from another site ({origin[:80]}) refused")
+        given = token if token is not None else request.headers.get(CSRF_HEADER, "")
+        if not hmac.compare_digest(given.encode(), person.csrf.encode()):
+            raise HTTPException(403, "missing or wrong CSRF token: reload the page and try again")
+        if not person.limit.allow():
+            raise HTTPException(429, "too many requests: slow down")
+        return person

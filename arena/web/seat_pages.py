@@ -1,0 +1,245 @@
+"""The routes where people play: open a table, join one, sit at it, answer.
+
+==========================================  =============================================
+``GET /tables/new``                         the form to open a table (starts a session)
+``POST /tables``                            open it (form, CSRF): to its page
+``GET /tables/{id}``                        the person's seat at the drawn table
+``GET /tables/{id}/join?invite=…``          the invitation's page; ``POST`` takes a seat
+``GET /api/tables/{id}/seat``               the seat's server-sent events (session)
+``POST /api/tables/{id}/act``               an answer, JSON ``{request_id, action}`` (CSRF)
+==========================================  =============================================
+
+Only the session cookie says who is asking; the seat's stream and answers belong to
+the person sitting there, and a page never holds another seat's hand: the felt is drawn
+from the public stream, the person's own cards from their seat's.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import AsyncIterator, Mapping
+from typing import Any, Final
+from urllib.parse import parse_qsl
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+
+import bots
+from arena import games
+from arena.web.events import EventStream
+from arena.web.host import PERSON, Table, TableHost, TableProblem
+from arena.web.people import People, Person, person_name_problem
+from arena.web.rendering import Renderer, page_language
+from arena.web.tables import TablePages
+from arena.web.viewer import NotFound
+
+__all__ = ["MAX_FORM_BYTES", "SeatPages"]
+
+MAX_FORM_BYTES: Final = 8_192
+"""The largest form or answer a person may send."""
+SEAT_BOTS: Final = ("heuristic", "search:samples=16", "random", "first")
+"""The bots the form offers first (any built-in bot's name may be typed)."""
+
+
+async def _body(request: Request) -> bytes:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FORM_BYTES:
+            raise HTTPException(413, f"request body larger than {MAX_FORM_BYTES} bytes")
+    return body
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """An urlencoded form's fields (the last of a repeated one)."""
+    text = (await _body(request)).decode("utf-8", errors="replace")
+    return dict(parse_qsl(text, keep_blank_values=True))
+
+
+def _sse(events: AsyncIterator[tuple[str, dict[str, Any]]]) -> AsyncIterator[tuple[str, str]]:
+    async def encoded() -> AsyncIterator[tuple[str, str]]:
+        async for name, data in events:
+            yield name, json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    return encoded()
+
+
+class SeatPages:
+    """Tables opened and played by people, over one :class:`TableHost`."""
+
+    def __init__(
+        self, host: TableHost | None, people: People, renderer: Renderer, tables: TablePages
+    ) -> None:
+        self._host = host
+        self.people = people
+        self.renderer = renderer
+        self.tables = tables
+
+    @property
+    def host(self) -> TableHost:
+        """The server's tables; 503 on a site that only shows a store (``arena web``)."""
+        if self._host is None:
+            raise HTTPException(
+                503,
+                "people play at the tables of a server: start it with "
+                "'arena serve --web-port PORT' (this site only shows its store)",
+            )
+        return self._host
+
+    def _person(self, request: Request) -> tuple[Person, bool]:
+        """The request's person, or a new guest's session (then True: its cookie is to
+        be set)."""
+        person = self.people.of(request)
+        if person is not None:
+            return person, False
+        return self.people.start(f"guest-{secrets.token_hex(2)}"), True
+
+    def _table(self, request: Request) -> Table:
+        table_id = request.path_params["id"]
+        table = self.host.table(table_id)
+        if table is None:
+            raise NotFound(f"no table {table_id!r}", "table", table_id)
+        return table
+
+    # -- opening ------------------------------------------------------------------------
+
+    def _form_page(
+        self, request: Request, person: Person, problem: str | None, status: int
+    ) -> Response:
+        return self.renderer.page(
+            request,
+            "table_new.html",
+            {
+                "variants": games.names(),
+                "bots": SEAT_BOTS,
+                "bot_names": bots.names(),
+                "person": person,
+                "problem": problem,
+                "PERSON": PERSON,
+            },
+            status=status,
+        )
+
+    async def new(self, request: Request) -> Response:
+        person, started = self._person(request)  # the form's CSRF token needs a session
+        response = self._form_page(request, person, None, 200)
+        if started:
+            self.people.set_cookie(person, response)
+        return response
+
+    async def create(self, request: Request) -> Response:
+        form = await _form(request)
+        person = self.people.check(request, form.get("csrf", ""))
+        name = form.get("name", "").strip() or person.name
+        problem = person_name_problem(name)
+        if problem is None:
+            person.name = name
+            seats = [form.get(f"seat{n}", "").strip() for n in (1, 2, 3)]
+            variant = form.get("variant", "")
+            try:
+                table = self.host.open(person, variant, seats)
+            except TableProblem as err:
+                problem = str(err)
+            else:
+                return RedirectResponse(f"/tables/{table.id}", status_code=303)
+        return self._form_page(request, person, problem, 400)
+
+    # -- sitting --------------------------------------------------------------------------
+
+    async def page(self, request: Request) -> Response:
+        table = self._table(request)
+        person = self.people.of(request)
+        player = table.player_of(person) if person is not None else None
+        if player is None:
+            if table.session is not None:  # anyone may watch the match
+                return RedirectResponse(f"/matches/{table.id}", status_code=303)
+            raise HTTPException(403, "you hold no seat at this table: ask for its invitation")
+        assert person is not None
+        seat_data = {
+            "table": table.id,
+            "player": player,
+            "variant": table.variant,
+            "csrf": person.csrf,
+            "started": table.session is not None,
+        }
+        if table.session is None:
+            invite = request.url_for("join", id=table.id).include_query_params(invite=table.invite)
+            context = {"table": table, "invite": str(invite), "seat_data": seat_data}
+            return self.renderer.page(request, "table_wait.html", context)
+        view, _ = await self.tables.view(table.id, page_language(request))
+        held = table.session.hand_of(player)
+        context = {
+            "table": table,
+            "view": view,
+            "live": True,
+            "bottom": held[0] if held is not None else player,
+            "seat_data": seat_data,
+        }
+        return self.renderer.page(request, "seat.html", context)
+
+    async def join_page(self, request: Request) -> Response:
+        table = self._table(request)
+        invite = request.query_params.get("invite", "")
+        seated = self.people.of(request)
+        if seated is not None and table.player_of(seated) is not None:
+            return RedirectResponse(f"/tables/{table.id}", status_code=303)
+        person, started = self._person(request)
+        context = {"table": table, "invite": invite, "problem": None, "person": person}
+        response = self.renderer.page(request, "table_join.html", context)
+        if started:
+            self.people.set_cookie(person, response)
+        return response
+
+    async def join(self, request: Request) -> Response:
+        table = self._table(request)
+        form = await _form(request)
+        person = self.people.check(request, form.get("csrf", ""))
+        name = form.get("name", "").strip() or person.name
+        problem = person_name_problem(name)
+        if problem is None:
+            person.name = name
+            try:
+                self.host.join(table, person, form.get("invite", ""))
+            except TableProblem as err:
+                problem = str(err)
+            else:
+                return RedirectResponse(f"/tables/{table.id}", status_code=303)
+        context = {"table": table, "invite": form.get("invite", ""), "problem": problem}
+        return self.renderer.page(
+            request, "table_join.html", {**context, "person": person}, status=400
+        )
+
+    # -- the seat's stream and answers ------------------------------------------------------
+
+    def _seated(self, request: Request, person: Person | None) -> tuple[Table, int]:
+        table = self._table(request)
+        player = table.player_of(person) if person is not None else None
+        if player is None:
+            raise HTTPException(403, "you hold no seat at this table")
+        return table, player
+
+    async def seat(self, request: Request) -> Response:
+        table, player = self._seated(request, self.people.of(request))
+        return EventStream(_sse(self.host.seat_stream(table, player)))
+
+    async def act(self, request: Request) -> Response:
+        person = self.people.check(request)
+        table, player = self._seated(request, person)
+        try:
+            answer = json.loads(await _body(request))
+        except ValueError:
+            raise HTTPException(400, "the answer is not JSON") from None
+        if not isinstance(answer, Mapping):
+            raise HTTPException(400, "the answer must be a JSON object")
+        request_id, action = answer.get("request_id"), answer.get("action")
+        if not isinstance(request_id, str) or not isinstance(action, str) or not action:
+            raise HTTPException(
+                400, "the answer needs request_id and action, both non-empty strings"
+            )
+        try:
+            self.host.act(table, player, request_id, action)
+        except TableProblem as err:
+            raise HTTPException(409, str(err)) from None
+        return JSONResponse({"sent": True})

@@ -1,0 +1,444 @@
+/* A person's seat at a table (templates/seat.html, templates/table_wait.html).
+
+   The seat's own stream (/api/tables/ID/seat, server-sent events, authenticated by the
+   session cookie) brings the person's hand, each decision (its legal actions as texts and
+   its time) and the refusals; the felt above is drawn by table.js from the match's
+   public stream. The person selects cards (click, tap, or ← → and Space), sees the legal
+   plays that hold the selection and what the selection reads as, and sends an action's
+   text with the request's id (POST /api/tables/ID/act, with the CSRF token). A selection
+   that no listed action has is sent as it is: the rules refuse it or not, and a refusal's
+   reason is shown. A waiting table's page reloads once the match starts. */
+(function () {
+  "use strict";
+
+  const panel = document.getElementById("seat");
+  const dataBlock = document.getElementById("seat-data");
+  if (!panel || !dataBlock) {
+    return;
+  }
+  const seat = JSON.parse(dataBlock.textContent);
+  const wordsBlock = document.getElementById("seat-words");
+  const words = wordsBlock ? JSON.parse(wordsBlock.textContent) : {};
+  const CARD = /^([2-9TJQKA][shdc]|SJ|BJ)$/;
+  const SHOWN_LEGAL = 16; // legal actions listed at once
+  const RETRY_MS = [500, 1000, 2000, 4000];
+
+  const state = {
+    hand: [],
+    selected: new Set(), // positions in the hand
+    focus: 0,
+    decision: null,
+    sent: false,
+    deadline: 0, // ms timestamps
+    bankUntil: 0,
+    retries: 0,
+    over: false,
+  };
+
+  const el = {
+    hand: document.getElementById("my-hand"),
+    turn: document.getElementById("turn"),
+    clock: document.getElementById("clock"),
+    send: document.getElementById("send"),
+    clear: document.getElementById("clear"),
+    reading: document.getElementById("reading"),
+    legal: document.getElementById("legal"),
+    legalNote: document.getElementById("legal-note"),
+    refusal: document.getElementById("refusal"),
+    over: document.getElementById("seat-over"),
+  };
+
+  function word(key, fields) {
+    let text = words[key] || "";
+    for (const [name, value] of Object.entries(fields || {})) {
+      text = text.replace(`{${name}}`, String(value));
+    }
+    return text;
+  }
+
+  /** An action text's parts: its verb, its cards, its kind ("as …"). */
+  function parse(text) {
+    const tokens = text.split(" ");
+    const verb = tokens[0];
+    const at = tokens.indexOf("as");
+    const cards = tokens.slice(1, at < 0 ? undefined : at).filter((t) => CARD.test(t));
+    return { text, verb, cards, tag: at < 0 ? "" : tokens.slice(at + 1).join(" ") };
+  }
+
+  function counts(cards) {
+    const found = new Map();
+    for (const card of cards) {
+      found.set(card, (found.get(card) || 0) + 1);
+    }
+    return found;
+  }
+
+  /** Whether `inner` (a multiset of cards) fits in `outer`. */
+  function within(inner, outer) {
+    const have = counts(outer);
+    for (const [card, count] of counts(inner)) {
+      if ((have.get(card) || 0) < count) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  function sameCards(a, b) {
+    return a.length === b.length && within(a, b);
+  }
+
+  function selectedCards() {
+    return [...state.selected].sort((a, b) => a - b).map((i) => state.hand[i]);
+  }
+
+  function legalActions() {
+    return state.decision ? state.decision.legal.map(parse) : [];
+  }
+
+  /* ---------- drawing ---------- */
+
+  function cardButton(code, index) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "hand-card";
+    button.dataset.card = code;
+    button.dataset.index = String(index);
+    button.setAttribute("aria-pressed", state.selected.has(index) ? "true" : "false");
+    button.tabIndex = index === state.focus ? 0 : -1;
+    const face = window.ArenaTable ? window.ArenaTable.faceCard(code) : null;
+    if (face) {
+      button.append(face);
+    } else {
+      button.textContent = code;
+    }
+    button.title = code;
+    button.addEventListener("click", () => toggle(index));
+    return button;
+  }
+
+  function drawHand() {
+    if (!el.hand) {
+      return;
+    }
+    const chosen = selectedCards();
+    const fitting = legalActions().filter((a) => a.cards.length && within(chosen, a.cards));
+    const usable = new Set(fitting.flatMap((a) => a.cards));
+    el.hand.replaceChildren(...state.hand.map(cardButton));
+    for (const button of el.hand.children) {
+      const index = Number(button.dataset.index);
+      button.classList.toggle("selected", state.selected.has(index));
+      button.classList.toggle("playable", Boolean(state.decision) && usable.has(button.dataset.card));
+    }
+    drawChoices();
+  }
+
+  function actionButton(action, label) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "legal-action";
+    button.dataset.action = action.text;
+    button.textContent = label || action.text;
+    button.addEventListener("click", () => send(action.text));
+    return button;
+  }
+
+  /** The legal actions worth showing now: those without cards (pass), and those that
+   *  hold the selection (all of them when nothing is selected, up to SHOWN_LEGAL). */
+  function drawChoices() {
+    if (!el.legal) {
+      return;
+    }
+    const decision = state.decision;
+    const chosen = selectedCards();
+    const actions = legalActions();
+    const exact = actions.filter((a) => a.cards.length && sameCards(a.cards, chosen));
+    const shown = actions.filter((a) => !a.cards.length || within(chosen, a.cards));
+    el.legal.replaceChildren(...shown.slice(0, SHOWN_LEGAL).map((a) => actionButton(a)));
+    if (shown.length > SHOWN_LEGAL) {
+      const more = document.createElement("span");
+      more.className = "more";
+      more.textContent = `+${shown.length - SHOWN_LEGAL}`;
+      el.legal.append(more);
+    }
+    for (const button of el.legal.querySelectorAll(".legal-action")) {
+      button.classList.toggle("exact", exact.some((a) => a.text === button.dataset.action));
+    }
+    if (el.legalNote) {
+      el.legalNote.hidden = !decision || decision.complete !== false;
+    }
+    const ready = Boolean(decision) && !state.sent && chosen.length > 0;
+    el.send.disabled = !ready;
+    el.clear.disabled = chosen.length === 0;
+    el.reading.textContent = chosen.length
+      ? exact.length
+        ? exact.map((a) => a.text).join(" | ")
+        : `${word("selected")}: ${chosen.join(" ")}`
+      : "";
+  }
+
+  function drawTurn() {
+    panel.dataset.state = state.over ? "over" : state.decision ? (state.sent ? "sent" : "acting") : "waiting";
+    panel.dataset.request = state.decision ? state.decision.request_id : "";
+    if (!el.turn) {
+      return;
+    }
+    if (state.over) {
+      el.turn.textContent = word("over");
+    } else if (state.decision) {
+      el.turn.textContent = state.sent ? word("sent") : word("your_turn");
+    } else {
+      el.turn.textContent = word("waiting_turn");
+    }
+  }
+
+  function tickClock() {
+    if (!el.clock) {
+      return;
+    }
+    if (!state.decision || state.over) {
+      el.clock.hidden = true;
+      return;
+    }
+    const now = Date.now();
+    const decision = Math.max(0, Math.ceil((state.deadline - now) / 1000));
+    const bankLeft = state.deadline > now ? state.bankMs : Math.max(0, state.bankUntil - now);
+    el.clock.hidden = false;
+    el.clock.querySelector(".decision-time").textContent =
+      `${word("decision")} ${word("seconds", { seconds: decision })}`;
+    el.clock.querySelector(".bank-time").textContent =
+      `${word("bank")} ${word("seconds", { seconds: Math.ceil(bankLeft / 1000) })}`;
+    el.clock.classList.toggle("low", decision <= 5);
+  }
+
+  function showRefusal(text) {
+    if (!el.refusal) {
+      return;
+    }
+    el.refusal.hidden = !text;
+    el.refusal.textContent = text ? `${word("refused")}: ${text}` : "";
+  }
+
+  /* ---------- acting ---------- */
+
+  function toggle(index) {
+    if (state.selected.has(index)) {
+      state.selected.delete(index);
+    } else {
+      state.selected.add(index);
+    }
+    state.focus = index;
+    drawHand();
+    const button = el.hand.querySelector(`[data-index="${index}"]`);
+    if (button) {
+      button.focus();
+    }
+  }
+
+  function clear() {
+    state.selected.clear();
+    drawHand();
+  }
+
+  /** The text to send for the selection: the listed action of exactly these cards (the
+   *  first one when the cards read several ways), else the selection as the decision's
+   *  card verb would take it, for the rules to judge. */
+  function selectionText() {
+    const chosen = selectedCards();
+    const actions = legalActions();
+    const exact = actions.find((a) => a.cards.length && sameCards(a.cards, chosen));
+    if (exact) {
+      return exact.text;
+    }
+    const verbs = actions.filter((a) => a.cards.length).map((a) => a.verb);
+    const verb = verbs.length ? verbs[0] : "play";
+    return `${verb} ${chosen.join(" ")}`;
+  }
+
+  async function send(text) {
+    const decision = state.decision;
+    if (!decision || state.sent) {
+      return;
+    }
+    state.sent = true;
+    showRefusal("");
+    drawTurn();
+    drawChoices();
+    let problem = "";
+    try {
+      const response = await fetch(`/api/tables/${encodeURIComponent(seat.table)}/act`, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "content-type": "application/json", "x-csrf-token": seat.csrf },
+        body: JSON.stringify({ request_id: decision.request_id, action: text }),
+      });
+      if (!response.ok) {
+        problem = (await response.text()).slice(0, 300) || String(response.status);
+      }
+    } catch (error) {
+      problem = String(error);
+    }
+    if (problem) {
+      state.sent = false;
+      showRefusal(problem);
+      drawTurn();
+      drawChoices();
+    }
+  }
+
+  function pass() {
+    const found = legalActions().find((a) => a.verb === "pass");
+    if (found) {
+      send(found.text);
+    }
+  }
+
+  function onKey(event) {
+    if (event.ctrlKey || event.altKey || event.metaKey) {
+      return;
+    }
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT")) {
+      return;
+    }
+    const count = state.hand.length;
+    let handled = true;
+    if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && count) {
+      state.focus = (state.focus + (event.key === "ArrowLeft" ? count - 1 : 1)) % count;
+      drawHand();
+      el.hand.querySelector(`[data-index="${state.focus}"]`).focus();
+    } else if ((event.key === " " || event.code === "Space") && count) {
+      toggle(state.focus);
+    } else if (event.key === "Enter" && !el.send.disabled) {
+      send(selectionText());
+    } else if (event.key === "Escape") {
+      clear();
+    } else if (event.key === "p" || event.key === "P") {
+      pass();
+    } else {
+      handled = false;
+    }
+    if (handled) {
+      event.preventDefault();
+      event.stopPropagation(); // the felt's own keys (table.js) are left alone
+    }
+  }
+
+  /* ---------- the stream ---------- */
+
+  function onHand(data) {
+    const before = state.hand.join(" ");
+    state.hand = data.hand || [];
+    if (state.hand.join(" ") !== before) {
+      state.selected.clear();
+      state.focus = Math.min(state.focus, Math.max(0, state.hand.length - 1));
+    }
+    drawHand();
+  }
+
+  function onDecision(data) {
+    state.decision = data;
+    state.sent = false;
+    const now = Date.now();
+    state.deadline = now + (data.decision_ms || 0);
+    state.bankMs = data.time_bank_ms || 0;
+    state.bankUntil = state.deadline + state.bankMs;
+    drawTurn();
+    drawHand();
+    tickClock();
+  }
+
+  function onRefused(data) {
+    if (state.decision && data.request_id === state.decision.request_id) {
+      state.sent = false;
+    }
+    showRefusal(data.reason || data.status);
+    drawTurn();
+    drawChoices();
+  }
+
+  function onTimedOut(data) {
+    state.decision = null;
+    state.sent = false;
+    showRefusal("");
+    if (el.refusal) {
+      el.refusal.hidden = false;
+      el.refusal.textContent = `${word("timed_out")}${data.action ? `: ${data.action}` : ""}`;
+    }
+    drawTurn();
+    drawHand();
+  }
+
+  function onOver() {
+    state.over = true;
+    state.decision = null;
+    if (el.over) {
+      el.over.hidden = false;
+    }
+    drawTurn();
+    drawHand();
+  }
+
+  /** A decision ends when the next event of the seat comes after the answer was sent:
+   *  the hand changed (the cards left it) or another decision. */
+  function settle() {
+    if (state.sent) {
+      state.decision = null;
+      state.sent = false;
+      drawTurn();
+    }
+  }
+
+  function connect() {
+    const source = new EventSource(`/api/tables/${encodeURIComponent(seat.table)}/seat`);
+    const waitingPage = !seat.started;
+    source.addEventListener("open", () => {
+      state.retries = 0;
+    });
+    source.addEventListener("hand", (event) => {
+      if (waitingPage) {
+        window.location.reload();
+        return;
+      }
+      settle();
+      onHand(JSON.parse(event.data));
+    });
+    source.addEventListener("seat", () => {
+      if (waitingPage) {
+        window.location.reload();
+      }
+    });
+    source.addEventListener("decision", (event) => onDecision(JSON.parse(event.data)));
+    source.addEventListener("refused", (event) => onRefused(JSON.parse(event.data)));
+    source.addEventListener("timed_out", (event) => onTimedOut(JSON.parse(event.data)));
+    source.addEventListener("over", () => {
+      onOver();
+      source.close();
+    });
+    source.addEventListener("problem", (event) => {
+      const data = JSON.parse(event.data);
+      showRefusal(data.message || "");
+    });
+    source.addEventListener("error", () => {
+      source.close();
+      if (state.over) {
+        return;
+      }
+      if (el.turn) {
+        el.turn.textContent = word("lost");
+      }
+      const delay = RETRY_MS[Math.min(state.retries, RETRY_MS.length - 1)];
+      state.retries += 1;
+      setTimeout(connect, delay);
+    });
+  }
+
+  if (el.send) {
+    el.send.addEventListener("click", () => send(selectionText()));
+    el.clear.addEventListener("click", clear);
+    panel.addEventListener("keydown", onKey);
+    setInterval(tickClock, 250);
+  }
+  drawTurn();
+  connect();
+})();
