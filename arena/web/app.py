@@ -104,6 +104,7 @@ def create_app(viewer: Viewer, play: PlayService | None = None) -> Starlette:
     errors = ErrorPages(renderer)
     tables = TablePages(viewer, renderer)
     host = TableHost(play) if play is not None else None
+    renderer.env.globals["tables_open"] = host is not None  # the menu offers a seat
     seats = SeatPages(host, People(), renderer, tables)
     routes = _routes(Pages(viewer, renderer), tables, seats, assets)
     app = Starlette(

@@ -4,6 +4,7 @@ request's id shown to the reader). Under ``/api/`` the same errors are JSON."""
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Final
 
 from starlette.exceptions import HTTPException
@@ -83,8 +84,14 @@ class ErrorPages:
         return self.renderer.page(request, "error.html", context, status=status)
 
     async def http_error(self, request: Request, exc: Exception) -> Response:
-        status = exc.status_code if isinstance(exc, HTTPException) else 500
-        return self.response(request, status)
+        """A refused request: its own words when it has some beyond the status's name."""
+        if not isinstance(exc, HTTPException):
+            return self.response(request, 500)
+        status = exc.status_code
+        said = exc.detail if status < 500 or status == 503 else None
+        known = status in HTTPStatus.__members__.values()
+        plain = known and said == HTTPStatus(status).phrase
+        return self.response(request, status, None if plain else said)
 
     async def not_found(self, request: Request, exc: Exception) -> Response:
         return self.response(request, 404, str(exc) or None, exc)

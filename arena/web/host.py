@@ -54,6 +54,7 @@ class Table:
     variant: str
     seats: tuple[str, ...]
     options: Mapping[str, Any]
+    max_deals: int | None
     invite: str
     people: list[Person | None]
     connections: list[BrowserSeat | None] = field(default_factory=lambda: [None] * NUM_SEATS)
@@ -96,10 +97,12 @@ class TableHost:
         variant: str,
         seats: Sequence[str],
         options: Mapping[str, Any] | None = None,
+        max_deals: int | None = None,
     ) -> Table:
-        """A table of ``variant`` with ``person`` in seat 0 and ``seats`` (the other
-        three: a bot's name or :data:`PERSON`); started at once when no friend is awaited.
-        :class:`TableProblem` naming the bad choice."""
+        """A table of ``variant`` (with its game ``options``) with ``person`` in seat 0 and
+        ``seats`` (the other three: a bot's name or :data:`PERSON`), playing ``max_deals``
+        deals (None: the whole match; never more than the server's own limit); started at
+        once when no friend is awaited. :class:`TableProblem` naming the bad choice."""
         if len(seats) != NUM_SEATS - 1:
             raise TableProblem(f"a table has {NUM_SEATS} seats: choose the other three")
         if variant not in games.names():
@@ -116,11 +119,17 @@ class TableHost:
         live = [t for t in self.tables.values() if t.failed is None and not _over(t)]
         if len(live) >= MAX_OPEN_TABLES:
             raise TableProblem("the server has as many tables open as it takes: try later")
+        limit = self.play.config.max_deals
+        if max_deals is not None and max_deals < 1:
+            raise TableProblem(f"a table plays at least one deal, not {max_deals}")
+        if limit is not None:
+            max_deals = limit if max_deals is None else min(max_deals, limit)
         table = Table(
             id=f"table-{variant}-{secrets.token_hex(5)}",
             variant=variant,
             seats=(PERSON, *seats),
             options=dict(options or {}),
+            max_deals=max_deals,
             invite=secrets.token_urlsafe(16),
             people=[person, None, None, None],
         )
@@ -161,6 +170,7 @@ class TableHost:
             rated=False,
             options=table.options,
             match_id=table.id,
+            max_deals=table.max_deals,
             clock=PEOPLE_CLOCK,
         )
         session = self.play.launch(plan, connections)

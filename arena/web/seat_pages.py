@@ -28,6 +28,8 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 import bots
 from arena import games
+from arena.commands.arguments import game_options
+from arena.errors import ConfigError
 from arena.web.events import EventStream
 from arena.web.host import PERSON, Table, TableHost, TableProblem
 from arena.web.people import People, Person, person_name_problem
@@ -41,6 +43,8 @@ MAX_FORM_BYTES: Final = 8_192
 """The largest form or answer a person may send."""
 SEAT_BOTS: Final = ("heuristic", "search:samples=16", "random", "first")
 """The bots the form offers first (any built-in bot's name may be typed)."""
+DEALS: Final = ("match", "1", "3", "10")
+"""The lengths the form offers: the whole match, or so many deals."""
 
 
 async def _body(request: Request) -> bytes:
@@ -115,6 +119,7 @@ class SeatPages:
                 "variants": games.names(),
                 "bots": SEAT_BOTS,
                 "bot_names": bots.names(),
+                "deals": DEALS,
                 "person": person,
                 "problem": problem,
                 "PERSON": PERSON,
@@ -123,6 +128,7 @@ class SeatPages:
         )
 
     async def new(self, request: Request) -> Response:
+        _ = self.host  # a site that only shows a store says where tables are
         person, started = self._person(request)  # the form's CSRF token needs a session
         response = self._form_page(request, person, None, 200)
         if started:
@@ -138,9 +144,14 @@ class SeatPages:
             person.name = name
             seats = [form.get(f"seat{n}", "").strip() for n in (1, 2, 3)]
             variant = form.get("variant", "")
+            deals = form.get("deals", "match")
             try:
-                table = self.host.open(person, variant, seats)
-            except TableProblem as err:
+                if deals not in DEALS:
+                    raise TableProblem(f"deals: {deals[:20]!r} is not one of {', '.join(DEALS)}")
+                options = game_options(form.get("options", "").split())
+                max_deals = None if deals == "match" else int(deals)
+                table = self.host.open(person, variant, seats, options, max_deals)
+            except (TableProblem, ConfigError) as err:
                 problem = str(err)
             else:
                 return RedirectResponse(f"/tables/{table.id}", status_code=303)

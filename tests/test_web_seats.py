@@ -1,0 +1,268 @@
+"""People at the site's tables, over HTTP as a browser goes: opening a table, the seat's
+stream and answers, refusals with their reasons, a reload taking the seat back, friends
+invited to a private table, the safety of sessions (cookies, CSRF, other sites, rate
+limits), and hidden information: a seat's stream holds that seat's own cards only,
+checked against the stored record re-played by the engine, with a planted leak found."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from browser import Live, Timeline, WebThread, serving_live, stored_record, wait_until
+from seated import Seated
+
+from arena.games import names
+from arena.server.session import MatchSession
+from arena.store import Store
+from arena.web.people import SESSION_COOKIE
+
+BOTS = ("random", "first", "random")
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    with serving_live(tmp_path_factory.mktemp("seats") / "arena.sqlite", 1) as served:
+        yield served
+
+
+@pytest.fixture
+def person(live: Live) -> Iterator[Seated]:
+    seated = Seated(live.url)
+    yield seated
+    seated.close()
+
+
+def opened(person: Seated, variant: str = "guandan", seats: tuple[str, str, str] = BOTS) -> None:
+    person.session()
+    response = person.open(variant, seats)
+    assert response.status_code == 303, response.text[:400]
+    person.listen()
+
+
+def own_hands(live: Live, table: str, player: int) -> set[tuple[str, ...]]:
+    """Every hand the player's seat held during the stored match (sorted card codes)."""
+    path = Path(live.store.path)
+    timeline = Timeline(stored_record(path, table))
+    hands: set[tuple[str, ...]] = set()
+    for deal in timeline.deals:
+        seat = next(s for s in range(4) if deal.start.player_at(s) == player)
+        hands.update(step.hands[seat] for step in deal.steps)
+    return hands
+
+
+def stream_leaks(seen: list[tuple[str, dict[str, Any]]], hands: set[tuple[str, ...]]) -> list[str]:
+    """What the seat's stream showed beyond its own cards: a hand it never held, a legal
+    action with cards outside the hand it was offered with."""
+    leaks = []
+    for name, data in seen:
+        if name in ("hand", "decision"):
+            hand = tuple(sorted(data["hand"]))
+            if hand not in hands:
+                leaks.append(f"{name}: hand {' '.join(hand)} was never the seat's")
+        if name == "decision":
+            held = Counter(data["hand"])
+            for text in data["legal"]:
+                cards = Counter(t for t in text.split(" ")[1:] if t != "as" and len(t) == 2)
+                if cards - held:
+                    leaks.append(f"decision: {text!r} uses cards the seat does not hold")
+    return leaks
+
+
+@pytest.mark.parametrize("variant", names())
+def test_a_person_plays_a_deal_of_every_variant_to_its_end_through_the_seat(
+    live: Live, person: Seated, variant: str
+) -> None:
+    opened(person, variant)
+    _, seat = person.next("seat")
+    assert seat["player"] == 0
+    assert seat["match"]["match_id"] == person.table
+    assert seat["match"]["players"][0] == "person:tester"
+    result = person.play_out(choose=1)
+    assert result["match_id"] == person.table
+    assert result["deals"] == 1
+    leaks = stream_leaks(person.seen, own_hands(live, person.table, 0))
+    assert leaks == []
+    stored = stored_record(Path(live.store.path), person.table)
+    assert stored["players"][0] == "person:tester"
+
+
+def test_a_refused_play_names_the_rule_and_the_decision_stays_open(
+    live: Live, person: Seated
+) -> None:
+    opened(person)
+    _, decision = person.next("decision")
+    hand = decision["hand"]
+    # two cards of different ranks are no Guandan combination (GD-8)
+    pair = [hand[0], next(c for c in hand if c[0] != hand[0][0])]
+    response = person.act(decision["request_id"], "play " + " ".join(pair))
+    assert response.status_code == 200
+    _, refused = person.next("refused")
+    assert refused["request_id"] == decision["request_id"]
+    assert refused["status"] == "illegal"
+    assert "GD-" in refused["reason"]
+    garbled = person.act(decision["request_id"], "play 1x")
+    assert garbled.status_code == 200
+    _, malformed = person.next("refused")
+    assert malformed["status"] == "malformed"
+    assert "1x" in malformed["reason"]
+    # the same request still takes a legal answer
+    assert person.act(decision["request_id"], decision["legal"][0]).status_code == 200
+    name, _ = person.next("decision", "hand")
+    assert name in ("decision", "hand")
+
+
+def test_a_reload_takes_the_seat_back_with_its_open_decision(live: Live, person: Seated) -> None:
+    opened(person)
+    _, first = person.next("decision")
+    person.listen()  # the page reloads: a new stream for the same seat
+    _, seat = person.next("seat")
+    assert seat["player"] == 0
+    _, again = person.next("decision")
+    assert again["request_id"] == first["request_id"]
+    assert sorted(again["hand"]) == sorted(first["hand"])
+    assert person.act(again["request_id"], again["legal"][0]).status_code == 200
+    assert person.play_out()["deals"] == 1
+
+
+def test_friends_at_a_private_table_each_read_only_their_own_seat(live: Live) -> None:
+    host, friend, stranger = Seated(live.url), Seated(live.url), Seated(live.url)
+    try:
+        host.session()
+        assert host.open("guandan", ("person", "random", "random")).status_code == 303
+        page = host.http.get(f"/tables/{host.table}")
+        assert page.status_code == 200
+        invite = page.text.split('id="invite" class="invite" readonly value="')[1].split('"')[0]
+        invite = invite.replace("&amp;", "&")
+        assert friend.join(invite, "friend").status_code == 303
+        assert friend.table == host.table
+        # nobody else sits down, with or without the link
+        stranger.session()
+        stranger.table = host.table
+        refused = stranger.join(invite, "late")
+        assert refused.status_code == 400
+        assert "every seat of this table is taken" in refused.text
+        assert stranger.http.get(f"/api/tables/{host.table}/seat").status_code == 403
+        assert stranger.act("r-1", "pass").status_code == 403
+        host.listen()
+        friend.listen()
+        _, seat = friend.next("seat")
+        assert seat["player"] == 1
+        # each answers its own decisions; neither stream holds the other's cards
+        done: dict[str, dict[str, Any]] = {}
+
+        def turn(who: Seated) -> None:
+            try:
+                name, data = who.next("decision", "over", seconds=0.2)
+            except AssertionError:
+                return
+            if name == "over":
+                done[who.table + str(id(who))] = data
+                return
+            who.answer(data["request_id"], data["legal"][-1])
+
+        wait_until(lambda: (turn(host), turn(friend), len(done) == 2)[2], "both see the end", 120)
+        assert stream_leaks(host.seen, own_hands(live, host.table, 0)) == []
+        assert stream_leaks(friend.seen, own_hands(live, host.table, 1)) == []
+    finally:
+        for seated in (host, friend, stranger):
+            seated.close()
+
+
+def test_the_checker_finds_another_seats_hand_planted_in_the_stream(
+    live: Live, person: Seated, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = MatchSession.hand_of
+
+    def leaky(self: MatchSession, player: int) -> tuple[int, list[str]] | None:
+        held = real(self, player)
+        if held is None:
+            return None
+        _, cards = real(self, (player + 1) % 4) or (0, [])
+        return held[0], cards  # the next seat's cards in place of its own
+
+    monkeypatch.setattr(MatchSession, "hand_of", leaky)
+    opened(person)
+    person.play_out()
+    leaks = stream_leaks(person.seen, own_hands(live, person.table, 0))
+    assert any("was never the seat's" in leak for leak in leaks)
+
+
+def test_state_changes_need_the_session_its_csrf_token_and_the_site_itself(
+    live: Live, person: Seated
+) -> None:
+    # no session at all
+    bare = Seated(live.url)
+    try:
+        response = bare.http.post("/tables", data={"variant": "guandan"})
+        assert response.status_code == 403
+        assert "no session" in response.text
+    finally:
+        bare.close()
+    person.session()
+    cookie = person.http.cookies.jar
+    (session,) = [c for c in cookie if c.name == SESSION_COOKIE]
+    assert session.has_nonstandard_attr("HttpOnly")
+    assert session.get_nonstandard_attr("SameSite", "").lower() == "strict"
+    wrong = person.open("guandan", BOTS, extra={"csrf": "not-the-token"})
+    assert wrong.status_code == 403
+    assert "CSRF" in wrong.text
+    elsewhere = person.http.post(
+        "/tables",
+        data={
+            "csrf": person.csrf,
+            "variant": "guandan",
+            "seat1": "random",
+            "seat2": "random",
+            "seat3": "random",
+        },
+        headers={"origin": "https://evil.example"},
+    )
+    assert elsewhere.status_code == 403
+    assert "another site" in elsewhere.text
+    assert person.open("guandan", BOTS).status_code == 303
+    # an answer without the header's token
+    assert person.act("r-1", "pass", csrf="").status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("variant", "poker", "unknown variant 'poker'"),
+        ("seat2", "nobody-bot", "seat 3:"),
+        ("seat1", "policy:path=x.npz", "not seated by the server"),
+        ("deals", "7", "deals: '7' is not one of"),
+        ("options", "decks=9", "options of guandan"),
+        ("name", "<script>", "name '<script>' must be"),
+    ],
+)
+def test_a_bad_table_form_is_refused_naming_the_field(
+    person: Seated, field: str, value: str, words: str
+) -> None:
+    person.session()
+    response = person.open("guandan", BOTS, extra={field: value})
+    assert response.status_code == 400
+    assert words in response.text.replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">")
+
+
+def test_answers_are_rate_limited_per_person(live: Live, person: Seated) -> None:
+    opened(person)
+    _, decision = person.next("decision")
+    statuses = [person.act(decision["request_id"], "play 1x").status_code for _ in range(40)]
+    assert 429 in statuses
+    assert statuses[0] == 200
+
+
+def test_a_site_without_a_server_says_where_tables_are_played(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "arena.sqlite") as store:
+        site = WebThread(store)
+        try:
+            response = httpx.get(f"{site.url}/tables/new")
+        finally:
+            site.close()
+    assert response.status_code == 503
+    assert "arena serve --web-port" in response.text
