@@ -30,8 +30,10 @@ import bots
 from arena import games
 from arena.commands.arguments import game_options
 from arena.errors import ConfigError
+from arena.games import family_of
 from arena.web.events import EventStream
 from arena.web.host import PERSON, Table, TableHost, TableProblem
+from arena.web.i18n import catalog, translate
 from arena.web.people import People, Person, person_name_problem
 from arena.web.rendering import Renderer, page_language
 from arena.web.tables import TablePages
@@ -68,6 +70,21 @@ def _sse(events: AsyncIterator[tuple[str, dict[str, Any]]]) -> AsyncIterator[tup
             yield name, json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     return encoded()
+
+
+VERBS: Final = ("pass", "play", "declare", "bury", "tribute", "return")
+
+
+def seat_words(lang: str, family: str) -> dict[str, str]:
+    """How the seat panel names actions in ``lang``: verbs (``verb.play``), the kinds a
+    play may be read as (``kind.pair_run``), the jokers (``card.SJ``, ``card.BJ``)."""
+    words = {f"verb.{verb}": translate(lang, f"tables.verb.{verb}") for verb in VERBS}
+    for key, text in catalog(lang).items():
+        if key.startswith(f"table.kind.{family}."):
+            words["kind." + key.rsplit(".", 1)[1]] = text
+    words["card.SJ"] = translate(lang, "table.card.small_joker")
+    words["card.BJ"] = translate(lang, "table.card.big_joker")
+    return words
 
 
 class SeatPages:
@@ -168,7 +185,7 @@ class SeatPages:
                 return RedirectResponse(f"/matches/{table.id}", status_code=303)
             raise HTTPException(403, "you hold no seat at this table: ask for its invitation")
         assert person is not None
-        seat_data = {
+        seat_data: dict[str, Any] = {
             "table": table.id,
             "player": player,
             "variant": table.variant,
@@ -179,7 +196,9 @@ class SeatPages:
             invite = request.url_for("join", id=table.id).include_query_params(invite=table.invite)
             context = {"table": table, "invite": str(invite), "seat_data": seat_data}
             return self.renderer.page(request, "table_wait.html", context)
-        view, _ = await self.tables.view(table.id, page_language(request))
+        lang = page_language(request)
+        seat_data["words"] = seat_words(lang, family_of(table.variant))
+        view, _ = await self.tables.view(table.id, lang)
         held = table.session.hand_of(player)
         context = {
             "table": table,

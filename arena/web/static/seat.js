@@ -20,6 +20,8 @@
   const wordsBlock = document.getElementById("seat-words");
   const words = wordsBlock ? JSON.parse(wordsBlock.textContent) : {};
   const CARD = /^([2-9TJQKA][shdc]|SJ|BJ)$/;
+  const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+  const names = seat.words || {};
   const SHOWN_LEGAL = 16; // legal actions listed at once
   const RETRY_MS = [500, 1000, 2000, 4000];
 
@@ -133,12 +135,36 @@
     drawChoices();
   }
 
-  function actionButton(action, label) {
+  /** A card as people read it: ♠A, ♥10, the jokers by name. */
+  function cardName(code) {
+    if (names[`card.${code}`]) {
+      return names[`card.${code}`];
+    }
+    const rank = code.slice(0, -1);
+    return `${SUITS[code.slice(-1)] || ""}${rank === "T" ? "10" : rank}`;
+  }
+
+  /** An action in the page's language: its verb (none for a play), its cards, the kind
+   *  it is read as. */
+  function actionName(action) {
+    const parts = [];
+    if (action.verb !== "play" || !action.cards.length) {
+      parts.push(names[`verb.${action.verb}`] || action.verb);
+    }
+    parts.push(...action.cards.map(cardName));
+    if (action.tag) {
+      parts.push(`· ${names[`kind.${action.tag}`] || action.tag}`);
+    }
+    return parts.join(" ");
+  }
+
+  function actionButton(action) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "legal-action";
     button.dataset.action = action.text;
-    button.textContent = label || action.text;
+    button.textContent = actionName(action);
+    button.title = action.text;
     button.addEventListener("click", () => send(action.text));
     return button;
   }
@@ -172,8 +198,8 @@
     el.clear.disabled = chosen.length === 0;
     el.reading.textContent = chosen.length
       ? exact.length
-        ? exact.map((a) => a.text).join(" | ")
-        : `${word("selected")}: ${chosen.join(" ")}`
+        ? exact.map(actionName).join(" | ")
+        : `${word("selected")}: ${chosen.map(cardName).join(" ")}`
       : "";
   }
 

@@ -1,0 +1,199 @@
+"""People at the site's tables in a real browser (Debian's Chromium, driven by
+Playwright): a table opened from the form and a whole deal of every variant played by
+clicks to its end; a refused play showing its reason; a reload mid-deal taking the seat
+back; two people at one private table, each seeing only their own hand. Screenshots land
+in ``build/screenshots/``."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from browser import Live, Timeline, serving_live, shoot, stored_record
+
+from arena.games import names
+
+if TYPE_CHECKING:
+    from browser import Pages
+    from playwright.sync_api import Page
+
+WAIT = 30.0
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    with serving_live(tmp_path_factory.mktemp("seats") / "arena.sqlite", 1) as served:
+        yield served
+
+
+def open_table(page: Page, live: Live, variant: str, seats: tuple[str, str, str]) -> str:
+    """Open a one-deal table from the form as a person would; its id."""
+    page.goto(f"{live.url}/tables/new?lang=en")
+    page.fill("input[name=name]", "tester")
+    page.select_option("select[name=variant]", variant)
+    page.select_option("select[name=deals]", "1")
+    for number, seat in enumerate(seats, start=1):
+        page.fill(f"input[name=seat{number}]", seat)
+    page.click("#open-table button[type=submit]")
+    page.wait_for_url(re.compile(r".*/tables/table-"))
+    return page.url.split("/tables/")[1].split("#")[0].split("?")[0]
+
+
+def seat_state(page: Page) -> tuple[str, str]:
+    panel = page.locator("#seat")
+    return panel.get_attribute("data-state") or "", panel.get_attribute("data-request") or ""
+
+
+def my_hand(page: Page) -> list[str]:
+    return [
+        code or ""
+        for code in page.locator("#my-hand .hand-card").evaluate_all(
+            "(cards) => cards.map((card) => card.dataset.card)"
+        )
+    ]
+
+
+def wait_turn(page: Page, after: str = "") -> str:
+    """Wait until the seat acts on a request other than ``after``, or the match is over:
+    the state."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        state, request = seat_state(page)
+        if state == "over" or (state == "acting" and request and request != after):
+            return state
+        assert time.monotonic() < deadline, f"no turn after {after!r}: {state}"
+        time.sleep(0.02)
+
+
+def click_cards(page: Page, cards: list[str]) -> None:
+    """Select ``cards`` in the hand by clicking them (each copy a card of its own)."""
+    taken: set[str] = set()
+    for card in cards:
+        buttons = page.locator(f"#my-hand .hand-card[data-card='{card}']")
+        for index in range(buttons.count()):
+            button = buttons.nth(index)
+            position = button.get_attribute("data-index") or ""
+            if position not in taken:
+                taken.add(position)
+                button.click()
+                break
+
+
+def play_by_clicks(page: Page) -> int:
+    """Play the seat's decisions until the match is over: a listed action's cards
+    clicked in the hand and sent, or (no cards, or cards read one way among several)
+    its own button. The decisions made."""
+    made = 0
+    request = ""
+    while wait_turn(page, request) == "acting":
+        _, request = seat_state(page)
+        action = page.locator("#legal .legal-action").first
+        text = action.get_attribute("data-action") or ""
+        cards = [token for token in text.split(" ")[1:] if token != "as"]
+        if cards and " as " not in text:
+            click_cards(page, cards)
+            assert page.locator("#reading").inner_text() != ""
+            page.click("#send")
+        else:
+            action.click()
+        made += 1
+    return made
+
+
+def dealt_hand(live: Live, table: str, player: int) -> Counter[str]:
+    deal = Timeline(stored_record(Path(live.store.path), table)).deal(1)
+    seat = next(s for s in range(4) if deal.start.player_at(s) == player)
+    return Counter(deal.steps[0].hands[seat])
+
+
+@pytest.mark.parametrize("variant", names())
+def test_a_whole_deal_of_every_variant_is_played_by_clicks(
+    live: Live, pages: Pages, variant: str
+) -> None:
+    page = pages.open(locale="en-US")
+    table = open_table(page, live, variant, ("random", "first", "random"))
+    wait_turn(page)
+    first_hand = my_hand(page)
+    shoot(page, f"seat-{variant}-playing")
+    made = play_by_clicks(page)
+    assert made > 0
+    assert page.locator("#seat-over").is_visible()
+    shoot(page, f"seat-{variant}-over")
+    stored = stored_record(Path(live.store.path), table)
+    assert stored["players"][0] == "person:tester"
+    assert len(stored["deals"]) == 1
+    # the hand drawn at the first decision was the seat's own (the dealer may hold
+    # the kitty by then, so it holds the dealt hand at least)
+    assert not dealt_hand(live, table, 0) - Counter(first_hand) or variant.startswith("shengji")
+
+
+def test_a_refused_play_shows_its_reason_and_the_turn_stays(live: Live, pages: Pages) -> None:
+    page = pages.open(locale="en-US")
+    open_table(page, live, "guandan", ("random", "random", "random"))
+    wait_turn(page)
+    _, request = seat_state(page)
+    hand = my_hand(page)
+    odd = [hand[0], next(card for card in hand if card[0] != hand[0][0])]
+    click_cards(page, odd)
+    page.click("#send")
+    refusal = page.locator("#refusal")
+    refusal.wait_for(state="visible")
+    assert "GD-" in refusal.inner_text()
+    assert seat_state(page) == ("acting", request)
+    shoot(page, "seat-refused")
+
+
+def test_a_reload_mid_deal_takes_the_seat_back(live: Live, pages: Pages) -> None:
+    page = pages.open(locale="en-US")
+    open_table(page, live, "guandan", ("random", "random", "random"))
+    wait_turn(page)
+    before = sorted(my_hand(page))
+    _, request = seat_state(page)
+    page.reload()
+    assert wait_turn(page) == "acting"
+    assert seat_state(page)[1] == request
+    assert sorted(my_hand(page)) == before
+    assert play_by_clicks(page) > 0
+
+
+def test_two_people_at_a_private_table_see_only_their_own_hands(live: Live, pages: Pages) -> None:
+    host = pages.open(locale="en-US")
+    table = open_table(host, live, "guandan", ("person", "random", "random"))
+    invite = host.locator("#invite").input_value()
+    shoot(host, "seat-waiting")
+    friend = pages.open(locale="zh-CN")
+    friend.goto(invite)
+    friend.fill("input[name=name]", "friend")
+    friend.click("#join-table button[type=submit]")
+    friend.wait_for_url(re.compile(rf".*/tables/{table}"))
+    host.wait_for_selector("#my-hand .hand-card")  # the host's page reloads once started
+    friend.wait_for_selector("#my-hand .hand-card")
+    host_cards, friend_cards = Counter(my_hand(host)), Counter(my_hand(friend))
+    # each page's drawn felt holds no card of any hand face up: hands are seen in the
+    # seat's own panel only
+    for page in (host, friend):
+        assert page.locator("#felt .seat .hand .card[data-card]").count() == 0
+    shoot(friend, "seat-friend-zh")
+    play_both(host, friend)
+    assert host_cards == dealt_hand(live, table, 0)
+    assert friend_cards == dealt_hand(live, table, 1)
+
+
+def play_both(host: Page, friend: Page) -> None:
+    """Both play their decisions by their first listed action until the match is over."""
+    deadline = time.monotonic() + 4 * WAIT
+    while not all(seat_state(page)[0] == "over" for page in (host, friend)):
+        assert time.monotonic() < deadline, "the deal did not end"
+        for page in (host, friend):
+            state, request = seat_state(page)
+            if state == "acting":
+                page.locator("#legal .legal-action").first.click()
+                while seat_state(page) == (state, request):
+                    assert time.monotonic() < deadline
+                    time.sleep(0.02)
+        time.sleep(0.02)
