@@ -206,17 +206,20 @@ def add_parser(sub: Subcommands) -> None:
         "bench",
         help="measure engine speed with random bots ('bench scale': Ray, 'bench grpc': remote, "
         "'bench bots': the built-in bots' cost, 'bench web': the web face, "
-        "'bench env': the RL environment against the bare engine)",
+        "'bench env': the RL environment against the bare engine, 'bench tables': a person's "
+        "table in a browser)",
         description="arena bench GAME: engine speed in one process. "
         "arena bench scale --variant V: deals/s on Ray with 1 and N workers. "
         "arena bench grpc --variant V: remote SDK bots against the same matches in process. "
         "arena bench bots --variant V --bots heuristic: deals by built-in bots against "
         "random bots. arena bench web [--db FILE]: the web face's pages on a store of 1,000 "
         "bots and 100,000 matches, and a live table's delay. arena bench env --variant V: the RL "
-        "environment's vectorised stepping against the bare engine.",
+        "environment's vectorised stepping against the bare engine. arena bench tables "
+        "--variant V: how soon a person at a table sees plays drawn (headless Chromium).",
     )
     parser.add_argument(
-        "game", help="game name, e.g. guandan, or 'scale', 'grpc', 'bots', 'web' or 'env'"
+        "game",
+        help="game name, e.g. guandan, or 'scale', 'grpc', 'bots', 'web', 'env' or 'tables'",
     )
     parser.add_argument(
         "--variant",
@@ -248,7 +251,7 @@ def add_parser(sub: Subcommands) -> None:
         type=arguments.count,
         default=None,
         help="deals (300); per match: 'scale' 5, 'grpc' 2; 'scale --balance' in all (800); "
-        "'env' in all (200)",
+        "'env' in all (200); 'tables' the table plays (1)",
     )
     parser.add_argument(
         "--seed", type=arguments.seed, default=1, help="first deal seed (default 1)"
@@ -322,6 +325,11 @@ def run_bench_command(args: argparse.Namespace) -> int:
         args.deals = 200 if args.deals is None else args.deals
         args.matches = 64 if args.matches is None else args.matches
         return run_env_bench(args)
+    if args.game == "tables":
+        from arena.commands.bench_tables import run_tables_bench  # a browser: only here
+
+        args.deals = 1 if args.deals is None else args.deals
+        return run_tables_bench(args)
     if args.game == "web":
         from arena.commands.bench_web import run_web_bench  # loads the web face: only here
 

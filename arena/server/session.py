@@ -114,11 +114,18 @@ class Stoppable:
     is asked on the event loop, any other in a worker thread (the loop goes on)."""
 
     def __init__(
-        self, policy: Policy, stopped: Callable[[], str | None], *, quick: bool = False
+        self,
+        policy: Policy,
+        stopped: Callable[[], str | None],
+        *,
+        quick: bool = False,
+        before: Callable[[], None] | None = None,
     ) -> None:
         self.policy = policy
         self._stopped = stopped
         self._quick = quick
+        self._before = before
+        """Called before each awaited decision (spectators are shown the plays so far)."""
         self.conduct = Conduct()
 
     def timed_out(self, fallback: Action | None) -> None:
@@ -132,6 +139,8 @@ class Stoppable:
         return self.policy.act(observation)
 
     async def act_async(self, observation: Observation) -> Action | str:
+        if self._before is not None:
+            self._before()
         if self._quick:  # the loop's other work first: a match of such bots never waits
             await asyncio.sleep(0)
             return self.act(observation)
@@ -207,7 +216,11 @@ class MatchSession:
                 self.seats.append(None)
                 name = self.players[player]
                 builtin = bots.make(name, seed)
-                self.policies.append(Stoppable(builtin, self._stopped, quick=bots.quick(name)))
+                self.policies.append(
+                    Stoppable(
+                        builtin, self._stopped, quick=bots.quick(name), before=self._show_plays
+                    )
+                )
                 continue
             policy = RemotePolicy(
                 self.match_id,
@@ -297,6 +310,12 @@ class MatchSession:
             self._watched = len(events)
             for watcher in list(self._watchers):
                 watcher(arena_pb2.WatchMessage(events=batch, live=True))
+
+    def _show_plays(self) -> None:
+        """Before a built-in bot decides: the spectators (a person's drawn table among
+        them) see every play so far, rather than when a remote seat is next asked."""
+        if self._watchers:
+            self.flush(())
 
     def _before_request(self, player: int, carry: bool) -> list[arena_pb2.Event]:
         """Before ``player``'s decision request: the events it has not had, sent now, or

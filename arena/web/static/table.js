@@ -535,6 +535,7 @@
     const index = state.index;
     const frame = frames[index];
     root.dataset.frame = String(index);
+    root.dataset.seq = String(frame.seq || 0); // the newest event drawn (benchmarks watch it)
     const seats = frame.seats && frame.seats.length === 4 ? frame.seats : emptySeats();
     seats.forEach((seat, s) => drawSeat(el.seats[s], seat, frame));
     const climbing = view.match && view.match.game !== "shengji";

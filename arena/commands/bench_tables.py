@@ -1,0 +1,267 @@
+"""``arena bench tables``: how soon a person at a table sees plays drawn, in a real browser.
+
+A server with its web face runs in this process (a temporary store); headless Chromium
+(Debian's ``chromium``, driven by Playwright) opens a table of ``--variant`` from the
+form, the person against three ``first`` bots (they answer at once: no thinking time
+counted), ``--deals`` deals. The person plays each decision's first listed action by a
+click. Two delays are timed, on one clock (the machine's epoch time in milliseconds;
+browser and server run on the same machine):
+
+* *click → drawn*: from the click on the action (stamped in the page as it is
+  dispatched) to the next paint after the felt drew a new event (``data-seq`` of the
+  drawn table changed; the paint is the next animation frame);
+* *bot → drawn*: from the moment the server made a bot's play public (a watcher on the
+  match's session stamps each event as the session hands it to its spectators) to the
+  next paint after the felt drew that event or a later one.
+
+The baseline, measured in the same run: the page's own round trip to the site
+(``fetch('/healthz')``), the transport's floor. Target: both p95s at most
+:data:`TARGET_MS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from arena.commands import print_json
+from arena.commands.bench_grpc import percentile
+from arena.commands.bench_web import _LoopThread, _quiet
+from arena.errors import ArenaError
+from arena.store import Store
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+    from arena._proto.arena.v1 import arena_pb2
+    from arena.server.session import MatchSession
+
+__all__ = ["TARGET_MS", "BenchError", "measure_tables", "run_tables_bench"]
+
+TARGET_MS: Final = 100.0
+"""A play drawn for the person within this long, at the 95th percentile."""
+BASELINE_FETCHES: Final = 50
+WAIT: Final = 30.0
+
+WATCH_DRAWS: Final = """() => {
+  window.benchDraws = [];
+  const table = document.getElementById('table');
+  const now = () => performance.timeOrigin + performance.now();
+  new MutationObserver(() => {
+    const seq = Number(table.dataset.seq || 0);
+    requestAnimationFrame(() => window.benchDraws.push([seq, now()]));
+  }).observe(table, { attributes: true, attributeFilter: ['data-seq'] });
+}"""
+"""Installed in the seat page: each drawn event's number and the next paint's time."""
+CLICK_FIRST: Final = """() => {
+  const button = document.querySelector('#legal .legal-action');
+  const at = performance.timeOrigin + performance.now();
+  button.click();
+  return at;
+}"""
+FETCH_HEALTH: Final = """async (times) => {
+  const took = [];
+  for (let i = 0; i < times; i += 1) {
+    const start = performance.now();
+    await (await fetch('/healthz', { cache: 'no-store' })).text();
+    took.push(performance.now() - start);
+  }
+  return took;
+}"""
+
+
+class BenchError(ArenaError):
+    """The bench could not run (no browser, a table that did not start)."""
+
+
+class _Published:
+    """When the session handed each event to its spectators (epoch ms), and whose it was."""
+
+    def __init__(self) -> None:
+        self.at: dict[int, tuple[float, int]] = {}
+        self._lock = threading.Lock()
+
+    def watcher(self, message: arena_pb2.WatchMessage | None) -> None:
+        now = time.time() * 1000
+        if message is not None and message.live and message.HasField("events"):
+            with self._lock:
+                for event in message.events.events:
+                    self.at.setdefault(event.seq, (now, event.seat))
+
+    def items(self) -> list[tuple[int, float, int]]:
+        with self._lock:
+            return [(seq, at, seat) for seq, (at, seat) in self.at.items()]
+
+
+async def _watch(session: MatchSession, published: _Published) -> int:
+    """Stamp the session's events from now on; the person's seat (player 0's)."""
+    session.watch(published.watcher, 0)
+    held = session.hand_of(0)
+    return held[0] if held is not None else 0
+
+
+def _chromium() -> str:
+    found = shutil.which("chromium")
+    if found is None:
+        raise BenchError("arena bench tables needs Chromium on PATH (Debian's chromium package)")
+    return found
+
+
+def _state(page: Page) -> tuple[str, str]:
+    panel = page.locator("#seat")
+    return panel.get_attribute("data-state") or "", panel.get_attribute("data-request") or ""
+
+
+def _wait_turn(page: Page, after: str) -> str:
+    deadline = time.monotonic() + WAIT
+    while True:
+        state, request = _state(page)
+        if state == "over" or (state == "acting" and request and request != after):
+            return state
+        if time.monotonic() > deadline:
+            raise BenchError(f"the seat had no decision for {WAIT:.0f} s")
+        time.sleep(0.005)
+
+
+def _play(page: Page) -> list[float]:
+    """Play the table to its end by clicks: each click's time (epoch ms)."""
+    clicks: list[float] = []
+    request = ""
+    while _wait_turn(page, request) == "acting":
+        request = _state(page)[1]
+        clicks.append(float(page.evaluate(CLICK_FIRST)))
+    return clicks
+
+
+def _delays(
+    clicks: list[float],
+    draws: list[tuple[int, float]],
+    published: list[tuple[int, float, int]],
+    me: int,
+) -> tuple[list[float], list[float]]:
+    """Click → first paint after it; a bot's play → the first paint of it or a later event."""
+    click_ms = []
+    for click in clicks:
+        after = [at for _, at in draws if at > click]
+        if after:
+            click_ms.append(min(after) - click)
+    bot_ms = []
+    for seq, at, seat in published:
+        if seat == me or seat < 0:
+            continue
+        shown = [drawn for drawn_seq, drawn in draws if drawn_seq >= seq and drawn >= at]
+        if shown:
+            bot_ms.append(min(shown) - at)
+    return click_ms, bot_ms
+
+
+def _figures(ms: list[float], baseline: float) -> dict[str, Any]:
+    p50, p95 = percentile(ms, 0.5), percentile(ms, 0.95)
+    return {
+        "count": len(ms),
+        "p50_ms": p50,
+        "p95_ms": p95,
+        "max_ms": max(ms),
+        "p50_baselines": p50 / baseline,
+        "met": p95 <= TARGET_MS,
+    }
+
+
+def measure_tables(variant: str, deals: int) -> dict[str, Any]:
+    """Play a table in the browser; the two delays' figures and the baseline (JSON-ready)."""
+    from playwright.sync_api import sync_playwright
+
+    from arena.server.app import start_server
+    from arena.server.play import PlayConfig
+
+    chromium = _chromium()
+    with (
+        _quiet("arena", "uvicorn"),
+        tempfile.TemporaryDirectory(prefix="arena-bench-tables-") as folder,
+    ):
+        store = Store.open(Path(folder) / "tables.sqlite")
+        server = _LoopThread()
+        try:
+            running = server.run(
+                start_server(store, port=0, web_port=0, play=PlayConfig(max_deals=deals))
+            )
+            try:
+                with sync_playwright() as playwright:
+                    browser = playwright.chromium.launch(executable_path=chromium, headless=True)
+                    try:
+                        page = browser.new_page(viewport={"width": 1280, "height": 900})
+                        table = _open(page, f"http://127.0.0.1:{running.web_port}", variant)
+                        session = running.play.sessions.get(table)
+                        if session is None:
+                            raise BenchError(f"table {table} is not being played")
+                        published = _Published()
+                        me = server.run(_watch(session, published))
+                        page.evaluate(WATCH_DRAWS)
+                        clicks = _play(page)
+                        time.sleep(0.2)  # the last paints
+                        draws = [(int(s), float(t)) for s, t in page.evaluate("window.benchDraws")]
+                        baseline = percentile(page.evaluate(FETCH_HEALTH, BASELINE_FETCHES), 0.5)
+                    finally:
+                        browser.close()
+            finally:
+                server.run(running.stop(0, drain=0))
+        finally:
+            server.close()
+            store.close()
+    click_ms, bot_ms = _delays(clicks, draws, published.items(), me)
+    if not click_ms or not bot_ms:
+        raise BenchError("no play was seen drawn: the table did not move")
+    return {
+        "variant": variant,
+        "deals": deals,
+        "decisions": len(clicks),
+        "baseline_ms": baseline,
+        "click_to_drawn": _figures(click_ms, baseline),
+        "bot_to_drawn": _figures(bot_ms, baseline),
+        "target_ms": TARGET_MS,
+    }
+
+
+def _open(page: Page, url: str, variant: str) -> str:
+    """Open the table from the form; its id."""
+    page.goto(f"{url}/tables/new?lang=en")
+    page.fill("input[name=name]", "bench")
+    page.select_option("select[name=variant]", variant)
+    page.select_option("select[name=deals]", "match")  # the server plays ``deals``
+    for number in (1, 2, 3):
+        page.fill(f"input[name=seat{number}]", "first")
+    page.click("#open-table button[type=submit]")
+    page.wait_for_url(re.compile(r".*/tables/table-"), timeout=WAIT * 1000)
+    return page.url.split("/tables/")[1].split("#")[0]
+
+
+def run_tables_bench(args: argparse.Namespace) -> int:
+    """``arena bench tables``."""
+    report = measure_tables(args.variant, args.deals)
+    if args.json:
+        print_json(report)
+        return 0
+    print(
+        f"{report['variant']}: a person (clicks in headless Chromium) against three 'first' "
+        f"bots, {report['decisions']} decisions of the person"
+    )
+    print(f"  baseline: the page's round trip to /healthz, p50 {report['baseline_ms']:.1f} ms")
+    for key, words in (
+        ("click_to_drawn", "click → play drawn"),
+        ("bot_to_drawn", "bot's play → drawn"),
+    ):
+        figures = report[key]
+        verdict = "met" if figures["met"] else "NOT met"
+        print(
+            f"  {words}: p50 {figures['p50_ms']:.1f} ms, p95 {figures['p95_ms']:.1f} ms, "
+            f"max {figures['max_ms']:.1f} ms over {figures['count']} "
+            f"({figures['p50_baselines']:.1f}x the baseline; target p95 ≤ "
+            f"{TARGET_MS:.0f} ms: {verdict})"
+        )
+    return 0
