@@ -6,6 +6,7 @@ checked against the stored record re-played by the engine, with a planted leak f
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -268,3 +269,29 @@ def test_a_site_without_a_server_says_where_tables_are_played(tmp_path: Path) ->
             site.close()
     assert response.status_code == 503
     assert "arena serve --web-port" in response.text
+
+
+def test_a_hint_is_the_heuristic_bots_legal_choice_for_the_open_decision(
+    live: Live, person: Seated
+) -> None:
+    opened(person)
+    _, decision = person.next("decision")
+    asked = person.http.post(
+        f"/api/tables/{person.table}/hint", headers={"x-csrf-token": person.csrf}
+    )
+    assert asked.status_code == 200, asked.text
+    hint = asked.json()
+    assert hint["request_id"] == decision["request_id"]
+    assert decision["complete"]
+    assert hint["action"] in decision["legal"]
+    unsigned = person.http.post(f"/api/tables/{person.table}/hint")
+    assert unsigned.status_code == 403
+    person.answer(decision["request_id"], hint["action"])
+    result = person.play_out()
+    assert result["deals"] == 1
+    time.sleep(2.5)  # the rate limit's bucket fills again after the quick answers
+    late = person.http.post(
+        f"/api/tables/{person.table}/hint", headers={"x-csrf-token": person.csrf}
+    )
+    assert late.status_code == 409
+    assert "not being played" in late.json()["message"]

@@ -197,3 +197,21 @@ def play_both(host: Page, friend: Page) -> None:
                     assert time.monotonic() < deadline
                     time.sleep(0.02)
         time.sleep(0.02)
+
+
+def test_a_hint_selects_the_bots_cards_without_sending_them(live: Live, pages: Pages) -> None:
+    page = pages.open()
+    open_table(page, live, "guandan", ("random", "random", "random"))  # in English
+    wait_turn(page)
+    request = seat_state(page)[1]
+    page.click("#hint")
+    reading = page.locator("#reading")
+    reading.wait_for(state="visible")
+    deadline = time.monotonic() + WAIT
+    while "The heuristic bot would play" not in reading.inner_text():
+        assert time.monotonic() < deadline, reading.inner_text()
+        time.sleep(0.02)
+    assert seat_state(page) == ("acting", request)  # nothing was sent
+    selected = page.locator("#my-hand .hand-card.selected").count()
+    assert selected > 0 or page.locator("#legal .legal-action.exact").count() == 1
+    shoot(page, "seat-hint")

@@ -296,6 +296,13 @@ class RemotePolicy:
             self._replies.append(item)
 
     @property
+    def open_decision(self) -> tuple[str, Observation] | None:
+        """The open request's id and the observation it was made of (None: none is open)."""
+        if self._open is None or self._observation is None:
+            return None
+        return self._open, self._observation
+
+    @property
     def connected(self) -> bool:
         return self._send is not None
 

@@ -18,13 +18,16 @@ from dataclasses import dataclass, field
 from itertools import count
 from typing import Any, Final
 
+import bots
 from arena import games
 from arena._proto.arena.v1 import arena_pb2
+from arena.chance import derive_seed
 from arena.errors import ConfigError
 from arena.games.base import NUM_SEATS
 from arena.server.builtin import builtin_problem
 from arena.server.connection import Connection
 from arena.server.play import PlayService
+from arena.server.remote import RemotePolicy
 from arena.server.session import ClockConfig, MatchPlan, MatchSession
 from arena.web.people import Person
 from arena.web.seats import BrowserSeat, Event, seat_events
@@ -37,6 +40,8 @@ PEOPLE_CLOCK: Final = ClockConfig(
     decision_seconds=30.0, time_bank_seconds=180.0, grace_seconds=90.0
 )
 """A table's clock: 30 s a decision, a 3-minute bank, 90 s to come back after a reload."""
+HINT_BOT: Final = "heuristic"
+"""The bot asked what it would play (``hint``)."""
 MAX_OPEN_TABLES: Final = 200
 """Tables waiting or playing at once on this server."""
 
@@ -236,15 +241,31 @@ class TableHost:
                 connection.closed = True
                 session.lost(player, "the page was closed")
 
-    def act(self, table: Table, player: int, request_id: str, text: str) -> None:
-        """The person's answer to the open request (its refusal, if any, comes through
-        the seat's stream as a bot's does)."""
+    async def hint(self, table: Table, player: int) -> tuple[str, str]:
+        """What :data:`HINT_BOT` would play in the seat's open decision: the request's id
+        and the action's text (made from the seat's own observation only)."""
+        seat = self._seat(table, player)
+        decision = seat.open_decision
+        if decision is None:
+            raise TableProblem("no decision of yours is open: wait for your turn")
+        request_id, observation = decision
+        bot = bots.make(HINT_BOT, derive_seed(0, "hint", request_id))
+        action = await asyncio.to_thread(bot.act, observation)
+        return request_id, str(action)
+
+    def _seat(self, table: Table, player: int) -> RemotePolicy:
         session = table.session
         if session is None or session.over:
             raise TableProblem("this table's match is not being played")
         seat = session.seats[player]
         if seat is None:
             raise TableProblem("this seat is no person's")
+        return seat
+
+    def act(self, table: Table, player: int, request_id: str, text: str) -> None:
+        """The person's answer to the open request (its refusal, if any, comes through
+        the seat's stream as a bot's does)."""
+        seat = self._seat(table, player)
         reply = arena_pb2.ActionReply(request_id=request_id, action=arena_pb2.Action(text=text))
         seat.offer(request_id, reply)
 

@@ -7,6 +7,7 @@
 ``GET /tables/{id}/join?invite=…``          the invitation's page; ``POST`` takes a seat
 ``GET /api/tables/{id}/seat``               the seat's server-sent events (session)
 ``POST /api/tables/{id}/act``               an answer, JSON ``{request_id, action}`` (CSRF)
+``POST /api/tables/{id}/hint``              what the heuristic bot would play now (CSRF)
 ==========================================  =============================================
 
 Only the session cookie says who is asking; the seat's stream and answers belong to
@@ -253,6 +254,16 @@ class SeatPages:
     async def seat(self, request: Request) -> Response:
         table, player = self._seated(request, self.people.of(request))
         return EventStream(_sse(self.host.seat_stream(table, player)))
+
+    async def hint(self, request: Request) -> Response:
+        """What the heuristic bot would play in the seat's open decision."""
+        person = self.people.check(request)
+        table, player = self._seated(request, person)
+        try:
+            request_id, action = await self.host.hint(table, player)
+        except TableProblem as err:
+            raise HTTPException(409, str(err)) from None
+        return JSONResponse({"request_id": request_id, "action": action})
 
     async def act(self, request: Request) -> Response:
         person = self.people.check(request)

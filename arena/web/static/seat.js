@@ -43,6 +43,7 @@
     clock: document.getElementById("clock"),
     send: document.getElementById("send"),
     clear: document.getElementById("clear"),
+    hint: document.getElementById("hint"),
     reading: document.getElementById("reading"),
     legal: document.getElementById("legal"),
     legalNote: document.getElementById("legal-note"),
@@ -196,6 +197,9 @@
     const ready = Boolean(decision) && !state.sent && chosen.length > 0;
     el.send.disabled = !ready;
     el.clear.disabled = chosen.length === 0;
+    if (el.hint) {
+      el.hint.disabled = !decision || state.sent;
+    }
     el.reading.textContent = chosen.length
       ? exact.length
         ? exact.map(actionName).join(" | ")
@@ -312,6 +316,46 @@
     }
   }
 
+  /** Ask what the heuristic bot would play: its cards are selected (nothing is sent). */
+  async function hint() {
+    const decision = state.decision;
+    if (!decision) {
+      return;
+    }
+    const response = await fetch(`/api/tables/${encodeURIComponent(seat.table)}/hint`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "x-csrf-token": seat.csrf },
+    });
+    if (!response.ok) {
+      showRefusal((await response.text()).slice(0, 300));
+      return;
+    }
+    const answer = await response.json();
+    if (!state.decision || answer.request_id !== state.decision.request_id) {
+      return; // the decision moved on meanwhile
+    }
+    const action = parse(answer.action);
+    state.selected.clear();
+    const left = [...action.cards];
+    state.hand.forEach((card, index) => {
+      const at = left.indexOf(card);
+      if (at >= 0) {
+        left.splice(at, 1);
+        state.selected.add(index);
+      }
+    });
+    drawHand();
+    el.reading.textContent = word("hint_is", { action: actionName(action) });
+    if (!action.cards.length) {
+      const button = el.legal.querySelector(`[data-action="${CSS.escape(answer.action)}"]`);
+      if (button) {
+        button.classList.add("exact");
+        button.focus();
+      }
+    }
+  }
+
   function pass() {
     const found = legalActions().find((a) => a.verb === "pass");
     if (found) {
@@ -341,6 +385,8 @@
       clear();
     } else if (event.key === "p" || event.key === "P") {
       pass();
+    } else if (event.key === "h" || event.key === "H") {
+      hint();
     } else {
       handled = false;
     }
@@ -462,6 +508,7 @@
   if (el.send) {
     el.send.addEventListener("click", () => send(selectionText()));
     el.clear.addEventListener("click", clear);
+    el.hint.addEventListener("click", hint);
     panel.addEventListener("keydown", onKey);
     setInterval(tickClock, 250);
   }
