@@ -295,3 +295,39 @@ def test_a_hint_is_the_heuristic_bots_legal_choice_for_the_open_decision(
     )
     assert late.status_code == 409
     assert "not being played" in late.json()["message"]
+
+
+def read(person: Seated, cards: list[str]) -> Any:
+    time.sleep(0.15)  # a person's pace: the rate limit stays out of the way
+    return person.http.post(
+        f"/api/tables/{person.table}/read",
+        json={"cards": cards},
+        headers={"x-csrf-token": person.csrf, "accept-language": "en"},
+    )
+
+
+def test_a_guandan_selection_is_read_before_it_is_sent(live: Live, person: Seated) -> None:
+    opened(person)
+    _, decision = person.next("decision")
+    hand = decision["hand"]
+    plain = next(card for card in hand if card not in (WILD, "SJ", "BJ"))
+    single = read(person, [plain])
+    assert single.status_code == 200
+    assert single.json()["readings"] == [f"single {plain[0].replace('T', '10')}"]
+    assert single.json()["wild"] == 0
+    paired = read(person, [plain, WILD]).json()  # the wild card stands in (GD-4)
+    assert f"pair {plain[0].replace('T', '10')}" in paired["readings"]
+    assert paired["wild"] == 1
+    other = next(card for card in hand if card[0] not in (plain[0], "2", "S", "B"))
+    none = read(person, [plain, other]).json()
+    assert none["readings"] == []
+    assert "GD-8" in none["why"]
+    bad = read(person, ["1x"])
+    assert bad.status_code == 400
+    assert "1x" in bad.json()["message"]
+
+
+def test_other_games_read_a_selection_when_it_is_sent(live: Live, person: Seated) -> None:
+    opened(person, "sanfu")
+    _, decision = person.next("decision")
+    assert read(person, decision["hand"][:1]).json() == {"readings": None}

@@ -140,6 +140,13 @@ def test_a_refused_play_shows_its_reason_and_the_turn_stays(live: Live, pages: P
     hand = [card for card in my_hand(page) if card != "2h"]  # the first deal's wild card
     odd = [hand[0], next(card for card in hand if card[0] != hand[0][0])]
     click_cards(page, odd)
+    reading = page.locator("#reading")  # read before it is sent: no combination (GD-8)
+    deadline = time.monotonic() + WAIT
+    while reading.get_attribute("data-read") != "true":
+        assert time.monotonic() < deadline, reading.inner_text()
+        time.sleep(0.02)
+    assert "No combination" in reading.inner_text()
+    assert "GD-8" in reading.inner_text()
     page.click("#send")
     refusal = page.locator("#refusal")
     refusal.wait_for(state="visible")

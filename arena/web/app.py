@@ -74,6 +74,7 @@ def _routes(
         Route("/api/tables/{id}/seat", seats.seat),
         Route("/api/tables/{id}/act", seats.act, methods=["POST"]),
         Route("/api/tables/{id}/hint", seats.hint, methods=["POST"]),
+        Route("/api/tables/{id}/read", seats.read, methods=["POST"]),
         Route("/reports", pages.reports),
         Route("/reports/{name}", pages.report),
         Route("/healthz", pages.healthz),

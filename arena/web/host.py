@@ -23,7 +23,7 @@ from arena import games
 from arena._proto.arena.v1 import arena_pb2
 from arena.chance import derive_seed
 from arena.errors import ConfigError
-from arena.games.base import NUM_SEATS
+from arena.games.base import NUM_SEATS, Observation
 from arena.server.builtin import builtin_problem
 from arena.server.connection import Connection
 from arena.server.play import PlayService
@@ -244,14 +244,20 @@ class TableHost:
     async def hint(self, table: Table, player: int) -> tuple[str, str]:
         """What :data:`HINT_BOT` would play in the seat's open decision: the request's id
         and the action's text (made from the seat's own observation only)."""
-        seat = self._seat(table, player)
-        decision = seat.open_decision
+        decision = self._seat(table, player).open_decision
         if decision is None:
             raise TableProblem("no decision of yours is open: wait for your turn")
         request_id, observation = decision
         bot = bots.make(HINT_BOT, derive_seed(0, "hint", request_id))
         action = await asyncio.to_thread(bot.act, observation)
         return request_id, str(action)
+
+    def open_observation(self, table: Table, player: int) -> Observation:
+        """The observation of the seat's open decision (TableProblem: none is open)."""
+        decision = self._seat(table, player).open_decision
+        if decision is None:
+            raise TableProblem("no decision of yours is open: wait for your turn")
+        return decision[1]
 
     def _seat(self, table: Table, player: int) -> RemotePolicy:
         session = table.session

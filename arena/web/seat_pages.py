@@ -8,6 +8,7 @@
 ``GET /api/tables/{id}/seat``               the seat's server-sent events (session)
 ``POST /api/tables/{id}/act``               an answer, JSON ``{request_id, action}`` (CSRF)
 ``POST /api/tables/{id}/hint``              what the heuristic bot would play now (CSRF)
+``POST /api/tables/{id}/read``              what selected cards read as, ``{cards}`` (CSRF)
 ==========================================  =============================================
 
 Only the session cookie says who is asking; the seat's stream and answers belong to
@@ -30,12 +31,13 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 import bots
 from arena import games
 from arena.commands.arguments import game_options
-from arena.errors import ConfigError
+from arena.errors import ConfigError, ParseError
 from arena.games import family_of
 from arena.web.events import EventStream
 from arena.web.host import PERSON, Table, TableHost, TableProblem
 from arena.web.i18n import catalog, translate
 from arena.web.people import People, Person, person_name_problem
+from arena.web.readings import read_selection
 from arena.web.rendering import Renderer, page_language
 from arena.web.tables import TablePages
 from arena.web.viewer import NotFound
@@ -63,6 +65,17 @@ async def _form(request: Request) -> dict[str, str]:
     """An urlencoded form's fields (the last of a repeated one)."""
     text = (await _body(request)).decode("utf-8", errors="replace")
     return dict(parse_qsl(text, keep_blank_values=True))
+
+
+async def _answer(request: Request) -> Mapping[str, Any]:
+    """A request's JSON object (400 naming what is wrong otherwise)."""
+    try:
+        answer = json.loads(await _body(request))
+    except ValueError:
+        raise HTTPException(400, "the request's body is not JSON") from None
+    if not isinstance(answer, Mapping):
+        raise HTTPException(400, "the request's body must be a JSON object")
+    return answer
 
 
 def _sse(events: AsyncIterator[tuple[str, dict[str, Any]]]) -> AsyncIterator[tuple[str, str]]:
@@ -265,15 +278,25 @@ class SeatPages:
             raise HTTPException(409, str(err)) from None
         return JSONResponse({"request_id": request_id, "action": action})
 
+    async def read(self, request: Request) -> Response:
+        """What the selected cards (JSON ``{"cards": [...]}``) would be read as now."""
+        person = self.people.check(request)
+        table, player = self._seated(request, person)
+        cards = (await _answer(request)).get("cards")
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise HTTPException(400, "cards must be a list of card codes such as '7h'")
+        try:
+            observation = self.host.open_observation(table, player)
+            return JSONResponse(read_selection(observation, cards, page_language(request)))
+        except TableProblem as err:
+            raise HTTPException(409, str(err)) from None
+        except ParseError as err:
+            raise HTTPException(400, str(err)) from None
+
     async def act(self, request: Request) -> Response:
         person = self.people.check(request)
         table, player = self._seated(request, person)
-        try:
-            answer = json.loads(await _body(request))
-        except ValueError:
-            raise HTTPException(400, "the answer is not JSON") from None
-        if not isinstance(answer, Mapping):
-            raise HTTPException(400, "the answer must be a JSON object")
+        answer = await _answer(request)
         request_id, action = answer.get("request_id"), answer.get("action")
         if not isinstance(request_id, str) or not isinstance(action, str) or not action:
             raise HTTPException(

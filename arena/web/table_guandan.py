@@ -19,7 +19,17 @@ from arena.games.guandan.combos import KIND_BY_LABEL, SEQUENCE_KINDS, value_text
 from arena.web.table_deal import DealView, Event, MatchFacts, entry, event_cards, event_seat, number
 from arena.web.table_text import Words
 
-__all__ = ["GuandanView"]
+__all__ = ["GuandanView", "reading_label"]
+
+
+def reading_label(words: Words, label: str, value: int, level: int) -> str:
+    """A play's reading in words: its kind and deciding rank (``pair 7``, ``bomb A``)."""
+    kind = KIND_BY_LABEL.get(label)
+    if kind is None:
+        return words.kind("guandan", label)
+    rank = value_text(value, kind in SEQUENCE_KINDS, level)
+    shown = words.card(rank) if rank in ("SJ", "BJ") else rank.replace("T", "10")
+    return words("kind.with_rank", kind=words.kind("guandan", label), rank=shown)
 
 
 class GuandanView(DealView):
@@ -45,13 +55,9 @@ class GuandanView(DealView):
         return self.words("event.guandan.deal", level=self.words.rank(self.level))
 
     def play_label(self, event: Event) -> str:
-        label = str(event.get("tag", ""))
-        kind = KIND_BY_LABEL.get(label)
-        if kind is None:
-            return self.words.kind(self.game, label)
-        rank = value_text(number(event.get("value")), kind in SEQUENCE_KINDS, self.level)
-        shown = self.words.card(rank) if rank in ("SJ", "BJ") else rank.replace("T", "10")
-        return self.words("kind.with_rank", kind=self.words.kind(self.game, label), rank=shown)
+        return reading_label(
+            self.words, str(event.get("tag", "")), number(event.get("value")), self.level
+        )
 
     def on_announce(self, event: Event) -> str:
         seat = self.seat_of(event)

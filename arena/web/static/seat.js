@@ -32,7 +32,9 @@
     decision: null,
     sent: false,
     deadline: 0, // ms timestamps
+    bankMs: 0,
     bankUntil: 0,
+    reading: null, // the timer of the next reading asked
     retries: 0,
     over: false,
   };
@@ -200,6 +202,7 @@
     if (el.hint) {
       el.hint.disabled = !decision || state.sent;
     }
+    el.reading.dataset.read = "false";
     el.reading.textContent = chosen.length
       ? exact.length
         ? exact.map(actionName).join(" | ")
@@ -259,6 +262,7 @@
     }
     state.focus = index;
     drawHand();
+    readSoon();
     const button = el.hand.querySelector(`[data-index="${index}"]`);
     if (button) {
       button.focus();
@@ -268,6 +272,44 @@
   function clear() {
     state.selected.clear();
     drawHand();
+  }
+
+  /** Guandan: ask what the selection reads as (its kinds, its wild cards), shortly after
+   *  the selection stops changing; shown beside the button. */
+  function readSoon() {
+    if (!seat.variant.startsWith("guandan")) {
+      return;
+    }
+    clearTimeout(state.reading);
+    state.reading = setTimeout(readSelection, 120);
+  }
+
+  async function readSelection() {
+    const cards = selectedCards();
+    if (!cards.length || !state.decision) {
+      return;
+    }
+    const response = await fetch(`/api/tables/${encodeURIComponent(seat.table)}/read`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json", "x-csrf-token": seat.csrf },
+      body: JSON.stringify({ cards }),
+    });
+    if (!response.ok || selectedCards().join(" ") !== cards.join(" ")) {
+      return; // refused, or the selection changed meanwhile
+    }
+    const found = await response.json();
+    if (!found.readings) {
+      return;
+    }
+    const parts = found.readings.length
+      ? [found.readings.join(" / ")]
+      : [word("no_combination", { why: found.why })];
+    if (found.wild) {
+      parts.push(word("wild", { n: found.wild }));
+    }
+    el.reading.textContent = parts.join(" · ");
+    el.reading.dataset.read = "true";
   }
 
   /** The text to send for the selection: the listed action of exactly these cards (the
