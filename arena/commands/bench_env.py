@@ -36,7 +36,7 @@ from arena.env.codecs import codec_for
 from arena.env.features import features_for
 from arena.env.vector import VectorEnv
 from arena.games import family_of, make
-from arena.games.base import Action
+from arena.games.base import Action, State
 
 __all__ = ["TARGET_OVERHEAD", "measure_env", "run_env_bench"]
 
@@ -46,9 +46,11 @@ TIMINGS: Final = 3
 """Runs of each engine timing; the fastest counts."""
 
 
-def _engine(variant: str, deals: int, seed: int, observed: bool) -> tuple[int, float]:
-    """Decisions and seconds of ``deals`` deals by the engine alone (random moves), with
-    each decision's observation made and its legal actions listed if ``observed``."""
+def _deals(
+    variant: str, deals: int, seed: int, legal_of: Callable[[State], Sequence[Action]]
+) -> tuple[int, float]:
+    """Decisions and seconds of ``deals`` deals of random moves, each decision's legal
+    actions got from ``legal_of`` (with whatever work it does beside)."""
     game = make(variant)
     rng = random.Random(seed)
     decisions = 0
@@ -57,15 +59,24 @@ def _engine(variant: str, deals: int, seed: int, observed: bool) -> tuple[int, f
     for deal in range(deals):
         state = game.new_deal(setup, seed=seed + deal)
         while not state.is_terminal():
-            legal: Sequence[Action] = (
-                list(state.observe(state.to_act).legal_actions)
-                if observed
-                else state.legal_actions()
-            )
+            legal = legal_of(state)
             state.apply(legal[rng.randrange(len(legal))])
             decisions += 1
         setup = state.outcome().next_setup or game.first_setup()
     return decisions, time.perf_counter() - start
+
+
+def _engine(variant: str, deals: int, seed: int, observed: bool) -> tuple[int, float]:
+    """The engine alone, with each decision's observation made and its legal actions
+    listed if ``observed``."""
+
+    def observed_legal(state: State) -> Sequence[Action]:
+        return list(state.observe(state.to_act).legal_actions)
+
+    def legal(state: State) -> Sequence[Action]:
+        return state.legal_actions()
+
+    return _deals(variant, deals, seed, observed_legal if observed else legal)
 
 
 def _least_wrapper(
@@ -79,27 +90,21 @@ def _least_wrapper(
     mask = np.zeros(codec.size, dtype=np.int8)
     kept = np.zeros(features.size, dtype=np.float32)
     tensor = np.zeros(features.size, dtype=np.float32)
-    rng = random.Random(seed)
-    decisions = 0
-    setup = game.first_setup()
-    start = time.perf_counter()
-    for deal in range(deals):
-        state = game.new_deal(setup, seed=seed + deal)
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            listed = []
-            for action in legal:
-                index = indices.get(action)
-                if index is None:
-                    index = indices[action] = codec.indices(action, state.observe(state.to_act))[0]
-                listed.append(index)
-            mask[:] = 0
-            mask[listed] = 1
-            tensor[:] = kept
-            state.apply(legal[rng.randrange(len(legal))])
-            decisions += 1
-        setup = state.outcome().next_setup or game.first_setup()
-    return decisions, time.perf_counter() - start
+
+    def legal_masked(state: State) -> Sequence[Action]:
+        legal = state.legal_actions()
+        listed = []
+        for action in legal:
+            index = indices.get(action)
+            if index is None:
+                index = indices[action] = codec.indices(action, state.observe(state.to_act))[0]
+            listed.append(index)
+        mask[:] = 0
+        mask[listed] = 1
+        tensor[:] = kept
+        return legal
+
+    return _deals(variant, deals, seed, legal_masked)
 
 
 def _best(run: Callable[[], tuple[int, float]]) -> tuple[int, float]:

@@ -166,13 +166,20 @@ class SeatPages:
             self.people.set_cookie(person, response)
         return response
 
-    async def create(self, request: Request) -> Response:
+    async def _named(self, request: Request) -> tuple[dict[str, str], Person, str | None]:
+        """A state-changing form, its person (checked: session, CSRF, origin, rate), and
+        why the name it gives cannot be theirs (None: it is theirs now)."""
         form = await _form(request)
         person = self.people.check(request, form.get("csrf", ""))
         name = form.get("name", "").strip() or person.name
         problem = person_name_problem(name)
         if problem is None:
             person.name = name
+        return form, person, problem
+
+    async def create(self, request: Request) -> Response:
+        form, person, problem = await self._named(request)
+        if problem is None:
             seats = [form.get(f"seat{n}", "").strip() for n in (1, 2, 3)]
             variant = form.get("variant", "")
             deals = form.get("deals", "match")
@@ -238,12 +245,8 @@ class SeatPages:
 
     async def join(self, request: Request) -> Response:
         table = self._table(request)
-        form = await _form(request)
-        person = self.people.check(request, form.get("csrf", ""))
-        name = form.get("name", "").strip() or person.name
-        problem = person_name_problem(name)
+        form, person, problem = await self._named(request)
         if problem is None:
-            person.name = name
             try:
                 self.host.join(table, person, form.get("invite", ""))
             except TableProblem as err:
