@@ -331,3 +331,21 @@ def test_other_games_read_a_selection_when_it_is_sent(live: Live, person: Seated
     opened(person, "sanfu")
     _, decision = person.next("decision")
     assert read(person, decision["hand"][:1]).json() == {"readings": None}
+
+
+def test_tables_whose_friends_never_came_are_forgotten() -> None:
+    from types import SimpleNamespace
+
+    from arena.web.host import INVITE_SECONDS, TableHost
+    from arena.web.people import People
+
+    play = SimpleNamespace(config=SimpleNamespace(max_deals=None))
+    clock = [0.0]
+    tables = TableHost(play, now=lambda: clock[0])  # type: ignore[arg-type]
+    person = People().start("waiter")
+    waiting = tables.open(person, "guandan", ["person", "random", "random"])
+    assert tables.table(waiting.id) is waiting
+    clock[0] = INVITE_SECONDS + 1
+    fresh = tables.open(person, "guandan", ["person", "random", "random"])
+    assert tables.table(waiting.id) is None
+    assert tables.table(fresh.id) is fresh

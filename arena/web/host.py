@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator, Mapping, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Any, Final
@@ -44,6 +45,10 @@ HINT_BOT: Final = "heuristic"
 """The bot asked what it would play (``hint``)."""
 MAX_OPEN_TABLES: Final = 200
 """Tables waiting or playing at once on this server."""
+INVITE_SECONDS: Final = 3600.0
+"""How long a table waits for invited friends before it is forgotten."""
+FINISHED_KEPT: Final = 500
+"""Finished tables kept (their seat pages say the match is over and link its replay)."""
 
 
 class TableProblem(ValueError):
@@ -66,6 +71,8 @@ class Table:
     session: MatchSession | None = None
     started: asyncio.Event = field(default_factory=asyncio.Event)
     failed: str | None = None
+    opened: float = 0.0
+    """When it was opened (the host's clock)."""
 
     def player_of(self, person: Person) -> int | None:
         """The seat (player number) ``person`` holds at this table, if any."""
@@ -89,8 +96,9 @@ class Table:
 class TableHost:
     """The open tables of one server, on its event loop."""
 
-    def __init__(self, play: PlayService) -> None:
+    def __init__(self, play: PlayService, now: Callable[[], float] = time.monotonic) -> None:
         self.play = play
+        self._now = now
         self.tables: dict[str, Table] = {}
         self._numbers = count(1)
 
@@ -121,6 +129,7 @@ class TableHost:
                 problem = builtin_problem(seat)
                 if problem is not None:
                     raise TableProblem(f"seat {number}: {problem}")
+        self._forget_old_tables()
         live = [t for t in self.tables.values() if t.failed is None and not _over(t)]
         if len(live) >= MAX_OPEN_TABLES:
             raise TableProblem("the server has as many tables open as it takes: try later")
@@ -137,10 +146,22 @@ class TableHost:
             max_deals=max_deals,
             invite=secrets.token_urlsafe(16),
             people=[person, None, None, None],
+            opened=self._now(),
         )
         self.tables[table.id] = table
         self._start_when_seated(table)
         return table
+
+    def _forget_old_tables(self) -> None:
+        """Forget tables whose friends never came (after :data:`INVITE_SECONDS`) and all
+        but the last :data:`FINISHED_KEPT` finished ones (their matches stay stored)."""
+        now = self._now()
+        for table in list(self.tables.values()):
+            if table.session is None and now - table.opened > INVITE_SECONDS:
+                del self.tables[table.id]
+        finished = [t.id for t in self.tables.values() if _over(t) or t.failed is not None]
+        for table_id in finished[: max(0, len(finished) - FINISHED_KEPT)]:
+            del self.tables[table_id]
 
     def table(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)
@@ -244,20 +265,17 @@ class TableHost:
     async def hint(self, table: Table, player: int) -> tuple[str, str]:
         """What :data:`HINT_BOT` would play in the seat's open decision: the request's id
         and the action's text (made from the seat's own observation only)."""
-        decision = self._seat(table, player).open_decision
-        if decision is None:
-            raise TableProblem("no decision of yours is open: wait for your turn")
-        request_id, observation = decision
+        request_id, observation = self.open_decision(table, player)
         bot = bots.make(HINT_BOT, derive_seed(0, "hint", request_id))
         action = await asyncio.to_thread(bot.act, observation)
         return request_id, str(action)
 
-    def open_observation(self, table: Table, player: int) -> Observation:
-        """The observation of the seat's open decision (TableProblem: none is open)."""
+    def open_decision(self, table: Table, player: int) -> tuple[str, Observation]:
+        """The seat's open request: its id and its observation (TableProblem: none)."""
         decision = self._seat(table, player).open_decision
         if decision is None:
             raise TableProblem("no decision of yours is open: wait for your turn")
-        return decision[1]
+        return decision
 
     def _seat(self, table: Table, player: int) -> RemotePolicy:
         session = table.session

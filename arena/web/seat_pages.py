@@ -289,7 +289,7 @@ class SeatPages:
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise HTTPException(400, "cards must be a list of card codes such as '7h'")
         try:
-            observation = self.host.open_observation(table, player)
+            _, observation = self.host.open_decision(table, player)
             return JSONResponse(read_selection(observation, cards, page_language(request)))
         except TableProblem as err:
             raise HTTPException(409, str(err)) from None
