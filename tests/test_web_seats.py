@@ -349,3 +349,54 @@ def test_tables_whose_friends_never_came_are_forgotten() -> None:
     fresh = tables.open(person, "guandan", ["person", "random", "random"])
     assert tables.table(waiting.id) is None
     assert tables.table(fresh.id) is fresh
+
+
+def test_a_registered_bot_waiting_for_a_casual_match_takes_a_seat(
+    live: Live, person: Seated
+) -> None:
+    import asyncio
+    import threading
+
+    from arena.client.runner import run_bot_async
+    from bots.simple import RandomBot
+
+    person.session()
+    # not connected: refused, naming how to connect it
+    (token,) = live.arena.tokens("my-own-bot")
+    refused = person.open("guandan", ("my-own-bot", "random", "random"))
+    assert refused.status_code == 400
+    assert "not connected and waiting for a casual guandan match" in refused.text.replace(
+        "&#39;", "'"
+    )
+    summaries: list[Any] = []
+
+    def play() -> None:
+        summaries.append(
+            asyncio.run(
+                run_bot_async(
+                    RandomBot(3), live.arena.address, token, ["guandan"], rated=False, matches=1
+                )
+            )
+        )
+
+    thread = threading.Thread(target=play, daemon=True)
+    thread.start()
+
+    def waiting() -> bool:
+        async def waits() -> bool:
+            return live.arena.running.play.matchmaker.waits("my-own-bot", "guandan", False)
+
+        return bool(live.arena.run(waits()))
+
+    wait_until(waiting, "the bot waits for a match")
+    assert "<code>my-own-bot</code>" in person.session()  # the form offers it
+    opened_ = person.open("guandan", ("my-own-bot", "random", "random"))
+    assert opened_.status_code == 303, opened_.text[:300]
+    person.listen()
+    _, seat = person.next("seat")
+    assert seat["match"]["players"][1] == "my-own-bot"
+    assert person.play_out()["deals"] == 1
+    thread.join(30)
+    assert summaries and summaries[0].matches == 1
+    stored = stored_record(Path(live.store.path), person.table)
+    assert stored["players"][1] == "my-own-bot"

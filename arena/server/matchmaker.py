@@ -113,9 +113,12 @@ class Matchmaker:
             self._waiting = [w for w in self._waiting if id(w) not in chosen]
         self._start(variant, mine.rated, players)
 
-    def take(self, bots: Sequence[str], variant: str) -> list[Waiting] | None:
+    def take(
+        self, bots: Sequence[str], variant: str, rated: bool | None = None
+    ) -> list[Waiting] | None:
         """One waiting connection of each named bot (distinct connections) that joined
-        ``variant``, removed from the queue; None (nothing taken) while one has none."""
+        ``variant`` (for ``rated`` or casual matches only, when given), removed from the
+        queue; None (nothing taken) while one has none."""
         with self._lock:
             taken: list[Waiting] = []
             for bot in bots:
@@ -123,7 +126,10 @@ class Matchmaker:
                     (
                         w
                         for w in self._waiting
-                        if w.bot == bot and variant in w.variants and all(w is not t for t in taken)
+                        if w.bot == bot
+                        and variant in w.variants
+                        and (rated is None or w.rated == rated)
+                        and all(w is not t for t in taken)
                     ),
                     None,
                 )
@@ -133,6 +139,18 @@ class Matchmaker:
             chosen = {id(w) for w in taken}
             self._waiting = [w for w in self._waiting if id(w) not in chosen]
             return taken
+
+    def waits(self, bot: str, variant: str, rated: bool) -> bool:
+        """Whether a connection of ``bot`` waits for a ``rated`` (or casual) ``variant`` match."""
+        with self._lock:
+            return any(
+                w.bot == bot and variant in w.variants and w.rated == rated for w in self._waiting
+            )
+
+    def waiting_bots(self, rated: bool) -> list[str]:
+        """The bots with a connection waiting for ``rated`` (or casual) matches, by name."""
+        with self._lock:
+            return sorted({w.bot for w in self._waiting if w.rated == rated})
 
     def clear(self) -> list[Waiting]:
         """Stop seating: every waiting connection is taken off the queue (and returned)."""

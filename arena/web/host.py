@@ -126,7 +126,7 @@ class TableHost:
             raise TableProblem(f"options of {variant}: {err}") from None
         for number, seat in enumerate(seats, start=2):
             if seat != PERSON:
-                problem = builtin_problem(seat)
+                problem = self._bot_problem(seat, variant)
                 if problem is not None:
                     raise TableProblem(f"seat {number}: {problem}")
         self._forget_old_tables()
@@ -151,6 +151,19 @@ class TableHost:
         self.tables[table.id] = table
         self._start_when_seated(table)
         return table
+
+    def _bot_problem(self, name: str, variant: str) -> str | None:
+        """Why ``name`` cannot sit at a ``variant`` table: no built-in bot, and no
+        registered bot with a connection waiting for a casual match of the variant."""
+        problem = builtin_problem(name)
+        if problem is None or self.play.store.bot(name) is None:
+            return problem
+        if not self.play.matchmaker.waits(name, variant, rated=False):
+            return (
+                f"bot {name!r} is not connected and waiting for a casual {variant} match "
+                f"(arena bot run … --variant {variant})"
+            )
+        return None
 
     def _forget_old_tables(self) -> None:
         """Forget tables whose friends never came (after :data:`INVITE_SECONDS`) and all
@@ -185,11 +198,26 @@ class TableHost:
     def _start_when_seated(self, table: Table) -> None:
         if table.free_seats() or table.session is not None:
             return
+        remote = [
+            (player, seat)
+            for player, seat in enumerate(table.seats)
+            if seat != PERSON and builtin_problem(seat) is not None
+        ]
+        taken = self.play.matchmaker.take([bot for _, bot in remote], table.variant, rated=False)
+        if taken is None:
+            names = ", ".join(bot for _, bot in remote)
+            table.failed = f"a bot of this table stopped waiting before it started ({names})"
+            table.started.set()
+            return
         loop = asyncio.get_running_loop()
+        connections: list[Connection | None] = [None] * NUM_SEATS
         for player, person in enumerate(table.people):
             if person is not None:
-                table.connections[player] = BrowserSeat(person.player, loop, next(self._numbers))
-        connections: list[Connection | None] = list(table.connections)
+                seat = BrowserSeat(person.player, loop, next(self._numbers))
+                table.connections[player] = connections[player] = seat
+        for (player, _), waiting in zip(remote, taken, strict=True):
+            assert isinstance(waiting.token, Connection)
+            connections[player] = waiting.token
         plan = MatchPlan(
             variant=table.variant,
             players=table.players(),

@@ -150,6 +150,7 @@ class SeatPages:
                 "variants": games.names(),
                 "bots": SEAT_BOTS,
                 "bot_names": bots.names(),
+                "connected": self.host.play.matchmaker.waiting_bots(rated=False),
                 "deals": DEALS,
                 "person": person,
                 "problem": problem,
