@@ -153,6 +153,15 @@ def test_a_refused_play_shows_its_reason_and_the_turn_stays(live: Live, pages: P
     assert "GD-" in refusal.inner_text()
     assert seat_state(page) == ("acting", request)
     shoot(page, "seat-refused")
+    page.click("#clear")
+    playing = page.locator("#legal .legal-action[data-action^='play ']").first
+    text = playing.get_attribute("data-action") or ""
+    click_cards(page, text.split(" ")[1:])  # the focus is on the last card clicked
+    page.keyboard.press("Enter")
+    deadline = time.monotonic() + WAIT
+    while seat_state(page) == ("acting", request):
+        assert time.monotonic() < deadline, "Enter did not play the selected cards"
+        time.sleep(0.02)
 
 
 def test_a_reload_mid_deal_takes_the_seat_back(live: Live, pages: Pages) -> None:
@@ -222,3 +231,30 @@ def test_a_hint_selects_the_bots_cards_without_sending_them(live: Live, pages: P
     selected = page.locator("#my-hand .hand-card.selected").count()
     assert selected > 0 or page.locator("#legal .legal-action.exact").count() == 1
     shoot(page, "seat-hint")
+
+
+def test_a_tutorial_deal_shows_the_rules_and_is_played_with_the_keyboard(
+    live: Live, pages: Pages
+) -> None:
+    page = pages.open(locale="zh-CN")
+    page.goto(f"{live.url}/tables/new")
+    page.click("#tutorial button[value=guandan]")
+    page.wait_for_url(re.compile(r".*/tables/table-guandan-"))
+    tips = page.locator("#tips li")
+    assert tips.count() == 5
+    assert "GD-8" in tips.nth(1).inner_text()
+    request = ""
+    made = 0
+    while wait_turn(page, request) == "acting":
+        request = seat_state(page)[1]
+        reading = page.locator("#reading")  # the bot's suggestion, asked by itself
+        deadline = time.monotonic() + WAIT
+        while "启发式机器人会出" not in reading.inner_text():
+            assert time.monotonic() < deadline, reading.inner_text()
+            time.sleep(0.02)
+        if made == 0:
+            shoot(page, "seat-tutorial-zh")
+        page.keyboard.press("Enter")  # plays the suggestion
+        made += 1
+    assert made > 0
+    assert page.locator("#seat-over").is_visible()

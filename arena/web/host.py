@@ -73,6 +73,8 @@ class Table:
     failed: str | None = None
     opened: float = 0.0
     """When it was opened (the host's clock)."""
+    tutorial: bool = False
+    """A tutorial deal: the page shows the game's first rules and the bot's suggestion."""
 
     def player_of(self, person: Person) -> int | None:
         """The seat (player number) ``person`` holds at this table, if any."""
@@ -111,6 +113,7 @@ class TableHost:
         seats: Sequence[str],
         options: Mapping[str, Any] | None = None,
         max_deals: int | None = None,
+        tutorial: bool = False,
     ) -> Table:
         """A table of ``variant`` (with its game ``options``) with ``person`` in seat 0 and
         ``seats`` (the other three: a bot's name or :data:`PERSON`), playing ``max_deals``
@@ -147,6 +150,7 @@ class TableHost:
             invite=secrets.token_urlsafe(16),
             people=[person, None, None, None],
             opened=self._now(),
+            tutorial=tutorial,
         )
         self.tables[table.id] = table
         self._start_when_seated(table)

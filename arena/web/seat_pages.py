@@ -48,6 +48,9 @@ MAX_FORM_BYTES: Final = 8_192
 """The largest form or answer a person may send."""
 SEAT_BOTS: Final = ("heuristic", "search:samples=16", "random", "first")
 """The bots the form offers first (any built-in bot's name may be typed)."""
+TUTORIALS: Final = ("guandan", "shengji-2", "sanfu")
+"""The variants the form offers a tutorial deal of, one per game."""
+TUTORIAL_BOT: Final = "heuristic"
 DEALS: Final = ("match", "1", "3", "10")
 """The lengths the form offers: the whole match, or so many deals."""
 
@@ -101,6 +104,15 @@ def seat_words(lang: str, family: str) -> dict[str, str]:
     return words
 
 
+def tutorial_tips(lang: str, family: str) -> list[str]:
+    """The first rules of a game for its tutorial deal, in order (``tables.tutorial.*``)."""
+    prefix = f"tables.tutorial.{family}."
+    found = [
+        (key[len(prefix) :], text) for key, text in catalog(lang).items() if key.startswith(prefix)
+    ]
+    return [text for _, text in sorted(found, key=lambda item: int(item[0]))]
+
+
 class SeatPages:
     """Tables opened and played by people, over one :class:`TableHost`."""
 
@@ -152,6 +164,7 @@ class SeatPages:
                 "bot_names": bots.names(),
                 "connected": self.host.play.matchmaker.waiting_bots(rated=False),
                 "deals": DEALS,
+                "tutorials": TUTORIALS,
                 "person": person,
                 "problem": problem,
                 "PERSON": PERSON,
@@ -180,6 +193,10 @@ class SeatPages:
 
     async def create(self, request: Request) -> Response:
         form, person, problem = await self._named(request)
+        tutorial = form.get("tutorial", "")
+        if tutorial:  # one deal against the tutorial's bot, the rest of the form unread
+            form.update(variant=tutorial, deals="1", options="")
+            form.update({f"seat{n}": TUTORIAL_BOT for n in (1, 2, 3)})
         if problem is None:
             seats = [form.get(f"seat{n}", "").strip() for n in (1, 2, 3)]
             variant = form.get("variant", "")
@@ -189,7 +206,9 @@ class SeatPages:
                     raise TableProblem(f"deals: {deals[:20]!r} is not one of {', '.join(DEALS)}")
                 options = game_options(form.get("options", "").split())
                 max_deals = None if deals == "match" else int(deals)
-                table = self.host.open(person, variant, seats, options, max_deals)
+                table = self.host.open(
+                    person, variant, seats, options, max_deals, tutorial=bool(tutorial)
+                )
             except (TableProblem, ConfigError) as err:
                 problem = str(err)
             else:
@@ -219,7 +238,9 @@ class SeatPages:
             context = {"table": table, "invite": str(invite), "seat_data": seat_data}
             return self.renderer.page(request, "table_wait.html", context)
         lang = page_language(request)
-        seat_data["words"] = seat_words(lang, family_of(table.variant))
+        family = family_of(table.variant)
+        seat_data["words"] = seat_words(lang, family)
+        seat_data["tutorial"] = table.tutorial
         view, _ = await self.tables.view(table.id, lang)
         held = table.session.hand_of(player)
         context = {
@@ -227,6 +248,7 @@ class SeatPages:
             "view": view,
             "live": True,
             "bottom": held[0] if held is not None else player,
+            "tips": tutorial_tips(lang, family) if table.tutorial else [],
             "seat_data": seat_data,
         }
         return self.renderer.page(request, "seat.html", context)

@@ -35,6 +35,7 @@
     bankMs: 0,
     bankUntil: 0,
     reading: null, // the timer of the next reading asked
+    hinted: "", // the open decision's hint, once asked
     retries: 0,
     over: false,
   };
@@ -378,6 +379,7 @@
       return; // the decision moved on meanwhile
     }
     const action = parse(answer.action);
+    state.hinted = answer.action;
     state.selected.clear();
     const left = [...action.cards];
     state.hand.forEach((card, index) => {
@@ -405,24 +407,40 @@
     }
   }
 
+  /** Keys: Enter plays, Esc clears, P passes, H asks for a hint, anywhere on the page;
+   *  ← → and Space move and select among the cards when the focus is in the panel (else
+   *  they step the felt, table.js). */
   function onKey(event) {
-    if (event.ctrlKey || event.altKey || event.metaKey) {
+    if (event.ctrlKey || event.altKey || event.metaKey || event.defaultPrevented) {
       return;
     }
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT")) {
       return;
     }
+    const inPanel = panel.contains(target);
+    if (target && target.tagName === "BUTTON" && !inPanel) {
+      return; // the felt's own buttons
+    }
     const count = state.hand.length;
     let handled = true;
-    if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && count) {
+    if (inPanel && (event.key === "ArrowLeft" || event.key === "ArrowRight") && count) {
       state.focus = (state.focus + (event.key === "ArrowLeft" ? count - 1 : 1)) % count;
       drawHand();
       el.hand.querySelector(`[data-index="${state.focus}"]`).focus();
-    } else if ((event.key === " " || event.code === "Space") && count) {
+    } else if (inPanel && (event.key === " " || event.code === "Space") && count) {
       toggle(state.focus);
+    } else if (
+      event.key === "Enter" &&
+      target &&
+      target.tagName === "BUTTON" &&
+      !target.classList.contains("hand-card")
+    ) {
+      handled = false; // a focused button (an action, Clear …) is pressed as a button
     } else if (event.key === "Enter" && !el.send.disabled) {
       send(selectionText());
+    } else if (event.key === "Enter" && state.hinted && !state.selected.size) {
+      send(state.hinted); // the hint had no cards to select (a pass)
     } else if (event.key === "Escape") {
       clear();
     } else if (event.key === "p" || event.key === "P") {
@@ -452,6 +470,7 @@
 
   function onDecision(data) {
     state.decision = data;
+    state.hinted = "";
     state.sent = false;
     const now = Date.now();
     state.deadline = now + (data.decision_ms || 0);
@@ -460,6 +479,9 @@
     drawTurn();
     drawHand();
     tickClock();
+    if (seat.tutorial) {
+      hint(); // a tutorial deal shows the bot's suggestion at every turn
+    }
   }
 
   function onRefused(data) {
@@ -551,7 +573,7 @@
     el.send.addEventListener("click", () => send(selectionText()));
     el.clear.addEventListener("click", clear);
     el.hint.addEventListener("click", hint);
-    panel.addEventListener("keydown", onKey);
+    document.addEventListener("keydown", onKey, true); // before the felt's keys
     setInterval(tickClock, 250);
   }
   drawTurn();
