@@ -400,3 +400,23 @@ def test_a_registered_bot_waiting_for_a_casual_match_takes_a_seat(
     assert summaries and summaries[0].matches == 1
     stored = stored_record(Path(live.store.path), person.table)
     assert stored["players"][1] == "my-own-bot"
+
+
+def test_a_person_who_runs_out_of_time_is_played_for_as_a_bot_is(
+    live: Live, person: Seated, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.server.session import ClockConfig
+    from arena.web import host
+
+    quick = ClockConfig(decision_seconds=0.3, time_bank_seconds=0.0, grace_seconds=5.0)
+    monkeypatch.setattr(host, "PEOPLE_CLOCK", quick)
+    opened(person)
+    _, decision = person.next("decision")
+    assert 0 < decision["decision_ms"] <= 300
+    _, timed_out = person.next("timed_out")  # no answer: the driver's automatic play
+    assert timed_out["request_id"] == decision["request_id"]
+    assert timed_out["action"]
+    _, following = person.next("decision")
+    assert following["request_id"] != decision["request_id"]
+    person.answer(following["request_id"], following["legal"][0])  # back in time: plays on
+    assert person.play_out()["deals"] == 1
