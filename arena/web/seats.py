@@ -90,9 +90,7 @@ def _observation_facts(observation: arena_pb2.Observation) -> dict[str, Any]:
 
 
 def _dict(message: Any) -> dict[str, Any]:
-    found: dict[str, Any] = json_format.MessageToDict(
-        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=False
-    )
+    found: dict[str, Any] = json_format.MessageToDict(message, preserving_proto_field_name=True)
     return found
 
 
