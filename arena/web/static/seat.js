@@ -275,10 +275,11 @@
     drawHand();
   }
 
-  /** Guandan: ask what the selection reads as (its kinds, its wild cards), shortly after
-   *  the selection stops changing; shown beside the button. */
+  /** Ask what the selection reads as (Guandan: its kinds, its wild cards; Shengji: a
+   *  throw safe to try or not), shortly after the selection stops changing; shown
+   *  beside the button. */
   function readSoon() {
-    if (!seat.variant.startsWith("guandan")) {
+    if (seat.variant.startsWith("sanfu")) {
       return;
     }
     clearTimeout(state.reading);
@@ -300,6 +301,11 @@
       return; // refused, or the selection changed meanwhile
     }
     const found = await response.json();
+    if (found.throw) {
+      el.reading.textContent = found.throw; // Shengji: is this throw safe to try
+      el.reading.dataset.read = "true";
+      return;
+    }
     if (!found.readings) {
       return;
     }
