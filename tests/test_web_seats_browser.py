@@ -150,7 +150,9 @@ def test_a_refused_play_shows_its_reason_and_the_turn_stays(live: Live, pages: P
     page.click("#send")
     refusal = page.locator("#refusal")
     refusal.wait_for(state="visible")
-    assert "GD-" in refusal.inner_text()
+    # the rule in the page's language, then the rules oracle's own sentence
+    assert "GD-8: a play is one combination" in refusal.locator(".refusal-rules").inner_text()
+    assert "no combination" in refusal.locator(".refusal-detail").inner_text()
     assert seat_state(page) == ("acting", request)
     shoot(page, "seat-refused")
     page.click("#clear")
@@ -258,3 +260,17 @@ def test_a_tutorial_deal_shows_the_rules_and_is_played_with_the_keyboard(
         made += 1
     assert made > 0
     assert page.locator("#seat-over").is_visible()
+
+
+def test_a_refusal_names_its_rule_in_chinese(live: Live, pages: Pages) -> None:
+    page = pages.open(locale="zh-CN")
+    open_table(page, live, "guandan", ("random", "random", "random"))
+    page.goto(page.url.split("#")[0] + "?lang=zh")
+    wait_turn(page)
+    hand = [card for card in my_hand(page) if card != "2h"]
+    click_cards(page, [hand[0], next(card for card in hand if card[0] != hand[0][0])])
+    page.click("#send")
+    rules = page.locator("#refusal .refusal-rules")
+    rules.wait_for(state="visible")
+    assert "GD-8：每次出一种牌型" in rules.inner_text()
+    shoot(page, "seat-refused-zh")

@@ -94,11 +94,17 @@ VERBS: Final = ("pass", "play", "declare", "bury", "tribute", "return")
 
 def seat_words(lang: str, family: str) -> dict[str, str]:
     """How the seat panel names actions in ``lang``: verbs (``verb.play``), the kinds a
-    play may be read as (``kind.pair_run``), the jokers (``card.SJ``, ``card.BJ``)."""
+    play may be read as (``kind.pair_run``), the jokers (``card.SJ``, ``card.BJ``), and
+    the rules a refusal may cite, each in a line (``rule.GD-8``, ``rule_is``)."""
     words = {f"verb.{verb}": translate(lang, f"tables.verb.{verb}") for verb in VERBS}
     for key, text in catalog(lang).items():
         if key.startswith(f"table.kind.{family}."):
             words["kind." + key.rsplit(".", 1)[1]] = text
+    rules = {"guandan": "GD-", "shengji": "SJ-", "sanfu": "SF-"}[family]
+    for key, text in catalog(lang).items():
+        if key.startswith(f"tables.rule.{rules}"):
+            words["rule." + key.rsplit(".", 1)[1]] = text
+    words["rule_is"] = translate(lang, "tables.rule_is")
     words["card.SJ"] = translate(lang, "table.card.small_joker")
     words["card.BJ"] = translate(lang, "table.card.big_joker")
     return words

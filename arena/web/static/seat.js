@@ -245,12 +245,31 @@
     el.clock.classList.toggle("low", decision <= 5);
   }
 
+  /** A refusal: each rule it cites said in the page's language, then the server's own
+   *  words (the rules oracle's sentence, with its rule id). */
   function showRefusal(text) {
     if (!el.refusal) {
       return;
     }
     el.refusal.hidden = !text;
-    el.refusal.textContent = text ? `${word("refused")}: ${text}` : "";
+    el.refusal.replaceChildren();
+    if (!text) {
+      return;
+    }
+    const cited = [...new Set(text.match(/\b(GD|SJ|SF)-\d+\b/g) || [])];
+    const rules = cited
+      .filter((id) => names[`rule.${id}`])
+      .map((id) => (names.rule_is || "{id}: {rule}").replace("{id}", id).replace("{rule}", names[`rule.${id}`]));
+    const head = document.createElement("span");
+    head.className = "refusal-rules";
+    head.textContent = `${word("refused")}: ${rules.length ? rules.join(" ") : text}`;
+    el.refusal.append(head);
+    if (rules.length) {
+      const detail = document.createElement("small");
+      detail.className = "refusal-detail";
+      detail.textContent = text;
+      el.refusal.append(detail);
+    }
   }
 
   /* ---------- acting ---------- */
