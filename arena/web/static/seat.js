@@ -130,11 +130,14 @@
     const chosen = selectedCards();
     const fitting = legalActions().filter((a) => a.cards.length && within(chosen, a.cards));
     const usable = new Set(fitting.flatMap((a) => a.cards));
+    // a sampled list (Shengji's long follows, burying) cannot tell: nothing is dimmed
+    const sampled = Boolean(state.decision) && state.decision.complete === false;
     el.hand.replaceChildren(...state.hand.map(cardButton));
     for (const button of el.hand.children) {
       const index = Number(button.dataset.index);
+      const playable = sampled || usable.has(button.dataset.card);
       button.classList.toggle("selected", state.selected.has(index));
-      button.classList.toggle("playable", Boolean(state.decision) && usable.has(button.dataset.card));
+      button.classList.toggle("playable", Boolean(state.decision) && playable);
     }
     drawChoices();
   }
