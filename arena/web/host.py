@@ -67,6 +67,8 @@ class Table:
     max_deals: int | None
     invite: str
     people: list[Person | None]
+    names: list[str | None]
+    """Each person's player name as they sat down (a later rename changes no table)."""
     connections: list[BrowserSeat | None] = field(default_factory=lambda: [None] * NUM_SEATS)
     session: MatchSession | None = None
     started: asyncio.Event = field(default_factory=asyncio.Event)
@@ -88,10 +90,10 @@ class Table:
         return [p for p, seat in enumerate(self.seats) if seat == PERSON and self.people[p] is None]
 
     def players(self) -> tuple[str, ...]:
-        """The match's player names: a person's, else the bot's."""
+        """The match's player names: a person's as they sat down, else the bot's."""
         return tuple(
-            person.player if person is not None else seat
-            for seat, person in zip(self.seats, self.people, strict=True)
+            name if name is not None else seat
+            for seat, name in zip(self.seats, self.names, strict=True)
         )
 
 
@@ -149,6 +151,7 @@ class TableHost:
             max_deals=max_deals,
             invite=secrets.token_urlsafe(16),
             people=[person, None, None, None],
+            names=[person.player, None, None, None],
             opened=self._now(),
             tutorial=tutorial,
         )
@@ -196,6 +199,7 @@ class TableHost:
             raise TableProblem("every seat of this table is taken")
         player = free[0]
         table.people[player] = person
+        table.names[player] = person.player
         self._start_when_seated(table)
         return player
 
@@ -215,9 +219,9 @@ class TableHost:
             return
         loop = asyncio.get_running_loop()
         connections: list[Connection | None] = [None] * NUM_SEATS
-        for player, person in enumerate(table.people):
-            if person is not None:
-                seat = BrowserSeat(person.player, loop, next(self._numbers))
+        for player, name in enumerate(table.names):
+            if name is not None:
+                seat = BrowserSeat(name, loop, next(self._numbers))
                 table.connections[player] = connections[player] = seat
         for (player, _), waiting in zip(remote, taken, strict=True):
             assert isinstance(waiting.token, Connection)
