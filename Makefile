@@ -43,6 +43,9 @@ demo: $(STAMP) compile
 	@echo "The demo's results in a browser (Ctrl-C stops it):"
 	@echo "    $(BIN)/arena web --db demo.sqlite"
 	@echo "then open http://127.0.0.1:8080/"
+	@echo "To play against the bots yourself, serve the store with its tables:"
+	@echo "    $(BIN)/arena serve --db demo.sqlite --web-port 8080"
+	@echo "then open http://127.0.0.1:8080/tables/new"
 
 $(NODE_DEPS): bots/node/package-lock.json
 	npm ci --prefix bots/node --no-audit --no-fund --loglevel=error
