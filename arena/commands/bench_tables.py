@@ -4,15 +4,19 @@ A server with its web face runs in this process (a temporary store); headless Ch
 (Debian's ``chromium``, driven by Playwright) opens a table of ``--variant`` from the
 form, the person against three ``first`` bots (they answer at once: no thinking time
 counted), ``--deals`` deals. The person plays each decision's first listed action by a
-click. Two delays are timed, on one clock (the machine's epoch time in milliseconds;
+click, at a person's pace (:data:`PACE`: the clicks do not wait for the table, which
+the delays measure). Two delays are timed, on one clock (the machine's epoch time in milliseconds;
 browser and server run on the same machine):
 
 * *click → drawn*: from the click on the action (stamped in the page as it is
-  dispatched) to the next paint after the felt drew a new event (``data-seq`` of the
-  drawn table changed; the paint is the next animation frame);
-* *bot → drawn*: from the moment the server made a bot's play public (a watcher on the
-  match's session stamps each event as the session hands it to its spectators) to the
-  next paint after the felt drew that event or a later one.
+  dispatched) to the next paint after the felt drew the event of that action or a later
+  one (``data-seq`` of the drawn table; the paint is the next animation frame). A
+  decision whose action shows nothing on the table (a Shengji pass while the cards are
+  dealt) is not counted;
+* *bot → drawn*: from the moment the server made a bot's action public (a watcher on
+  the match's session stamps each event as the session hands it to its spectators) to
+  the next paint after the felt drew that event or a later one. Only the events of
+  decisions count (:data:`DECISION_EVENTS`), not the dealing's.
 
 The baseline, measured in the same run: the page's own round trip to the site
 (``fetch('/healthz')``), the transport's floor. Target: both p95s at most
@@ -47,7 +51,11 @@ __all__ = ["TARGET_MS", "BenchError", "measure_tables", "run_tables_bench"]
 TARGET_MS: Final = 100.0
 """A play drawn for the person within this long, at the 95th percentile."""
 BASELINE_FETCHES: Final = 50
+DECISION_EVENTS: Final = frozenset({"play", "pass", "declare", "bury", "tribute", "return"})
+"""The events a seat's decision makes (the others come from the dealing or the rules)."""
 WAIT: Final = 30.0
+PACE: Final = 0.15
+"""Seconds at least between two clicks (the site allows a person 10 requests a second)."""
 
 WATCH_DRAWS: Final = """() => {
   window.benchDraws = [];
@@ -81,7 +89,8 @@ class BenchError(ArenaError):
 
 
 class _Published:
-    """When the session handed each event to its spectators (epoch ms), and whose it was."""
+    """When the session handed each decision's event to its spectators (epoch ms), and
+    whose decision it was."""
 
     def __init__(self) -> None:
         self.at: dict[int, tuple[float, int]] = {}
@@ -92,11 +101,13 @@ class _Published:
         if message is not None and message.live and message.HasField("events"):
             with self._lock:
                 for event in message.events.events:
-                    self.at.setdefault(event.seq, (now, event.seat))
+                    if event.kind in DECISION_EVENTS:
+                        self.at.setdefault(event.seq, (now, event.seat))
 
     def items(self) -> list[tuple[int, float, int]]:
+        """(seq, time, seat) in the order of the events."""
         with self._lock:
-            return [(seq, at, seat) for seq, (at, seat) in self.at.items()]
+            return sorted((seq, at, seat) for seq, (at, seat) in self.at.items())
 
 
 async def _watch(session: MatchSession, published: _Published) -> int:
@@ -125,18 +136,30 @@ def _wait_turn(page: Page, after: str) -> str:
         if state == "over" or (state == "acting" and request and request != after):
             return state
         if time.monotonic() > deadline:
-            raise BenchError(f"the seat had no decision for {WAIT:.0f} s")
+            refusal = page.locator("#refusal")
+            said = "" if refusal.is_hidden() else f" ({refusal.inner_text()[:200]})"
+            raise BenchError(f"the seat had no decision for {WAIT:.0f} s{said}")
         time.sleep(0.005)
 
 
 def _play(page: Page) -> list[float]:
-    """Play the table to its end by clicks: each click's time (epoch ms)."""
+    """Play the table to its end by clicks, at most one every :data:`PACE` seconds (a
+    person's pace, within the site's rate limit): each click's time (epoch ms)."""
     clicks: list[float] = []
     request = ""
+    last = 0.0
     while _wait_turn(page, request) == "acting":
         request = _state(page)[1]
+        time.sleep(max(0.0, last + PACE - time.monotonic()))
+        last = time.monotonic()
         clicks.append(float(page.evaluate(CLICK_FIRST)))
     return clicks
+
+
+def _drawn(draws: list[tuple[int, float]], seq: int, since: float) -> float | None:
+    """The first paint, from ``since`` on, that showed event ``seq`` or a later one."""
+    shown = [at for drawn, at in draws if drawn >= seq and at >= since]
+    return min(shown) if shown else None
 
 
 def _delays(
@@ -145,19 +168,20 @@ def _delays(
     published: list[tuple[int, float, int]],
     me: int,
 ) -> tuple[list[float], list[float]]:
-    """Click → first paint after it; a bot's play → the first paint of it or a later event."""
+    """Each click to the paint of its action's event (clicks whose action made none are
+    left out); each bot decision's event to its paint."""
     click_ms = []
-    for click in clicks:
-        after = [at for _, at in draws if at > click]
-        if after:
-            click_ms.append(min(after) - click)
+    for number, click in enumerate(clicks):
+        until = clicks[number + 1] if number + 1 < len(clicks) else float("inf")
+        own = [seq for seq, at, seat in published if seat == me and click <= at < until]
+        drawn = _drawn(draws, own[0], click) if own else None
+        if drawn is not None:
+            click_ms.append(drawn - click)
     bot_ms = []
     for seq, at, seat in published:
-        if seat == me or seat < 0:
-            continue
-        shown = [drawn for drawn_seq, drawn in draws if drawn_seq >= seq and drawn >= at]
-        if shown:
-            bot_ms.append(min(shown) - at)
+        drawn = _drawn(draws, seq, at) if seat != me else None
+        if drawn is not None:
+            bot_ms.append(drawn - at)
     return click_ms, bot_ms
 
 

@@ -55,6 +55,8 @@
     dealLast: new Map(),
     fetching: new Map(), // deal number → the fetch of its frames
     wanted: null, // the frame a move waits for while its deal is fetched
+    followPaint: null, // the next paint after a live frame was drawn
+    followLate: false, // a frame came after it, to draw at that paint
   };
 
   const el = {
@@ -881,7 +883,7 @@
       return;
     }
     if (state.index < 0 || (state.following && !state.playing)) {
-      go(frames.length - 1, false);
+      followSoon();
     } else {
       el.scrub.max = String(frames.length - 1);
       updateButtons();
@@ -889,6 +891,25 @@
         el.position.textContent = label("position", stepOf(state.index));
       }
     }
+  }
+
+  /** Show the newest frame: at once, unless a frame was drawn since the last paint;
+   *  then at the next paint. A burst of frames (bots that answer at once) is drawn once
+   *  a paint, not frame by frame; a lone frame is drawn as it comes. */
+  function followSoon() {
+    if (state.followPaint !== null) {
+      state.followLate = true;
+      return;
+    }
+    go(frames.length - 1, false);
+    state.followPaint = requestAnimationFrame(() => {
+      state.followPaint = null;
+      const late = state.followLate;
+      state.followLate = false;
+      if (late && (state.index < 0 || (state.following && !state.playing))) {
+        followSoon();
+      }
+    });
   }
 
   function finish(result) {
