@@ -420,3 +420,46 @@ def test_a_person_who_runs_out_of_time_is_played_for_as_a_bot_is(
     assert following["request_id"] != decision["request_id"]
     person.answer(following["request_id"], following["legal"][0])  # back in time: plays on
     assert person.play_out()["deals"] == 1
+
+
+def seat_page_mid_deal(person: Seated) -> str:
+    """A Guandan table's seat page at the person's first decision, then the deal played
+    out (the record is stored)."""
+    opened(person)
+    _, decision = person.next("decision")
+    page = person.http.get(f"/tables/{person.table}")
+    assert page.status_code == 200
+    person.answer(decision["request_id"], decision["legal"][0])
+    person.play_out()
+    return page.text
+
+
+def test_a_seat_page_holds_no_card_hidden_from_its_seat(live: Live, person: Seated) -> None:
+    from test_web_hidden import Public, html_leaks
+
+    html = seat_page_mid_deal(person)
+    public = Public(stored_record(Path(live.store.path), person.table))
+    assert html_leaks(public, html, "seat page") == []
+
+
+def test_the_checker_finds_a_hand_planted_in_a_seat_page(
+    live: Live, person: Seated, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_web_hidden import Public, html_leaks
+
+    from arena.web.tables import TablePages
+
+    real = TablePages.view
+
+    async def leaky(
+        self: TablePages, match_id: str, lang: str, deal: int | None = None
+    ) -> tuple[dict[str, Any], bool]:
+        view, running = await real(self, match_id, lang, deal)
+        held = self.viewer._sessions[match_id].hand_of(1)  # the next seat's own cards
+        view["planted"] = held[1] if held is not None else []
+        return view, running
+
+    monkeypatch.setattr(TablePages, "view", leaky)
+    html = seat_page_mid_deal(person)
+    public = Public(stored_record(Path(live.store.path), person.table))
+    assert any("hidden then" in leak for leak in html_leaks(public, html, "seat page"))

@@ -44,6 +44,8 @@ MAX_PEOPLE: Final = 10_000
 """Sessions kept; the least recently seen is forgotten beyond."""
 ACTIONS_PER_SECOND: Final = 10.0
 """A person's state-changing requests, on average (bursts of twice as many)."""
+READS_PER_SECOND: Final = 20.0
+"""A person's readings of a selection (a bucket of their own: they follow the clicks)."""
 NAME_PATTERN: Final = re.compile(r"[A-Za-z0-9_.\-\u00c0-\u024f\u4e00-\u9fff]{1,24}")
 """A person's name at a table: 1 to 24 letters (Latin or Chinese), digits, ``_ . -``."""
 PERSON_PREFIX: Final = "person:"
@@ -68,6 +70,7 @@ class Person:
     name: str
     csrf: str
     limit: RateLimit = field(repr=False)
+    reads: RateLimit = field(repr=False)
     seen: float = field(default_factory=time.monotonic)
 
     @property
@@ -103,6 +106,7 @@ class People:
             name=name,
             csrf=secrets.token_urlsafe(32),
             limit=RateLimit(self._rate, burst=2 * self._rate),
+            reads=RateLimit(READS_PER_SECOND, burst=2 * READS_PER_SECOND),
         )
         with self._lock:
             self._people[person.id] = person
@@ -122,10 +126,11 @@ class People:
             samesite="strict",
         )
 
-    def check(self, request: Request, token: str | None = None) -> Person:
+    def check(self, request: Request, token: str | None = None, *, read: bool = False) -> Person:
         """The person behind a state-changing request, after its checks: a session, the
         site's own origin, the CSRF token (``token``: a form's field; else the
-        :data:`CSRF_HEADER` header) and the rate limit. 403 or 429 naming what failed."""
+        :data:`CSRF_HEADER` header) and the rate limit (``read``: the readings' own).
+        403 or 429 naming what failed."""
         person = self.of(request)
         if person is None:
             raise HTTPException(403, "no session: open the table page first, then try again")
@@ -135,6 +140,6 @@ class People:
         given = token if token is not None else request.headers.get(CSRF_HEADER, "")
         if not hmac.compare_digest(given.encode(), person.csrf.encode()):
             raise HTTPException(403, "missing or wrong CSRF token: reload the page and try again")
-        if not person.limit.allow():
+        if not (person.reads if read else person.limit).allow():
             raise HTTPException(429, "too many requests: slow down")
         return person

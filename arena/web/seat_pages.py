@@ -94,8 +94,8 @@ VERBS: Final = ("pass", "play", "declare", "bury", "tribute", "return")
 
 def seat_words(lang: str, family: str) -> dict[str, str]:
     """How the seat panel names actions in ``lang``: verbs (``verb.play``), the kinds a
-    play may be read as (``kind.pair_run``), the jokers (``card.SJ``, ``card.BJ``), and
-    the rules a refusal may cite, each in a line (``rule.GD-8``, ``rule_is``)."""
+    play may be read as (``kind.pair_run``), and the rules a refusal may cite, each in a
+    line (``rule.GD-8``, ``rule_is``). Cards are named with the felt's own words."""
     words = {f"verb.{verb}": translate(lang, f"tables.verb.{verb}") for verb in VERBS}
     for key, text in catalog(lang).items():
         if key.startswith(f"table.kind.{family}."):
@@ -105,8 +105,6 @@ def seat_words(lang: str, family: str) -> dict[str, str]:
         if key.startswith(f"tables.rule.{rules}"):
             words["rule." + key.rsplit(".", 1)[1]] = text
     words["rule_is"] = translate(lang, "tables.rule_is")
-    words["card.SJ"] = translate(lang, "table.card.small_joker")
-    words["card.BJ"] = translate(lang, "table.card.big_joker")
     return words
 
 
@@ -312,7 +310,7 @@ class SeatPages:
 
     async def read(self, request: Request) -> Response:
         """What the selected cards (JSON ``{"cards": [...]}``) would be read as now."""
-        person = self.people.check(request)
+        person = self.people.check(request, read=True)
         table, player = self._seated(request, person)
         cards = (await _answer(request)).get("cards")
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):

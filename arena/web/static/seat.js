@@ -144,8 +144,9 @@
 
   /** A card as people read it: ♠A, ♥10, the jokers by name. */
   function cardName(code) {
-    if (names[`card.${code}`]) {
-      return names[`card.${code}`];
+    if (code === "SJ" || code === "BJ") {
+      const key = code === "BJ" ? "joker_big" : "joker_small"; // the felt's own words
+      return window.ArenaTable ? window.ArenaTable.label(key) : code;
     }
     const rank = code.slice(0, -1);
     return `${SUITS[code.slice(-1)] || ""}${rank === "T" ? "10" : rank}`;
@@ -367,12 +368,21 @@
     drawChoices();
     let problem = "";
     try {
-      const response = await fetch(`/api/tables/${encodeURIComponent(seat.table)}/act`, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "content-type": "application/json", "x-csrf-token": seat.csrf },
-        body: JSON.stringify({ request_id: decision.request_id, action: text }),
-      });
+      let response = null;
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        if (attempt) {
+          await new Promise((resolve) => setTimeout(resolve, 300)); // asked too fast
+        }
+        response = await fetch(`/api/tables/${encodeURIComponent(seat.table)}/act`, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "content-type": "application/json", "x-csrf-token": seat.csrf },
+          body: JSON.stringify({ request_id: decision.request_id, action: text }),
+        });
+        if (response.status !== 429) {
+          break;
+        }
+      }
       if (!response.ok) {
         problem = (await response.text()).slice(0, 300) || String(response.status);
       }
@@ -398,6 +408,10 @@
       credentials: "same-origin",
       headers: { "x-csrf-token": seat.csrf },
     });
+    if (response.status === 429 && state.decision === decision) {
+      setTimeout(() => state.decision === decision && hint(), 500); // asked too fast
+      return;
+    }
     if (!response.ok) {
       showRefusal((await response.text()).slice(0, 300));
       return;
