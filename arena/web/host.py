@@ -77,6 +77,13 @@ class Table:
     """When it was opened (the host's clock)."""
     tutorial: bool = False
     """A tutorial deal: the page shows the game's first rules and the bot's suggestion."""
+    remote: tuple[int, ...] = ()
+    """The seats of registered bots (their connections are taken as the table starts)."""
+
+    @property
+    def over(self) -> bool:
+        """Whether its match was played to its end (or stopped)."""
+        return self.session is not None and self.session.over
 
     def player_of(self, person: Person) -> int | None:
         """The seat (player number) ``person`` holds at this table, if any."""
@@ -129,13 +136,13 @@ class TableHost:
             games.make(variant, **dict(options or {}))
         except (ConfigError, ValueError, TypeError) as err:
             raise TableProblem(f"options of {variant}: {err}") from None
-        for number, seat in enumerate(seats, start=2):
-            if seat != PERSON:
-                problem = self._bot_problem(seat, variant)
-                if problem is not None:
-                    raise TableProblem(f"seat {number}: {problem}")
+        remote = tuple(
+            player
+            for player, seat in enumerate(seats, start=1)
+            if seat != PERSON and self._is_remote(player, seat, variant)
+        )
         self._forget_old_tables()
-        live = [t for t in self.tables.values() if t.failed is None and not _over(t)]
+        live = [t for t in self.tables.values() if t.failed is None and not t.over]
         if len(live) >= MAX_OPEN_TABLES:
             raise TableProblem("the server has as many tables open as it takes: try later")
         limit = self.play.config.max_deals
@@ -154,23 +161,27 @@ class TableHost:
             names=[person.player, None, None, None],
             opened=self._now(),
             tutorial=tutorial,
+            remote=remote,
         )
         self.tables[table.id] = table
         self._start_when_seated(table)
         return table
 
-    def _bot_problem(self, name: str, variant: str) -> str | None:
-        """Why ``name`` cannot sit at a ``variant`` table: no built-in bot, and no
-        registered bot with a connection waiting for a casual match of the variant."""
+    def _is_remote(self, player: int, name: str, variant: str) -> bool:
+        """Whether the bot ``name`` for seat ``player`` is a registered one (False: built
+        in); :class:`TableProblem` when it is neither, or is not connected and waiting
+        for a casual match of ``variant``."""
         problem = builtin_problem(name)
-        if problem is None or self.play.store.bot(name) is None:
-            return problem
+        if problem is None:
+            return False
+        if self.play.store.bot(name) is None:
+            raise TableProblem(f"seat {player + 1}: {problem}")
         if not self.play.matchmaker.waits(name, variant, rated=False):
-            return (
-                f"bot {name!r} is not connected and waiting for a casual {variant} match "
-                f"(arena bot run … --variant {variant})"
+            raise TableProblem(
+                f"seat {player + 1}: bot {name!r} is not connected and waiting for a casual "
+                f"{variant} match (arena bot run … --variant {variant})"
             )
-        return None
+        return True
 
     def _forget_old_tables(self) -> None:
         """Forget tables whose friends never came (after :data:`INVITE_SECONDS`) and all
@@ -179,7 +190,7 @@ class TableHost:
         for table in list(self.tables.values()):
             if table.session is None and now - table.opened > INVITE_SECONDS:
                 del self.tables[table.id]
-        finished = [t.id for t in self.tables.values() if _over(t) or t.failed is not None]
+        finished = [t.id for t in self.tables.values() if t.over or t.failed is not None]
         for table_id in finished[: max(0, len(finished) - FINISHED_KEPT)]:
             del self.tables[table_id]
 
@@ -206,14 +217,10 @@ class TableHost:
     def _start_when_seated(self, table: Table) -> None:
         if table.free_seats() or table.session is not None:
             return
-        remote = [
-            (player, seat)
-            for player, seat in enumerate(table.seats)
-            if seat != PERSON and builtin_problem(seat) is not None
-        ]
-        taken = self.play.matchmaker.take([bot for _, bot in remote], table.variant, rated=False)
+        remote = [table.seats[player] for player in table.remote]
+        taken = self.play.matchmaker.take(remote, table.variant, rated=False)
         if taken is None:
-            names = ", ".join(bot for _, bot in remote)
+            names = ", ".join(remote)
             table.failed = f"a bot of this table stopped waiting before it started ({names})"
             table.started.set()
             return
@@ -223,7 +230,7 @@ class TableHost:
             if name is not None:
                 seat = BrowserSeat(name, loop, next(self._numbers))
                 table.connections[player] = connections[player] = seat
-        for (player, _), waiting in zip(remote, taken, strict=True):
+        for player, waiting in zip(table.remote, taken, strict=True):
             assert isinstance(waiting.token, Connection)
             connections[player] = waiting.token
         plan = MatchPlan(
@@ -328,7 +335,3 @@ class TableHost:
         seat = self._seat(table, player)
         reply = arena_pb2.ActionReply(request_id=request_id, action=arena_pb2.Action(text=text))
         seat.offer(request_id, reply)
-
-
-def _over(table: Table) -> bool:
-    return table.session is not None and table.session.over
