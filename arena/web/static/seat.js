@@ -218,8 +218,8 @@
   function drawTurn() {
     panel.dataset.state = state.over ? "over" : state.decision ? (state.sent ? "sent" : "acting") : "waiting";
     panel.dataset.request = state.decision ? state.decision.request_id : "";
-    if (!el.turn) {
-      return;
+    if (!el.turn || !seat.started) {
+      return; // a waiting table's page keeps its own words until it reloads
     }
     if (state.over) {
       el.turn.textContent = word("over");
@@ -602,7 +602,7 @@
       if (state.over) {
         return;
       }
-      if (el.turn) {
+      if (el.turn && seat.started) {
         el.turn.textContent = word("lost");
       }
       const delay = RETRY_MS[Math.min(state.retries, RETRY_MS.length - 1)];
