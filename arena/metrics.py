@@ -209,7 +209,7 @@ QUEUE_LENGTH: Final = _gauge(
 )
 RATING_ELO: Final = _gauge(
     "arena_rating_elo",
-    "Current Elo rating, by variant and bot.",
+    "Current Elo rating, by variant (or people:VARIANT, the people's pool) and bot.",
     ["variant", "bot"],
 )
 RATING_OPENSKILL: Final = _gauge(

@@ -133,6 +133,15 @@ resumed, listed and opened later:
         batch's index: its seed), ``deals``, ``counts_json`` (the batch's summary counts,
         an object of integers), ``stored_at``; PRIMARY KEY (run_id,
         variant, number): a batch is stored once, so a resumed run counts it once.
+
+Schema version 8 adds people who play at the site's tables under an account (their
+rated tables are rated in a pool of their own, :mod:`arena.rating.pools`: ``ratings``
+and ``rating_history`` then hold ``people:VARIANT`` in ``variant``):
+    ``people`` — ``player`` TEXT PRIMARY KEY REFERENCES bots (``person:NAME``: a person
+        is a row of ``bots`` of kind ``person``, :data:`PERSON_KIND`, so that ratings
+        name them as they name bots), ``password_hash`` (scrypt, with its salt and
+        parameters: the password itself is never stored), ``created_at``.
+
 Built-in bots (kind ``builtin``, :data:`BUILTIN_KIND`) are rows of ``bots`` like any
 other: :meth:`Store.add_builtin_bots` adds them on demand (idempotently), before a
 match that seats them is stored or rated. Each name is one bot, parameters included:
@@ -161,6 +170,7 @@ __all__ = [
     "BALANCE_STATUSES",
     "BUILTIN_KIND",
     "MATCH_RESULTS",
+    "PERSON_KIND",
     "RATING_SYSTEMS",
     "SCHEMA_VERSION",
     "TOKEN_KINDS",
@@ -185,7 +195,7 @@ __all__ = [
     "match_result",
 ]
 
-SCHEMA_VERSION: Final = 7
+SCHEMA_VERSION: Final = 8
 """The schema this code writes and understands (``PRAGMA user_version``)."""
 
 APPLICATION_ID: Final = 0x41524E41
@@ -197,6 +207,8 @@ BALANCE_STATUSES: Final = ("running", "interrupted", "failed", "finished")
 TOKEN_KINDS: Final = ("bot", "admin")
 BUILTIN_KIND: Final = "builtin"
 """``bots.kind`` of the built-in bots (the ``bots`` package)."""
+PERSON_KIND: Final = "person"
+"""``bots.kind`` of a person with an account (schema 8's ``people``)."""
 
 _MIN_SQLITE: Final = (3, 24, 0)  # UPSERT
 _PAGE: Final = 256  # matches read per query while iterating
@@ -858,6 +870,14 @@ _SCHEMA_V7: Final = (
     ) WITHOUT ROWID""",
 )
 
+_SCHEMA_V8: Final = (
+    """CREATE TABLE people (
+        player TEXT PRIMARY KEY NOT NULL REFERENCES bots (name),
+        password_hash TEXT NOT NULL CHECK (password_hash <> ''),
+        created_at TEXT NOT NULL
+    )""",
+)
+
 _MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
     1: _SCHEMA_V1,
     2: _SCHEMA_V2,
@@ -866,6 +886,7 @@ _MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
     5: _SCHEMA_V5,
     6: _SCHEMA_V6,
     7: _SCHEMA_V7,
+    8: _SCHEMA_V8,
 }
 """Statements taking the schema from version ``n - 1`` to version ``n``."""
 
@@ -1188,6 +1209,56 @@ class Store:
         """The bot ``name``, or None."""
         rows = self._read(f"SELECT {_BOT_COLUMNS} FROM bots WHERE name = ?", (name,))
         return _bot_from_row(rows[0]) if rows else None
+
+    # -- people -------------------------------------------------------------------
+
+    def add_person(self, player: str, password_hash: str) -> bool:
+        """Give ``player`` (``person:NAME``) an account: a row of ``bots`` (kind
+        :data:`PERSON_KIND`) and of ``people``, together. False, adding nothing, if the
+        name is taken (by a person or a bot)."""
+        _check(player.startswith("person:") and len(player) > 7, f"{player!r} is no person's")
+        _check(bool(password_hash), f"{player!r}: an account needs a password hash")
+        with self._write("cannot add a person to store", "add_person") as conn:
+            if conn.execute("SELECT 1 FROM bots WHERE name = ?", (player,)).fetchone():
+                return False
+            at = _now()
+            conn.execute(
+                "INSERT INTO bots (name, kind, created_at) VALUES (?, ?, ?)",
+                (player, PERSON_KIND, at),
+            )
+            conn.execute(
+                "INSERT INTO people (player, password_hash, created_at) VALUES (?, ?, ?)",
+                (player, password_hash, at),
+            )
+            return True
+
+    def password_hash(self, player: str) -> str | None:
+        """The stored password hash of the person ``player``, or None (no account)."""
+        rows = self._read("SELECT password_hash FROM people WHERE player = ?", (player,))
+        return str(rows[0][0]) if rows else None
+
+    def set_password_hash(self, player: str, password_hash: str) -> None:
+        """A new password hash for the person ``player`` (StoreError: no account)."""
+        _check(bool(password_hash), f"{player!r}: an account needs a password hash")
+        with self._write("cannot update store", "set_password_hash") as conn:
+            cursor = conn.execute(
+                "UPDATE people SET password_hash = ? WHERE player = ?", (password_hash, player)
+            )
+            if cursor.rowcount == 0:
+                raise StoreError(f"store {self.path}: no person {player!r}")
+
+    def people_results(self, variant: str) -> dict[str, Results]:
+        """Each player's won, drawn and lost rated matches of ``variant`` at which a
+        person sat (the people's pool's matches), people and bots alike."""
+        rows = self._read(
+            "SELECT p.bot, sum(p.score = 1), sum(p.score = 0.5), sum(p.score = 0) "
+            "FROM match_players p JOIN match_summaries s ON s.number = p.number "
+            "WHERE s.rated = 1 AND p.score IS NOT NULL AND p.number IN ("
+            "SELECT number FROM match_players WHERE variant = ? "
+            "AND bot >= 'person:' AND bot < 'person;') GROUP BY p.bot",
+            (variant,),
+        )
+        return {row[0]: Results(*row) for row in rows}
 
     def set_bot_games(self, name: str, games: Sequence[str] | None) -> None:
         """The variants a registered bot plays (None: every variant)."""

@@ -41,6 +41,16 @@ class Seated:
         self.csrf = found.group(1)
         return page.text
 
+    def account(self, name: str, password: str, *, new: bool = True) -> httpx.Response:
+        """Make an account (``new``) or sign in to one, from the account page's form."""
+        self.session("/account")
+        action = "/account/sign-up" if new else "/account/sign-in"
+        form = {"csrf": self.csrf, "name": name, "password": password}
+        response = self.http.post(action, data=form)
+        if response.status_code == 303:
+            self.session()  # a new session: its CSRF token
+        return response
+
     def open(
         self,
         variant: str,

@@ -19,6 +19,7 @@ from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.log import get_logger
 from arena.metrics import MetricsServer
 from arena.protocol import DEFAULT_PORT
+from arena.rating.pools import people_pool
 from arena.server.admin import AdminService
 from arena.server.auth import Authenticator
 from arena.server.decoding import DecodingInterceptor
@@ -191,8 +192,9 @@ async def start_server(
         raise OSError(f"cannot listen on {host}:{port}")
     endpoint = None
     if metrics_port is not None:
-        for variant in games.names():
+        for variant in games.names():  # the bots' league and the people's pool
             metrics.publish_ratings(store, variant)
+            metrics.publish_ratings(store, people_pool(variant))
         endpoint = metrics.start_metrics_server(metrics_port, metrics_host)
     web = None
     if web_port is not None:

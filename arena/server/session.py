@@ -89,6 +89,8 @@ class MatchPlan:
     tournament_id: str | None = None
     max_deals: int | None = None
     clock: ClockConfig | None = None
+    rating_pool: str | None = None
+    """Where a rated match is rated (:mod:`arena.rating.pools`); None: the variant's own."""
 
 
 def plan_summary(plan: MatchPlan) -> arena_pb2.MatchSummary:
@@ -164,6 +166,7 @@ class MatchSession:
         self.plan = plan
         self.variant = plan.variant
         self.rated = plan.rated
+        self.rating_pool = plan.rating_pool or plan.variant
         self.game = games.make(plan.variant, **dict(plan.options))
         clock = plan.clock or clock
         self.clock = Clock(
@@ -519,7 +522,7 @@ class MatchSession:
             )
             metrics.record_match(self.variant, record)
             if changes:
-                metrics.publish_ratings(self.store, self.variant)
+                metrics.publish_ratings(self.store, self.rating_pool)
         finally:
             self._end()
 
@@ -607,11 +610,11 @@ class MatchSession:
             return []
         self._stage = "rating and storing the match"
         with self._league_lock:  # ratings are read, updated and written as one step
-            League(self.store, self.variant).add(report, self.plan.tournament_id)
+            League(self.store, self.rating_pool).add(report, self.plan.tournament_id)
         return [
             change
             for bot in sorted(set(self.players))
             for system in (ELO, OPENSKILL, ROOM)
-            for change in self.store.rating_history(bot, self.variant, system)
+            for change in self.store.rating_history(bot, self.rating_pool, system)
             if change.match_id == self.match_id
         ]

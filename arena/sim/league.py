@@ -16,6 +16,7 @@ from typing import Any
 from arena import metrics
 from arena.games.shengji.scoring import LevelChange, room_points_change
 from arena.rating import EloConfig, SkillRating, update_skill, update_teams
+from arena.rating.pools import pool_variant
 from arena.sim.jobs import MatchReport
 from arena.store import RatingUpdate, Store, StoredMatch
 
@@ -24,10 +25,12 @@ ELO, OPENSKILL, ROOM = "elo", "openskill", "room"
 
 @dataclass
 class League:
-    """The ratings of one variant, kept in step with the store."""
+    """The ratings of one pool (a variant's bots, or its people:
+    :mod:`arena.rating.pools`), kept in step with the store."""
 
     store: Store
     variant: str
+    """The pool's name: a variant's own (``guandan``) or its people's (``people:guandan``)."""
     ratings: Ratings = field(init=False)
 
     def __post_init__(self) -> None:
@@ -99,7 +102,7 @@ class Ratings:
         elo = update_teams(self.elo, team_a, team_b, team_score, self.elo_config)
         ranks = [0, 0] if team_score == 0.5 else [0, 1] if team_score == 1.0 else [1, 0]
         skill = update_skill(self.skill, [team_a, team_b], ranks)
-        shengji = self.variant.startswith("shengji-")
+        shengji = pool_variant(self.variant).startswith("shengji-")
         room = room_points(self.room, tuple(players), record) if shengji else {}
         return self._as_updates(elo, skill, room)
 

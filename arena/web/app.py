@@ -5,7 +5,7 @@ when first asked. Routes (every one also answers HEAD):
 
 ==========================================  =============================================
 ``/``                                       redirect to ``/leaderboard``
-``/leaderboard``                            ``variant``, ``tournament``, ``sort``, ``order``
+``/leaderboard``                            ``variant``, ``pool``, ``tournament``, ``sort``…
 ``/bots/{name}``                            a bot: ratings, their history, matches
 ``/tournaments``, ``/tournaments/{id}``     the tournaments, one of them
 ``/tournaments/{id}/progress``              its progress as JSON (polled while it runs)
@@ -17,6 +17,7 @@ when first asked. Routes (every one also answers HEAD):
 ``/static/{path}``                          versioned static files
 ``/tables/new``, ``/tables``, ``/tables/{id}``  people's tables (:mod:`arena.web.seat_pages`)
 ``/tables/{id}/join``, ``/api/tables/…``    (a server's web face only: ``play`` given)
+``/account``, ``/account/sign-…``           people's accounts (:mod:`arena.web.account_pages`)
 ``/healthz``                                ``{"status": "ok"}``
 ==========================================  =============================================
 """
@@ -34,6 +35,8 @@ from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.types import Scope
 
 from arena.server.play import PlayService
+from arena.web.account_pages import AccountPages
+from arena.web.accounts import Accounts
 from arena.web.assets import StaticAssets, VersionedStatic
 from arena.web.errors import ErrorPages
 from arena.web.host import TableHost
@@ -53,7 +56,11 @@ UNMATCHED: Final = "unmatched"
 
 
 def _routes(
-    pages: Pages, tables: TablePages, seats: SeatPages, assets: StaticAssets
+    pages: Pages,
+    tables: TablePages,
+    seats: SeatPages,
+    accounts: AccountPages,
+    assets: StaticAssets,
 ) -> list[BaseRoute]:
     return [
         Route("/", pages.home),
@@ -75,6 +82,10 @@ def _routes(
         Route("/api/tables/{id}/act", seats.act, methods=["POST"]),
         Route("/api/tables/{id}/hint", seats.hint, methods=["POST"]),
         Route("/api/tables/{id}/read", seats.read, methods=["POST"]),
+        Route("/account", accounts.page),
+        Route("/account/sign-in", accounts.sign_in, methods=["POST"]),
+        Route("/account/sign-up", accounts.sign_up, methods=["POST"]),
+        Route("/account/sign-out", accounts.sign_out, methods=["POST"]),
         Route("/reports", pages.reports),
         Route("/reports/{name}", pages.report),
         Route("/healthz", pages.healthz),
@@ -107,8 +118,11 @@ def create_app(viewer: Viewer, play: PlayService | None = None) -> Starlette:
     tables = TablePages(viewer, renderer)
     host = TableHost(play) if play is not None else None
     renderer.env.globals["tables_open"] = host is not None  # the menu offers a seat
-    seats = SeatPages(host, People(), renderer, tables)
-    routes = _routes(Pages(viewer, renderer), tables, seats, assets)
+    people = People()
+    accounts = Accounts(play.store) if play is not None else None
+    seats = SeatPages(host, people, renderer, tables, accounts)
+    account_pages = AccountPages(accounts, people, renderer)
+    routes = _routes(Pages(viewer, renderer), tables, seats, account_pages, assets)
     app = Starlette(
         routes=routes,
         middleware=[Middleware(SiteMiddleware, route_of=_route_finder(routes), errors=errors)],

@@ -2,11 +2,12 @@
 person's seat stream and answers.
 
 A table names its four seats: people (the one who opened it, and friends who come with
-the table's invitation) and built-in bots (any name :func:`bots.make` takes, parameters
-included). It starts as soon as every person's seat is taken: the server plays it as a
-casual match (:meth:`PlayService.launch`) whose id is the table's, so its drawn table,
-live stream and stored record are every match's. People get a longer clock than bots'
-default (:data:`PEOPLE_CLOCK`), the same for every seat of the table.
+the table's invitation) and bots (built in, parameters included, or registered and
+connected). It starts as soon as every person's seat is taken: the server plays it as a
+match (:meth:`PlayService.launch`) whose id is the table's, so its drawn table, live
+stream and stored record are every match's. A rated table (every person signed in to an
+account) is rated in the variant's people's pool, apart from the bots' league. People get
+a longer clock than bots' default (:data:`PEOPLE_CLOCK`), the same for every seat.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from arena._proto.arena.v1 import arena_pb2
 from arena.chance import derive_seed
 from arena.errors import ConfigError
 from arena.games.base import NUM_SEATS, Observation
+from arena.rating.pools import people_pool
 from arena.server.builtin import builtin_problem
 from arena.server.connection import Connection
 from arena.server.play import PlayService
@@ -79,6 +81,8 @@ class Table:
     """A tutorial deal: the page shows the game's first rules and the bot's suggestion."""
     remote: tuple[int, ...] = ()
     """The seats of registered bots (their connections are taken as the table starts)."""
+    rated: bool = False
+    """Rated in the people's pool (every person signed in to an account)."""
 
     @property
     def over(self) -> bool:
@@ -86,9 +90,15 @@ class Table:
         return self.session is not None and self.session.over
 
     def player_of(self, person: Person) -> int | None:
-        """The seat (player number) ``person`` holds at this table, if any."""
+        """The seat (player number) ``person`` holds at this table, if any: their
+        session's, or their account's (signed in elsewhere too)."""
         for player, sitting in enumerate(self.people):
-            if sitting is not None and sitting.id == person.id:
+            if sitting is person or (
+                sitting is not None
+                and sitting.account
+                and person.account
+                and sitting.name == person.name
+            ):
                 return player
         return None
 
@@ -123,11 +133,17 @@ class TableHost:
         options: Mapping[str, Any] | None = None,
         max_deals: int | None = None,
         tutorial: bool = False,
+        rated: bool = False,
     ) -> Table:
         """A table of ``variant`` (with its game ``options``) with ``person`` in seat 0 and
         ``seats`` (the other three: a bot's name or :data:`PERSON`), playing ``max_deals``
         deals (None: the whole match; never more than the server's own limit); started at
-        once when no friend is awaited. :class:`TableProblem` naming the bad choice."""
+        once when no friend is awaited. ``rated``: rated in the variant's people's pool,
+        every person signed in. :class:`TableProblem` naming the bad choice."""
+        if rated and tutorial:
+            raise TableProblem("a tutorial deal is never rated")
+        if rated and not person.account:
+            raise TableProblem("a rated table is for people signed in: sign in first")
         if len(seats) != NUM_SEATS - 1:
             raise TableProblem(f"a table has {NUM_SEATS} seats: choose the other three")
         if variant not in games.names():
@@ -162,6 +178,7 @@ class TableHost:
             opened=self._now(),
             tutorial=tutorial,
             remote=remote,
+            rated=rated,
         )
         self.tables[table.id] = table
         self._start_when_seated(table)
@@ -205,6 +222,10 @@ class TableHost:
             return held
         if not secrets.compare_digest(invite.encode(), table.invite.encode()):
             raise TableProblem("this invitation is not the table's: ask for its link again")
+        if table.rated and not person.account:
+            raise TableProblem("this table is rated: sign in to take a seat at it")
+        if person.player in table.names:
+            raise TableProblem(f"{person.name!r} sits at this table already: choose another name")
         free = table.free_seats()
         if not free:
             raise TableProblem("every seat of this table is taken")
@@ -236,11 +257,12 @@ class TableHost:
         plan = MatchPlan(
             variant=table.variant,
             players=table.players(),
-            rated=False,
+            rated=table.rated,
             options=table.options,
             match_id=table.id,
             max_deals=table.max_deals,
             clock=PEOPLE_CLOCK,
+            rating_pool=people_pool(table.variant) if table.rated else None,
         )
         session = self.play.launch(plan, connections)
         if session is None:

@@ -30,6 +30,8 @@ SORTS: Final = {
 }
 """``sort`` of the leaderboard → the row's field it orders by."""
 ORDERS: Final = ("desc", "asc")
+POOLS: Final = ("bots", "people")
+"""``pool`` of the leaderboard: the bots' league, or the people's rated tables."""
 
 
 def sort_rows(rows: Sequence[LeaderRow], sort: str, order: str) -> list[LeaderRow]:
@@ -76,9 +78,11 @@ class Pages:
         variant = choice(params, "variant", variants, variants[0])
         if tournament is not None:
             variant = self._tournament_row(tournament).variant
+        people = tournament is None and choice(params, "pool", POOLS, "bots") == "people"
         sort = choice(params, "sort", list(SORTS), "elo")
         order = choice(params, "order", ORDERS, "desc")
-        rows = sort_rows(self.viewer.leaderboard(variant, tournament=tournament), sort, order)
+        board = self.viewer.leaderboard(variant, tournament=tournament, people=people)
+        rows = sort_rows(board, sort, order)
         links = {key: _sort_link(request, key, sort, order) for key in SORTS}
         return self.renderer.page(
             request,
@@ -87,6 +91,7 @@ class Pages:
                 "variants": variants,
                 "variant": variant,
                 "tournament": tournament,
+                "people": people,
                 "rows": rows,
                 "sort": sort,
                 "order": order,

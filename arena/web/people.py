@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
+from arena.rating.pools import PERSON_PREFIX
 from arena.server.limits import RateLimit
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "SESSION_COOKIE",
     "People",
     "Person",
+    "guest_name",
     "person_name_problem",
 ]
 
@@ -48,8 +50,11 @@ READS_PER_SECOND: Final = 20.0
 """A person's readings of a selection (a bucket of their own: they follow the clicks)."""
 NAME_PATTERN: Final = re.compile(r"[A-Za-z0-9_.\-\u00c0-\u024f\u4e00-\u9fff]{1,24}")
 """A person's name at a table: 1 to 24 letters (Latin or Chinese), digits, ``_ . -``."""
-PERSON_PREFIX: Final = "person:"
-"""A person's player name in a match: ``person:NAME`` (never a bot's name)."""
+
+
+def guest_name() -> str:
+    """A name for a new guest (they may choose another)."""
+    return f"guest-{secrets.token_hex(2)}"
 
 
 def person_name_problem(name: str) -> str | None:
@@ -72,6 +77,8 @@ class Person:
     limit: RateLimit = field(repr=False)
     reads: RateLimit = field(repr=False)
     seen: float = field(default_factory=time.monotonic)
+    account: bool = False
+    """Signed in: the name is their account's (:mod:`arena.web.accounts`), else a guest's."""
 
     @property
     def player(self) -> str:
@@ -113,6 +120,20 @@ class People:
             while len(self._people) > MAX_PEOPLE:
                 self._people.popitem(last=False)
         return person
+
+    def sign_in(self, person: Person, name: str) -> None:
+        """``person`` is now the account ``name``'s: a new session id (the old cookie
+        opens nothing) and CSRF token, the same seats."""
+        with self._lock:
+            self._people.pop(person.id, None)
+            person.id, person.csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+            person.name, person.account = name, True
+            self._people[person.id] = person
+
+    def end(self, person: Person) -> None:
+        """Forget the session (signed out)."""
+        with self._lock:
+            self._people.pop(person.id, None)
 
     @staticmethod
     def set_cookie(person: Person, response: Response) -> None:

@@ -18,11 +18,10 @@ from the public stream, the person's own cards from their seat's.
 
 from __future__ import annotations
 
+import asyncio
 import json
-import secrets
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from typing import Any, Final
-from urllib.parse import parse_qsl
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -33,19 +32,19 @@ from arena import games
 from arena.commands.arguments import game_options
 from arena.errors import ConfigError, ParseError
 from arena.games import family_of
+from arena.web.accounts import Accounts
 from arena.web.events import EventStream
+from arena.web.forms import read_form, read_json
 from arena.web.host import PERSON, Table, TableHost, TableProblem
 from arena.web.i18n import catalog, translate
-from arena.web.people import People, Person, person_name_problem
+from arena.web.people import People, Person, guest_name, person_name_problem
 from arena.web.readings import read_selection
 from arena.web.rendering import Renderer, page_language
 from arena.web.tables import TablePages
 from arena.web.viewer import NotFound
 
-__all__ = ["MAX_FORM_BYTES", "SeatPages"]
+__all__ = ["SeatPages"]
 
-MAX_FORM_BYTES: Final = 8_192
-"""The largest form or answer a person may send."""
 SEAT_BOTS: Final = ("heuristic", "search:samples=16", "random", "first")
 """The bots the form offers first (any built-in bot's name may be typed)."""
 TUTORIALS: Final = ("guandan", "shengji-2", "sanfu")
@@ -53,32 +52,6 @@ TUTORIALS: Final = ("guandan", "shengji-2", "sanfu")
 TUTORIAL_BOT: Final = "heuristic"
 DEALS: Final = ("match", "1", "3", "10")
 """The lengths the form offers: the whole match, or so many deals."""
-
-
-async def _body(request: Request) -> bytes:
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FORM_BYTES:
-            raise HTTPException(413, f"request body larger than {MAX_FORM_BYTES} bytes")
-    return body
-
-
-async def _form(request: Request) -> dict[str, str]:
-    """An urlencoded form's fields (the last of a repeated one)."""
-    text = (await _body(request)).decode("utf-8", errors="replace")
-    return dict(parse_qsl(text, keep_blank_values=True))
-
-
-async def _answer(request: Request) -> Mapping[str, Any]:
-    """A request's JSON object (400 naming what is wrong otherwise)."""
-    try:
-        answer = json.loads(await _body(request))
-    except ValueError:
-        raise HTTPException(400, "the request's body is not JSON") from None
-    if not isinstance(answer, Mapping):
-        raise HTTPException(400, "the request's body must be a JSON object")
-    return answer
 
 
 def _sse(events: AsyncIterator[tuple[str, dict[str, Any]]]) -> AsyncIterator[tuple[str, str]]:
@@ -121,10 +94,16 @@ class SeatPages:
     """Tables opened and played by people, over one :class:`TableHost`."""
 
     def __init__(
-        self, host: TableHost | None, people: People, renderer: Renderer, tables: TablePages
+        self,
+        host: TableHost | None,
+        people: People,
+        renderer: Renderer,
+        tables: TablePages,
+        accounts: Accounts | None = None,
     ) -> None:
         self._host = host
         self.people = people
+        self.accounts = accounts
         self.renderer = renderer
         self.tables = tables
 
@@ -145,7 +124,7 @@ class SeatPages:
         person = self.people.of(request)
         if person is not None:
             return person, False
-        return self.people.start(f"guest-{secrets.token_hex(2)}"), True
+        return self.people.start(guest_name()), True
 
     def _table(self, request: Request) -> Table:
         table_id = request.path_params["id"]
@@ -186,14 +165,22 @@ class SeatPages:
 
     async def _named(self, request: Request) -> tuple[dict[str, str], Person, str | None]:
         """A state-changing form, its person (checked: session, CSRF, origin, rate), and
-        why the name it gives cannot be theirs (None: it is theirs now)."""
-        form = await _form(request)
+        why the name it gives cannot be theirs (None: it is theirs now). A signed-in
+        person keeps their account's name; a guest may take no account's."""
+        form = await read_form(request)
         person = self.people.check(request, form.get("csrf", ""))
+        if person.account:
+            return form, person, None
         name = form.get("name", "").strip() or person.name
         problem = person_name_problem(name)
+        if problem is None and await self._account_holds(name):
+            problem = f"the name {name!r} is an account's: sign in to play under it"
         if problem is None:
             person.name = name
         return form, person, problem
+
+    async def _account_holds(self, name: str) -> bool:
+        return self.accounts is not None and await asyncio.to_thread(self.accounts.exists, name)
 
     async def create(self, request: Request) -> Response:
         form, person, problem = await self._named(request)
@@ -210,8 +197,9 @@ class SeatPages:
                     raise TableProblem(f"deals: {deals[:20]!r} is not one of {', '.join(DEALS)}")
                 options = game_options(form.get("options", "").split())
                 max_deals = None if deals == "match" else int(deals)
+                rated = form.get("rated") == "1" and not tutorial
                 table = self.host.open(
-                    person, variant, seats, options, max_deals, tutorial=bool(tutorial)
+                    person, variant, seats, options, max_deals, bool(tutorial), rated
                 )
             except (TableProblem, ConfigError) as err:
                 problem = str(err)
@@ -233,6 +221,7 @@ class SeatPages:
         seat_data: dict[str, Any] = {
             "table": table.id,
             "player": player,
+            "name": table.names[player],
             "variant": table.variant,
             "csrf": person.csrf,
             "started": table.session is not None,
@@ -312,7 +301,7 @@ class SeatPages:
         """What the selected cards (JSON ``{"cards": [...]}``) would be read as now."""
         person = self.people.check(request, read=True)
         table, player = self._seated(request, person)
-        cards = (await _answer(request)).get("cards")
+        cards = (await read_json(request)).get("cards")
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise HTTPException(400, "cards must be a list of card codes such as '7h'")
         try:
@@ -326,7 +315,7 @@ class SeatPages:
     async def act(self, request: Request) -> Response:
         person = self.people.check(request)
         table, player = self._seated(request, person)
-        answer = await _answer(request)
+        answer = await read_json(request)
         request_id, action = answer.get("request_id"), answer.get("action")
         if not isinstance(request_id, str) or not isinstance(action, str) or not action:
             raise HTTPException(

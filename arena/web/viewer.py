@@ -17,7 +17,7 @@ import asyncio
 import json
 import math
 import threading
-from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
+from collections.abc import AsyncGenerator, Callable, Iterator, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from datetime import UTC
@@ -32,6 +32,7 @@ from arena._proto.arena.v1 import arena_pb2
 from arena.errors import ArenaError, ParseError
 from arena.log import get_logger
 from arena.rating import wilson_interval
+from arena.rating.pools import is_person, people_pool
 from arena.replay import MatchRecord
 from arena.server.services import Failure
 from arena.server.spectate import DealOutline, LiveFeed, stored_messages, stored_watch
@@ -47,6 +48,7 @@ from arena.store import (
     MatchListing,
     Rating,
     Results,
+    Standing,
     Store,
     StoreError,
     Tournament,
@@ -292,6 +294,16 @@ def _value(rated: Mapping[str, Rating], system: str) -> float | None:
     return None if rating is None else rating.value
 
 
+def _ranked(
+    standings: Sequence[Standing], results: Callable[[Standing], Results]
+) -> list[LeaderRow]:
+    """Leaderboard rows of standings in their order, ranked 1, 2, …"""
+    return [
+        _leader_row(rank, row.bot, row.elo, row.mu, row.sigma, row.room, results(row))
+        for rank, row in enumerate(standings, start=1)
+    ]
+
+
 def _leader_row(
     rank: int,
     bot: str,
@@ -354,8 +366,12 @@ class Viewer:
     def variants(self) -> list[str]:
         return games.names()
 
-    def leaderboard(self, variant: str, *, tournament: str | None = None) -> list[LeaderRow]:
-        """A variant's leaderboard (stored ratings), or one tournament's standings."""
+    def leaderboard(
+        self, variant: str, *, tournament: str | None = None, people: bool = False
+    ) -> list[LeaderRow]:
+        """A variant's leaderboard (stored ratings: its bots', or ``people``: its people's
+        pool, with the bots that sat at their rated tables), or one tournament's
+        standings."""
         if tournament is not None:
             found = self._store.tournament(tournament)
             if found is None:
@@ -364,6 +380,8 @@ class Viewer:
         if variant not in games.names():
             known = ", ".join(games.names())
             raise NotFound(f"no variant {variant!r} (known: {known})", "variant", variant)
+        if people:
+            return self._kept(f"people {variant}", lambda: self._people_rows(variant))
         return self._kept(f"variant {variant}", lambda: self._variant_rows(variant))
 
     def _kept(self, key: str, make: Callable[[], list[LeaderRow]]) -> list[LeaderRow]:
@@ -380,13 +398,14 @@ class Viewer:
         return list(rows)
 
     def _variant_rows(self, variant: str) -> list[LeaderRow]:
-        return [
-            _leader_row(
-                rank, row.bot, row.elo, row.mu, row.sigma, row.room,
-                Results(row.bot, row.wins, row.draws, row.losses),
-            )
-            for rank, row in enumerate(self._store.standings(variant), start=1)
-        ]  # fmt: skip
+        """The bots' league: people who sat at casual tables are in no bot's ranks."""
+        standings = [row for row in self._store.standings(variant) if not is_person(row.bot)]
+        return _ranked(standings, lambda row: Results(row.bot, row.wins, row.draws, row.losses))
+
+    def _people_rows(self, variant: str) -> list[LeaderRow]:
+        results = self._store.people_results(variant)
+        standings = self._store.standings(people_pool(variant))
+        return _ranked(standings, lambda row: results.get(row.bot, Results(row.bot)))
 
     def _standings(self, tournament: Tournament) -> list[LeaderRow]:
         """Rated afresh from the tournament's played-out matches, in stored order (as

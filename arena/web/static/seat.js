@@ -52,6 +52,7 @@
     legalNote: document.getElementById("legal-note"),
     refusal: document.getElementById("refusal"),
     over: document.getElementById("seat-over"),
+    rating: document.getElementById("seat-rating"),
   };
 
   function word(key, fields) {
@@ -547,11 +548,19 @@
     drawHand();
   }
 
-  function onOver() {
+  function onOver(result) {
     state.over = true;
     state.decision = null;
     if (el.over) {
       el.over.hidden = false;
+    }
+    const mine = (result.rating_changes || []).find(
+      (change) => change.bot === seat.name && change.system === "elo",
+    );
+    if (mine && el.rating) {
+      const before = mine.before === undefined ? "—" : Math.round(mine.before);
+      el.rating.textContent = word("rating_change", { before, after: Math.round(mine.after) });
+      el.rating.hidden = false;
     }
     drawTurn();
     drawHand();
@@ -589,8 +598,8 @@
     source.addEventListener("decision", (event) => onDecision(JSON.parse(event.data)));
     source.addEventListener("refused", (event) => onRefused(JSON.parse(event.data)));
     source.addEventListener("timed_out", (event) => onTimedOut(JSON.parse(event.data)));
-    source.addEventListener("over", () => {
-      onOver();
+    source.addEventListener("over", (event) => {
+      onOver(JSON.parse(event.data));
       source.close();
     });
     source.addEventListener("problem", (event) => {

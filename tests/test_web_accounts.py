@@ -1,0 +1,203 @@
+"""People's accounts and rated tables: signing up, in and out (passwords kept as salted
+hashes, tries limited per name, a new session at sign-in); a guest never plays under an
+account's name; a rated table is for people signed in, and is rated in the variant's
+people's pool, apart from the bots' league, whose ratings it leaves as they were."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser import Live, serving_live
+from seated import Seated
+
+from arena.rating.pools import people_pool, pool_variant
+from arena.store import PERSON_KIND, Store
+from arena.web.accounts import hash_password, password_matches
+from arena.web.people import SESSION_COOKIE
+
+BOTS = ("random", "first", "random")
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    with serving_live(tmp_path_factory.mktemp("accounts") / "arena.sqlite", 1) as served:
+        yield served
+
+
+@pytest.fixture
+def person(live: Live) -> Iterator[Seated]:
+    seated = Seated(live.url)
+    yield seated
+    seated.close()
+
+
+def problem_of(text: str) -> str:
+    found = re.search(r'id="problem">([^<]*)<', text)
+    assert found is not None, "the page shows no problem"
+    return found.group(1).replace("&#39;", "'")
+
+
+def test_a_password_is_kept_as_a_salted_hash_that_only_it_matches() -> None:
+    first, second = hash_password(PASSWORD), hash_password(PASSWORD)
+    assert first != second  # each has its own salt
+    assert PASSWORD not in first
+    assert password_matches(PASSWORD, first)
+    assert password_matches(PASSWORD, second)
+    assert not password_matches(PASSWORD + "!", first)
+    assert not password_matches(PASSWORD, "scrypt$1$2$garbled")
+    assert not password_matches(PASSWORD, "md5$" + first.split("$", 1)[1])
+
+
+def test_an_account_is_a_person_row_the_store_keeps(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "arena.sqlite") as store:
+        assert store.add_person("person:ann", hash_password(PASSWORD))
+        assert not store.add_person("person:ann", hash_password("another one"))
+        bot = store.bot("person:ann")
+        assert bot is not None and bot.kind == PERSON_KIND
+        stored = store.password_hash("person:ann")
+        assert stored is not None and password_matches(PASSWORD, stored)
+        assert store.password_hash("person:nobody") is None
+
+
+def test_people_are_rated_in_a_pool_of_their_own() -> None:
+    assert people_pool("shengji-2") == "people:shengji-2"
+    assert pool_variant(people_pool("shengji-2")) == "shengji-2"
+    assert pool_variant("guandan") == "guandan"
+
+
+def test_signing_up_in_and_out(live: Live, person: Seated) -> None:
+    person.session("/account")
+    guest_cookie = person.http.cookies[SESSION_COOKIE]
+    short = person.http.post(
+        "/account/sign-up", data={"csrf": person.csrf, "name": "ann", "password": "short"}
+    )
+    assert short.status_code == 400
+    assert "at least 8 characters" in problem_of(short.text)
+    made = person.account("ann", PASSWORD)
+    assert made.status_code == 303 and made.headers["location"] == "/tables/new"
+    # signing in gives a new session: the guest's cookie opens nothing now
+    assert person.http.cookies[SESSION_COOKIE] != guest_cookie
+    page = person.http.get("/account").text
+    assert 'id="signed-in"' in page and "ann" in page
+    stale = Seated(live.url)
+    stale.http.cookies.set(SESSION_COOKIE, guest_cookie)
+    assert 'id="signed-in"' not in stale.http.get("/account").text
+    stale.close()
+
+    other = Seated(live.url)
+    taken = other.account("ann", "a different one")
+    assert taken.status_code == 400
+    assert "taken" in problem_of(taken.text)
+    wrong = other.account("ann", "not the password", new=False)
+    unknown = other.account("nobody-here", PASSWORD, new=False)
+    assert problem_of(wrong.text) == problem_of(unknown.text)  # no hint which is wrong
+    assert other.account("ann", PASSWORD, new=False).status_code == 303
+    other.close()
+
+    person.session("/account")
+    out = person.http.post("/account/sign-out", data={"csrf": person.csrf})
+    assert out.status_code == 303
+    assert 'id="signed-in"' not in person.http.get("/account").text
+
+
+def test_sign_in_tries_are_limited_per_name(live: Live) -> None:
+    owner = Seated(live.url)
+    assert owner.account("bea", PASSWORD).status_code == 303
+    owner.close()
+    guesser = Seated(live.url)
+    problems = [
+        problem_of(guesser.account("bea", f"guess-{n:04d}", new=False).text) for n in range(7)
+    ]
+    assert "too many tries" in problems[-1]
+    # the right password waits too while the name's tries are spent
+    assert guesser.account("bea", PASSWORD, new=False).status_code == 400
+    guesser.close()
+
+
+def test_a_guest_plays_under_no_accounts_name(live: Live, person: Seated) -> None:
+    owner = Seated(live.url)
+    assert owner.account("cai", PASSWORD).status_code == 303
+    owner.close()
+    person.session()
+    response = person.open("guandan", BOTS, extra={"name": "cai"})
+    assert response.status_code == 400
+    assert "account" in problem_of(response.text)
+
+
+def test_only_a_person_signed_in_opens_a_rated_table(live: Live, person: Seated) -> None:
+    page = person.session()
+    assert re.search(r'name="rated"[^>]*disabled', page)
+    response = person.open("guandan", BOTS, extra={"rated": "1"})
+    assert response.status_code == 400
+    assert "sign in" in problem_of(response.text)
+
+
+@pytest.mark.parametrize("variant", ["guandan", "shengji-2"])
+def test_a_rated_table_is_rated_in_the_peoples_pool_not_the_bots_league(
+    live: Live, person: Seated, variant: str
+) -> None:
+    name = f"dee-{variant}"
+    assert person.account(name, PASSWORD).status_code == 303
+    bots_before = {(r.bot, r.system, r.value) for r in live.store.ratings(variant)}
+    response = person.open(variant, BOTS, extra={"rated": "1"})
+    assert response.status_code == 303, response.text[:300]
+    person.listen()
+    _, seat = person.next("seat")
+    assert seat["match"]["rated"] is True
+    result = person.play_out()
+    assert result["rated"] is True
+    pool = people_pool(variant)
+    mine = [c for c in result["rating_changes"] if c["bot"] == f"person:{name}"]
+    assert {c["system"] for c in mine} >= {"elo", "openskill"}
+    assert all(c["variant"] == pool for c in result["rating_changes"])
+    if variant.startswith("shengji-"):
+        assert "room" in {c["system"] for c in mine}
+    rated = {r.bot for r in live.store.ratings(pool)}
+    assert {f"person:{name}", "random", "first"} <= rated
+    # the bots' league has not moved
+    assert {(r.bot, r.system, r.value) for r in live.store.ratings(variant)} == bots_before
+    listing = live.store.match_listing(person.table)
+    assert listing is not None and listing.rated
+
+    people_board = person.http.get(f"/leaderboard?variant={variant}&pool=people").text
+    assert f'data-bot="person:{name}"' in people_board
+    assert 'data-bot="random"' in people_board
+    bots_board = person.http.get(f"/leaderboard?variant={variant}").text
+    assert 'data-bot="person:' not in bots_board
+
+
+def test_a_rated_tables_seats_are_for_accounts_each_in_one_seat(live: Live) -> None:
+    host, guest, same = Seated(live.url), Seated(live.url), Seated(live.url)
+    try:
+        assert host.account("eve", PASSWORD).status_code == 303
+        response = host.open("guandan", ("person", "random", "random"), extra={"rated": "1"})
+        assert response.status_code == 303
+        invite = re.search(
+            r'id="invite"[^>]*value="([^"]+)"', host.http.get(f"/tables/{host.table}").text
+        )
+        assert invite is not None
+        url = invite.group(1).replace("&amp;", "&")
+        refused = guest.join(url, "guest-friend")
+        assert refused.status_code == 400
+        assert "rated" in problem_of(refused.text)
+        # the host signed in elsewhere holds their own seat, not a second one
+        assert same.account("eve", PASSWORD, new=False).status_code == 303
+        joining = same.http.get(url.replace(live.url, ""))
+        assert joining.status_code == 303
+        assert joining.headers["location"] == f"/tables/{host.table}"
+        assert same.http.get(f"/tables/{host.table}").status_code == 200
+        friend = Seated(live.url)
+        assert friend.account("fay", PASSWORD).status_code == 303
+        assert friend.join(url, "fay").status_code == 303
+        friend.listen()
+        _, seat = friend.next("seat")
+        assert seat["player"] == 1
+        assert seat["match"]["players"][:2] == ["person:eve", "person:fay"]
+        friend.close()
+    finally:
+        for seated in (host, guest, same):
+            seated.close()
