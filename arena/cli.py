@@ -17,6 +17,7 @@ from arena.commands import (
     compare,
     leaderboard,
     matches,
+    people,
     play,
     refuse,
     replay,
@@ -44,6 +45,7 @@ COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
     web.add_parser,
     bot.add_parser,
     admin.add_parser,
+    people.add_parser,
 )
 """Each command's ``add_parser``, in the order ``arena --help`` lists them."""
 

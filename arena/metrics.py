@@ -107,6 +107,8 @@ STORE_OPERATIONS: Final = (
     "add_builtin_bots",
     "set_bot_profile",
     "set_bot_games",
+    "add_person",
+    "set_password_hash",
     "add_token",
     "revoke_tokens",
     "add_tournament",

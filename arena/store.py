@@ -175,6 +175,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "TOKEN_KINDS",
     "TOURNAMENT_STATUSES",
+    "Account",
     "BalanceBatch",
     "BalanceRun",
     "Bot",
@@ -362,6 +363,15 @@ class Bot:
     """One line about the bot, from its registration."""
     owner_name: str | None = None
     """The display name its owner gave."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """A row of ``people``, without its password hash."""
+
+    player: str
+    """``person:NAME``."""
+    created_at: str
 
 
 @dataclass(frozen=True)
@@ -1232,6 +1242,11 @@ class Store:
             )
             return True
 
+    def accounts(self) -> list[Account]:
+        """Every person's account, by name."""
+        rows = self._read("SELECT player, created_at FROM people ORDER BY player")
+        return [Account(*row) for row in rows]
+
     def password_hash(self, player: str) -> str | None:
         """The stored password hash of the person ``player``, or None (no account)."""
         rows = self._read("SELECT password_hash FROM people WHERE player = ?", (player,))
@@ -1259,6 +1274,12 @@ class Store:
             (variant,),
         )
         return {row[0]: Results(*row) for row in rows}
+
+    def rated_match_ids(self, pool: str) -> set[str]:
+        """The ids of the matches that changed a rating of ``pool`` (a variant, or
+        ``people:VARIANT``)."""
+        rows = self._read("SELECT DISTINCT match_id FROM rating_history WHERE variant = ?", (pool,))
+        return {row[0] for row in rows}
 
     def set_bot_games(self, name: str, games: Sequence[str] | None) -> None:
         """The variants a registered bot plays (None: every variant)."""

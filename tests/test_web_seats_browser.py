@@ -275,3 +275,29 @@ def test_a_refusal_names_its_rule_in_chinese(live: Live, pages: Pages) -> None:
     rules.wait_for(state="visible")
     assert "GD-8：每次出一种牌型" in rules.inner_text()
     shoot(page, "seat-refused-zh")
+
+
+def test_a_person_signs_up_plays_a_rated_table_and_sees_their_rating_change(
+    live: Live, pages: Pages
+) -> None:
+    page = pages.open(locale="en-US")
+    page.goto(f"{live.url}/account?lang=en")
+    page.fill("#sign-in input[name=name]", "rated-tester")
+    page.fill("#sign-in input[name=password]", "a long enough password")
+    page.click("#sign-up")
+    page.wait_for_url(re.compile(r".*/tables/new"))
+    assert "rated-tester" in page.locator("#account-line").inner_text()
+    page.select_option("select[name=deals]", "1")
+    for number in (1, 2, 3):
+        page.fill(f"input[name=seat{number}]", "first")
+    page.check("#rated")
+    page.click("#open-table button[type=submit]")
+    page.wait_for_url(re.compile(r".*/tables/table-"))
+    assert play_by_clicks(page) > 0
+    rating = page.locator("#seat-rating")
+    rating.wait_for(state="visible", timeout=WAIT * 1000)
+    assert re.fullmatch(r"Your Elo on the people's leaderboard: — → \d+", rating.inner_text())
+    shoot(page, "seat-rated-over")
+    page.click("#seat-over a[href*='pool=people']")
+    assert page.locator("tr[data-bot='person:rated-tester']").count() == 1
+    shoot(page, "leaderboard-people")

@@ -2,9 +2,11 @@
 or JSON.
 
 A variant's leaderboard shows the ratings the store keeps (every rated match of the
-variant). A tournament's is rated afresh from that tournament's matches alone, in the
-order they were stored, so it does not depend on what the bots did elsewhere. Matches
-cut short (cancelled, server shut down) count in neither.
+variant) for its bots; ``--people`` shows its people's pool instead: the people's rated
+tables, and the bots that sat at them (:mod:`arena.rating.pools`). A tournament's is
+rated afresh from that tournament's matches alone, in the order they were stored, so it
+does not depend on what the bots did elsewhere. Matches cut short (cancelled, server
+shut down) count in neither.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from rich.table import Table
 from arena.commands import Subcommands, add_db_argument, arguments, print_json
 from arena.errors import ConfigError
 from arena.rating import wilson_interval
+from arena.rating.pools import is_person, people_pool
 from arena.sim.league import Ratings
 from arena.store import Store, StoredMatch
 
@@ -35,6 +38,11 @@ def add_parser(sub: Subcommands) -> None:
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--variant", type=arguments.variant, help="game variant, e.g. guandan")
     which.add_argument("--tournament", metavar="ID", help="a tournament's id")
+    parser.add_argument(
+        "--people",
+        action="store_true",
+        help="the variant's people's pool: people's rated tables, apart from the bots' league",
+    )
     add_db_argument(parser)
     parser.add_argument("--json", action="store_true", help="JSON for machines")
     parser.set_defaults(handler=run_leaderboard)
@@ -45,10 +53,21 @@ def counted(matches: Iterable[StoredMatch]) -> Iterable[StoredMatch]:
     return (match for match in matches if "aborted" not in match.outcome)
 
 
-def leaderboard(store: Store, variant: str) -> list[dict[str, Any]]:
-    """One row per bot, best Elo first: Elo, OpenSkill μ−3σ, matches, win rate (95% CI)."""
+def leaderboard(store: Store, variant: str, people: bool = False) -> list[dict[str, Any]]:
+    """One row per bot, best Elo first: Elo, OpenSkill μ−3σ, matches, win rate (95% CI).
+    ``people``: the people's pool's rows (its rated matches), else the bots' (no person
+    who sat at a casual table among them)."""
     matches = list(counted(store.matches(variant=variant)))
-    return rows(matches, Ratings.stored(store, variant))
+    if people:
+        pool = people_pool(variant)
+        rated = store.rated_match_ids(pool)
+        return rows([m for m in matches if m.id in rated], Ratings.stored(store, pool))
+    table = [
+        row for row in rows(matches, Ratings.stored(store, variant)) if not is_person(row["bot"])
+    ]
+    for rank, row in enumerate(table, start=1):
+        row["rank"] = rank
+    return table
 
 
 def tournament_leaderboard(store: Store, tournament_id: str) -> tuple[str, list[dict[str, Any]]]:
@@ -113,21 +132,31 @@ def _by_elo(row: dict[str, Any]) -> float:
 
 
 def print_leaderboard(
-    db: str, variant: str | None, as_json: bool, tournament: str | None = None
+    db: str,
+    variant: str | None,
+    as_json: bool,
+    tournament: str | None = None,
+    people: bool = False,
 ) -> None:
-    """The leaderboard of ``variant``, or of ``tournament`` when given, read from ``db``."""
+    """The leaderboard of ``variant`` (its bots', or ``people``'s), or of ``tournament``
+    when given, read from ``db``."""
+    if people and tournament is not None:
+        raise ConfigError(
+            "--people names a variant's people's pool: give --variant, not --tournament"
+        )
     with Store.open(db, read_only=True) as store:
         if tournament is not None:
             variant, table = tournament_leaderboard(store, tournament)
         elif variant is not None:
-            table = leaderboard(store, variant)
+            table = leaderboard(store, variant, people)
         else:
             raise ConfigError("name a variant (--variant) or a tournament (--tournament)")
     if as_json:
-        data = {"variant": variant, "tournament": tournament, "bots": table}
+        data = {"variant": variant, "tournament": tournament, "people": people, "bots": table}
         print_json(data)
         return
-    title = f"{variant} leaderboard" + (f" of tournament {tournament}" if tournament else "")
+    title = f"{variant} {'people leaderboard' if people else 'leaderboard'}"
+    title += f" of tournament {tournament}" if tournament else ""
     if not table:
         print(f"{title}: no matches stored yet")
         return
@@ -158,5 +187,5 @@ def render(title: str, table: list[dict[str, Any]]) -> Table:
 
 
 def run_leaderboard(args: argparse.Namespace) -> int:
-    print_leaderboard(args.db, args.variant, args.json, tournament=args.tournament)
+    print_leaderboard(args.db, args.variant, args.json, args.tournament, args.people)
     return 0

@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from arena.web import plots
 from arena.web.params import choice, identifier
-from arena.web.rendering import Renderer, page_language
+from arena.web.rendering import Renderer, page_language, pool_name
 from arena.web.reports import report_view
 from arena.web.viewer import LeaderRow, MatchQuery, MatchRow, NotFound, TournamentRow, Viewer
 
@@ -106,7 +106,7 @@ class Pages:
         page = self.viewer.bot(request.path_params["name"])
         lang = page_language(request)
         charts = [
-            (variant, system, plots.rating_history(points, variant, system, lang))
+            (variant, system, plots.rating_history(points, pool_name(lang, variant), system, lang))
             for variant, systems in sorted(page.history.items())
             for system, points in sorted(systems.items())
             if points

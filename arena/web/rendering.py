@@ -15,10 +15,19 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from arena.rating.pools import pool_variant
 from arena.web.assets import StaticAssets
 from arena.web.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, translate
 
-__all__ = ["DASH", "Renderer", "changing_partners", "leaders", "page_language"]
+__all__ = [
+    "DASH",
+    "Renderer",
+    "changing_partners",
+    "leaders",
+    "page_language",
+    "pool_link",
+    "pool_name",
+]
 
 DASH: Final = "—"
 """What a missing value shows as."""
@@ -79,6 +88,19 @@ def leaders(players: Sequence[str], totals: Sequence[int]) -> tuple[list[str], i
     return list(dict.fromkeys(names)), best
 
 
+def pool_name(lang: str, pool: str) -> str:
+    """A rating pool as a page names it: ``guandan``, or ``guandan · People``."""
+    variant = pool_variant(pool)
+    return variant if variant == pool else f"{variant} · {translate(lang, 'board.people')}"
+
+
+def pool_link(pool: str) -> str:
+    """The leaderboard of a rating pool (a variant's bots', or its people's)."""
+    variant = pool_variant(pool)
+    query = [("variant", variant)] + ([("pool", "people")] if variant != pool else [])
+    return f"/leaderboard?{urlencode(query)}"
+
+
 def _with_language(request: Request, lang: str) -> str:
     """This page's path and query, in ``lang``."""
     params = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
@@ -98,7 +120,9 @@ class Renderer:
             lstrip_blocks=True,
         )
         self.env.filters.update(number=_number, percent=_percent, when=_when)
-        self.env.globals.update(changing_partners=changing_partners, leaders=leaders)
+        self.env.globals.update(
+            changing_partners=changing_partners, leaders=leaders, pool_link=pool_link
+        )
 
     def context(self, request: Request) -> dict[str, Any]:
         """What every template gets."""
@@ -107,6 +131,7 @@ class Renderer:
         switch = {other: _with_language(request, other) for other in LANGUAGES}
         return {
             "reason": partial(_end_reason, lang),
+            "pool_name": partial(pool_name, lang),
             "request": request,
             "lang": lang,
             "languages": LANGUAGES,

@@ -32,7 +32,7 @@ from arena._proto.arena.v1 import arena_pb2
 from arena.errors import ArenaError, ParseError
 from arena.log import get_logger
 from arena.rating import wilson_interval
-from arena.rating.pools import is_person, people_pool
+from arena.rating.pools import is_person, people_pool, pool_variant
 from arena.replay import MatchRecord
 from arena.server.services import Failure
 from arena.server.spectate import DealOutline, LiveFeed, stored_messages, stored_watch
@@ -483,10 +483,16 @@ class Viewer:
         )
 
     def _bot_ratings(self, name: str) -> dict[str, LeaderRow]:
+        """A bot's row in each pool it is rated or has results in (a people's pool: its
+        rated matches at people's tables)."""
         results = self._store.bot_results(name)
         by_variant: dict[str, dict[str, Rating]] = {}
         for rating in self._store.bot_ratings(name):
             by_variant.setdefault(rating.variant, {})[rating.system] = rating
+            variant = pool_variant(rating.variant)
+            if variant != rating.variant and rating.variant not in results:
+                played = self._store.people_results(variant).get(name, Results(name))
+                results[rating.variant] = played
         rows = {}
         for variant in sorted(set(by_variant) | set(results)):
             ratings = by_variant.get(variant, {})
