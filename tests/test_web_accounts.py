@@ -15,6 +15,7 @@ from seated import Seated
 
 from arena.rating.pools import people_pool, pool_variant
 from arena.store import PERSON_KIND, Store
+from arena.web.account_pages import safe_next
 from arena.web.accounts import hash_password, password_matches
 from arena.web.people import SESSION_COOKIE
 
@@ -30,9 +31,16 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
 
 @pytest.fixture
 def person(live: Live) -> Iterator[Seated]:
-    seated = Seated(live.url)
+    seated = english(live)
     yield seated
     seated.close()
+
+
+def english(live: Live) -> Seated:
+    """A browser that asks for English pages."""
+    seated = Seated(live.url)
+    seated.http.headers["accept-language"] = "en"
+    return seated
 
 
 def problem_of(text: str) -> str:
@@ -69,6 +77,12 @@ def test_people_are_rated_in_a_pool_of_their_own() -> None:
     assert pool_variant("guandan") == "guandan"
 
 
+def test_signing_in_leads_only_to_a_page_of_this_site() -> None:
+    assert safe_next("/tables/t-1/join?invite=abc") == "/tables/t-1/join?invite=abc"
+    for elsewhere in ("https://evil.example/", "//evil.example/x", "/\\evil.example", "", None):
+        assert safe_next(elsewhere) == "/tables/new"
+
+
 def test_signing_up_in_and_out(live: Live, person: Seated) -> None:
     person.session("/account")
     guest_cookie = person.http.cookies[SESSION_COOKIE]
@@ -83,16 +97,21 @@ def test_signing_up_in_and_out(live: Live, person: Seated) -> None:
     assert person.http.cookies[SESSION_COOKIE] != guest_cookie
     page = person.http.get("/account").text
     assert 'id="signed-in"' in page and "ann" in page
-    stale = Seated(live.url)
+    stale = english(live)
     stale.http.cookies.set(SESSION_COOKIE, guest_cookie)
     assert 'id="signed-in"' not in stale.http.get("/account").text
     stale.close()
 
-    other = Seated(live.url)
+    other = english(live)
     taken = other.account("ann", "a different one")
     assert taken.status_code == 400
     assert "taken" in problem_of(taken.text)
     wrong = other.account("ann", "not the password", new=False)
+    other.http.headers["accept-language"] = "zh"
+    assert problem_of(other.account("ann", "not it either", new=False).text) == (
+        "没有这个名字和密码的账户"
+    )
+    other.http.headers["accept-language"] = "en"
     unknown = other.account("nobody-here", PASSWORD, new=False)
     assert problem_of(wrong.text) == problem_of(unknown.text)  # no hint which is wrong
     assert other.account("ann", PASSWORD, new=False).status_code == 303
@@ -105,10 +124,10 @@ def test_signing_up_in_and_out(live: Live, person: Seated) -> None:
 
 
 def test_sign_in_tries_are_limited_per_name(live: Live) -> None:
-    owner = Seated(live.url)
+    owner = english(live)
     assert owner.account("bea", PASSWORD).status_code == 303
     owner.close()
-    guesser = Seated(live.url)
+    guesser = english(live)
     problems = [
         problem_of(guesser.account("bea", f"guess-{n:04d}", new=False).text) for n in range(7)
     ]
@@ -119,7 +138,7 @@ def test_sign_in_tries_are_limited_per_name(live: Live) -> None:
 
 
 def test_a_guest_plays_under_no_accounts_name(live: Live, person: Seated) -> None:
-    owner = Seated(live.url)
+    owner = english(live)
     assert owner.account("cai", PASSWORD).status_code == 303
     owner.close()
     person.session()
@@ -171,7 +190,7 @@ def test_a_rated_table_is_rated_in_the_peoples_pool_not_the_bots_league(
 
 
 def test_a_rated_tables_seats_are_for_accounts_each_in_one_seat(live: Live) -> None:
-    host, guest, same = Seated(live.url), Seated(live.url), Seated(live.url)
+    host, guest, same = english(live), english(live), english(live)
     try:
         assert host.account("eve", PASSWORD).status_code == 303
         response = host.open("guandan", ("person", "random", "random"), extra={"rated": "1"})
@@ -184,13 +203,20 @@ def test_a_rated_tables_seats_are_for_accounts_each_in_one_seat(live: Live) -> N
         refused = guest.join(url, "guest-friend")
         assert refused.status_code == 400
         assert "rated" in problem_of(refused.text)
+        # the invitation's page sends a guest to sign in, and back to the invitation
+        link = re.search(r'href="(/account\?next=[^"]+)" id="sign-in-link"', refused.text)
+        assert link is not None
+        account = guest.http.get(link.group(1).replace("&amp;", "&"))
+        back = re.search(r'name="next" value="([^"]+)"', account.text)
+        assert back is not None
+        assert back.group(1).replace("&amp;", "&") == url.replace(live.url, "")
         # the host signed in elsewhere holds their own seat, not a second one
         assert same.account("eve", PASSWORD, new=False).status_code == 303
         joining = same.http.get(url.replace(live.url, ""))
         assert joining.status_code == 303
         assert joining.headers["location"] == f"/tables/{host.table}"
         assert same.http.get(f"/tables/{host.table}").status_code == 200
-        friend = Seated(live.url)
+        friend = english(live)
         assert friend.account("fay", PASSWORD).status_code == 303
         assert friend.join(url, "fay").status_code == 303
         friend.listen()

@@ -84,9 +84,9 @@ def run_password(args: argparse.Namespace) -> int:
         if store.password_hash(player) is None:
             raise ConfigError(f"{args.db}: no account {args.name!r} ('arena people list')")
         password = _new_password(args.stdin)
-        problem = password_problem(password)
-        if problem is not None:
-            raise ConfigError(f"{problem}: nothing changed")
+        refused = password_problem(password)
+        if refused is not None:
+            raise ConfigError(f"{refused}: nothing changed")
         store.set_password_hash(player, hash_password(password))
     print(f"{args.name}: new password set")
     return 0

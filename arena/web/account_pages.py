@@ -23,7 +23,7 @@ from starlette.responses import RedirectResponse, Response
 from arena.web.accounts import AccountProblem, Accounts
 from arena.web.forms import read_form
 from arena.web.people import People, Person, guest_name, person_name_problem
-from arena.web.rendering import Renderer
+from arena.web.rendering import Renderer, page_language
 
 __all__ = ["AccountPages", "safe_next"]
 
@@ -90,7 +90,7 @@ class AccountPages:
             try:
                 await asyncio.to_thread(enter, name, password)
             except AccountProblem as err:
-                problem = str(err)
+                problem = err.text(page_language(request))
         if problem is not None:
             return self._page(request, person, target, problem, 400)
         self.people.sign_in(person, name)

@@ -21,6 +21,7 @@ from typing import Final
 from arena.rating.pools import PERSON_PREFIX
 from arena.server.limits import RateLimit
 from arena.store import Store
+from arena.web.i18n import translate
 
 __all__ = [
     "PASSWORD_MAX",
@@ -44,7 +45,16 @@ NAMES_TRACKED: Final = 10_000
 
 
 class AccountProblem(ValueError):
-    """Why a sign-in or a new account was refused (shown to the person)."""
+    """Why a sign-in or a new account was refused: a text of the site's catalogs
+    (``account.problem.*``), shown to the person in their language; in English as a
+    string (the command line's)."""
+
+    def __init__(self, key: str, **fields: object) -> None:
+        self.key, self.fields = f"account.problem.{key}", fields
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        return translate(lang, self.key, **self.fields)
 
 
 def _b64(data: bytes) -> str:
@@ -74,12 +84,12 @@ def password_matches(password: str, stored: str) -> bool:
         return False
 
 
-def password_problem(password: str) -> str | None:
+def password_problem(password: str) -> AccountProblem | None:
     """Why ``password`` cannot be an account's, or None."""
     if len(password) < PASSWORD_MIN:
-        return f"a password has at least {PASSWORD_MIN} characters"
+        return AccountProblem("password_short", n=PASSWORD_MIN)
     if len(password) > PASSWORD_MAX:
-        return f"a password has at most {PASSWORD_MAX} characters"
+        return AccountProblem("password_long", n=PASSWORD_MAX)
     return None
 
 
@@ -99,10 +109,10 @@ class Accounts:
         """A new account for ``name`` (checked by the caller), or :class:`AccountProblem`."""
         problem = password_problem(password)
         if problem is not None:
-            raise AccountProblem(problem)
+            raise problem
         player = PERSON_PREFIX + name
         if not self.store.add_person(player, hash_password(password)):
-            raise AccountProblem(f"the name {name!r} is taken: choose another, or sign in")
+            raise AccountProblem("taken", name=name)
 
     def sign_in(self, name: str, password: str) -> None:
         """Nothing when ``password`` is the account's; :class:`AccountProblem` otherwise
@@ -110,7 +120,7 @@ class Accounts:
         self._try(name)
         stored = self.store.password_hash(PERSON_PREFIX + name)
         if stored is None or not password_matches(password, stored):
-            raise AccountProblem("no account has this name and password")
+            raise AccountProblem("wrong")
 
     def _try(self, name: str) -> None:
         with self._lock:
@@ -122,7 +132,4 @@ class Accounts:
             self._tries.move_to_end(name)
             allowed = limit.allow()
         if not allowed:
-            raise AccountProblem(
-                f"too many tries to sign in as {name!r}: wait {1 / TRIES_PER_SECOND:.0f} "
-                "seconds and try again"
-            )
+            raise AccountProblem("too_many", name=name, seconds=round(1 / TRIES_PER_SECOND))
