@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 import httpx
+from browser import Live, wait_until
 
 WAIT = 30.0
 """Seconds any one wait of these helpers may take."""
@@ -163,3 +164,40 @@ class Seated:
     def close(self) -> None:
         self.stop()
         self.http.close()
+
+
+class WaitingBot:
+    """A registered bot (a random one) played by the SDK in a thread of its own, waiting
+    for one casual match of ``variant``: started, and waited for until the server knows
+    it waits."""
+
+    def __init__(self, live: Live, name: str, token: str, variant: str = "guandan") -> None:
+        import asyncio
+
+        from arena.client.runner import run_bot_async
+        from bots.simple import RandomBot
+
+        self.summaries: list[Any] = []
+
+        def play() -> None:
+            run = run_bot_async(
+                RandomBot(3), live.arena.address, token, [variant], rated=False, matches=1
+            )
+            self.summaries.append(asyncio.run(run))
+
+        self.thread = threading.Thread(target=play, daemon=True)
+        self.thread.start()
+
+        def waiting() -> bool:
+            async def waits() -> bool:
+                return live.arena.running.play.matchmaker.waits(name, variant, False)
+
+            return bool(live.arena.run(waits()))
+
+        wait_until(waiting, f"{name} waits for a match")
+
+    def played(self) -> Any:
+        """The SDK's summary once its match is over."""
+        self.thread.join(WAIT)
+        assert self.summaries, "the bot's run did not end"
+        return self.summaries[0]

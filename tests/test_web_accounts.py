@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import Live, serving_live, wait_until
-from seated import Seated
+from browser import Live, serving_live
+from seated import Seated, WaitingBot
 
 from arena.rating.pools import people_pool, pool_variant
 from arena.store import PERSON_KIND, Store
@@ -232,37 +232,14 @@ def test_a_rated_tables_seats_are_for_accounts_each_in_one_seat(live: Live) -> N
 def test_a_registered_bot_at_a_rated_table_is_rated_against_people_only(
     live: Live, person: Seated
 ) -> None:
-    import asyncio
-    import threading
-
-    from arena.client.runner import run_bot_async
-    from bots.simple import RandomBot
-
     (token,) = live.arena.tokens("rated-own-bot")
-    summaries: list[object] = []
-
-    def play() -> None:
-        bot = RandomBot(5)
-        run = run_bot_async(bot, live.arena.address, token, ["guandan"], rated=False, matches=1)
-        summaries.append(asyncio.run(run))
-
-    thread = threading.Thread(target=play, daemon=True)
-    thread.start()
-
-    def waiting() -> bool:
-        async def waits() -> bool:
-            return live.arena.running.play.matchmaker.waits("rated-own-bot", "guandan", False)
-
-        return bool(live.arena.run(waits()))
-
-    wait_until(waiting, "the bot waits for a match")
+    bot = WaitingBot(live, "rated-own-bot", token)
     assert person.account("gus", PASSWORD).status_code == 303
     response = person.open("guandan", ("rated-own-bot", "random", "random"), extra={"rated": "1"})
     assert response.status_code == 303, response.text[:300]
     person.listen()
     result = person.play_out()
     assert result["rated"] is True
-    thread.join(30)
-    assert summaries
+    assert bot.played().matches == 1
     pools = {r.variant for r in live.store.bot_ratings("rated-own-bot")}
     assert pools == {people_pool("guandan")}

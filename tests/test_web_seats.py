@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from browser import Live, Timeline, WebThread, serving_live, stored_record, wait_until
-from seated import Seated
+from seated import Seated, WaitingBot
 
 from arena.games import names
 from arena.server.session import MatchSession
@@ -354,12 +354,6 @@ def test_tables_whose_friends_never_came_are_forgotten() -> None:
 def test_a_registered_bot_waiting_for_a_casual_match_takes_a_seat(
     live: Live, person: Seated
 ) -> None:
-    import asyncio
-    import threading
-
-    from arena.client.runner import run_bot_async
-    from bots.simple import RandomBot
-
     person.session()
     # not connected: refused, naming how to connect it
     (token,) = live.arena.tokens("my-own-bot")
@@ -368,27 +362,7 @@ def test_a_registered_bot_waiting_for_a_casual_match_takes_a_seat(
     assert "not connected and waiting for a casual guandan match" in refused.text.replace(
         "&#39;", "'"
     )
-    summaries: list[Any] = []
-
-    def play() -> None:
-        summaries.append(
-            asyncio.run(
-                run_bot_async(
-                    RandomBot(3), live.arena.address, token, ["guandan"], rated=False, matches=1
-                )
-            )
-        )
-
-    thread = threading.Thread(target=play, daemon=True)
-    thread.start()
-
-    def waiting() -> bool:
-        async def waits() -> bool:
-            return live.arena.running.play.matchmaker.waits("my-own-bot", "guandan", False)
-
-        return bool(live.arena.run(waits()))
-
-    wait_until(waiting, "the bot waits for a match")
+    bot = WaitingBot(live, "my-own-bot", token)
     assert "<code>my-own-bot</code>" in person.session()  # the form offers it
     opened_ = person.open("guandan", ("my-own-bot", "random", "random"))
     assert opened_.status_code == 303, opened_.text[:300]
@@ -396,8 +370,7 @@ def test_a_registered_bot_waiting_for_a_casual_match_takes_a_seat(
     _, seat = person.next("seat")
     assert seat["match"]["players"][1] == "my-own-bot"
     assert person.play_out()["deals"] == 1
-    thread.join(30)
-    assert summaries and summaries[0].matches == 1
+    assert bot.played().matches == 1
     stored = stored_record(Path(live.store.path), person.table)
     assert stored["players"][1] == "my-own-bot"
 
