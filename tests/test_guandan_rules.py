@@ -405,9 +405,8 @@ def test_gd04_the_other_teams_level_is_not_played() -> None:
 
 
 def test_gd04_the_winners_team_plays_its_level_in_the_next_deal() -> None:
-    state = GAME.new_deal(
-        GuandanSetup(levels=(0, 0), level_team=0, leader=1), hands=["6s 6d", "3s", "5s 5d", "4s"]
-    )
+    state = GAME.new_deal(GuandanSetup(levels=(0, 0), level_team=0, leader=1),
+                          hands=["6s 6d", "3s", "5s 5d", "4s"])
     act(state, "play 3s", "pass", "play 4s")  # seats 1 and 3 out: team 1 up 3
     outcome = state.outcome()
     following = outcome.next_setup
@@ -539,17 +538,8 @@ def test_gd06_only_the_hearts_of_the_level_rank_are_wild() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    [
-        "SJ 2h",
-        "BJ 2h",
-        "SJ SJ 2h",
-        "BJ BJ 2h",
-        "SJ SJ BJ 2h",
-        "SJ BJ BJ 2h",
-        "3s 3d 3c SJ 2h",
-        "SJ BJ 2h 2h",
-        "Ts Js Qs Ks SJ",
-    ],
+    ["SJ 2h", "BJ 2h", "SJ SJ 2h", "BJ BJ 2h", "SJ SJ BJ 2h", "SJ BJ BJ 2h", "3s 3d 3c SJ 2h",
+     "SJ BJ 2h 2h", "Ts Js Qs Ks SJ"],
 )
 def test_gd06_wild_card_never_stands_for_a_joker(text: str) -> None:
     assert not is_combination(text, "2")
@@ -589,12 +579,8 @@ def test_gd06_wild_card_as_itself_in_a_sequence_takes_its_natural_place() -> Non
 def test_gd06_legal_plays_use_the_wild_card() -> None:
     state = deal(["3s 3d 2h", "4s", "5s", "6s"])
     assert plays_of(state) == acts(
-        "play 3s",
-        "play 3d",
-        "play 2h",
-        "play 3s 3d",
-        "play 3s 2h",
-        "play 3d 2h",
+        "play 3s", "play 3d", "play 2h",
+        "play 3s 3d", "play 3s 2h", "play 3d 2h",
         "play 3s 3d 2h",
     )
 
@@ -931,15 +917,8 @@ def test_gd09_bomb_ladder_each_beats_every_lower_one() -> None:
 @pytest.mark.parametrize("bomb", BOMB_LADDER)
 @pytest.mark.parametrize(
     "table",
-    [
-        "BJ",
-        "BJ BJ",
-        "As Ad Ac",
-        "Ts Jd Qc Ks Ah",
-        "As Ad Ac Ks Kd",
-        "Qs Qd Ks Kd As Ad",
-        "Ks Kd Kc As Ad Ac",
-    ],
+    ["BJ", "BJ BJ", "As Ad Ac", "Ts Jd Qc Ks Ah", "As Ad Ac Ks Kd", "Qs Qd Ks Kd As Ad",
+     "Ks Kd Kc As Ad Ac"],
 )
 def test_gd09_every_bomb_beats_every_non_bomb(bomb: str, table: str) -> None:
     assert beats_text(bomb, table)
@@ -997,15 +976,8 @@ def test_gd09_in_play_only_higher_plays_of_the_same_kind_and_bombs_answer() -> N
     state = deal(["5s 5d 3c", "4s 4d 6s 6d 9s 9d 9c 9h 7c", "8s", "8d"])
     act(state, "play 5s 5d")
     assert legal(state) == acts(
-        "pass",
-        "play 6s 6d",
-        "play 9s 9d",
-        "play 9s 9c",
-        "play 9s 9h",
-        "play 9d 9c",
-        "play 9d 9h",
-        "play 9c 9h",
-        "play 9s 9d 9c 9h",
+        "pass", "play 6s 6d", "play 9s 9d", "play 9s 9c", "play 9s 9h", "play 9d 9c",
+        "play 9d 9h", "play 9c 9h", "play 9s 9d 9c 9h",
     )
 
 
@@ -1655,7 +1627,9 @@ def test_gd16_double_down_in_play_gains_three() -> None:
 def at_a(level_team: int = 0, other: str = "9", failures: tuple[int, int] = (0, 0)) -> GuandanSetup:
     levels = [lv(other), lv(other)]
     levels[0] = ACE
-    return GuandanSetup(levels=(levels[0], levels[1]), level_team=level_team, a_failures=failures)
+    return GuandanSetup(
+        levels=(levels[0], levels[1]), level_team=level_team, a_failures=failures
+    )
 
 
 @pytest.mark.parametrize("order", [(0, 2, 1, 3), (0, 2, 3, 1), (0, 1, 2, 3), (2, 3, 0, 1)])
@@ -1775,12 +1749,8 @@ def test_gd17_unknown_options_are_refused() -> None:
 def test_gd08_identical_cards_give_each_distinct_play_once() -> None:
     state = deal(["3s 3s 3d 4s 4s", "5d", "6d", "7d"])
     assert plays_of(state) == acts(
-        "play 3s",
-        "play 3d",
-        "play 4s",
-        "play 3s 3s",
-        "play 3s 3d",
-        "play 4s 4s",
+        "play 3s", "play 3d", "play 4s",
+        "play 3s 3s", "play 3s 3d", "play 4s 4s",
         "play 3s 3s 3d",
         "play 3s 3s 3d 4s 4s",
     )
@@ -1790,13 +1760,9 @@ def test_gd08_identical_cards_give_each_distinct_play_once() -> None:
 def test_gd06_wild_plays_leaving_different_cards_are_different_plays() -> None:
     state = deal(["3s 3s 2h 2h", "5d", "6d", "7d"])
     assert plays_of(state) == acts(
-        "play 3s",
-        "play 2h",
-        "play 3s 3s",
-        "play 3s 2h",
-        "play 2h 2h",
-        "play 3s 3s 2h",
-        "play 3s 2h 2h",
+        "play 3s", "play 2h",
+        "play 3s 3s", "play 3s 2h", "play 2h 2h",
+        "play 3s 3s 2h", "play 3s 2h 2h",
         "play 3s 3s 2h 2h",
     )
 
@@ -1839,17 +1805,8 @@ def test_gd08_legal_leads_are_exactly_every_combination_in_the_hand(hand: str, l
 @pytest.mark.parametrize(("hand", "level"), HANDS_FOR_BRUTE_FORCE)
 @pytest.mark.parametrize(
     "table",
-    [
-        "4c",
-        "4c 4h",
-        "4c 4h 4c",
-        "4c 4h 4c 8c 8c",
-        "8c 9c Tc Jh Qh",
-        "8c 8d 9c 9d Tc Td",
-        "8c 8d 8h 9c 9d 9h",
-        "4c 4h 4c 4h",
-        "3c 4c 5c 6c 7c",
-    ],
+    ["4c", "4c 4h", "4c 4h 4c", "4c 4h 4c 8c 8c", "8c 9c Tc Jh Qh", "8c 8d 9c 9d Tc Td",
+     "8c 8d 8h 9c 9d 9h", "4c 4h 4c 4h", "3c 4c 5c 6c 7c"],
 )
 def test_gd09_legal_answers_are_exactly_the_combinations_that_beat(
     hand: str, level: str, table: str
@@ -1974,11 +1931,8 @@ AMBIGUOUS = "4s 4d 5s 5d 2h 2h"
 
 def test_gd08_ambiguous_cards_are_listed_once_per_kind() -> None:
     state = deal([AMBIGUOUS, "8d", "9d", "Td"])
-    named = [
-        a
-        for a in plays_of(state)
-        if set(a.cards) == set(parse_cards(AMBIGUOUS)) and len(a.cards) == 6
-    ]
+    named = [a for a in plays_of(state) if set(a.cards) == set(parse_cards(AMBIGUOUS))
+             and len(a.cards) == 6]
     assert set(named) == acts(f"play {AMBIGUOUS} as pair_run", f"play {AMBIGUOUS} as triple_run")
 
 
@@ -1992,9 +1946,8 @@ def test_gd08_ambiguous_play_without_a_kind_is_refused() -> None:
 def test_gd08_ambiguous_play_named_as_a_kind(tag: str, value: int) -> None:
     state = deal([AMBIGUOUS + " Kc", "8d", "9d", "Td"])
     act(state, f"play {AMBIGUOUS} as {tag}")
-    assert events_of(state, "play")[-1] == Event(
-        "play", 0, tuple(sorted(parse_cards(AMBIGUOUS))), value=value, tag=tag
-    )
+    assert events_of(state, "play")[-1] == Event("play", 0, tuple(sorted(parse_cards(AMBIGUOUS))),
+                                     value=value, tag=tag)
     assert state.table[2] == reading(Kind[tag.upper()], value, 6)
 
 

@@ -122,10 +122,7 @@ def test_record_names_game_options_seed_and_players() -> None:
     result = play_match(game, random_bots(1), seed=1, players=names, max_deals=1)
     record = result.record
     assert (record.game, record.options, record.seed, record.players) == (
-        "guandan",
-        {"a_fail_limit": 2},
-        1,
-        names,
+        "guandan", {"a_fail_limit": 2}, 1, names,
     )
     verify(record)
     default = play_match(GAME, [bots.make("first")] * 4, seed=1, max_deals=1)
