@@ -36,7 +36,7 @@ __all__ = [
 PASSWORD_MIN: Final = 8
 PASSWORD_MAX: Final = 200
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
-"""scrypt's cost (16 MiB and some 50 ms a hash on this kind of machine)."""
+"""scrypt's cost (16 MiB and some 65 ms a hash on this machine)."""
 TRIES_PER_SECOND: Final = 0.2
 """A name's sign-in tries, on average (bursts of :data:`TRIES_BURST`)."""
 TRIES_BURST: Final = 5.0
