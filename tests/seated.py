@@ -19,11 +19,17 @@ CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
 
 class Seated:
-    """One person's browser: its own cookies, the seat stream's events in a queue."""
+    """One person's browser: its own cookies, the seat stream's events in a queue; it
+    asks for English pages."""
 
     def __init__(self, base: str) -> None:
         self.base = base
-        self.http = httpx.Client(base_url=base, timeout=WAIT, follow_redirects=False)
+        self.http = httpx.Client(
+            base_url=base,
+            timeout=WAIT,
+            follow_redirects=False,
+            headers={"accept-language": "en"},
+        )
         self.csrf = ""
         self.table = ""
         self.events: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue()

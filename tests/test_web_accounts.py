@@ -31,16 +31,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
 
 @pytest.fixture
 def person(live: Live) -> Iterator[Seated]:
-    seated = english(live)
+    seated = Seated(live.url)
     yield seated
     seated.close()
-
-
-def english(live: Live) -> Seated:
-    """A browser that asks for English pages."""
-    seated = Seated(live.url)
-    seated.http.headers["accept-language"] = "en"
-    return seated
 
 
 def problem_of(text: str) -> str:
@@ -97,12 +90,12 @@ def test_signing_up_in_and_out(live: Live, person: Seated) -> None:
     assert person.http.cookies[SESSION_COOKIE] != guest_cookie
     page = person.http.get("/account").text
     assert 'id="signed-in"' in page and "ann" in page
-    stale = english(live)
+    stale = Seated(live.url)
     stale.http.cookies.set(SESSION_COOKIE, guest_cookie)
     assert 'id="signed-in"' not in stale.http.get("/account").text
     stale.close()
 
-    other = english(live)
+    other = Seated(live.url)
     taken = other.account("ann", "a different one")
     assert taken.status_code == 400
     assert "taken" in problem_of(taken.text)
@@ -124,10 +117,10 @@ def test_signing_up_in_and_out(live: Live, person: Seated) -> None:
 
 
 def test_sign_in_tries_are_limited_per_name(live: Live) -> None:
-    owner = english(live)
+    owner = Seated(live.url)
     assert owner.account("bea", PASSWORD).status_code == 303
     owner.close()
-    guesser = english(live)
+    guesser = Seated(live.url)
     problems = [
         problem_of(guesser.account("bea", f"guess-{n:04d}", new=False).text) for n in range(7)
     ]
@@ -138,7 +131,7 @@ def test_sign_in_tries_are_limited_per_name(live: Live) -> None:
 
 
 def test_a_guest_plays_under_no_accounts_name(live: Live, person: Seated) -> None:
-    owner = english(live)
+    owner = Seated(live.url)
     assert owner.account("cai", PASSWORD).status_code == 303
     owner.close()
     person.session()
@@ -190,7 +183,7 @@ def test_a_rated_table_is_rated_in_the_peoples_pool_not_the_bots_league(
 
 
 def test_a_rated_tables_seats_are_for_accounts_each_in_one_seat(live: Live) -> None:
-    host, guest, same = english(live), english(live), english(live)
+    host, guest, same = Seated(live.url), Seated(live.url), Seated(live.url)
     try:
         assert host.account("eve", PASSWORD).status_code == 303
         response = host.open("guandan", ("person", "random", "random"), extra={"rated": "1"})
@@ -216,7 +209,7 @@ def test_a_rated_tables_seats_are_for_accounts_each_in_one_seat(live: Live) -> N
         assert joining.status_code == 303
         assert joining.headers["location"] == f"/tables/{host.table}"
         assert same.http.get(f"/tables/{host.table}").status_code == 200
-        friend = english(live)
+        friend = Seated(live.url)
         assert friend.account("fay", PASSWORD).status_code == 303
         assert friend.join(url, "fay").status_code == 303
         friend.listen()
@@ -243,3 +236,19 @@ def test_a_registered_bot_at_a_rated_table_is_rated_against_people_only(
     assert bot.played().matches == 1
     pools = {r.variant for r in live.store.bot_ratings("rated-own-bot")}
     assert pools == {people_pool("guandan")}
+
+
+def test_signing_in_as_another_account_takes_none_of_the_first_ones_seats(
+    live: Live, person: Seated
+) -> None:
+    other = Seated(live.url)
+    assert other.account("hal", PASSWORD).status_code == 303
+    other.close()
+    assert person.account("ida", PASSWORD).status_code == 303
+    waiting = person.open("guandan", ("person", "random", "random"), extra={"rated": "1"})
+    assert waiting.status_code == 303
+    assert person.http.get(f"/tables/{person.table}").status_code == 200
+    assert person.account("hal", PASSWORD, new=False).status_code == 303
+    assert person.http.get(f"/tables/{person.table}").status_code == 403
+    assert person.account("ida", PASSWORD, new=False).status_code == 303
+    assert person.http.get(f"/tables/{person.table}").status_code == 200  # the account's seat

@@ -252,6 +252,25 @@ def test_a_bad_table_form_is_refused_naming_the_field(
     assert words in response.text.replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">")
 
 
+def test_a_refusal_is_said_in_the_pages_language(live: Live, person: Seated) -> None:
+    person.http.headers["accept-language"] = "zh"
+    person.session()
+    response = person.open("guandan", BOTS, extra={"variant": "poker"})
+    assert response.status_code == 400
+    assert "未知玩法「poker」" in response.text
+    assert person.open("guandan", ("person", "random", "random")).status_code == 303
+    friend = Seated(live.url)
+    friend.http.headers["accept-language"] = "zh"
+    friend.session()
+    wrong = friend.http.post(
+        f"/tables/{person.table}/join",
+        data={"csrf": friend.csrf, "invite": "not-the-invitation", "name": "friend"},
+    )
+    friend.close()
+    assert wrong.status_code == 400
+    assert "这不是本桌的邀请" in wrong.text
+
+
 def test_answers_are_rate_limited_per_person(live: Live, person: Seated) -> None:
     opened(person)
     _, decision = person.next("decision")

@@ -78,7 +78,7 @@ def _new_password(from_stdin: bool) -> str:
 def run_password(args: argparse.Namespace) -> int:
     problem = person_name_problem(args.name)
     if problem is not None:
-        raise ConfigError(problem)
+        raise ConfigError(str(problem))
     player = PERSON_PREFIX + args.name
     with Store.open(args.db) as store:
         if store.password_hash(player) is None:

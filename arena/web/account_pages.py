@@ -84,16 +84,17 @@ class AccountPages:
         person = self.people.check(request, form.get("csrf", ""))
         target = safe_next(form.get("next"))
         name, password = form.get("name", "").strip(), form.get("password", "")
-        problem = person_name_problem(name)
-        if problem is None:
+        refused = person_name_problem(name)
+        if refused is None:
             enter = self.accounts.sign_up if new else self.accounts.sign_in
             try:
                 await asyncio.to_thread(enter, name, password)
             except AccountProblem as err:
-                problem = err.text(page_language(request))
-        if problem is not None:
+                refused = err
+        if refused is not None:
+            problem = refused.text(page_language(request))
             return self._page(request, person, target, problem, 400)
-        self.people.sign_in(person, name)
+        person = self.people.sign_in(person, name)
         response = RedirectResponse(target, status_code=303)
         self.people.set_cookie(person, response)
         return response

@@ -21,7 +21,7 @@ from typing import Final
 from arena.rating.pools import PERSON_PREFIX
 from arena.server.limits import RateLimit
 from arena.store import Store
-from arena.web.i18n import translate
+from arena.web.i18n import Refusal
 
 __all__ = [
     "PASSWORD_MAX",
@@ -44,17 +44,10 @@ NAMES_TRACKED: Final = 10_000
 """Names whose tries are counted; the least recently tried is forgotten beyond."""
 
 
-class AccountProblem(ValueError):
-    """Why a sign-in or a new account was refused: a text of the site's catalogs
-    (``account.problem.*``), shown to the person in their language; in English as a
-    string (the command line's)."""
+class AccountProblem(Refusal):
+    """Why a sign-in or a new account was refused (``account.problem.*``)."""
 
-    def __init__(self, key: str, **fields: object) -> None:
-        self.key, self.fields = f"account.problem.{key}", fields
-        super().__init__(self.text("en"))
-
-    def text(self, lang: str) -> str:
-        return translate(lang, self.key, **self.fields)
+    PREFIX = "account.problem."
 
 
 def _b64(data: bytes) -> str:

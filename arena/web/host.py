@@ -32,6 +32,7 @@ from arena.server.connection import Connection
 from arena.server.play import PlayService
 from arena.server.remote import RemotePolicy
 from arena.server.session import ClockConfig, MatchPlan, MatchSession
+from arena.web.i18n import Refusal
 from arena.web.people import Person
 from arena.web.seats import BrowserSeat, Event, seat_events
 
@@ -53,8 +54,11 @@ FINISHED_KEPT: Final = 500
 """Finished tables kept (their seat pages say the match is over and link its replay)."""
 
 
-class TableProblem(ValueError):
-    """A table that cannot be opened or joined, and why (shown to the person)."""
+class TableProblem(Refusal):
+    """A table that cannot be opened, joined or answered at, and why
+    (``tables.cannot.*``)."""
+
+    PREFIX = "tables.cannot."
 
 
 @dataclass
@@ -141,17 +145,17 @@ class TableHost:
         once when no friend is awaited. ``rated``: rated in the variant's people's pool,
         every person signed in. :class:`TableProblem` naming the bad choice."""
         if rated and tutorial:
-            raise TableProblem("a tutorial deal is never rated")
+            raise TableProblem("tutorial_rated")
         if rated and not person.account:
-            raise TableProblem("a rated table is for people signed in: sign in first")
+            raise TableProblem("rated_guest")
         if len(seats) != NUM_SEATS - 1:
-            raise TableProblem(f"a table has {NUM_SEATS} seats: choose the other three")
+            raise TableProblem("seats", n=NUM_SEATS)
         if variant not in games.names():
-            raise TableProblem(f"unknown variant {variant[:40]!r}")
+            raise TableProblem("variant", variant=variant[:40])
         try:
             games.make(variant, **dict(options or {}))
         except (ConfigError, ValueError, TypeError) as err:
-            raise TableProblem(f"options of {variant}: {err}") from None
+            raise TableProblem("options", variant=variant, detail=err) from None
         remote = tuple(
             player
             for player, seat in enumerate(seats, start=1)
@@ -160,10 +164,10 @@ class TableHost:
         self._forget_old_tables()
         live = [t for t in self.tables.values() if t.failed is None and not t.over]
         if len(live) >= MAX_OPEN_TABLES:
-            raise TableProblem("the server has as many tables open as it takes: try later")
+            raise TableProblem("full")
         limit = self.play.config.max_deals
         if max_deals is not None and max_deals < 1:
-            raise TableProblem(f"a table plays at least one deal, not {max_deals}")
+            raise TableProblem("deals_min", deals=max_deals)
         if limit is not None:
             max_deals = limit if max_deals is None else min(max_deals, limit)
         table = Table(
@@ -192,12 +196,9 @@ class TableHost:
         if problem is None:
             return False
         if self.play.store.bot(name) is None:
-            raise TableProblem(f"seat {player + 1}: {problem}")
+            raise TableProblem("seat_bot", seat=player + 1, detail=problem)
         if not self.play.matchmaker.waits(name, variant, rated=False):
-            raise TableProblem(
-                f"seat {player + 1}: bot {name!r} is not connected and waiting for a casual "
-                f"{variant} match (arena bot run … --variant {variant})"
-            )
+            raise TableProblem("not_waiting", seat=player + 1, bot=name, variant=variant)
         return True
 
     def _forget_old_tables(self) -> None:
@@ -221,14 +222,14 @@ class TableHost:
         if held is not None:
             return held
         if not secrets.compare_digest(invite.encode(), table.invite.encode()):
-            raise TableProblem("this invitation is not the table's: ask for its link again")
+            raise TableProblem("invite")
         if table.rated and not person.account:
-            raise TableProblem("this table is rated: sign in to take a seat at it")
+            raise TableProblem("rated_join")
         if person.player in table.names:
-            raise TableProblem(f"{person.name!r} sits at this table already: choose another name")
+            raise TableProblem("seated_name", name=person.name)
         free = table.free_seats()
         if not free:
-            raise TableProblem("every seat of this table is taken")
+            raise TableProblem("taken")
         player = free[0]
         table.people[player] = person
         table.names[player] = person.player
@@ -339,16 +340,16 @@ class TableHost:
         """The seat's open request: its id and its observation (TableProblem: none)."""
         decision = self._seat(table, player).open_decision
         if decision is None:
-            raise TableProblem("no decision of yours is open: wait for your turn")
+            raise TableProblem("no_decision")
         return decision
 
     def _seat(self, table: Table, player: int) -> RemotePolicy:
         session = table.session
         if session is None or session.over:
-            raise TableProblem("this table's match is not being played")
+            raise TableProblem("not_playing")
         seat = session.seats[player]
         if seat is None:
-            raise TableProblem("this seat is no person's")
+            raise TableProblem("not_person")
         return seat
 
     def act(self, table: Table, player: int, request_id: str, text: str) -> None:

@@ -16,9 +16,16 @@ import tomllib
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "catalog", "choose_language", "translate"]
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "Refusal",
+    "catalog",
+    "choose_language",
+    "translate",
+]
 
 LANGUAGES: Final = ("zh", "en")
 """The languages of the web face, the first the default."""
@@ -69,3 +76,18 @@ def choose_language(asked: str | None, cookie: str | None, accept: str | None) -
         if primary in LANGUAGES:
             return primary
     return DEFAULT_LANGUAGE
+
+
+class Refusal(ValueError):
+    """Why something a person asked was refused: a text of the catalogs (:attr:`PREFIX`
+    and ``key``) with its fields, shown in the person's language (:meth:`text`); in
+    English as a string (logs, the command line)."""
+
+    PREFIX: ClassVar[str] = ""
+
+    def __init__(self, key: str, /, **fields: object) -> None:
+        self.key, self.fields = self.PREFIX + key, fields
+        super().__init__(self.text("en"))
+
+    def text(self, language: str) -> str:
+        return translate(language, self.key, **self.fields)

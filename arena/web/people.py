@@ -27,6 +27,7 @@ from starlette.responses import Response
 
 from arena.rating.pools import PERSON_PREFIX
 from arena.server.limits import RateLimit
+from arena.web.i18n import Refusal
 
 __all__ = [
     "CSRF_HEADER",
@@ -57,13 +58,10 @@ def guest_name() -> str:
     return f"guest-{secrets.token_hex(2)}"
 
 
-def person_name_problem(name: str) -> str | None:
+def person_name_problem(name: str) -> Refusal | None:
     """Why ``name`` cannot be a person's name, or None."""
     if not NAME_PATTERN.fullmatch(name):
-        return (
-            f"name {name[:40]!r} must be 1 to 24 letters, digits, '_', '.' or '-' "
-            "(Latin or Chinese letters)"
-        )
+        return Refusal("tables.cannot.name", name=name[:40])
     return None
 
 
@@ -121,14 +119,19 @@ class People:
                 self._people.popitem(last=False)
         return person
 
-    def sign_in(self, person: Person, name: str) -> None:
-        """``person`` is now the account ``name``'s: a new session id (the old cookie
-        opens nothing) and CSRF token, the same seats."""
+    def sign_in(self, person: Person, name: str) -> Person:
+        """The session of the account ``name``, signed in from ``person``'s: a new id
+        (the old cookie opens nothing) and CSRF token. A guest keeps the seats they hold;
+        another account's seats stay that account's (a new session)."""
+        if person.account and person.name != name:
+            self.end(person)
+            person = self.start(name)
         with self._lock:
             self._people.pop(person.id, None)
             person.id, person.csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
             person.name, person.account = name, True
             self._people[person.id] = person
+        return person
 
     def end(self, person: Person) -> None:
         """Forget the session (signed out)."""

@@ -36,7 +36,7 @@ from arena.web.accounts import Accounts
 from arena.web.events import EventStream
 from arena.web.forms import read_form, read_json
 from arena.web.host import PERSON, Table, TableHost, TableProblem
-from arena.web.i18n import catalog, translate
+from arena.web.i18n import Refusal, catalog, translate
 from arena.web.people import People, Person, guest_name, person_name_problem
 from arena.web.readings import read_selection
 from arena.web.rendering import Renderer, page_language
@@ -52,6 +52,11 @@ TUTORIALS: Final = ("guandan", "shengji-2", "sanfu")
 TUTORIAL_BOT: Final = "heuristic"
 DEALS: Final = ("match", "1", "3", "10")
 """The lengths the form offers: the whole match, or so many deals."""
+
+
+def said(request: Request, error: Exception) -> str:
+    """What a refusal says, in the request's language when it is the site's own."""
+    return error.text(page_language(request)) if isinstance(error, Refusal) else str(error)
 
 
 def _sse(events: AsyncIterator[tuple[str, dict[str, Any]]]) -> AsyncIterator[tuple[str, str]]:
@@ -172,12 +177,12 @@ class SeatPages:
         if person.account:
             return form, person, None
         name = form.get("name", "").strip() or person.name
-        problem = person_name_problem(name)
-        if problem is None and await self._account_holds(name):
-            problem = f"the name {name!r} is an account's: sign in to play under it"
-        if problem is None:
+        refused = person_name_problem(name)
+        if refused is None and await self._account_holds(name):
+            refused = TableProblem("account_name", name=name)
+        if refused is None:
             person.name = name
-        return form, person, problem
+        return form, person, None if refused is None else said(request, refused)
 
     async def _account_holds(self, name: str) -> bool:
         return self.accounts is not None and await asyncio.to_thread(self.accounts.exists, name)
@@ -194,7 +199,7 @@ class SeatPages:
             deals = form.get("deals", "match")
             try:
                 if deals not in DEALS:
-                    raise TableProblem(f"deals: {deals[:20]!r} is not one of {', '.join(DEALS)}")
+                    raise TableProblem("deals", deals=deals[:20], choices=", ".join(DEALS))
                 options = game_options(form.get("options", "").split())
                 max_deals = None if deals == "match" else int(deals)
                 rated = form.get("rated") == "1" and not tutorial
@@ -202,7 +207,7 @@ class SeatPages:
                     person, variant, seats, options, max_deals, bool(tutorial), rated
                 )
             except (TableProblem, ConfigError) as err:
-                problem = str(err)
+                problem = said(request, err)
             else:
                 return RedirectResponse(f"/tables/{table.id}", status_code=303)
         return self._form_page(request, person, problem, 400)
@@ -266,7 +271,7 @@ class SeatPages:
             try:
                 self.host.join(table, person, form.get("invite", ""))
             except TableProblem as err:
-                problem = str(err)
+                problem = said(request, err)
             else:
                 return RedirectResponse(f"/tables/{table.id}", status_code=303)
         context = {"table": table, "invite": form.get("invite", ""), "problem": problem}
@@ -294,7 +299,7 @@ class SeatPages:
         try:
             request_id, action = await self.host.hint(table, player)
         except TableProblem as err:
-            raise HTTPException(409, str(err)) from None
+            raise HTTPException(409, said(request, err)) from None
         return JSONResponse({"request_id": request_id, "action": action})
 
     async def read(self, request: Request) -> Response:
@@ -308,7 +313,7 @@ class SeatPages:
             _, observation = self.host.open_decision(table, player)
             return JSONResponse(read_selection(observation, cards, page_language(request)))
         except TableProblem as err:
-            raise HTTPException(409, str(err)) from None
+            raise HTTPException(409, said(request, err)) from None
         except ParseError as err:
             raise HTTPException(400, str(err)) from None
 
@@ -324,5 +329,5 @@ class SeatPages:
         try:
             self.host.act(table, player, request_id, action)
         except TableProblem as err:
-            raise HTTPException(409, str(err)) from None
+            raise HTTPException(409, said(request, err)) from None
         return JSONResponse({"sent": True})
