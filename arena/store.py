@@ -165,6 +165,7 @@ from typing import Any, Final, Self
 
 from arena.errors import ArenaError
 from arena.metrics import observe_store_write
+from arena.rating.pools import PERSON_PREFIX, is_person
 
 __all__ = [
     "BALANCE_STATUSES",
@@ -914,6 +915,10 @@ _MATCH_COLUMNS: Final = (
 )
 
 
+_PERSON_NAMES: Final = (PERSON_PREFIX, PERSON_PREFIX[:-1] + chr(ord(PERSON_PREFIX[-1]) + 1))
+"""Every person's player name sorts in [first, second) (an index range, not a LIKE)."""
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
@@ -1226,7 +1231,7 @@ class Store:
         """Give ``player`` (``person:NAME``) an account: a row of ``bots`` (kind
         :data:`PERSON_KIND`) and of ``people``, together. False, adding nothing, if the
         name is taken (by a person or a bot)."""
-        _check(player.startswith("person:") and len(player) > 7, f"{player!r} is no person's")
+        _check(is_person(player) and player != PERSON_PREFIX, f"{player!r} is no person's")
         _check(bool(password_hash), f"{player!r}: an account needs a password hash")
         with self._write("cannot add a person to store", "add_person") as conn:
             if conn.execute("SELECT 1 FROM bots WHERE name = ?", (player,)).fetchone():
@@ -1262,16 +1267,18 @@ class Store:
             if cursor.rowcount == 0:
                 raise StoreError(f"store {self.path}: no person {player!r}")
 
-    def people_results(self, variant: str) -> dict[str, Results]:
-        """Each player's won, drawn and lost rated matches of ``variant`` at which a
-        person sat (the people's pool's matches), people and bots alike."""
+    def people_results(self, variant: str, player: str | None = None) -> dict[str, Results]:
+        """Each player's (or only ``player``'s) won, drawn and lost rated matches of
+        ``variant`` at which a person sat (the people's pool's matches), people and bots
+        alike."""
+        one = "" if player is None else "AND p.bot = ? "
         rows = self._read(
             "SELECT p.bot, sum(p.score = 1), sum(p.score = 0.5), sum(p.score = 0) "
             "FROM match_players p JOIN match_summaries s ON s.number = p.number "
-            "WHERE s.rated = 1 AND p.score IS NOT NULL AND p.number IN ("
-            "SELECT number FROM match_players WHERE variant = ? "
-            "AND bot >= 'person:' AND bot < 'person;') GROUP BY p.bot",
-            (variant,),
+            f"WHERE s.rated = 1 AND p.score IS NOT NULL {one}AND p.number IN ("
+            "SELECT number FROM match_players WHERE variant = ? AND bot >= ? AND bot < ?) "
+            "GROUP BY p.bot",
+            (*([] if player is None else [player]), variant, *_PERSON_NAMES),
         )
         return {row[0]: Results(*row) for row in rows}
 

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 # On CI (CI=true) a skipped test fails, naming itself and its reason (tests/ci_skips.py);
-# the web face's browser, stores and servers are fixtures of tests/browser.py; tests that
-# plant faults in the engines' Python code run on the interpreted ones (engines_marker.py).
-pytest_plugins = ("ci_skips", "browser", "engines_marker")
+# the web face's browser, stores and servers are fixtures of tests/browser.py, a person at
+# a table one of tests/seated.py; tests that plant faults in the engines' Python code run
+# on the interpreted ones (engines_marker.py).
+pytest_plugins = ("ci_skips", "browser", "seated", "engines_marker")
 
 # Helper modules of several test modules: their asserts explain themselves too. Marked
 # here, before any test module imports them.

@@ -1,5 +1,7 @@
 """A person at a table, driven over HTTP as a browser would: a session (its cookie and
-CSRF token), the table form, the seat's server-sent events read in a thread, answers."""
+CSRF token), the table form, the seat's server-sent events read in a thread, answers.
+A plugin of the tests (``conftest.py``): the fixture ``person`` is a :class:`Seated` at
+the module's ``live`` server."""
 
 from __future__ import annotations
 
@@ -8,9 +10,11 @@ import queue
 import re
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import pytest
 from browser import Live, wait_until
 
 WAIT = 30.0
@@ -207,3 +211,11 @@ class WaitingBot:
         self.thread.join(WAIT)
         assert self.summaries, "the bot's run did not end"
         return self.summaries[0]
+
+
+@pytest.fixture
+def person(live: Live) -> Iterator[Seated]:
+    """One person's browser at the module's ``live`` server."""
+    seated = Seated(live.url)
+    yield seated
+    seated.close()

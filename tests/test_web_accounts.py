@@ -6,11 +6,10 @@ people's pool, apart from the bots' league, whose ratings it leaves as they were
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import Live, serving_live
+from browser import Live
 from seated import Seated, WaitingBot
 
 from arena.rating.pools import people_pool, pool_variant
@@ -21,19 +20,6 @@ from arena.web.people import SESSION_COOKIE
 
 BOTS = ("random", "first", "random")
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    with serving_live(tmp_path_factory.mktemp("accounts") / "arena.sqlite", 1) as served:
-        yield served
-
-
-@pytest.fixture
-def person(live: Live) -> Iterator[Seated]:
-    seated = Seated(live.url)
-    yield seated
-    seated.close()
 
 
 def problem_of(text: str) -> str:

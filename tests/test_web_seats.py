@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from browser import Live, Timeline, WebThread, serving_live, stored_record, wait_until
+from browser import Live, Timeline, WebThread, stored_record, wait_until
 from seated import Seated, WaitingBot
 
 from arena.games import names
@@ -25,19 +24,6 @@ from arena.web.people import SESSION_COOKIE
 BOTS = ("random", "first", "random")
 WILD = "2h"
 """The wild card of a match's first Guandan deal (level 2, GD-4): it pairs with any card."""
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    with serving_live(tmp_path_factory.mktemp("seats") / "arena.sqlite", 1) as served:
-        yield served
-
-
-@pytest.fixture
-def person(live: Live) -> Iterator[Seated]:
-    seated = Seated(live.url)
-    yield seated
-    seated.close()
 
 
 def opened(person: Seated, variant: str = "guandan", seats: tuple[str, str, str] = BOTS) -> None:

@@ -9,12 +9,11 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser import Live, Timeline, serving_live, shoot, stored_record
+from browser import Live, Timeline, shoot, stored_record
 
 from arena.games import names
 
@@ -23,12 +22,6 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 WAIT = 30.0
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    with serving_live(tmp_path_factory.mktemp("seats") / "arena.sqlite", 1) as served:
-        yield served
 
 
 def open_table(page: Page, live: Live, variant: str, seats: tuple[str, str, str]) -> str:

@@ -62,12 +62,7 @@ def leaderboard(store: Store, variant: str, people: bool = False) -> list[dict[s
         pool = people_pool(variant)
         rated = store.rated_match_ids(pool)
         return rows([m for m in matches if m.id in rated], Ratings.stored(store, pool))
-    table = [
-        row for row in rows(matches, Ratings.stored(store, variant)) if not is_person(row["bot"])
-    ]
-    for rank, row in enumerate(table, start=1):
-        row["rank"] = rank
-    return table
+    return rows(matches, Ratings.stored(store, variant), bots_only=True)
 
 
 def tournament_leaderboard(store: Store, tournament_id: str) -> tuple[str, list[dict[str, Any]]]:
@@ -90,8 +85,11 @@ def team_score(match: StoredMatch) -> float:
     return float(match.outcome["team_score"])
 
 
-def rows(matches: list[StoredMatch], ratings: Ratings) -> list[dict[str, Any]]:
-    """The leaderboard's rows: ``ratings`` and each bot's results in ``matches``."""
+def rows(
+    matches: list[StoredMatch], ratings: Ratings, bots_only: bool = False
+) -> list[dict[str, Any]]:
+    """The leaderboard's rows: ``ratings`` and each bot's results in ``matches``
+    (``bots_only``: no row for a person who sat at a table)."""
     scores: dict[str, list[float]] = defaultdict(list)
     for match in matches:
         score = team_score(match)
@@ -103,6 +101,8 @@ def rows(matches: list[StoredMatch], ratings: Ratings) -> list[dict[str, Any]]:
             scores[bot].append(1.0 - score)
     table = []
     for bot in sorted(set(scores) | set(ratings.elo) | set(ratings.skill) | set(ratings.room)):
+        if bots_only and is_person(bot):
+            continue
         results = scores.get(bot, [])
         wins = sum(results)
         low, high = wilson_interval(wins, len(results)) if results else (0.0, 1.0)

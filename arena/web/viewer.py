@@ -491,7 +491,7 @@ class Viewer:
             by_variant.setdefault(rating.variant, {})[rating.system] = rating
             variant = pool_variant(rating.variant)
             if variant != rating.variant and rating.variant not in results:
-                played = self._store.people_results(variant).get(name, Results(name))
+                played = self._store.people_results(variant, name).get(name, Results(name))
                 results[rating.variant] = played
         rows = {}
         for variant in sorted(set(by_variant) | set(results)):
