@@ -23,3 +23,20 @@ class IllegalActionError(ArenaError, ValueError):
 
 class ConfigError(ArenaError, ValueError):
     """An unknown game, an unknown option or an option value out of range."""
+
+
+QUOTE_LIMIT = 60
+"""Characters of a piece of input quoted in any message (gRPC status, HTTP page, CLI, log)."""
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``value``'s text quoted for a message, cut to a bounded prefix when long.
+
+    Every message that quotes input quotes it through this function, so that no
+    input, however long, makes a message long (gRPC carries a status's details in
+    metadata, whose size is limited): ``'abc'``, or ``'abcdef…' (20000 characters)``.
+    """
+    text = value if isinstance(value, str) else str(value)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text)} characters)"
