@@ -23,6 +23,9 @@ __all__ = ["GRACE_SECONDS", "WebServer", "bind"]
 
 GRACE_SECONDS: Final = 1
 """Seconds open responses (event streams) get to finish when the server stops."""
+MAX_REQUEST_HEAD: Final = 64 * 1024
+"""Bytes of a request's line and headers uvicorn reads before it refuses the request
+itself: a long address reaches the site, whose page says what was wrong with it."""
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -70,6 +73,7 @@ class WebServer:
             access_log=False,
             server_header=False,
             timeout_graceful_shutdown=GRACE_SECONDS,
+            h11_max_incomplete_event_size=MAX_REQUEST_HEAD,
         )
         self._server = _Server(self._config)
         # uvicorn's own lines (started, shutting down) would repeat the arena's events
