@@ -13,10 +13,15 @@ from typing import Any
 
 import httpx
 import pytest
-from browser import Live, Timeline, WebThread, stored_record, wait_until
+from browser import Live, Timeline, WebThread, pinned_seed, stored_record, wait_until
 from seated import Seated, WaitingBot
 
+import bots
+from arena import games
+from arena.chance import derive_seed
 from arena.games import names
+from arena.games.base import Observation
+from arena.replay import MatchRecord, replay_entry, start_deal
 from arena.server.session import MatchSession
 from arena.store import Store
 from arena.web.people import SESSION_COOKIE
@@ -290,28 +295,70 @@ def test_a_site_without_a_server_says_where_tables_are_played(tmp_path: Path) ->
     assert "arena serve --web-port" in response.text
 
 
-def test_a_hint_is_the_heuristic_bots_legal_choice_for_the_open_decision(
-    live: Live, person: Seated
+HINTED = 8
+"""Decisions of the person answered with the hint (then the deal is played out)."""
+
+
+def ask_hint(person: Seated) -> httpx.Response:
+    """The hint for the open decision, asked again after a pause while too fast."""
+    while True:
+        asked = person.http.post(
+            f"/api/tables/{person.table}/hint", headers={"x-csrf-token": person.csrf}
+        )
+        if asked.status_code != 429:
+            return asked
+        time.sleep(0.1)
+
+
+def seat_observations(record: dict[str, Any], player: int) -> list[Observation]:
+    """What the player's seat observed at each of its decisions of the match's first deal,
+    re-played by the engine from the stored record (the web face and server not asked)."""
+    parsed = MatchRecord.from_dict(record)
+    deal = parsed.deals[0]
+    state = start_deal(games.make(parsed.game, **parsed.options), deal)
+    seen = []
+    for text in deal.actions:
+        if not text.startswith("!") and state.player_at(state.to_act) == player:
+            seen.append(state.observe(state.to_act))
+        replay_entry(state, text)
+    return seen
+
+
+def test_a_hint_is_the_heuristic_bots_choice_for_the_open_decision(
+    live: Live, person: Seated, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The hint is what the heuristic bot, seeded by the request, plays from the seat's
+    own observation (the engine's, re-played from the stored record): fails if the hint
+    is another legal action (the first, a random one), another bot's, or made from
+    another seat's or a stale observation."""
+    pinned_seed(monkeypatch)
     opened(person)
-    _, decision = person.next("decision")
-    asked = person.http.post(
-        f"/api/tables/{person.table}/hint", headers={"x-csrf-token": person.csrf}
-    )
-    assert asked.status_code == 200, asked.text
-    hint = asked.json()
-    assert hint["request_id"] == decision["request_id"]
-    assert decision["complete"]
-    assert hint["action"] in decision["legal"]
+    hints: list[tuple[str, str, list[str]]] = []
+    while len(hints) < HINTED:
+        name, decision = person.next("decision", "over")
+        assert name == "decision", "the deal ended before the hints were checked"
+        asked = ask_hint(person)
+        assert asked.status_code == 200, asked.text
+        hint = asked.json()
+        assert hint["request_id"] == decision["request_id"]
+        assert hint["action"] in decision["legal"]
+        hints.append((decision["request_id"], hint["action"], sorted(decision["legal"])))
+        person.answer(decision["request_id"], hint["action"])
     unsigned = person.http.post(f"/api/tables/{person.table}/hint")
     assert unsigned.status_code == 403
-    person.answer(decision["request_id"], hint["action"])
-    result = person.play_out()
-    assert result["deals"] == 1
-    time.sleep(2.5)  # the rate limit's bucket fills again after the quick answers
-    late = person.http.post(
-        f"/api/tables/{person.table}/hint", headers={"x-csrf-token": person.csrf}
-    )
+    assert person.play_out()["deals"] == 1
+    observations = seat_observations(stored_record(Path(live.store.path), person.table), 0)
+    assert len(observations) >= len(hints)
+    chosen = []
+    for (request_id, hinted, offered), observation in zip(hints, observations, strict=False):
+        legal = [str(action) for action in observation.legal_actions]
+        assert sorted(legal) == offered, f"request {request_id} is not this decision"
+        bot = bots.make("heuristic", derive_seed(0, "hint", request_id))
+        assert hinted == str(bot.act(observation)), f"request {request_id}"
+        chosen.append((legal.index(hinted), len(legal)))
+    # the bot's choices follow no rule as simple as "the first or the last one listed"
+    assert any(0 < at < count - 1 for at, count in chosen), chosen
+    late = ask_hint(person)
     assert late.status_code == 409
     assert "not being played" in late.json()["message"]
 
