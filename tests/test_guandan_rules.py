@@ -1393,27 +1393,55 @@ def test_gd14_double_tributers_never_give_the_wild_card() -> None:
 
 
 @pytest.mark.parametrize(
-    ("order", "hands"),
+    ("order", "hands", "receivers"),
     [
-        ((0, 2, 1, 3), ["3s 4s", "Ad 6s", "8s 9s", "As 7d"]),
-        ((2, 0, 3, 1), ["3s 4s", "Ad 6s", "8s 9s", "As 7d"]),
-        ((0, 2, 3, 1), ["3s 4s", "Ad 6s", "8s 9s", "Ad 7d"]),
-        ((1, 3, 0, 2), ["Ad 6s", "3s 4s", "As 7d", "8s 9s"]),
+        # seat s + 1 is s's 下家, on s's right (C-2; seed 位于右方的对手为下家), so clockwise
+        # is to the left, to the 上家 s - 1: loser 1 gives to seat 0, loser 3 to seat 2
+        ((0, 2, 1, 3), ["3s 4s", "Ad 6s", "8s 9s", "As 7d"], {1: 0, 3: 2}),
+        ((2, 0, 3, 1), ["3s 4s", "Ad 6s", "8s 9s", "As 7d"], {1: 0, 3: 2}),
+        ((0, 2, 3, 1), ["3s 4s", "Ad 6s", "8s 9s", "Ad 7d"], {1: 0, 3: 2}),
+        ((1, 3, 0, 2), ["Ad 6s", "3s 4s", "As 7d", "8s 9s"], {0: 3, 2: 1}),
+        ((3, 1, 2, 0), ["Ad 6s", "3s 4s", "As 7d", "8s 9s"], {0: 3, 2: 1}),
     ],
 )
-def test_gd14_equal_tribute_cards_go_clockwise_to_each_losers_next_seat(
-    order: tuple[int, ...], hands: list[str]
+def test_gd14_equal_tribute_cards_go_clockwise_to_each_losers_shangjia(
+    order: tuple[int, ...], hands: list[str], receivers: dict[int, int]
 ) -> None:
+    """GD-14: equal tribute cards go clockwise (顺时针): each loser gives to the winner
+    sitting before them in the turn (their 上家), whoever of the two finished first."""
     state = double_tribute(order, hands)
-    targets = tribute_targets(state)
-    assert {giver: target for giver, (target, _) in targets.items()} == {
-        giver: next_seat(giver) for giver in order[2:]
-    }
+    assert {giver: target for giver, (target, _) in tribute_targets(state).items()} == receivers
 
 
 def test_gd14_equal_level_cards_go_clockwise() -> None:
     state = double_tribute((0, 2, 1, 3), ["3s 4s", "2s 6s", "8s 9s", "2d 7d"])
-    assert {g: t for g, (t, _) in tribute_targets(state).items()} == {1: 2, 3: 0}
+    assert {g: t for g, (t, _) in tribute_targets(state).items()} == {1: 0, 3: 2}
+    assert hand_is(state, 0, "3s 4s 2s")
+    assert hand_is(state, 2, "8s 9s 2d")
+
+
+@pytest.mark.parametrize(
+    ("order", "returns"),
+    [((0, 2, 1, 3), {0: 1, 2: 3}), ((2, 0, 3, 1), {0: 1, 2: 3}), ((1, 3, 0, 2), {3: 0, 1: 2})],
+)
+def test_gd14_equal_tribute_returns_go_counter_clockwise_to_each_giver(
+    order: tuple[int, ...], returns: dict[int, int]
+) -> None:
+    """GD-14: after an equal double tribute each winner returns to the loser who gave to
+    them, counter-clockwise (逆时针): to the winner's 下家; returns are revealed together."""
+    hands = ["3s 4s", "Ad 6s", "8s 9s", "As 7d"]
+    if order[0] % 2:
+        hands = ["Ad 6s", "3s 4s", "As 7d", "8s 9s"]
+    state = double_tribute(order, hands)
+    returned = {}
+    while state.phase == "return":
+        seat = state.to_act
+        action = min(state.legal_actions(), key=lambda a: a.cards[0])
+        returned[seat] = action.cards[0]
+        state.apply(action)
+    assert {e.seat: e.target for e in events_of(state, "return")} == returns
+    for winner, loser in returns.items():
+        assert returned[winner] in state.hand(loser)
 
 
 def test_gd14_returns_go_back_to_each_giver_and_may_be_any_card() -> None:

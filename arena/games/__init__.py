@@ -18,6 +18,7 @@ from arena.games.base import (
     State,
     next_seat,
     partner_of,
+    previous_seat,
     team_of,
 )
 from arena.games.guandan import GuandanGame
@@ -40,6 +41,7 @@ __all__ = [
     "names",
     "next_seat",
     "partner_of",
+    "previous_seat",
     "register",
     "team_of",
 ]

@@ -43,7 +43,13 @@ def partner_of(seat: Seat) -> Seat:
 
 
 def next_seat(seat: Seat) -> Seat:
+    """The player after ``seat``, to whom the turn passes (下家, C-2)."""
     return (seat + 1) & 3
+
+
+def previous_seat(seat: Seat) -> Seat:
+    """The player before ``seat``, from whom the turn comes (上家, C-2)."""
+    return (seat + 3) & 3
 
 
 class Action(NamedTuple):

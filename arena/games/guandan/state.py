@@ -35,6 +35,7 @@ from arena.games.base import (
     Verb,
     next_seat,
     partner_of,
+    previous_seat,
     quote_action,
     team_of,
     well_formed,
@@ -231,8 +232,8 @@ class GuandanState(ClimbingState[_Table]):
         if tribute.double:
             a, b = tribute.givers
             va, vb = (card_value(tribute.given[s], self.level) for s in (a, b))
-            if va == vb:  # GD-14: clockwise, each loser to the winner after them
-                tribute.receiver_of = {a: next_seat(a), b: next_seat(b)}
+            if va == vb:  # GD-14: clockwise, against the turn: each loser to their 上家
+                tribute.receiver_of = {a: previous_seat(a), b: previous_seat(b)}
             else:
                 high, low = (a, b) if va > vb else (b, a)
                 tribute.receiver_of = {high: order[0], low: order[1]}
