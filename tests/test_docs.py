@@ -363,3 +363,71 @@ def test_commands_are_read_as_the_shell_reads_them(tmp_path: Path) -> None:
         ("arena", ("tournament", "league.toml", "--address", "auto")),
         ("make", ("demo",)),
     ]
+
+
+# --- metrics -------------------------------------------------------------------------
+
+
+def metrics_table(page: Path) -> dict[str, frozenset[str]]:
+    """The metrics table of a page: each metric's sample name (a histogram: its family's
+    name) and the label names its row gives ("—": none)."""
+    table: dict[str, frozenset[str]] = {}
+    for line in prose(page).split("\n"):
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or not cells[0].startswith("`arena_"):
+            continue
+        labels = re.sub(r"\([^)]*\)", "", cells[1])
+        names = frozenset(n.strip() for n in labels.split(",") if n.strip() not in ("", "—"))
+        for name in re.findall(r"`(arena_\w+)`", cells[0]):
+            assert name not in table, f"{name} has two rows"
+            table[name] = names
+    return table
+
+
+def registered() -> dict[str, frozenset[str]]:
+    """Every arena metric as the docs name it (a histogram: its family's name), with the
+    label names ``arena/metrics.py`` registers it with."""
+    from arena.metrics import EXPORTED
+
+    histograms = {name.removesuffix("_bucket") for name in EXPORTED if name.endswith("_bucket")}
+    found = {family: EXPORTED[f"{family}_sum"] for family in histograms}
+    for name, labels in EXPORTED.items():
+        if not any(name == f"{h}{end}" for h in histograms for end in ("_bucket", "_sum", "_count")):
+            found[name] = labels
+    return found
+
+
+def test_the_metrics_table_is_the_registry() -> None:
+    """Each metric of arena/metrics.py has a row giving exactly its labels (the table once
+    gave ``arena_sim_workers`` a ``variant`` label it does not have)."""
+    assert metrics_table(DOCS / "metrics.md") == registered()
+
+
+def test_the_outcomes_the_table_lists_are_the_registered_ones() -> None:
+    from arena.metrics import DEAL_OUTCOMES, MATCH_OUTCOMES
+
+    text = prose(DOCS / "metrics.md")
+    for metric, outcomes in (("deals", DEAL_OUTCOMES), ("matches", MATCH_OUTCOMES)):
+        row = next(line for line in text.split("\n") if f"`arena_{metric}_finished_total`" in line)
+        listed = re.search(r"outcome \(([^)]*)\)", row)
+        assert listed, row
+        assert tuple(re.findall(r"`(\w+)`", listed.group(1))) == outcomes
+
+
+def test_every_metric_the_pages_name_exists() -> None:
+    from arena.metrics import EXPORTED
+
+    known = set(EXPORTED) | set(registered())
+    for page in pages():
+        for name in re.findall(r"\barena_[a-z][a-z0-9_]*(?!\w)", prose(page)):
+            if not name.startswith("arena_pb2"):
+                assert name in known, f"{page.name}: no metric {name}"
+
+
+def test_a_wrong_label_in_the_table_is_found(tmp_path: Path) -> None:
+    """What would break the metrics test: a label the registry does not give."""
+    page = tmp_path / "metrics.md"
+    text = (DOCS / "metrics.md").read_text(encoding="utf-8")
+    page.write_text(text.replace("| `arena_sim_workers` | — |", "| `arena_sim_workers` | variant |"))
+    assert metrics_table(page) != registered()
+    assert metrics_table(page)["arena_sim_workers"] == {"variant"}
