@@ -315,13 +315,15 @@ class RemotePolicy:
     def resend_open(self) -> None:
         """Send the open DecisionRequest again (after a Resume), with the time left, its
         observation in the form of the connection's protocol (a bot may come back
-        speaking the other one; the Resume brought the deal's events)."""
+        speaking the other one) and without events: the Resume brought every event of
+        the deal, and each event reaches a connection once."""
         request, observation = self._request_message, self._observation
         if self._open is None or request is None:
             return
         message = arena_pb2.ServerMessage()
         again = message.decision
         again.CopyFrom(request)
+        del again.observation.events[:]
         compact = self._wire.compact
         if observation is not None and bool(request.observation.public_json) != compact:
             again.observation.Clear()

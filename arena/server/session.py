@@ -298,7 +298,9 @@ class MatchSession:
         """Confirm applied answers, then send the public events not sent yet to these
         players' connections (one, before its decision request; all at a deal's end) and
         to the spectators. A seat waits for the events until it must act or the deal
-        ends: one batch a decision rather than one per seat."""
+        ends: one batch a decision rather than one per seat. Nothing else sends a seat
+        its events: what a seat receives depends on the game and its own decisions only,
+        never on spectators or on other seats' connections."""
         for seat in self.seats:
             if seat is not None:
                 seat.confirm()
@@ -308,6 +310,11 @@ class MatchSession:
                 batch = arena_pb2.EventBatch(match_id=self.match_id, events=events[self._sent[p] :])
                 self._sent[p] = len(events)
                 self._to(p, arena_pb2.ServerMessage(events=batch))
+        self._show_watchers()
+
+    def _show_watchers(self) -> None:
+        """The spectators get the public events they have not had (the seats nothing)."""
+        events = self._deal_events
         if self._watched < len(events):
             batch = arena_pb2.EventBatch(match_id=self.match_id, events=events[self._watched :])
             self._watched = len(events)
@@ -318,7 +325,7 @@ class MatchSession:
         """Before a built-in bot decides: the spectators (a person's drawn table among
         them) see every play so far, rather than when a remote seat is next asked."""
         if self._watchers:
-            self.flush(())
+            self._show_watchers()
 
     def _before_request(self, player: int, carry: bool) -> list[arena_pb2.Event]:
         """Before ``player``'s decision request: the events it has not had, sent now, or
@@ -408,8 +415,9 @@ class MatchSession:
     # -- resume and spectators (event loop, between the match's steps) ----------------
 
     def resume(self, player: int, connection: Connection) -> None:
-        """Give the seat to ``connection``: the Resume, then the open request again."""
-        self.flush()
+        """Give the seat to ``connection``: the Resume (every event of the deal so far),
+        then the open request again, without the events the Resume brought. No other
+        seat is sent anything."""
         resume = arena_pb2.Resume(seat=self.seat_assigned(player), totals=self._totals)
         state = self._state
         if state is not None and self._deal_started:
@@ -457,7 +465,7 @@ class MatchSession:
         False (nothing sent) if the match is over already."""
         if self.over:
             return False
-        self.flush()
+        self._show_watchers()  # the others first: the newcomer's catch-up holds these
         watcher(arena_pb2.WatchMessage(match=self.info(), live=False))
         if self._state is not None and self._deal_started:
             watcher(arena_pb2.WatchMessage(deal_started=self._public_start(), live=False))
