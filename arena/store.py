@@ -170,6 +170,7 @@ from arena.rating.pools import PERSON_PREFIX, is_person
 __all__ = [
     "BALANCE_STATUSES",
     "BUILTIN_KIND",
+    "CANCELLED",
     "MATCH_RESULTS",
     "PERSON_KIND",
     "RATING_SYSTEMS",
@@ -432,6 +433,9 @@ class BalanceBatch:
 MATCH_RESULTS: Final = ("team0", "team1", "draw", "aborted")
 """How a stored match came out, as lists filter it (``aborted``: cut short)."""
 
+CANCELLED: Final = "cancelled"
+"""The end reason of a match an operator cancelled (before or while it was played)."""
+
 AUTO_ENTRY: Final = "!auto"
 FLED_ENTRY: Final = "!fled"
 """The record's clock marks (:data:`arena.match.AUTO_MARK`, :data:`arena.match.FLED_MARK`)."""
@@ -441,7 +445,8 @@ FLED_ENTRY: Final = "!fled"
 class MatchFilter:
     """Which stored matches a list shows; None: any. ``since`` and ``until`` bound
     ``finished_at`` (ISO text, ``since`` ≤ t < ``until``); ``text`` is searched in match
-    ids and seated bot names (case-insensitive for ASCII)."""
+    ids and seated bot names (case-insensitive for ASCII); ``cancelled``: only those an
+    operator cancelled (True), or only the others (False)."""
 
     variant: str | None = None
     tournament_id: str | None = None
@@ -450,6 +455,7 @@ class MatchFilter:
     until: str | None = None
     result: str | None = None
     text: str | None = None
+    cancelled: bool | None = None
 
     def __post_init__(self) -> None:
         _check(
@@ -708,6 +714,7 @@ def _where(wanted: MatchFilter) -> tuple[str, list[object]]:
         ("s.finished_at >= ?", wanted.since),
         ("s.finished_at < ?", wanted.until),
         ("s.number IN (SELECT number FROM match_players WHERE bot = ?)", wanted.bot),
+        (f"(s.end_reason = '{CANCELLED}') = ?", wanted.cancelled),
     ):
         if value is not None:
             clauses.append(clause)
