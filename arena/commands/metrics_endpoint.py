@@ -11,6 +11,7 @@ from arena.commands import arguments
 from arena.errors import ConfigError
 from arena.log import get_logger
 from arena.metrics import MetricsServer, start_metrics_server
+from arena.ports import listen_error
 
 
 def add_metrics_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +43,7 @@ def metrics_endpoint(args: argparse.Namespace) -> Iterator[MetricsServer | None]
     try:
         server = start_metrics_server(port, host)
     except OSError as err:
-        raise ConfigError(f"cannot serve metrics on {host}:{port}: {err.strerror}") from None
+        raise ConfigError(str(listen_error("metrics", host, port, err))) from None
     get_logger(__name__).info("metrics_serving", url=server.url)
     print(f"metrics on {server.url}", file=sys.stderr, flush=True)
     try:

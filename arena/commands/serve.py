@@ -40,6 +40,12 @@ def add_parser(sub: Subcommands) -> None:
         default=DEFAULT_PORT,
         help=f"port; 0 for any free ({DEFAULT_PORT})",
     )
+    parser.add_argument(
+        "--reuse-port",
+        action="store_true",
+        help="share --port with other processes that ask the same (SO_REUSEPORT: each "
+        "connection lands on one of them); without it a port in use is refused",
+    )
     add_db_argument(parser)
     parser.add_argument(
         "--owner-keys",
@@ -132,6 +138,7 @@ def run_serve(args: argparse.Namespace) -> int:
                     web_port=args.web_port,
                     web_host=args.web_host,
                     reports=args.reports,
+                    reuse_port=args.reuse_port,
                     announce=lambda line: print(line, flush=True),
                 )
             )

@@ -18,6 +18,7 @@ from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.log import get_logger
 from arena.metrics import MetricsServer
+from arena.ports import check_free, listen_error
 from arena.protocol import DEFAULT_PORT
 from arena.rating.pools import people_pool
 from arena.server.admin import AdminService
@@ -140,12 +141,17 @@ async def start_server(
     web_port: int | None = None,
     web_host: str = "127.0.0.1",
     reports: Path | None = None,
+    reuse_port: bool = False,
 ) -> RunningServer:
     """Build and start a server on ``host:port`` (port 0: any free port), with TLS when
     ``tls`` is given, Prometheus metrics on ``metrics_host:metrics_port`` when a
     metrics port is given (0: any free port), and the web face on ``web_host:web_port``
     in the same event loop when a web port is given (its live tables are this server's
-    running matches; ``reports``: the folder of balance reports it lists)."""
+    running matches; ``reports``: the folder of balance reports it lists).
+
+    An address another process listens on is an ``OSError`` naming it and the listener
+    (:mod:`arena.ports`), and nothing is left listening; ``reuse_port`` lets the
+    gRPC port be shared with other processes that ask the same (``SO_REUSEPORT``)."""
     auth = Authenticator(store, owner_keys, admin_tokens)
     services = Services(
         store=store,
@@ -157,6 +163,7 @@ async def start_server(
         options=[
             ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
             ("grpc.max_send_message_length", MAX_SEND_BYTES),
+            ("grpc.so_reuseport", 1 if reuse_port else 0),
         ],
     )
     arena_pb2_grpc.add_RegistryServicer_to_server(RegistryService(services), server)
@@ -183,28 +190,22 @@ async def start_server(
         (*ARENA_SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
 
-    address = f"{host}:{port}"
-    if tls is None:
-        bound = server.add_insecure_port(address)
-    else:
-        bound = server.add_secure_port(address, tls.credentials())
-    if bound == 0:
-        raise OSError(f"cannot listen on {host}:{port}")
+    bound = _bind(server, host, port, tls, reuse_port)
     endpoint = None
-    if metrics_port is not None:
-        for variant in games.names():  # the bots' league and the people's pool
-            metrics.publish_ratings(store, variant)
-            metrics.publish_ratings(store, people_pool(variant))
-        endpoint = metrics.start_metrics_server(metrics_port, metrics_host)
     web = None
-    if web_port is not None:
-        try:
+    try:
+        if metrics_port is not None:
+            for variant in games.names():  # the bots' league and the people's pool
+                metrics.publish_ratings(store, variant)
+                metrics.publish_ratings(store, people_pool(variant))
+            endpoint = _start_metrics(metrics_host, metrics_port)
+        if web_port is not None:
             web = await _start_web(store, play_service, web_host, web_port, reports)
-        except BaseException:
-            await server.stop(None)
-            if endpoint is not None:
-                endpoint.stop()
-            raise
+    except BaseException:
+        await server.stop(None)
+        if endpoint is not None:
+            endpoint.stop()
+        raise
     await server.start()
     log.info(
         "server_started",
@@ -214,6 +215,33 @@ async def start_server(
         web_port=web.port if web is not None else None,
     )
     return RunningServer(server, health_servicer, bound, play_service, endpoint, web)
+
+
+def _bind(
+    server: grpc.aio.Server, host: str, port: int, tls: TlsFiles | None, reuse_port: bool
+) -> int:
+    """Add the listening port (``OSError`` naming it if taken); the port bound."""
+    if not reuse_port:
+        check_free(host, port, "gRPC")
+    address = f"{host}:{port}"
+    try:
+        if tls is None:
+            bound = server.add_insecure_port(address)
+        else:
+            bound = server.add_secure_port(address, tls.credentials())
+    except RuntimeError:  # gRPC's "Failed to bind": taken since the check
+        bound = 0
+    if bound == 0:
+        raise listen_error("gRPC", host, port, "the address cannot be bound")
+    return bound
+
+
+def _start_metrics(host: str, port: int) -> MetricsServer:
+    """The ``/metrics`` endpoint, started; ``OSError`` naming the address if taken."""
+    try:
+        return metrics.start_metrics_server(port, host)
+    except OSError as err:
+        raise listen_error("metrics", host, port, err) from None
 
 
 async def _start_web(
@@ -244,6 +272,7 @@ async def serve(
     web_port: int | None = None,
     web_host: str = "127.0.0.1",
     reports: Path | None = None,
+    reuse_port: bool = False,
     announce: Callable[[str], None] = print,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully (running matches get
@@ -261,6 +290,7 @@ async def serve(
         web_port=web_port,
         web_host=web_host,
         reports=reports,
+        reuse_port=reuse_port,
     )
     tune_collector()
     stop = asyncio.Event()
