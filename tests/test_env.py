@@ -19,7 +19,8 @@ from arena.env.policy import PolicyBot, PolicyNetwork
 from arena.env.vector import VectorEnv
 from arena.errors import ConfigError
 from arena.games import make, names
-from arena.match import play_match
+from arena.games.base import Action, Observation
+from arena.match import Policy, play_match
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = names()
@@ -225,7 +226,10 @@ def test_vector_env_refuses_a_wrong_number_of_indices() -> None:
         vector.step([0])
 
 
-def small_policy(path: Path, game: str = "guandan", variant: str = "guandan") -> Path:
+def small_policy(
+    path: Path, game: str = "guandan", variant: str = "guandan", sign: float = 1.0
+) -> Path:
+    """A random two-layer policy (its last layer times ``sign``) saved at ``path``."""
     arena_env = raw_env(variant)
     rng = np.random.default_rng(0)
     widths = [arena_env.features.size, 16, arena_env.codec.size]
@@ -233,18 +237,73 @@ def small_policy(path: Path, game: str = "guandan", variant: str = "guandan") ->
         (rng.normal(size=(n, m)).astype(np.float32), np.zeros(m, np.float32))
         for n, m in itertools.pairwise(widths)
     ]
+    weights, bias = layers[-1]
+    layers[-1] = (sign * weights, bias)
     PolicyNetwork(game, layers).save(path)
     return path
 
 
+def logits_of(path: Path, tensor: np.ndarray) -> np.ndarray:
+    """The saved network's logits worked out here from the file's arrays: tanh between
+    its dense layers."""
+    with np.load(path) as data:
+        count = sum(1 for name in data.files if name.startswith("w"))
+        values = tensor.astype(np.float64)
+        for at in range(count):
+            values = values @ data[f"w{at}"] + data[f"b{at}"]
+            if at < count - 1:
+                values = np.tanh(values)
+    return values
+
+
+class Watched:
+    """A policy whose decisions are kept: each observation and the action taken."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.decisions: list[tuple[Observation, Action]] = []
+
+    def act(self, observation: Observation) -> Action:
+        action = self.policy.act(observation)
+        assert isinstance(action, Action)
+        self.decisions.append((observation, action))
+        return action
+
+
+def network_choice(path: Path, arena_env: ArenaEnv, observation: Observation) -> Action:
+    """The legal action the saved network ranks highest, index after index of the
+    decision (a factored action space asks for several), in ``arena_env``'s tensor and
+    action space."""
+    decision = arena_env.codec.decision(observation)
+    while True:
+        tensor = arena_env.features.vector(View(observation, decision.selected_cards))
+        logits = np.where(decision.mask.astype(bool), logits_of(path, tensor), -np.inf)
+        action = decision.choose(int(np.argmax(logits)))
+        if action is not None:
+            return action
+
+
 @pytest.mark.parametrize("variant", ["guandan", "shengji-2", "sanfu"])
 def test_a_saved_policy_plays_a_match_as_a_bot(tmp_path: Path, variant: str) -> None:
+    """Each decision of a saved policy is the legal action its network ranks highest
+    (logits worked out here from the file), and the same network with its last layer
+    negated plays the same deal otherwise: fails if the bot ignores its network, reads
+    another tensor, or takes the first or any legal action."""
     family = variant.split("-")[0]
-    path = small_policy(tmp_path / "policy.npz", family, variant)
-    policy = bots.make(f"policy:path={path}")
-    players = [policy, bots.make("random"), policy, bots.make("random")]
-    result = play_match(make(variant), players, seed=3, max_deals=1)
-    assert len(result.outcomes) == 1 and result.decisions > 20
+    arena_env = raw_env(variant)
+    records = []
+    for sign in (1.0, -1.0):
+        path = small_policy(tmp_path / f"policy{sign:+}.npz", family, variant, sign)
+        policy = Watched(bots.make(f"policy:path={path}"))
+        players = [policy, bots.make("random", 1), policy, bots.make("random", 2)]
+        result = play_match(make(variant), players, seed=3, max_deals=1)
+        assert len(result.outcomes) == 1 and len(policy.decisions) > 10
+        for observation, action in policy.decisions:
+            assert action == network_choice(path, arena_env, observation), str(action)
+        first = [a for o, a in policy.decisions if a != o.legal_actions[0]]
+        assert first, "every choice was the first legal action: the test tells nothing"
+        records.append(result.record.deals[0].actions)
+    assert records[0] != records[1]
 
 
 def test_policy_files_are_checked(tmp_path: Path) -> None:
