@@ -75,7 +75,18 @@ def test_a_fixture_is_listed_cancelled_and_its_bot_revoked(
     status, out, _ = admin(capsys, arena.address, "cancel", match_ids[0], "--reason", "no show")
     assert (status, out) == (0, f"cancelled {match_ids[0]} after 0 deal(s)\n")
     status, out, _ = admin(capsys, arena.address, "list", "--tournament", tournament, "--json")
-    assert [r["id"] for r in json.loads(out)["matches"]] == [match_ids[1]]
+    listed = {r["id"]: (r["status"], r["end"]) for r in json.loads(out)["matches"]}
+    assert listed == {match_ids[0]: ("cancelled", "cancelled"), match_ids[1]: ("scheduled", None)}
+    status, out, _ = admin(capsys, arena.address, "list", "--status", "cancelled", "--json")
+    assert [r["id"] for r in json.loads(out)["matches"]] == [match_ids[0]]
+    status, out, _ = admin(capsys, arena.address, "list", "--status", "finished", "--json")
+    assert json.loads(out) == {"matches": []}
+    status, out, err = admin(capsys, arena.address, "cancel", match_ids[0])
+    assert status == 2 and out == ""
+    assert one_line(err) == (
+        f"arena: the server refused: FAILED_PRECONDITION: match '{match_ids[0]}' "
+        "is cancelled already\n"
+    )
 
     status, out, _ = admin(capsys, arena.address, "revoke", "--bot", "absent")
     assert (status, out) == (0, "revoked 1 token(s), closed 0 connection(s)\n")

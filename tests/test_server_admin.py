@@ -145,10 +145,40 @@ def test_cancel_a_scheduled_and_a_running_match(server: tuple[Store, Arena]) -> 
             metadata=bearer(ADMIN),
         )
         assert cancelled.match.status == arena_pb2.MATCH_STATUS_CANCELLED
+        assert cancelled.match.end_reason == arena_pb2.END_REASON_CANCELLED
+        for statuses in ([], [arena_pb2.MATCH_STATUS_CANCELLED]):
+            (listed,) = stub.ListMatches(
+                arena_pb2.ListMatchesRequest(
+                    tournament_id=waiting.tournament_id, statuses=statuses
+                ),
+                metadata=bearer(ADMIN),
+            ).matches
+            assert listed.info.match_id == waiting.match_ids[0]
+            assert (listed.status, listed.deals) == (arena_pb2.MATCH_STATUS_CANCELLED, 0)
         assert not stub.ListMatches(
-            arena_pb2.ListMatchesRequest(tournament_id=waiting.tournament_id),
+            arena_pb2.ListMatchesRequest(
+                tournament_id=waiting.tournament_id, statuses=[arena_pb2.MATCH_STATUS_FINISHED]
+            ),
             metadata=bearer(ADMIN),
         ).matches
+        unplayed = store.match(waiting.match_ids[0])
+        assert unplayed is not None and unplayed.deals == 0
+        assert unplayed.outcome["aborted"] == "cancelled"
+        assert unplayed.outcome["reason"] == "no show"
+        code, details = code_of(
+            lambda: stub.CancelMatch(
+                arena_pb2.CancelMatchRequest(match_id=waiting.match_ids[0]),
+                metadata=bearer(ADMIN),
+            )
+        )
+        assert code == grpc.StatusCode.FAILED_PRECONDITION and "cancelled already" in details
+        watched = list(
+            arena_pb2_grpc.SpectateStub(channel).Watch(
+                arena_pb2.WatchRequest(match_id=waiting.match_ids[0])
+            )
+        )
+        assert [m.WhichOneof("body") for m in watched] == ["match", "match_result"]
+        assert watched[-1].match_result.reason == arena_pb2.END_REASON_CANCELLED
 
         running = stub.CreateFixture(
             arena_pb2.CreateFixtureRequest(
@@ -183,6 +213,11 @@ def test_cancel_a_scheduled_and_a_running_match(server: tuple[Store, Arena]) -> 
             arena_pb2_grpc.SpectateStub(channel).Watch(arena_pb2.WatchRequest(match_id=match_id))
         )
         assert watched[-1].match_result.reason == arena_pb2.END_REASON_CANCELLED
+        (listed,) = stub.ListMatches(
+            arena_pb2.ListMatchesRequest(tournament_id=running.tournament_id),
+            metadata=bearer(ADMIN),
+        ).matches
+        assert listed.status == arena_pb2.MATCH_STATUS_CANCELLED
         code, _ = code_of(
             lambda: stub.CancelMatch(
                 arena_pb2.CancelMatchRequest(match_id=match_id), metadata=bearer(ADMIN)

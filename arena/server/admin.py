@@ -22,7 +22,7 @@ from google.protobuf import json_format
 from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.chance import derive_seed
-from arena.errors import ConfigError
+from arena.errors import ConfigError, quoted
 from arena.games.base import NUM_SEATS
 from arena.inputs import GameOptions, Name, parse_toml, validate
 from arena.server.builtin import builtin_names, builtin_problem, is_builtin
@@ -30,7 +30,7 @@ from arena.server.play import ClockConfig, MatchPlan, PlayService
 from arena.server.services import Failure, Services, list_matches, match_summary, revoke
 from arena.server.session import plan_summary
 from arena.sim.tournament import TournamentConfig, plan
-from arena.store import BUILTIN_KIND, StoreError
+from arena.store import BUILTIN_KIND, CANCELLED, StoreError
 
 __all__ = ["AdminService"]
 
@@ -264,9 +264,10 @@ class AdminService(arena_pb2_grpc.AdminServicer):
             raise Failure(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
         stored = self._s.store.match(request.match_id)
         if stored is not None:
+            was = "cancelled" if stored.end_reason == CANCELLED else "over"
             raise Failure(
                 grpc.StatusCode.FAILED_PRECONDITION,
-                f"match {request.match_id!r} is over already",
+                f"match {quoted(request.match_id)} is {was} already",
             )
         plan_ = next((p for p in self._play.scheduled if p.match_id == request.match_id), None)
         session = self._play.sessions.get(request.match_id)
@@ -289,7 +290,8 @@ class AdminService(arena_pb2_grpc.AdminServicer):
                 summary = match_summary(stored)
         else:
             assert plan_ is not None
-            summary = plan_summary(plan_)
+            stored = self._s.store.match(request.match_id)
+            summary = match_summary(stored) if stored is not None else plan_summary(plan_)
         summary.status = arena_pb2.MATCH_STATUS_CANCELLED
         summary.end_reason = arena_pb2.END_REASON_CANCELLED
         return arena_pb2.CancelMatchResponse(match=summary)

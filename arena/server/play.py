@@ -29,6 +29,7 @@ from google.protobuf import timestamp_pb2
 
 from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.errors import quoted
 from arena.log import get_logger
 from arena.protocol import DEFAULT_FILL_BOT, MAX_ATTEMPTS, PROTOCOLS
 from arena.server.builtin import builtin_problem, is_builtin
@@ -42,8 +43,9 @@ from arena.server.session import (
     MatchPlan,
     MatchSession,
     decision_seconds,
+    unplayed_match,
 )
-from arena.store import Bot, Store, StoreError
+from arena.store import CANCELLED, Bot, Store, StoreError
 
 __all__ = [
     "DEFAULT_DECISION_SECONDS",
@@ -284,20 +286,27 @@ class PlayService(arena_pb2_grpc.PlayServicer):
 
     def cancel(self, match_id: str, reason: str) -> str:
         """Cancel a scheduled or running match: ``scheduled`` or ``running`` (what it was);
-        KeyError if neither."""
+        KeyError if neither. A scheduled one is stored at once, cancelled before its
+        first deal (a running one when its coroutine stops)."""
         with self._lock:
             plan = next((p for p in self.scheduled if p.match_id == match_id), None)
             if plan is not None:
                 self.scheduled.remove(plan)
             session = self.sessions.get(match_id)
-        if plan is not None:
-            self._tournament_over(plan.tournament_id)
-            return "scheduled"
-        if session is None:
+        if plan is None and session is None:
             raise KeyError(match_id)
-        log.info("match_cancelled", match_id=match_id, reason=reason or "no reason given")
-        session.abort("cancelled", reason)
-        return "running"
+        was = "scheduled" if plan is not None else "running"
+        log.info("match_cancelled", match_id=quoted(match_id), was=was, reason=quoted(reason))
+        if session is not None:
+            session.abort(CANCELLED, reason)
+            return was
+        assert plan is not None
+        try:
+            self.store.add_match(unplayed_match(plan, self.config.clock, CANCELLED, reason))
+        except StoreError as err:  # logged, never silent: the match is not played either way
+            log.error("cancelled_match_not_stored", match_id=quoted(match_id), error=str(err))
+        self._tournament_over(plan.tournament_id)
+        return was
 
     async def drain(self, reason: str, timeout: float) -> None:
         """Seat nothing more, tell every connection, let running matches finish within

@@ -28,6 +28,7 @@ from arena.server.remote import struct
 from arena.server.results import END_REASONS, rating_change, timestamp
 from arena.store import (
     BUILTIN_KIND,
+    CANCELLED,
     RATING_SYSTEMS,
     Bot,
     MatchFilter,
@@ -178,7 +179,9 @@ def _finished_summary(
             players=list(players),
             tournament_id=tournament_id or "",
         ),
-        status=arena_pb2.MATCH_STATUS_FINISHED,
+        status=arena_pb2.MATCH_STATUS_CANCELLED
+        if end_reason == CANCELLED
+        else arena_pb2.MATCH_STATUS_FINISHED,
         deals=deals,
         finished_at=timestamp(finished_at),
         end_reason=END_REASONS.get(end_reason, arena_pb2.END_REASON_CANCELLED),
@@ -213,12 +216,16 @@ def list_matches(
         and (not request.bot or request.bot in m.info.players)
         and (not request.tournament_id or m.info.tournament_id == request.tournament_id)
     ]
-    if statuses and arena_pb2.MATCH_STATUS_FINISHED not in statuses:
+    stored = statuses & {arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_CANCELLED}
+    if statuses and not stored:
         return arena_pb2.ListMatchesResponse(matches=shown)
     wanted = MatchFilter(
         variant=request.variant or None,
         tournament_id=request.tournament_id or None,
         bot=request.bot or None,
+        cancelled=None
+        if not statuses or len(stored) == 2
+        else (arena_pb2.MATCH_STATUS_CANCELLED in stored),
     )
     page = store.match_listings(wanted, offset=offset, limit=size + 1)
     after = offset + min(len(page), size)

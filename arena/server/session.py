@@ -43,14 +43,22 @@ from arena.match import (
     Policy,
     play_match_async,
 )
+from arena.record import ClockLimits, MatchRecord, match_summary
 from arena.server.connection import Connection
 from arena.server.remote import RemotePolicy, event_to_proto, observation_to_proto, struct
 from arena.server.results import end_of_match, failed_match_result, rating_change
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import ELO, OPENSKILL, ROOM, League
-from arena.store import RatingChange, Store
+from arena.store import RatingChange, Store, StoredMatch
 
-__all__ = ["ClockConfig", "MatchPlan", "MatchSession", "decision_seconds", "plan_summary"]
+__all__ = [
+    "ClockConfig",
+    "MatchPlan",
+    "MatchSession",
+    "decision_seconds",
+    "plan_summary",
+    "unplayed_match",
+]
 
 DEFAULT_DECISION_SECONDS: Final = 10.0
 DEFAULT_TIME_BANK_SECONDS: Final = 60.0
@@ -107,6 +115,31 @@ def plan_summary(plan: MatchPlan) -> arena_pb2.MatchSummary:
         ),
         status=arena_pb2.MATCH_STATUS_SCHEDULED,
     )
+
+
+def unplayed_match(plan: MatchPlan, clock: ClockConfig, reason: str, detail: str) -> StoredMatch:
+    """A scheduled match stopped before its first deal (``reason``: ``cancelled``), as
+    the store keeps it: no deal, not rated, the operator's ``detail`` with it."""
+    game = games.make(plan.variant, **dict(plan.options))
+    clock = plan.clock or clock
+    seed = plan.seed if plan.seed is not None else secrets.randbits(63)
+    limits = ClockLimits(decision_seconds(game, clock.decision_seconds), clock.time_bank_seconds)
+    record = MatchRecord(
+        game.name, dict(game.options), seed, list(plan.players), clock=limits, aborted=reason
+    )
+    record.result = match_summary([])
+    a, b, c, d = plan.players
+    job = MatchJob(
+        id=plan.match_id or f"unplayed-{plan.variant}-{secrets.token_hex(4)}",
+        variant=plan.variant,
+        options=dict(game.options),
+        seed=seed,
+        players=(a, b, c, d),
+        max_deals=plan.max_deals,
+    )
+    cut_short = {"aborted": reason, **({"reason": detail} if detail else {})}
+    report = MatchReport.of(job, MatchResult([], record, aborted=reason))
+    return report.stored(plan.tournament_id, **cut_short)
 
 
 class Stoppable:
