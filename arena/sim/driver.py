@@ -85,16 +85,19 @@ def expected_matches(config: TournamentConfig) -> int:
 def stages(config: TournamentConfig, store: Store, league: League) -> Iterator[list[MatchJob]]:
     """The matches to play, stage by stage: all at once, or one rated round at a time,
     its meetings fixed in the store before it is played (a resumed round keeps them).
-    A round is planned only once the stage before it is stored."""
+    A round is planned only once the stage before it is stored, from the ratings and
+    the meetings of the rounds before it."""
     if config.format != "rated":
         yield plan(config)
         return
+    earlier: list[list[Meeting]] = []
     for number in range(config.matches):
-        proposed = pair_round(config, league.elo)
+        proposed = pair_round(config, league.elo, earlier)
         fixed = store.fix_round(config.id, number, proposed)
         meetings: list[Meeting] = [
             ((first[0], first[1]), (second[0], second[1])) for first, second in fixed
         ]
+        earlier.append(meetings)
         yield round_jobs(config, number, meetings)
 
 

@@ -2,17 +2,18 @@
 
 A definition names the teams (or bots, each partnered with itself), the variant
 and its options, the format — a round robin of teams, a gauntlet of every team
-against a reference, or continuous rated matchmaking (rounds in which teams of
-close Elo meet) — the matches per pairing (rounds), the deals per match, the seed
-and whether to pair deals. Every match has a deterministic id (tournament,
-pairing, match, side), so a rerun skips what is stored and a retried batch is
-stored once.
+against a reference, or rated rounds (Swiss-style: teams of close Elo meet, no
+rematch while one can be avoided, byes rotated) — the matches per pairing
+(rounds), the deals per match, the seed and whether to pair deals. Every match
+has a deterministic id (tournament, pairing, match, side), so a rerun skips what
+is stored and a retried batch is stored once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
@@ -30,6 +31,7 @@ from arena.definitions import (
 from arena.errors import ConfigError
 from arena.games import make
 from arena.sim.jobs import MatchJob, team_players
+from arena.sim.swiss import pair_swiss
 
 EXAMPLE = """\
 # arena tournament definition
@@ -149,17 +151,26 @@ Meeting = tuple[Team, Team]
 
 
 def pair_round(
-    config: TournamentConfig, elo: Mapping[str, float], initial: float = 1500.0
+    config: TournamentConfig,
+    elo: Mapping[str, float],
+    earlier: Sequence[Sequence[Meeting]] = (),
+    initial: float = 1500.0,
 ) -> list[Meeting]:
-    """The meetings of a round of rated matchmaking: teams sorted by their Elo (the
-    mean of their bots) meet their neighbours — first against second, third against
-    fourth …; with an odd number of teams the weakest sits out."""
+    """The meetings of a round of rated matchmaking, Swiss-style (:func:`pair_swiss`):
+    teams in the order of their Elo (the mean of their bots) meet teams of similar
+    strength, no two teams meet again while that can be avoided in the ``earlier``
+    rounds, and with an odd number of teams the bye goes to one with the fewest byes."""
 
     def strength(team: Team) -> tuple[float, str]:
         return (-(elo.get(team[0], initial) + elo.get(team[1], initial)) / 2, ",".join(team))
 
-    ranked = sorted(config.teams, key=strength)
-    return [(ranked[k], ranked[k + 1]) for k in range(0, len(ranked) - 1, 2)]
+    met = {frozenset(meeting) for meetings in earlier for meeting in meetings}
+    byes = Counter(
+        team
+        for meetings in earlier
+        for team in set(config.teams) - {team for meeting in meetings for team in meeting}
+    )
+    return pair_swiss(sorted(config.teams, key=strength), met, byes).meetings
 
 
 def round_jobs(
@@ -183,9 +194,9 @@ def round_jobs(
 def plan_round(
     config: TournamentConfig, round_index: int, elo: Mapping[str, float], initial: float = 1500.0
 ) -> list[MatchJob]:
-    """One round of rated matchmaking from these ratings (:func:`pair_round`,
-    :func:`round_jobs`)."""
-    return round_jobs(config, round_index, pair_round(config, elo, initial))
+    """One round of rated matchmaking from these ratings, as a first round
+    (:func:`pair_round`, :func:`round_jobs`)."""
+    return round_jobs(config, round_index, pair_round(config, elo, (), initial))
 
 
 def plan(config: TournamentConfig) -> list[MatchJob]:
