@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from arena.env.policy import PolicyBot, PolicyNetwork
 from arena.env.vector import VectorEnv
 from arena.errors import ConfigError
 from arena.games import make, names
-from arena.games.base import Action, Observation
+from arena.games.base import Action, Observation, State
 from arena.match import Policy, play_match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,18 +62,56 @@ def play_episode(arena_env: ArenaEnv, rng: np.random.Generator) -> dict[str, flo
     return totals
 
 
+class Recorded:
+    """An engine state that keeps the actions applied to it (the environment's moves)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.actions: list[Action] = []
+
+    def apply(self, action: Action) -> None:
+        self.actions.append(action)
+        self.state.apply(action)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.state, name)
+
+
+EPISODES = 4
+"""Deals of a match played as episodes: in sanfu the seats move (SF-4) within them."""
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_an_episode_is_one_deal_and_its_rewards_are_the_deals_scores(variant: str) -> None:
+    """Each episode is one deal: the deal re-played on the engine from its start with the
+    moves the environment made ends there, and each player's rewards are the engine's
+    score of the seat that player sits at (in sanfu the seats move, SF-4, so seat and
+    player differ): fails if rewards go by seat instead of player, are another deal's, or
+    are not the deal's scores."""
     arena_env = raw_env(variant)
     arena_env.reset(seed=7)
-    rewards = play_episode(arena_env, np.random.default_rng(7))
-    outcome = arena_env.outcome
-    assert outcome is not None and arena_env.state.is_terminal()
-    expected = {
-        f"player_{arena_env.state.player_at(seat)}": float(score)
-        for seat, score in enumerate(outcome.scores)
-    }
-    assert rewards == expected
+    rng = np.random.default_rng(7)
+    moved = scored = 0
+    for _ in range(EPISODES):
+        start = arena_env.state.clone()
+        recorded = Recorded(arena_env.table.state)
+        arena_env.table.state = cast(State, recorded)
+        rewards = play_episode(arena_env, rng)
+        replayed = start
+        for action in recorded.actions:
+            assert not replayed.is_terminal()
+            replayed.apply(action)
+        assert replayed.is_terminal()
+        scores = replayed.outcome().scores
+        players = [replayed.player_at(seat) for seat in range(4)]
+        assert sorted(players) == [0, 1, 2, 3]
+        assert rewards == {f"player_{players[seat]}": float(scores[seat]) for seat in range(4)}
+        scored += any(scores)
+        moved += players != [0, 1, 2, 3] and scores[players.index(0)] != scores[0]
+        arena_env.reset()
+    assert scored, "every deal scored nothing: rewards of zero would pass"
+    if variant == "sanfu":
+        assert moved, "no deal where a player's seat and score differ: a mix-up goes unseen"
 
 
 def test_reset_without_a_seed_deals_the_matchs_next_deal_with_its_tribute() -> None:
