@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
+import inspect
 import io
 import re
 import shlex
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -431,3 +434,210 @@ def test_a_wrong_label_in_the_table_is_found(tmp_path: Path) -> None:
     page.write_text(text.replace(f"{row} — |", f"{row} variant |"), encoding="utf-8")
     assert metrics_table(page) != registered()
     assert metrics_table(page)["arena_sim_workers"] == {"variant"}
+
+
+# --- figures -------------------------------------------------------------------------
+
+_NUMBER = r"(?<![\w.\-/#=:])\d[\d,]*(?:\.\d+)?"
+_UNIT = (
+    r"(?:[\s-]?(?:ms|µs|s|min|minutes?|seconds?|hours?|MB|kB|MiB|KiB|GB|bytes)(?![\w/])"
+    r"|\s?(?:×|x)(?![\w\d]|\s\d)|%|\s?[a-z]*/s(?!\w))"
+)
+_SPELLED = (
+    r"\b(?:half an?|one|two|three|four|five|ten|a few|several) "
+    r"(?:minutes?|seconds?|hours?)\b|\b\d+ times as\b"
+)
+FIGURE = re.compile(f"{_NUMBER}{_UNIT}|{_SPELLED}")
+"""A number with a unit of time, size, ratio or rate: ``23 s``, ``4.7 ms``, ``2.7×``,
+``95%``, ``161,235/s``, ``1 MiB``, ``half a minute``, ``3 times as`` (a tensor's shape,
+``4 × 58``, is none)."""
+
+MEASURED = re.compile(r"measured on (\d{4}-\d{2}-\d{2})", re.IGNORECASE)
+"""How a figure is marked as measured: the date it was measured on."""
+
+TARGET = re.compile(r"(?:≤|≥|target|at most|up to)\s*$")
+"""What precedes a target or a bound (``≤ 100 ms``): a goal, not a measurement."""
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A paragraph, a list or a table of a page (lines between blank lines), on one line."""
+
+    page: Path
+    line: int
+    text: str
+
+    @property
+    def table(self) -> bool:
+        return self.text.startswith("|")
+
+
+def paragraphs(page: Path) -> list[Paragraph]:
+    text = re.sub(r"`[^`]*`", lambda code: re.sub(r"\S", " ", code.group()), prose(page))
+    found, held, start = [], list[str](), 0
+    for number, line in enumerate([*text.split("\n"), ""], 1):
+        if line.strip():
+            start = start if held else number
+            held.append(line.strip())
+        elif held:
+            joiner = "\n" if held[0].startswith("|") else " "
+            found.append(Paragraph(page, start, joiner.join(held)))
+            held = []
+    return found
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g} s"
+
+
+def _percent(value: float) -> str:
+    return f"{value * 100:g}%"
+
+
+def _alert(name: str, what: str) -> str:
+    """A figure of an alerting rule in deploy/alerts.yml: its range, its ``for`` or the
+    threshold its expression compares with."""
+    rules = yaml.safe_load((ROOT / "deploy" / "alerts.yml").read_text(encoding="utf-8"))
+    [rule] = [r for g in rules["groups"] for r in g["rules"] if r["alert"] == name]
+    if what == "threshold":
+        return _percent(float(re.findall(r">\s*([\d.]+)", rule["expr"])[-1]))
+    minutes = re.search(r"(\d+)m", rule["for"] if what == "for" else rule["expr"])
+    assert minutes, rule
+    return f"{minutes.group(1)} minutes"
+
+
+def constants() -> list[tuple[str, str]]:
+    """Figures that are the program's settings, not measurements: a pattern of the phrase
+    in a page (code spans blanked), its ``figure`` group the figure, and the figure as the
+    code has it."""
+    from arena import games
+    from arena.commands import balance
+    from arena.games import sanfu
+    from arena.rating import stats
+    from arena.server import app, session
+    from arena.sim import differences
+    from arena.web import accounts, host
+
+    confidence = inspect.signature(stats.wilson_interval).parameters["confidence"].default
+    people = host.PEOPLE_CLOCK
+    sanfu_time = games.make("sanfu").options["time_limit"]
+    family = _percent(differences.FAMILY_ERROR)
+    grace = _seconds(session.DEFAULT_GRACE_SECONDS)
+    return [
+        (r"(?P<figure>95%)", _percent(confidence)),
+        (r"(?P<figure>5%) (?:family-wise |error|divided|evenly|or less)", family),
+        (
+            r"decision time per variant \((?P<figure>\d+ s)",
+            _seconds(session.DEFAULT_DECISION_SECONDS),
+        ),
+        (r"decision \(default (?P<figure>\d+ s)", _seconds(session.DEFAULT_DECISION_SECONDS)),
+        (r"sanfu (?P<figure>\d+ s), SF-12", _seconds(sanfu_time)),
+        (r"time bank per seat \((?P<figure>\d+ s)", _seconds(session.DEFAULT_TIME_BANK_SECONDS)),
+        (
+            r"bank for the match \(default (?P<figure>\d+ s)",
+            _seconds(session.DEFAULT_TIME_BANK_SECONDS),
+        ),
+        (r"waits (?P<figure>\d+ s) for its bot", grace),
+        (r"waits for its bot \(default (?P<figure>\d+ s)", grace),
+        (r"a new connection within (?P<figure>\d+ s)", grace),
+        (
+            r"\((?P<figure>\d+ MiB)\) — the largest message the server accepts",
+            f"{app.MAX_RECEIVE_BYTES >> 20} MiB",
+        ),
+        (
+            r"\((?P<figure>\d+ MiB)\) — the largest message the server sends",
+            f"{app.MAX_SEND_BYTES >> 20} MiB",
+        ),
+        (r"deadline \(default (?P<figure>\d+ s)", _seconds(app.DRAIN_SECONDS)),
+        (r"Each decision has (?P<figure>\d+ s)", _seconds(people.decision_seconds)),
+        (r"and a (?P<figure>\d+-minute) bank", f"{people.time_bank_seconds / 60:g}-minute"),
+        (r"seat back within (?P<figure>\d+ s)", _seconds(people.grace_seconds)),
+        (r"then one each (?P<figure>\d+ s)", _seconds(1 / accounts.TRIES_PER_SECOND)),
+        (r"about (?P<figure>\d+ s) of play each", _seconds(balance.BATCH_SECONDS)),
+        (r"fleeing player pays (?P<figure>\d+×)", f"{sanfu.scoring.FLEE_STAKE}×"),
+        (r"no deal finished for (?P<figure>\d+ minutes)", _alert("ArenaNoDealsFinished", "expr")),
+        (
+            r"timeout rate above (?P<figure>\d+%)",
+            _alert("ArenaDecisionTimeoutRateHigh", "threshold"),
+        ),
+        (
+            r"timeout rate above \d+% for (?P<figure>\d+ minutes)",
+            _alert("ArenaDecisionTimeoutRateHigh", "for"),
+        ),
+        (
+            r"more than (?P<figure>\d+%) of its requests",
+            _alert("ArenaWebServerErrors", "threshold"),
+        ),
+        (r"with a 5xx for (?P<figure>\d+ minutes)", _alert("ArenaWebServerErrors", "for")),
+    ]
+
+
+def unaccounted(paragraphs_: Sequence[Paragraph]) -> list[str]:
+    """Each figure neither dated nor a target nor one of :func:`constants`."""
+    rules = [(re.compile(pattern), figure) for pattern, figure in constants()]
+    wrong, previous = [], None
+    for paragraph in paragraphs_:
+        marked = bool(MEASURED.search(paragraph.text)) or (
+            paragraph.table and previous is not None and bool(MEASURED.search(previous.text))
+        )
+        known, where = set[int](), f"{paragraph.page.name}:{paragraph.line}"
+        for rule, figure in rules:
+            for found in rule.finditer(paragraph.text):
+                if found.group("figure") != figure:
+                    wrong.append(f"{where}: {found.group()!r}: the code has {figure}")
+                known |= set(range(*found.span("figure")))
+        for found in FIGURE.finditer(paragraph.text):
+            goal = TARGET.search(paragraph.text[: found.start()]) or paragraph.text[
+                found.end() :
+            ].startswith(" target")
+            if marked or found.start() in known or goal:
+                continue
+            context = paragraph.text[max(0, found.start() - 60) : found.end() + 20]
+            wrong.append(f"{where}: {found.group()!r} in: {context!r}")
+        previous = paragraph
+    return wrong
+
+
+def all_paragraphs() -> list[Paragraph]:
+    return [paragraph for page in pages() for paragraph in paragraphs(page)]
+
+
+def test_every_figure_is_dated_or_read_from_the_code() -> None:
+    """A time, size, ratio or rate in the prose or a table is marked "measured on
+    YYYY-MM-DD" (in its paragraph, or a table's caption), is a target (``≤ 100 ms``), or
+    is a setting of the program that matches the code."""
+    wrong = unaccounted(all_paragraphs())
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_setting_the_figures_cite_is_on_a_page() -> None:
+    """Each pattern of :func:`constants` finds its phrase, so none is left stale."""
+    text = "\n".join(paragraph.text for paragraph in all_paragraphs())
+    missing = [pattern for pattern, _ in constants() if not re.search(pattern, text)]
+    assert not missing
+
+
+def test_the_dates_of_measurements_are_real_days_gone_by() -> None:
+    dates = [day for p in all_paragraphs() for day in MEASURED.findall(p.text)]
+    assert dates
+    for day in dates:
+        assert datetime.date.fromisoformat(day) <= datetime.date.today()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A smoke run takes under half a minute.",
+        "A smoke run takes 79 s.",
+        "The page answers in 4.7 ms, 2.7× the baseline, at 161,235/s.",
+        "Each decision has 31 s and a 3-minute bank.",
+        "A seat whose connection broke waits 29 s for its bot.",
+    ],
+)
+def test_an_undated_figure_is_found(tmp_path: Path, text: str) -> None:
+    """What would break the figures test: a figure neither dated nor the code's."""
+    page = tmp_path / "page.md"
+    page.write_text(f"# A page\n\n{text}\n", encoding="utf-8")
+    assert unaccounted(paragraphs(page))
+    page.write_text(f"# A page\n\n{text} (measured on 2026-12-07)\n", encoding="utf-8")
+    assert not [w for w in unaccounted(paragraphs(page)) if "the code has" not in w]
