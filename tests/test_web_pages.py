@@ -308,7 +308,7 @@ def test_tournaments_and_a_tournament(client: Client, played: Played) -> None:
     shown = {a["href"].removeprefix("/matches/") for a in page.find("a", class_="match-link")}
     assert shown == set(played.tournament_matches)
     assert "Definition" in html and '"matches": 2' in html
-    progress = get(client, f"/tournaments/{TOURNAMENT}/progress").json()
+    progress = get(client, f"/api/tournaments/{TOURNAMENT}/progress").json()
     assert progress == {
         "id": TOURNAMENT,
         "status": "finished",
@@ -585,7 +585,6 @@ def test_both_catalogs_hold_the_same_site_words() -> None:
         "/bots/nobody",
         "/matches/no-such-match",
         "/tournaments/no-such",
-        "/tournaments/no-such/progress",
         "/reports/no-such",
         "/reports/..%2F..%2Fetc%2Fpasswd",
         "/leaderboard?tournament=no-such",
@@ -601,11 +600,14 @@ def test_unknown_ids_are_404_pages(client: Client, url: str) -> None:
         assert 'data-status="404"' in response.text
 
 
-@pytest.mark.parametrize("url", ["/api/matches/nope/table", "/api/matches/nope/live"])
+@pytest.mark.parametrize(
+    "url",
+    ["/api/matches/nope/table", "/api/matches/nope/live", "/api/tournaments/nope/progress"],
+)
 def test_unknown_ids_in_the_api_are_json_404s(client: Client, url: str) -> None:
     response = get(client, url)
     assert response.status_code == 404
-    assert "no match 'nope'" in response.json()["message"]
+    assert "'nope'" in response.json()["message"]
 
 
 @pytest.mark.parametrize("path", ["/matches/{id}", "/api/matches/{id}/table"])
@@ -694,7 +696,6 @@ def error_message(html: str) -> str:
         ("/matches/no-such-match?deal=2", "no-such-match"),
         ("/bots/nobody", "nobody"),
         ("/tournaments/no-such", "no-such"),
-        ("/tournaments/no-such/progress", "no-such"),
         ("/leaderboard?tournament=no-such", "no-such"),
         ("/reports/no-such", "no-such"),
         ("/reports/other", "other"),
@@ -1047,7 +1048,7 @@ def test_a_running_tournament_page_polls_its_progress(played: Played, tmp_path: 
             page = Tags(get(client, f"/tournaments/{TOURNAMENT}").text)
             (box,) = page.find("div", id="progress")
             assert box["data-status"] == "running"
-            assert box["data-url"] == f"/tournaments/{TOURNAMENT}/progress"
+            assert box["data-url"] == f"/api/tournaments/{TOURNAMENT}/progress"
             scripts = [s["src"] for s in page.having("script", "src")]
             assert any(re.fullmatch(r"/static/site\.js\?v=[0-9a-f]{16}", s) for s in scripts)
             progress = get(client, box["data-url"]).json()
@@ -1073,12 +1074,12 @@ def test_a_running_tournament_lists_its_running_match_to_watch(tmp_path: Path) -
             assert page.find("table", id="live-matches")
             assert page.find("tr", **{"data-match": match.id, "class": "live-row"})
             assert page.find("a", class_="match-link", href=f"/matches/{quote(match.id)}")
-            progress = get(client, f"/tournaments/{tournament}/progress").json()
+            progress = get(client, f"/api/tournaments/{tournament}/progress").json()
             assert progress["live"] == [match.id] and progress["played"] == 0
         finally:
             match.finish()
         wait_until(
-            lambda: get(client, f"/tournaments/{tournament}/progress").json()["live"] == [],
+            lambda: get(client, f"/api/tournaments/{tournament}/progress").json()["live"] == [],
             "the played match leaves the live list",
         )
         page = Tags(get(client, f"/tournaments/{tournament}").text)

@@ -8,7 +8,7 @@ when first asked. Routes (every one also answers HEAD):
 ``/leaderboard``                            ``variant``, ``pool``, ``tournament``, ``sort``…
 ``/bots/{name}``                            a bot: ratings, their history, matches
 ``/tournaments``, ``/tournaments/{id}``     the tournaments, one of them
-``/tournaments/{id}/progress``              its progress as JSON (polled while it runs)
+``/api/tournaments/{id}/progress``          its progress as JSON (polled while it runs)
 ``/matches``                                the match list, its filters and pages
 ``/matches/{id}``                           the drawn table
 ``/api/matches/{id}/table``                 the table's frames as JSON
@@ -20,6 +20,12 @@ when first asked. Routes (every one also answers HEAD):
 ``/account``, ``/account/sign-…``           people's accounts (:mod:`arena.web.account_pages`)
 ``/healthz``                                ``{"status": "ok"}``
 ==========================================  =============================================
+
+A name or an id in a path is one segment, every ``/ ? # %`` in it escaped
+(:func:`~arena.web.rendering.segment`); the routes take it whole (``{id:path}``: the
+server has un-escaped ``%2F`` by the time routes match), so that any name's link opens
+its page. Only the last segment of a route is such a name, or a fixed word follows it
+on a route no other route's name can reach (``/api/tournaments/{id}/progress``).
 """
 
 from __future__ import annotations
@@ -65,14 +71,14 @@ def _routes(
     return [
         Route("/", pages.home),
         Route("/leaderboard", pages.leaderboard),
-        Route("/bots/{name:path}", pages.bot),  # a bot's parameters may name a file: '/'
+        Route("/bots/{name:path}", pages.bot),
         Route("/tournaments", pages.tournaments),
-        Route("/tournaments/{id}", pages.tournament),
-        Route("/tournaments/{id}/progress", pages.tournament_progress),
+        Route("/tournaments/{id:path}", pages.tournament),
+        Route("/api/tournaments/{id:path}/progress", pages.tournament_progress),
         Route("/matches", pages.matches),
-        Route("/matches/{id}", tables.page),
-        Route("/api/matches/{id}/table", tables.table),
-        Route("/api/matches/{id}/live", tables.live),
+        Route("/matches/{id:path}", tables.page),
+        Route("/api/matches/{id:path}/table", tables.table),
+        Route("/api/matches/{id:path}/live", tables.live),
         Route("/tables/new", seats.new),
         Route("/tables", seats.create, methods=["POST"]),
         Route("/tables/{id}", seats.page),
@@ -87,7 +93,7 @@ def _routes(
         Route("/account/sign-up", accounts.sign_up, methods=["POST"]),
         Route("/account/sign-out", accounts.sign_out, methods=["POST"]),
         Route("/reports", pages.reports),
-        Route("/reports/{name}", pages.report),
+        Route("/reports/{name:path}", pages.report),
         Route("/healthz", pages.healthz),
         Mount("/static", app=VersionedStatic(assets), name="static"),
     ]

@@ -1,6 +1,8 @@
 """Error pages: an unknown id is a 404 page, a bad query parameter a 400 page naming it,
-the unexpected a 500 page that shows no internals (the error is logged, with the
-request's id shown to the reader). Under ``/api/`` the same errors are JSON."""
+a method a route does not answer a 405 whose ``Allow`` names those it does, the
+unexpected a 500 page that shows no internals (the error is logged, with the request's
+id shown to the reader). Under ``/api/`` the same errors are JSON. A page quotes what
+was asked as a bounded prefix (:func:`arena.errors.quoted`), however long it was."""
 
 from __future__ import annotations
 
@@ -10,14 +12,16 @@ from typing import Final
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Match
 
+from arena.errors import quoted
 from arena.log import get_logger
 from arena.web.i18n import translate
 from arena.web.query import BadQuery
 from arena.web.rendering import Renderer, page_language
 from arena.web.viewer import NotFound
 
-__all__ = ["BadParameter", "ErrorPages", "detail"]
+__all__ = ["BadParameter", "ErrorPages", "allowed_methods", "detail"]
 
 log = get_logger("arena.web")
 
@@ -32,8 +36,8 @@ class BadParameter(BadQuery):
     the catalogs (``error.bad.<reason>``)."""
 
     def __init__(self, name: str, value: str, wanted: str, reason: str, **fields: object) -> None:
-        shown = value if len(value) <= 40 else value[:40] + "…"
-        super().__init__(f"{name}: {wanted}, got {shown!r}", name, reason, value=shown, **fields)
+        shown = quoted(value)
+        super().__init__(f"{name}: {wanted}, got {shown}", name, reason, value=shown, **fields)
         self.name = name
 
 
@@ -41,12 +45,23 @@ def detail(lang: str, error: Exception) -> str | None:
     """What an unknown id or a bad parameter was, in ``lang`` when the error says which
     (:class:`NotFound`'s ``what``, :class:`BadQuery`'s ``reason``), else its message."""
     if isinstance(error, NotFound) and error.what:
-        return translate(lang, f"error.missing.{error.what}", name=error.name)
+        return translate(lang, f"error.missing.{error.what}", name=quoted(error.name))
     if isinstance(error, BadQuery) and error.reason:
         return translate(
             lang, f"error.bad.{error.reason}", parameter=error.parameter, **error.fields
         )
     return str(error) or None
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """The methods some route of the site answers at the request's path (several routes
+    may share a path, one per method)."""
+    methods: set[str] = set()
+    for route in getattr(request.app, "routes", ()):
+        found, _ = route.matches(request.scope)
+        if found is Match.FULL or found is Match.PARTIAL:
+            methods |= getattr(route, "methods", None) or set()
+    return sorted(methods)
 
 
 class ErrorPages:
@@ -91,7 +106,11 @@ class ErrorPages:
         said = exc.detail if status < 500 or status == 503 else None
         known = status in HTTPStatus.__members__.values()
         plain = known and said == HTTPStatus(status).phrase
-        return self.response(request, status, None if plain else said)
+        response = self.response(request, status, None if plain else said)
+        response.headers.update(exc.headers or {})
+        if status == 405:
+            response.headers["allow"] = ", ".join(allowed_methods(request))
+        return response
 
     async def not_found(self, request: Request, exc: Exception) -> Response:
         return self.response(request, 404, str(exc) or None, exc)

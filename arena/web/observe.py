@@ -3,12 +3,15 @@ and its log line, and the 500 page for anything unexpected.
 
 - Language: ``?lang=zh|en`` chooses it and sets the ``lang`` cookie; else the cookie;
   else ``Accept-Language``; else Chinese. Any other ``lang`` is a 400 page naming it.
+- Size: a query longer than :data:`MAX_QUERY` is a 400 page (a page's links carry its
+  query on: it stays bounded).
 - Headers: a Content-Security-Policy allowing only the site itself (scripts and styles
   in files, images also as ``data:`` URIs for balance plots), no framing, no sniffing.
 - Metrics: ``arena_web_requests_total`` and ``arena_web_request_seconds`` by route
   template (``/bots/{name}``, never the name: the labels stay few), method and status.
 - Log: one ``web_request`` event per request (method, path, route, status, duration,
-  language, request id); an unexpected error is logged with its traceback as
+  language, request id; a path longer than :data:`LOGGED_PATH` as a quoted prefix, as
+  :func:`arena.errors.quoted` quotes input); an unexpected error is logged with its traceback as
   ``web_request_failed`` and answered by the 500 page, which shows none of it.
 """
 
@@ -25,11 +28,18 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena import metrics
+from arena.errors import quoted
 from arena.log import get_logger
 from arena.web.errors import BadParameter, ErrorPages
 from arena.web.i18n import DEFAULT_LANGUAGE, LANGUAGES, choose_language
+from arena.web.query import BadQuery
 
-__all__ = ["LANGUAGE_COOKIE", "SECURITY_HEADERS", "SiteMiddleware"]
+__all__ = ["LANGUAGE_COOKIE", "LOGGED_PATH", "MAX_QUERY", "SECURITY_HEADERS", "SiteMiddleware"]
+
+MAX_QUERY: Final = 4096
+"""The longest query string (bytes) a page of the site takes."""
+LOGGED_PATH: Final = 200
+"""The longest path a log line holds whole."""
 
 LANGUAGE_COOKIE: Final = "lang"
 COOKIE_SECONDS: Final = 365 * 24 * 3600
@@ -47,14 +57,32 @@ SECURITY_HEADERS: Final = {
 log = get_logger("arena.web")
 
 
+def logged_path(path: str) -> str:
+    """A request's path as a log line holds it: whole, or a quoted prefix when long."""
+    return path if len(path) <= LOGGED_PATH else quoted(path, LOGGED_PATH)
+
+
+def _check_size(scope: Scope) -> None:
+    query: bytes = scope.get("query_string", b"")
+    if len(query) > MAX_QUERY:
+        raise BadQuery(
+            f"the address's query is {len(query)} bytes long: at most {MAX_QUERY}",
+            "query",
+            "query_long",
+            most=MAX_QUERY,
+        )
+
+
 def _language(request: Request) -> tuple[str, str | None]:
     """The request's language, and the one asked in the query (to keep in the cookie)."""
     asked = request.query_params.get("lang")
+    cookie = request.cookies.get(LANGUAGE_COOKIE)
+    accept = request.headers.get("accept-language")
     if asked is not None and asked not in LANGUAGES:
+        request.state.lang = choose_language(None, cookie, accept)  # the refusal's
         allowed = ", ".join(LANGUAGES)
         raise BadParameter("lang", asked, f"must be one of {allowed}", "choice", allowed=allowed)
-    cookie = request.cookies.get(LANGUAGE_COOKIE)
-    return choose_language(asked, cookie, request.headers.get("accept-language")), asked
+    return choose_language(asked, cookie, accept), asked
 
 
 class _Exchange:
@@ -99,7 +127,7 @@ class _Exchange:
         log.info(
             "web_request",
             method=method,
-            path=self.scope["path"],
+            path=logged_path(self.scope["path"]),
             route=self.route,
             status=self.status,
             ms=round(seconds * 1000, 1),
@@ -124,12 +152,15 @@ class SiteMiddleware:
         request = exchange.request
         try:
             request.state.lang, exchange.asked = _language(request)
+            _check_size(scope)
             await self.app(scope, receive, exchange.send)
-        except BadParameter as err:
+        except BadQuery as err:
             answer = self.errors.response(request, 400, str(err), err)
             await answer(scope, receive, exchange.send)
         except Exception:
-            log.exception("web_request_failed", path=scope["path"], route=exchange.route)
+            log.exception(
+                "web_request_failed", path=logged_path(scope["path"]), route=exchange.route
+            )
             if exchange.started:
                 raise  # nothing more can be said on this response: the server closes it
             await self.errors.response(request, 500)(scope, receive, exchange.send)

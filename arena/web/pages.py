@@ -13,9 +13,10 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
+from arena.errors import quoted
 from arena.web import plots
 from arena.web.params import choice, identifier
-from arena.web.rendering import Renderer, page_language, pool_name
+from arena.web.rendering import Renderer, page_language, path_of, pool_name
 from arena.web.reports import report_view
 from arena.web.viewer import LeaderRow, MatchQuery, MatchRow, NotFound, TournamentRow, Viewer
 
@@ -157,7 +158,7 @@ class Pages:
         for row in self.viewer.tournaments():
             if row.id == tournament:
                 return row
-        raise NotFound(f"no tournament {tournament!r}", "tournament", tournament)
+        raise NotFound(f"no tournament {quoted(tournament)}", "tournament", tournament)
 
     # -- matches --------------------------------------------------------------------
 
@@ -215,7 +216,7 @@ def _sort_link(request: Request, key: str, sort: str, order: str) -> SortLink:
     asked = ("asc" if order == "desc" else "desc") if key == sort else "desc"
     params = [(k, v) for k, v in request.query_params.multi_items() if k not in ("sort", "order")]
     return SortLink(
-        _href(request.url.path, [*params, ("sort", key), ("order", asked)]),
+        _href(path_of(request), [*params, ("sort", key), ("order", asked)]),
         key == sort,
         order if key == sort else "",
     )
@@ -226,7 +227,7 @@ def _page_link(request: Request) -> Callable[[int], str]:
     kept = [(k, v) for k, v in request.query_params.multi_items() if k != "page"]
 
     def link(number: int) -> str:
-        return _href(request.url.path, [*kept, ("page", str(number))])
+        return _href(path_of(request), [*kept, ("page", str(number))])
 
     return link
 

@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Final
 
 from arena import games
+from arena.errors import quoted
 from arena.store import MATCH_RESULTS, MatchFilter
 
 __all__ = ["DEFAULT_PER_PAGE", "MAX_PAGE", "MAX_PER_PAGE", "MAX_TEXT", "BadQuery", "MatchQuery"]
@@ -46,7 +47,7 @@ def _text(params: Mapping[str, str], key: str) -> str | None:
             most=MAX_TEXT,
         )
     if value and not value.isprintable():
-        raise BadQuery(f"{key} {value!r}: printable characters only", key, "not_printable")
+        raise BadQuery(f"{key} {quoted(value)}: printable characters only", key, "not_printable")
     return value or None
 
 
@@ -56,19 +57,19 @@ def _number(params: Mapping[str, str], key: str, default: int, highest: int) -> 
         return default
     if not text.isdecimal() or not text.isascii():
         raise BadQuery(
-            f"{key} {text[:40]!r} is not a whole number from 1 to {highest}",
+            f"{key} {quoted(text)} is not a whole number from 1 to {highest}",
             key,
             "number",
-            value=text[:40],
+            value=quoted(text),
             low=1,
             high=highest,
         )
     if len(text) > 12 or not 1 <= int(text) <= highest:
         raise BadQuery(
-            f"{key} {text[:40]!r} is out of range: 1 to {highest}",
+            f"{key} {quoted(text)} is out of range: 1 to {highest}",
             key,
             "number",
-            value=text[:40],
+            value=quoted(text),
             low=1,
             high=highest,
         )
@@ -85,7 +86,7 @@ def _day(params: Mapping[str, str], key: str) -> date | None:
         _bound(day, end=False)
     except (ValueError, OverflowError):
         raise BadQuery(
-            f"{key} {text[:40]!r} is not a date (YYYY-MM-DD)", key, "date", value=text[:40]
+            f"{key} {quoted(text)} is not a date (YYYY-MM-DD)", key, "date", value=quoted(text)
         ) from None
     return day
 
@@ -142,31 +143,31 @@ class MatchQuery:
         if variant is not None and variant not in games.names():
             known = ", ".join(games.names())
             raise BadQuery(
-                f"variant {variant!r} is unknown (known: {known})",
+                f"variant {quoted(variant)} is unknown (known: {known})",
                 "variant",
                 "choice",
-                value=variant,
+                value=quoted(variant),
                 allowed=known,
             )
         result = _text(params, "result")
         if result is not None and result not in MATCH_RESULTS:
             allowed = ", ".join(MATCH_RESULTS)
             raise BadQuery(
-                f"result {result!r}: expected one of {allowed}",
+                f"result {quoted(result)}: expected one of {allowed}",
                 "result",
                 "choice",
-                value=result,
+                value=quoted(result),
                 allowed=allowed,
             )
         since, until = _day(params, "since"), _day(params, "until")
         first, last = _bound(since, end=False), _bound(until, end=True)
         if first is not None and last is not None and first >= last:
             raise BadQuery(
-                f"since {params['since']!r} is after until {params['until']!r}",
+                f"since {quoted(params['since'])} is after until {quoted(params['until'])}",
                 "since",
                 "since_after_until",
-                since=params["since"][:40],
-                until=params["until"][:40],
+                since=quoted(params["since"]),
+                until=quoted(params["until"]),
             )
         return cls(
             variant=variant,

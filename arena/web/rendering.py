@@ -1,6 +1,7 @@
 """Server-rendered pages: the Jinja2 environment of the package's templates and what every
 template gets — ``t`` (the page's words), ``lang``, ``static_url``, ``request``, the
-language switch's links — plus a few number and time filters."""
+language switch's links — plus a few number and time filters, and ``segment``: a name
+or an id as one segment of a link's path (:func:`segment`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import partial
 from typing import Any, Final
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from starlette.requests import Request
@@ -25,12 +26,28 @@ __all__ = [
     "changing_partners",
     "leaders",
     "page_language",
+    "path_of",
     "pool_link",
     "pool_name",
+    "segment",
 ]
 
 DASH: Final = "—"
+MAX_LINK: Final = 2000
+"""The longest link to this page again (the language switch) a page holds."""
 """What a missing value shows as."""
+
+
+def segment(value: object) -> str:
+    """A name or an id as one segment of a URL's path: every character but letters,
+    digits and ``_.-~`` escaped, ``/ ? # %`` too, so that the name comes back whole."""
+    return quote(str(value), safe="")
+
+
+def path_of(request: Request) -> str:
+    """The request's path as a link to it again (a name's ``/`` stays a ``/``: its
+    route takes the rest of the path whole)."""
+    return quote(request.scope["path"], safe="/")
 
 
 def page_language(request: Request) -> str:
@@ -102,9 +119,17 @@ def pool_link(pool: str) -> str:
 
 
 def _with_language(request: Request, lang: str) -> str:
-    """This page's path and query, in ``lang``."""
+    """This page's path and query, in ``lang``; of a long address (an error page's), the
+    path alone, or the front page: a link stays short whatever was asked."""
     params = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
-    return f"{request.url.path}?{urlencode([*params, ('lang', lang)])}"
+    path = path_of(request)
+    for link in (
+        f"{path}?{urlencode([*params, ('lang', lang)])}",
+        f"{path}?{urlencode([('lang', lang)])}",
+    ):
+        if len(link) <= MAX_LINK:
+            return link
+    return f"/leaderboard?{urlencode([('lang', lang)])}"
 
 
 class Renderer:
@@ -119,7 +144,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        self.env.filters.update(number=_number, percent=_percent, when=_when)
+        self.env.filters.update(number=_number, percent=_percent, when=_when, segment=segment)
         self.env.globals.update(
             changing_partners=changing_partners, leaders=leaders, pool_link=pool_link
         )

@@ -14,6 +14,8 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from arena.errors import quoted
+
 __all__ = [
     "MAX_REPORT_BYTES",
     "REPORT_NAME",
@@ -78,10 +80,10 @@ def read_report(folder: Path, name: str) -> dict[str, Any]:
     file or one that is not a report."""
     path = folder / f"{name}.json"
     if not REPORT_NAME.fullmatch(name) or not _inside(folder, path):
-        raise ReportMissing(f"no report {name[:60]!r}")
+        raise ReportMissing(f"no report {quoted(name)}")
     data, error = _read_report(path)
     if error is not None or data is None:
-        raise ReportMissing(f"report {name!r} cannot be read: {error}")
+        raise ReportMissing(f"report {quoted(name)} cannot be read: {error}")
     return data
 
 

@@ -30,16 +30,17 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 import bots
 from arena import games
 from arena.commands.arguments import game_options
-from arena.errors import ConfigError, ParseError
+from arena.errors import ConfigError, ParseError, quoted
 from arena.games import family_of
 from arena.web.accounts import Accounts
 from arena.web.events import EventStream
 from arena.web.forms import read_form, read_json
 from arena.web.host import PERSON, Table, TableHost, TableProblem
 from arena.web.i18n import Refusal, catalog, translate
+from arena.web.params import identifier
 from arena.web.people import People, Person, guest_name, person_name_problem
 from arena.web.readings import read_selection
-from arena.web.rendering import Renderer, page_language
+from arena.web.rendering import Renderer, page_language, segment
 from arena.web.tables import TablePages
 from arena.web.viewer import NotFound
 
@@ -135,7 +136,7 @@ class SeatPages:
         table_id = request.path_params["id"]
         table = self.host.table(table_id)
         if table is None:
-            raise NotFound(f"no table {table_id!r}", "table", table_id)
+            raise NotFound(f"no table {quoted(table_id)}", "table", table_id)
         return table
 
     # -- opening ------------------------------------------------------------------------
@@ -209,7 +210,7 @@ class SeatPages:
             except (TableProblem, ConfigError) as err:
                 problem = said(request, err)
             else:
-                return RedirectResponse(f"/tables/{table.id}", status_code=303)
+                return RedirectResponse(f"/tables/{segment(table.id)}", status_code=303)
         return self._form_page(request, person, problem, 400)
 
     # -- sitting --------------------------------------------------------------------------
@@ -220,7 +221,7 @@ class SeatPages:
         player = table.player_of(person) if person is not None else None
         if player is None:
             if table.session is not None:  # anyone may watch the match
-                return RedirectResponse(f"/matches/{table.id}", status_code=303)
+                return RedirectResponse(f"/matches/{segment(table.id)}", status_code=303)
             raise HTTPException(403, "you hold no seat at this table: ask for its invitation")
         assert person is not None
         seat_data: dict[str, Any] = {
@@ -252,11 +253,11 @@ class SeatPages:
         return self.renderer.page(request, "seat.html", context)
 
     async def join_page(self, request: Request) -> Response:
+        invite = identifier(request.query_params, "invite") or ""
         table = self._table(request)
-        invite = request.query_params.get("invite", "")
         seated = self.people.of(request)
         if seated is not None and table.player_of(seated) is not None:
-            return RedirectResponse(f"/tables/{table.id}", status_code=303)
+            return RedirectResponse(f"/tables/{segment(table.id)}", status_code=303)
         person, started = self._person(request)
         context = {"table": table, "invite": invite, "problem": None, "person": person}
         response = self.renderer.page(request, "table_join.html", context)
@@ -273,7 +274,7 @@ class SeatPages:
             except TableProblem as err:
                 problem = said(request, err)
             else:
-                return RedirectResponse(f"/tables/{table.id}", status_code=303)
+                return RedirectResponse(f"/tables/{segment(table.id)}", status_code=303)
         context = {"table": table, "invite": form.get("invite", ""), "problem": problem}
         return self.renderer.page(
             request, "table_join.html", {**context, "person": person}, status=400

@@ -29,7 +29,7 @@ from google.protobuf.json_format import MessageToDict
 
 from arena import games
 from arena._proto.arena.v1 import arena_pb2
-from arena.errors import ArenaError, ParseError
+from arena.errors import ArenaError, ParseError, quoted
 from arena.log import get_logger
 from arena.rating import wilson_interval
 from arena.rating.pools import is_person, people_pool, pool_variant
@@ -375,11 +375,11 @@ class Viewer:
         if tournament is not None:
             found = self._store.tournament(tournament)
             if found is None:
-                raise NotFound(f"no tournament {tournament!r}", "tournament", tournament)
+                raise NotFound(f"no tournament {quoted(tournament)}", "tournament", tournament)
             return self._kept(f"tournament {tournament}", lambda: self._standings(found))
         if variant not in games.names():
             known = ", ".join(games.names())
-            raise NotFound(f"no variant {variant!r} (known: {known})", "variant", variant)
+            raise NotFound(f"no variant {quoted(variant)} (known: {known})", "variant", variant)
         if people:
             return self._kept(f"people {variant}", lambda: self._people_rows(variant))
         return self._kept(f"variant {variant}", lambda: self._variant_rows(variant))
@@ -459,7 +459,7 @@ class Viewer:
         bot = store.bot(name)
         recent = store.match_listings(MatchFilter(bot=name), limit=RECENT)
         if bot is None and not recent:
-            raise NotFound(f"no bot {name!r}", "bot", name)
+            raise NotFound(f"no bot {quoted(name)}", "bot", name)
         info = BotInfo(
             name=name,
             kind=bot.kind if bot is not None else "unregistered",
@@ -558,7 +558,7 @@ class Viewer:
     def tournament(self, id: str, page: int = 1) -> TournamentPage:
         found = self._store.tournament(id)
         if found is None:
-            raise NotFound(f"no tournament {id!r}", "tournament", id)
+            raise NotFound(f"no tournament {quoted(id)}", "tournament", id)
         played = self._store.count_matches(MatchFilter(tournament_id=id))
         row = _tournament_row(found, played)
         return TournamentPage(
@@ -598,7 +598,7 @@ class Viewer:
         session = self._sessions.get(id)
         if session is not None:
             return _live_row(session.summary())
-        raise NotFound(f"no match {id!r}", "match", id)
+        raise NotFound(f"no match {quoted(id)}", "match", id)
 
     def watch_messages(self, id: str, after_seq: int = 0) -> list[dict[str, Any]]:
         """A stored match's public messages (the Spectate stream), as dicts of their own.
@@ -616,7 +616,7 @@ class Viewer:
             messages = stored_messages(self._store, id, after_seq)
         except Failure as failure:
             if failure.code == grpc.StatusCode.NOT_FOUND:
-                raise NotFound(failure.message, "match", id) from None
+                raise NotFound(f"no match {quoted(id)}", "match", id) from None
             raise BrokenMatch(failure.message) from None
         found = [message_dict(message) for message in messages]
         if after_seq == 0:
@@ -645,9 +645,10 @@ class Viewer:
                 watch = stored_watch(self._store, id, deal=deal, outline=outline)
             except Failure as failure:
                 if failure.code == grpc.StatusCode.NOT_FOUND:
-                    unknown = self._store.match_listing(id) is None
-                    what, name = ("match", id) if unknown else ("deal", str(deal))
-                    raise NotFound(failure.message, what, name) from None
+                    if self._store.match_listing(id) is None:
+                        raise NotFound(f"no match {quoted(id)}", "match", id) from None
+                    said = f"deal: match {quoted(id)} has no deal {deal}"
+                    raise NotFound(said, "deal", str(deal)) from None
                 raise BrokenMatch(failure.message) from None
             found = {
                 "messages": [message_dict(message) for message in watch.messages],
@@ -668,20 +669,20 @@ class Viewer:
         if self._store.match_listing(id) is None:
             if id in self._sessions:
                 return None
-            raise NotFound(f"no match {id!r}", "match", id)
+            raise NotFound(f"no match {quoted(id)}", "match", id)
         return self._record(id)
 
     def _record(self, id: str) -> MatchRecord:
         try:
             stored = self._store.match(id)
         except StoreError as err:  # its row cannot be read back
-            raise BrokenMatch(f"match {id!r}: {err}") from None
+            raise BrokenMatch(f"match {quoted(id)}: {err}") from None
         if stored is None:
-            raise NotFound(f"no match {id!r}", "match", id)
+            raise NotFound(f"no match {quoted(id)}", "match", id)
         try:
             return MatchRecord.from_dict(stored.record)
         except ParseError as err:
-            raise BrokenMatch(f"match {id!r}: its record cannot be read: {err}") from None
+            raise BrokenMatch(f"match {quoted(id)}: its record cannot be read: {err}") from None
 
     async def follow(self, id: str, after_seq: int = 0) -> AsyncGenerator[dict[str, Any], None]:
         """A running match: its catch-up, then every public message up to its result.
@@ -715,7 +716,7 @@ class Viewer:
     def report(self, name: str) -> dict[str, Any]:
         """A report's JSON: the file of that name, else the stored run's last report;
         NotFound for a bad name, a missing report or a broken file."""
-        problem = f"no report {name[:60]!r}"
+        problem = f"no report {quoted(name)}"
         if self._reports is not None:
             try:
                 return read_report(self._reports, name)
@@ -724,7 +725,7 @@ class Viewer:
         run = self._store.balance_run(name)
         if run is not None and run.report is not None:
             return run.report
-        raise NotFound(problem, "report", name[:60])
+        raise NotFound(problem, "report", name)
 
 
 def _stored_report_row(run: BalanceRun) -> ReportRow:

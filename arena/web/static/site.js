@@ -1,5 +1,5 @@
 /* The site's own script (the table has table.js): a running tournament's progress,
-   polled from /tournaments/ID/progress every few seconds; the page reloads when the
+   polled from /api/tournaments/ID/progress every few seconds; the page reloads when the
    tournament's status changes (its standings and matches then are final) or when its
    running matches change (a match started or ended: the page lists them to watch). */
 (function () {
