@@ -6,6 +6,7 @@ in ``build/screenshots/``."""
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections import Counter
@@ -14,8 +15,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 from browser import Live, Timeline, shoot, stored_record
+from seated import Seated
 
 from arena.games import names
+from arena.rating.pools import PERSON_PREFIX, people_pool
+from arena.store import RatingChange, Store
 
 if TYPE_CHECKING:
     from browser import Pages
@@ -270,16 +274,51 @@ def test_a_refusal_names_its_rule_in_chinese(live: Live, pages: Pages) -> None:
     shoot(page, "seat-refused-zh")
 
 
+RATED = "rated-tester"
+PASSWORD = "a long enough password"
+
+
+def elo_history(live: Live, name: str) -> list[RatingChange]:
+    """The stored changes of a person's Elo in the people's pool of Guandan."""
+    with Store.open(Path(live.store.path), read_only=True) as store:
+        return store.rating_history(PERSON_PREFIX + name, people_pool("guandan"), "elo")
+
+
+def shown(value: float) -> int:
+    """A rating as the page rounds it (JavaScript's Math.round: halves up)."""
+    return math.floor(value + 0.5)
+
+
 def test_a_person_signs_up_plays_a_rated_table_and_sees_their_rating_change(
     live: Live, pages: Pages
 ) -> None:
+    """A person signs up in the browser; a first rated table (played over HTTP, the
+    account signed in there too) gives them their first Elo (no rating before it); at
+    the second, played by clicks, the page shows the change as stored, before → after:
+    fails if the page shows any other number (another pool's, another person's, the
+    first rating again, the value before as after)."""
     page = pages.open(locale="en-US")
     page.goto(f"{live.url}/account?lang=en")
-    page.fill("#sign-in input[name=name]", "rated-tester")
-    page.fill("#sign-in input[name=password]", "a long enough password")
+    page.fill("#sign-in input[name=name]", RATED)
+    page.fill("#sign-in input[name=password]", PASSWORD)
     page.click("#sign-up")
     page.wait_for_url(re.compile(r".*/tables/new"))
-    assert "rated-tester" in page.locator("#account-line").inner_text()
+    assert RATED in page.locator("#account-line").inner_text()
+    assert elo_history(live, RATED) == []
+    first = Seated(live.url)
+    try:
+        assert first.account(RATED, PASSWORD, new=False).status_code == 303
+        opened = first.open("guandan", ("first", "first", "first"), extra={"rated": "1"})
+        assert opened.status_code == 303
+        first.listen()
+        over = first.play_out()
+    finally:
+        first.close()
+    (stored,) = elo_history(live, RATED)
+    player = PERSON_PREFIX + RATED
+    (change,) = [c for c in over["rating_changes"] if (c["bot"], c["system"]) == (player, "elo")]
+    assert "before" not in change and stored.before is None
+    assert change["after"] == pytest.approx(stored.after)
     page.select_option("select[name=deals]", "1")
     for number in (1, 2, 3):
         page.fill(f"input[name=seat{number}]", "first")
@@ -289,8 +328,15 @@ def test_a_person_signs_up_plays_a_rated_table_and_sees_their_rating_change(
     assert play_by_clicks(page) > 0
     rating = page.locator("#seat-rating")
     rating.wait_for(state="visible", timeout=WAIT * 1000)
-    assert re.fullmatch(r"Your Elo on the people's leaderboard: — → \d+", rating.inner_text())
+    found = re.fullmatch(
+        r"Your Elo on the people's leaderboard: (\d+) → (\d+)", rating.inner_text()
+    )
+    assert found is not None, rating.inner_text()
+    before, after = elo_history(live, RATED)
+    assert before.after == pytest.approx(after.before)
+    assert after.before is not None
+    assert (int(found[1]), int(found[2])) == (shown(after.before), shown(after.after))
     shoot(page, "seat-rated-over")
     page.click("#seat-over a[href*='pool=people']")
-    assert page.locator("tr[data-bot='person:rated-tester']").count() == 1
+    assert page.locator(f"tr[data-bot='person:{RATED}']").count() == 1
     shoot(page, "leaderboard-people")
