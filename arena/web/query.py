@@ -37,8 +37,11 @@ class BadQuery(ValueError):
         self.fields = fields
 
 
-def _text(params: Mapping[str, str], key: str) -> str | None:
-    value = params.get(key, "").strip()
+def _text(params: Mapping[str, str], key: str, *, exact: bool = False) -> str | None:
+    """A text filter (None when absent or blank), its spaces around cut off unless
+    ``exact`` (a name or an id, which a link gives as it is)."""
+    value = params.get(key, "")
+    value = value if exact and value.strip() else value.strip()
     if len(value) > MAX_TEXT:
         raise BadQuery(
             f"{key}: at most {MAX_TEXT} characters, got {len(value)}",
@@ -171,8 +174,8 @@ class MatchQuery:
             )
         return cls(
             variant=variant,
-            tournament=_text(params, "tournament"),
-            bot=_text(params, "bot"),
+            tournament=_text(params, "tournament", exact=True),
+            bot=_text(params, "bot", exact=True),
             since=since,
             until=until,
             result=result,

@@ -45,8 +45,11 @@ def segment(value: object) -> str:
 
 
 def path_of(request: Request) -> str:
-    """The request's path as a link to it again (a name's ``/`` stays a ``/``: its
-    route takes the rest of the path whole)."""
+    """The request's path as a link to it again: as the client sent it (a name's ``/``
+    stays ``%2F``), or escaped again when the server does not say."""
+    raw = request.scope.get("raw_path")
+    if isinstance(raw, bytes) and raw.isascii():
+        return raw.decode("ascii")
     return quote(request.scope["path"], safe="/")
 
 
