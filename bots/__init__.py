@@ -14,7 +14,7 @@ import types
 import typing
 from collections.abc import Callable, Sequence
 
-from arena.errors import ConfigError
+from arena.errors import ConfigError, quoted
 from arena.inputs import shown
 from arena.match import Policy
 from bots.heuristic import HeuristicBot
@@ -101,7 +101,7 @@ def make(name: str, seed: int = 0) -> Policy:
     try:
         policy: Policy = factory(seed, **settings)
     except ValueError as err:
-        raise ConfigError(f"bad parameters for bot {name!r}: {err}") from None
+        raise ConfigError(f"bad parameters for bot {quoted(name)}: {err}") from None
     return policy
 
 
@@ -127,7 +127,9 @@ def _factory(name: str) -> Callable[[int], Policy]:
     try:
         return _FACTORIES[name]
     except KeyError:
-        raise ConfigError(f"unknown bot {name!r}; built-in bots: {', '.join(names())}") from None
+        raise ConfigError(
+            f"unknown bot {quoted(name)}; built-in bots: {', '.join(names())}"
+        ) from None
 
 
 def _parse(base: str, spec: str) -> dict[str, int | float | str]:
@@ -138,7 +140,9 @@ def _parse(base: str, spec: str) -> dict[str, int | float | str]:
         key, equals, text = (part.strip() for part in item.partition("="))
         if key not in known:
             listed = ", ".join(sorted(known)) or "none"
-            raise ConfigError(f"unknown parameter {key!r} of bot {base!r}; parameters: {listed}")
+            raise ConfigError(
+                f"unknown parameter {quoted(key)} of bot {base!r}; parameters: {listed}"
+            )
         if not equals or key in settings:
             raise ConfigError(f"parameter {key!r} of bot {base!r} needs one value: {key}=VALUE")
         kind = known[key]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.errors import ConfigError
+from arena.errors import ConfigError, quoted
 from arena.games.base import (
     NOBODY,
     NUM_SEATS,
@@ -70,7 +70,7 @@ def make(name: str, **options: Any) -> Game:
     try:
         game = _REGISTRY[name]
     except KeyError:
-        raise ConfigError(f"unknown game {name!r}; known: {', '.join(names())}") from None
+        raise ConfigError(f"unknown game {quoted(name)}; known: {', '.join(names())}") from None
     return game(**options)
 
 
