@@ -8,6 +8,7 @@ import pytest
 
 from arena.commands.bench_search import bench_search, describe_search, positions
 from arena.errors import ConfigError
+from bots.search import SearchBot
 
 
 def test_positions_are_reproducible_and_give_the_seat_a_choice() -> None:
@@ -21,17 +22,21 @@ def test_positions_are_reproducible_and_give_the_seat_a_choice() -> None:
 
 
 def test_bench_search_reports_its_figures_as_json() -> None:
+    """The decisions and rollouts reported are those of a search bot of the bench's seed
+    deciding the same positions: fails if the bench reports another bot's choices, any
+    legal action, or a rollout count that is not the work done (none, say)."""
     result = bench_search("shengji-1", decisions=2, samples=3, repeats=2, seed=1)
     assert json.loads(json.dumps(result)) == result
     assert result["variant"] == "shengji-1" and result["positions"] == 3
     assert result["clone_us"] > 0 and result["sample_us"] > 0 and result["decision_ms"] > 0
-    assert result["decisions"] == 2 and len(result["chosen"]) == 2
-    assert result["rollouts"] >= 0
-    observations = [p.observation for p in positions("shengji-1", 2, seed=1)]
-    for observation, chosen in zip(observations, result["chosen"], strict=True):
-        assert chosen in {str(a) for a in observation.legal_actions}
+    assert result["decisions"] == 2
+    bot = SearchBot(1)
+    observations = [p.observation for p in positions("shengji-1", 3, seed=1)][:2]
+    assert result["chosen"] == [str(bot.act(observation)) for observation in observations]
+    assert result["rollouts"] == bot.total.rollouts > 0
     line = describe_search(result)
     assert line.startswith("shengji-1: clone ") and "search decision" in line
+    assert f"{result['rollouts']} rollouts" in line
 
 
 def test_the_same_seed_makes_the_same_decisions() -> None:
