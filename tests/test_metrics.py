@@ -100,18 +100,28 @@ def test_counts_tell_forfeits_and_complete_matches_and_merge() -> None:
 
 
 def test_server_helpers_update_their_series() -> None:
-    before = value("arena_decision_seconds_count", variant="shengji-2", bot="alpha")
+    """Each helper adds one to its own series (counted from before: other tests add to
+    the same registry): fails if a helper counts nothing, twice, or in another series."""
+    labels = {"variant": "shengji-2", "bot": "alpha"}
+    series = [
+        "arena_decision_seconds_count",
+        "arena_decision_timeouts_total",
+        "arena_automatic_plays_total",
+        "arena_illegal_actions_total",
+        "arena_forfeits_total",
+    ]
+    before = {name: value(name, **labels) for name in series}
+    seconds = value("arena_decision_seconds_sum", **labels)
     metrics.record_decision("shengji-2", "alpha", 0.03)
     metrics.record_timeout("shengji-2", "alpha")
     metrics.record_illegal_action("shengji-2", "alpha")
     metrics.record_forfeit("shengji-2", "alpha")
     metrics.set_connected_bots(7)
     metrics.set_queue_length("shengji-2", 3)
-    assert value("arena_decision_seconds_count", variant="shengji-2", bot="alpha") == before + 1
-    assert value("arena_decision_timeouts_total", variant="shengji-2", bot="alpha") >= 1
-    assert value("arena_automatic_plays_total", variant="shengji-2", bot="alpha") >= 1
-    assert value("arena_illegal_actions_total", variant="shengji-2", bot="alpha") >= 1
-    assert value("arena_forfeits_total", variant="shengji-2", bot="alpha") >= 1
+    assert {name: value(name, **labels) - before[name] for name in series} == dict.fromkeys(
+        series, 1.0
+    )
+    assert value("arena_decision_seconds_sum", **labels) - seconds == pytest.approx(0.03)
     assert value("arena_connected_bots") == 7
     assert value("arena_queue_length", variant="shengji-2") == 3
 
