@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -155,6 +159,25 @@ def test_refused_token_and_unreachable_server(server: int) -> None:
         run_bot(Lowest(), f"127.0.0.1:{server}", "nope", ["shengji-1"], matches=1)
     with pytest.raises(ClientError, match="UNAVAILABLE"):
         run_bot(Lowest(), "127.0.0.1:1", "t", matches=1, backoff=(0.01, 0.02), max_retries=2)
+
+
+def test_an_unreachable_server_is_given_up_after_a_bounded_time(tmp_path: Path) -> None:
+    """``arena bot run`` against a port nobody listens on stops by itself, saying why in
+    its last line, exit status 2; without a bound it would retry until the timeout."""
+    from arena.commands.bot import GIVE_UP_AFTER
+
+    command = [sys.executable, "-m", "arena.cli", "bot", "run", "bots.simple:RandomBot"]
+    command += ["--server", "127.0.0.1:1", "--token", "t", "--give-up-after", "0.5"]
+    env = {**os.environ, "ARENA_LOG_FORMAT": "console"}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+    last = done.stderr.strip().splitlines()[-1]
+    assert done.returncode == 2, done.stderr
+    assert last.startswith("arena: UNAVAILABLE: 127.0.0.1:1: "), last
+    assert last.endswith("(at most 0.5 s): giving up"), last
+    assert done.stdout == ""
+    assert 0 < GIVE_UP_AFTER < float("inf")  # bounded unless asked otherwise (0: forever)
+    with pytest.raises(ClientError, match=r"UNAVAILABLE: .*at most 0\.2 s\): giving up"):
+        run_bot(Lowest(), "127.0.0.1:1", "t", matches=1, backoff=(0.05, 0.1), give_up_after=0.2)
 
 
 def test_bot_run_command(server: int, capsys: pytest.CaptureFixture[str]) -> None:

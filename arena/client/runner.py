@@ -202,6 +202,7 @@ async def run_bot_async(
     tls: bool = False,
     backoff: tuple[float, float] = (0.5, 30.0),
     max_retries: int | None = None,
+    give_up_after: float | None = None,
     on_decision: Callable[[float], None] | None = None,
     inline: bool = False,
     root_certificates: bytes | None = None,
@@ -215,8 +216,10 @@ async def run_bot_async(
     roots, or ``root_certificates`` (PEM) when given; ``backoff`` is the first and the
     longest pause before connecting again after the stream broke (UNAVAILABLE, or
     INTERNAL or CANCELLED as a connection cut by the server's side ends); ``max_retries``
-    bounds the reconnections in a row (``None``: no bound), after which the last status
-    is raised as :class:`ClientError`; any other status is raised at once.
+    bounds the reconnections in a row (``None``: no bound), and ``give_up_after`` the
+    seconds without a connection (from the start, or from the last one the server
+    welcomed; ``None``: no bound), after which the last status is raised as
+    :class:`ClientError` saying so; any other status is raised at once.
     ``on_decision`` is called with each accepted decision's round trip in seconds: from
     reading the DecisionRequest to reading what says the answer was accepted (the
     seat's next DecisionRequest naming it, or the DealResult).
@@ -250,6 +253,8 @@ async def run_bot_async(
     first, longest = backoff
     delay = first
     failures = 0
+    lost_since = time.monotonic()
+    """When the bot was last connected (welcomed), or the run started."""
     while not settings.done(summary):
         stream = _Stream(bot, settings, summary)
         code = grpc.StatusCode.UNAVAILABLE
@@ -264,14 +269,25 @@ async def run_bot_async(
             reason = err.details or code.name.lower()
             if code != grpc.StatusCode.UNAVAILABLE:
                 reason = f"{code.name}: {reason}"
+        now = time.monotonic()
         if stream.welcomed:
-            delay, failures = first, 0
+            delay, failures, lost_since = first, 0, now
         failures += 1
         if max_retries is not None and failures > max_retries:
             raise ClientError(code.name, f"{server}: {reason}")
+        pause = delay
+        if give_up_after is not None:
+            left = give_up_after - (now - lost_since)
+            if left <= 0:
+                raise ClientError(
+                    code.name,
+                    f"{server}: {reason}; no connection for {now - lost_since:.0f} s "
+                    f"(at most {give_up_after:g} s): giving up",
+                )
+            pause = min(delay, left)
         summary.reconnects += 1
-        settings.reporter.report(Reconnecting(server, failures, delay, reason))
-        await asyncio.sleep(delay)
+        settings.reporter.report(Reconnecting(server, failures, pause, reason))
+        await asyncio.sleep(pause)
         delay = min(delay * 2, longest)
     return summary
 

@@ -9,7 +9,8 @@ arguments, or with ``seed`` if its ``__init__`` takes one. The token comes from
 ``run`` tells on stderr what happens (connected, waiting, seated, each deal, each match,
 refused answers, errors, reconnections): one line each in a terminal, structured log
 events otherwise (or as ``ARENA_LOG_FORMAT`` says); stdout gets the number of matches
-played at the end.
+played at the end. A server that stays unreachable (``--give-up-after``, 2 minutes by
+default) ends the run with one line and exit status 2.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from arena.commands import Subcommands, arguments
 from arena.errors import ArenaError
 from arena.protocol import DEFAULT_SERVER
 
+GIVE_UP_AFTER = 120.0
+"""Seconds ``bot run`` keeps trying to reach an unreachable server before it stops."""
 TOKEN_ENV = "ARENA_BOT_TOKEN"
 OWNER_KEY_ENV = "ARENA_OWNER_KEY"
 
@@ -75,6 +78,14 @@ def add_parser(sub: Subcommands) -> None:
     )
     run.add_argument(
         "--fill-bot", type=arguments.bot, help="the built-in bot that fills seats (random)"
+    )
+    run.add_argument(
+        "--give-up-after",
+        type=arguments.seconds_or_zero,
+        default=GIVE_UP_AFTER,
+        metavar="SECONDS",
+        help="stop with an error when no connection to the server succeeded for this "
+        f"long, retrying meanwhile ({GIVE_UP_AFTER:g}; 0: retry forever)",
     )
     register = actions.add_parser(
         "register",
@@ -202,6 +213,7 @@ def _run(args: argparse.Namespace) -> int:
         root_certificates=_roots(args),
         fill_after=args.fill_after,
         fill_bot=args.fill_bot or "",
+        give_up_after=args.give_up_after or None,
         reporter=reporter_for(sys.stderr),
     )
     print(f"{summary.matches} matches played", flush=True)
