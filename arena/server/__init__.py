@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.errors import quoted
 from arena.server.auth import Authenticator, AuthError, Principal, issue_token, parse_owner_keys
 
 __all__ = [
@@ -23,4 +24,4 @@ def __getattr__(name: str) -> Any:
         from arena.server import app
 
         return getattr(app, name)
-    raise AttributeError(f"module 'arena.server' has no attribute {name!r}")
+    raise AttributeError(f"module 'arena.server' has no attribute {quoted(name)}")

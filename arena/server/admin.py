@@ -27,7 +27,15 @@ from arena.games.base import NUM_SEATS
 from arena.inputs import GameOptions, Name, parse_toml, validate
 from arena.server.builtin import builtin_names, builtin_problem, is_builtin
 from arena.server.play import ClockConfig, MatchPlan, PlayService
-from arena.server.services import Failure, Services, list_matches, match_summary, revoke
+from arena.server.services import (
+    Failure,
+    Services,
+    free_text,
+    list_matches,
+    match_summary,
+    refuse,
+    revoke,
+)
 from arena.server.session import plan_summary
 from arena.sim.tournament import TournamentConfig, plan
 from arena.store import BUILTIN_KIND, CANCELLED, StoreError
@@ -42,6 +50,8 @@ Reply = TypeVar("Reply")
 
 MAX_FIXTURE_MATCHES: Final = 10_000
 CANCEL_WAIT_SECONDS: Final = 10.0
+MAX_REASON: Final = 200
+"""Characters of an operator's reason for cancelling (told to the seats, stored)."""
 
 
 def _options(message: Any) -> dict[str, Any]:
@@ -84,7 +94,7 @@ class AdminService(arena_pb2_grpc.AdminServicer):
                 if bot.games is not None and variant not in bot.games:
                     raise Failure(
                         grpc.StatusCode.INVALID_ARGUMENT,
-                        f"bot {name!r} did not register for variant {variant!r}; "
+                        f"bot {quoted(name)} did not register for variant {quoted(variant)}; "
                         f"it registered for: {', '.join(bot.games)}",
                     )
                 continue
@@ -94,7 +104,7 @@ class AdminService(arena_pb2_grpc.AdminServicer):
                     grpc.StatusCode.INVALID_ARGUMENT,
                     problem
                     if ":" in name
-                    else f"unknown bot {name!r}: neither registered nor built-in "
+                    else f"unknown bot {quoted(name)}: neither registered nor built-in "
                     f"({', '.join(builtin_names())}, each maybe with parameters "
                     "such as search:samples=16)",
                 )
@@ -126,7 +136,7 @@ class AdminService(arena_pb2_grpc.AdminServicer):
         if not added:
             raise Failure(
                 grpc.StatusCode.ALREADY_EXISTS,
-                f"{tournament_id!r} exists already: its matches are scheduled or played",
+                f"{quoted(tournament_id)} exists already: its matches are scheduled or played",
             )
 
     def create_fixture(
@@ -262,6 +272,7 @@ class AdminService(arena_pb2_grpc.AdminServicer):
     ) -> arena_pb2.CancelMatchResponse:
         if not request.match_id:
             raise Failure(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+        free_text("reason", request.reason, MAX_REASON)
         stored = self._s.store.match(request.match_id)
         if stored is not None:
             was = "cancelled" if stored.end_reason == CANCELLED else "over"
@@ -274,7 +285,9 @@ class AdminService(arena_pb2_grpc.AdminServicer):
         try:
             was = self._play.cancel(request.match_id, request.reason)
         except KeyError:
-            raise Failure(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}") from None
+            raise Failure(
+                grpc.StatusCode.NOT_FOUND, f"no match {quoted(request.match_id)}"
+            ) from None
         if was == "running" and session is not None:
             if session.task is not None:
                 await asyncio.wait({session.task}, timeout=CANCEL_WAIT_SECONDS)
@@ -284,7 +297,7 @@ class AdminService(arena_pb2_grpc.AdminServicer):
                 if stored.outcome.get("aborted") is None:  # its last decision came first
                     raise Failure(
                         grpc.StatusCode.FAILED_PRECONDITION,
-                        f"match {request.match_id!r} finished its play before the "
+                        f"match {quoted(request.match_id)} finished its play before the "
                         "cancellation reached it: it is stored as played",
                     )
                 summary = match_summary(stored)
@@ -320,7 +333,7 @@ class AdminService(arena_pb2_grpc.AdminServicer):
         try:
             return await self.cancel_match(request)
         except Failure as failure:
-            await context.abort(failure.code, failure.message)
+            await refuse(context, failure.code, failure.message)
 
     async def ListMatches(
         self, request: arena_pb2.ListMatchesRequest, context: Context
@@ -338,4 +351,4 @@ async def _answer(context: Context, handle: Callable[[Request], Reply], request:
     try:
         return handle(request)
     except Failure as failure:
-        await context.abort(failure.code, failure.message)
+        await refuse(context, failure.code, failure.message)

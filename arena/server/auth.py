@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, quoted
 from arena.protocol import ADMIN_TOKEN_ENV
 from arena.store import Store, StoreError
 
@@ -96,12 +96,17 @@ def parse_owner_keys(text: str, source: str = "owner keys") -> dict[str, str]:
             continue
         parts = line.split()
         if len(parts) != 2:
-            raise ArenaError(f"{source}, line {number}: expected 'OWNER KEY', got {line!r}")
+            # the line is not quoted: its one field may well be a key
+            raise ArenaError(
+                f"{source}, line {number}: expected 'OWNER KEY' (two fields), got {len(parts)}"
+            )
         owner, key = parts
         if key.startswith("sha256:"):
             digest = key.removeprefix("sha256:").lower()
             if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
-                raise ArenaError(f"{source}, line {number}: not a SHA-256 hex digest: {key!r}")
+                raise ArenaError(
+                    f"{source}, line {number}: not a SHA-256 hex digest: {quoted(key)}"
+                )
         else:
             digest = hash_secret(key)
         if keys.get(digest, owner) != owner:

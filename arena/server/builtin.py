@@ -8,7 +8,7 @@ own, stored and rated under that whole name (:meth:`arena.store.Store.add_builti
 from __future__ import annotations
 
 import bots
-from arena.errors import ConfigError
+from arena.errors import ConfigError, quoted
 
 __all__ = ["builtin_names", "builtin_problem", "is_builtin"]
 
@@ -28,7 +28,7 @@ def builtin_problem(name: str) -> str | None:
     a file); None when it is one."""
     if name.partition(":")[0] in LOCAL_ONLY:
         return (
-            f"{name[:80]!r}: a trained policy is played where its file is (arena compare, "
+            f"{quoted(name)}: a trained policy is played where its file is (arena compare, "
             "arena balance), not seated by the server"
         )
     try:

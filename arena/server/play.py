@@ -30,6 +30,7 @@ from google.protobuf import timestamp_pb2
 from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.errors import quoted
+from arena.inputs import one_line
 from arena.log import get_logger
 from arena.protocol import DEFAULT_FILL_BOT, MAX_ATTEMPTS, PROTOCOLS
 from arena.server.builtin import builtin_problem, is_builtin
@@ -37,6 +38,7 @@ from arena.server.connection import Connection
 from arena.server.interceptor import current_principal
 from arena.server.matchmaker import Matchmaker, Waiting
 from arena.server.remote import Wire
+from arena.server.services import refuse
 from arena.server.session import (
     DEFAULT_DECISION_SECONDS,
     ClockConfig,
@@ -84,7 +86,7 @@ class PlayConfig:
 
 def _error(code: grpc.StatusCode, message: str, request_id: str = "") -> arena_pb2.ServerMessage:
     return arena_pb2.ServerMessage(
-        error=arena_pb2.Error(code=code.name, message=message, request_id=request_id)
+        error=arena_pb2.Error(code=code.name, message=one_line(message), request_id=request_id)
     )
 
 
@@ -383,24 +385,26 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         except StopAsyncIteration:
             return
         if first.WhichOneof("body") != "hello":
-            await context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT, "the first Play message must be a Hello"
+            await refuse(
+                context, grpc.StatusCode.INVALID_ARGUMENT, "the first Play message must be a Hello"
             )
         protocol = first.hello.protocol
         if protocol not in PROTOCOLS:
             served = " and ".join(str(p) for p in PROTOCOLS)
-            await context.abort(
+            await refuse(
+                context,
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"protocol {protocol} is not supported; this server speaks {served} "
                 f"(Hello.protocol)",
             )
         if self.draining:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+            await refuse(context, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
         open_for_bot = sum(1 for c in self.connections if c.bot == principal.name)
         if open_for_bot >= self.config.max_connections_per_bot:
-            await context.abort(
+            await refuse(
+                context,
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"bot {principal.name!r} already has {open_for_bot} connections open "
+                f"bot {quoted(principal.name)} already has {open_for_bot} connections open "
                 f"(at most {self.config.max_connections_per_bot})",
             )
         bot = self.store.bot(principal.name)
@@ -422,9 +426,11 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         resumed = next((p for p in pending if not wanted or p[0].match_id == wanted), None)
         if wanted and resumed is None:
             self.connections.discard(connection)
-            await context.abort(
+            await refuse(
+                context,
                 grpc.StatusCode.NOT_FOUND,
-                f"no seat of bot {connection.bot!r} waits for a reconnection in match {wanted!r}",
+                f"no seat of bot {quoted(connection.bot)} waits for a reconnection "
+                f"in match {quoted(wanted)}",
             )
         yield arena_pb2.ServerMessage(
             welcome=arena_pb2.Welcome(
@@ -459,9 +465,9 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             reader.cancel()
             self._drop(connection)
         if connection.refusal is not None:
-            await context.abort(*connection.refusal)
+            await refuse(context, *connection.refusal)
         if self.draining:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, "the server has shut down")
+            await refuse(context, grpc.StatusCode.UNAVAILABLE, "the server has shut down")
 
     def _drop(self, connection: Connection) -> None:
         """The stream ended: no new match; a seat held waits for a reconnection."""
@@ -531,7 +537,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
                     action_result=arena_pb2.ActionResult(
                         request_id=reply.request_id,
                         status=arena_pb2.ACTION_STATUS_STALE,
-                        reason=f"unknown request id {reply.request_id!r}: "
+                        reason=f"unknown request id {quoted(reply.request_id)}: "
                         "this connection holds no seat",
                     )
                 )
@@ -593,11 +599,12 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         offered = games.names()
         unknown = [v for v in join.variants if v not in offered]
         if unknown:
-            return f"unknown variant {unknown[0]!r}; this server offers: {', '.join(offered)}"
+            return f"unknown variant {quoted(unknown[0])}; this server offers: {', '.join(offered)}"
         unregistered = [v for v in join.variants if v not in connection.variants]
         if unregistered:
             return (
-                f"bot {connection.bot!r} did not register for variant {unregistered[0]!r}; "
+                f"bot {quoted(connection.bot)} did not register for variant "
+                f"{quoted(unregistered[0])}; "
                 f"it registered for: {', '.join(connection.variants) or 'none'}"
             )
         if join.fill_after_ms:

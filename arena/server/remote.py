@@ -32,7 +32,7 @@ from arena import metrics
 from arena._proto.arena.v1 import arena_pb2
 from arena.cards import card_names
 from arena.deal_loop import action_text
-from arena.errors import ParseError
+from arena.errors import ParseError, quoted
 from arena.games.base import NOBODY, Action, Event, Observation
 from arena.games.views import NO_FACTS
 from arena.log import get_logger
@@ -76,7 +76,7 @@ def _set(target: struct_pb2.Value, value: Any) -> None:
         for item in value:
             _set(values.add(), item)
     else:
-        raise ValueError(f"cannot send {value!r} ({type(value).__name__}) in a Struct")
+        raise ValueError(f"cannot send {quoted(value)} ({type(value).__name__}) in a Struct")
 
 
 def struct(value: Mapping[str, Any]) -> struct_pb2.Struct:
@@ -345,12 +345,12 @@ class RemotePolicy:
             reason = (
                 "no decision is open on this connection"
                 if self._open is None
-                else f"request {request_id!r} is not the open request"
+                else f"request {quoted(request_id)} is not the open request"
             )
             self._result(
                 request_id,
                 arena_pb2.ACTION_STATUS_STALE,
-                reason=f"unknown, closed or expired request id {request_id!r}: {reason}",
+                reason=f"unknown, closed or expired request id {quoted(request_id)}: {reason}",
             )
             return
         self._attempts += 1
@@ -358,7 +358,7 @@ class RemotePolicy:
             self._result(
                 request_id,
                 arena_pb2.ACTION_STATUS_TOO_MANY_ATTEMPTS,
-                reason=f"more than {MAX_ATTEMPTS} replies to request {request_id!r}",
+                reason=f"more than {MAX_ATTEMPTS} replies to request {quoted(request_id)}",
             )
             return
         sent = reply.action if reply.HasField("action") else None
@@ -557,7 +557,7 @@ class RemotePolicy:
                 self._result(
                     item.request_id,
                     arena_pb2.ACTION_STATUS_STALE,
-                    reason=f"request {item.request_id!r} is already closed",
+                    reason=f"request {quoted(item.request_id)} is already closed",
                 )
 
     def _retry(

@@ -19,6 +19,8 @@ import grpc
 
 from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.errors import quoted
+from arena.inputs import one_line
 from arena.protocol import BOT_NAME
 from arena.server.auth import Authenticator, Principal, hash_secret
 from arena.server.builtin import builtin_names
@@ -38,7 +40,7 @@ from arena.store import (
     StoredMatch,
 )
 
-__all__ = ["LeaderboardService", "RegistryService", "Services"]
+__all__ = ["Failure", "LeaderboardService", "RegistryService", "Services", "free_text", "refuse"]
 
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
@@ -80,16 +82,26 @@ class Services:
 
 
 class Failure(Exception):
-    """A request that fails with a status code; raised by helpers, turned into an abort."""
+    """A request that fails with a status code; raised by helpers, turned into an abort.
+    Its message is one line of at most :data:`~arena.inputs.MAX_MESSAGE` characters,
+    whatever it quotes."""
 
     def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        message = one_line(message)
         super().__init__(message)
         self.code = code
         self.message = message
 
 
+async def refuse(context: Context, code: grpc.StatusCode, message: str) -> NoReturn:
+    """End the call with ``code`` and ``message`` as one bounded line: gRPC carries a
+    status's message in metadata, whose size is limited (a longer one would reach the
+    client as RESOURCE_EXHAUSTED instead of ``code``)."""
+    await context.abort(code, one_line(message))
+
+
 async def _fail(context: Context, failure: Failure) -> NoReturn:
-    await context.abort(failure.code, failure.message)
+    await refuse(context, failure.code, failure.message)
 
 
 # ---------------------------------------------------------------------------
@@ -204,7 +216,7 @@ def list_matches(
         offset = -1
     if not 0 <= offset <= MAX_OFFSET:
         raise Failure(
-            grpc.StatusCode.INVALID_ARGUMENT, f"bad page_token {request.page_token[:40]!r}"
+            grpc.StatusCode.INVALID_ARGUMENT, f"bad page_token {quoted(request.page_token)}"
         )
     size = min(request.page_size or DEFAULT_PAGE, MAX_PAGE)
     shown = [
@@ -247,7 +259,7 @@ def revoke(
         bot_name = request.bot_id
         bot = store.bot(bot_name)
         if bot is None:
-            raise Failure(grpc.StatusCode.NOT_FOUND, f"no bot {bot_name!r}")
+            raise Failure(grpc.StatusCode.NOT_FOUND, f"no bot {quoted(bot_name)}")
     else:
         token = (
             store.token(token_id=request.token_id)
@@ -255,7 +267,7 @@ def revoke(
             else store.token(hash=hash_secret(request.token))
         )
         if token is None:
-            what = f"token {request.token_id!r}" if target == "token_id" else "such token"
+            what = f"token {quoted(request.token_id)}" if target == "token_id" else "such token"
             raise Failure(grpc.StatusCode.NOT_FOUND, f"no {what}")
         if token.bot is None:
             if owner is not None:
@@ -267,7 +279,7 @@ def revoke(
         bot = store.bot(bot_name)
     if owner is not None and (bot is None or bot.owner != owner):
         raise Failure(
-            grpc.StatusCode.PERMISSION_DENIED, f"bot {bot_name!r} belongs to another owner"
+            grpc.StatusCode.PERMISSION_DENIED, f"bot {quoted(bot_name)} belongs to another owner"
         )
     if target == "bot_id":
         revoked = store.revoke_tokens(bot=bot_name)
@@ -288,14 +300,16 @@ def registered_games(requested: Sequence[str]) -> tuple[str, ...] | None:
     if unknown:
         raise Failure(
             grpc.StatusCode.INVALID_ARGUMENT,
-            f"unknown variant {unknown[0]!r} in games; this server offers: {', '.join(offered)}",
+            f"unknown variant {quoted(unknown[0])} in games; "
+            f"this server offers: {', '.join(offered)}",
         )
     return tuple(dict.fromkeys(requested)) or None
 
 
-def _one_line(field: str, text: str, limit: int) -> str | None:
-    """A registration's free text: one printable line of at most ``limit`` characters
-    (None when empty); anything else is INVALID_ARGUMENT naming the field."""
+def free_text(field: str, text: str, limit: int) -> str | None:
+    """A request's free text (a registration's description, a cancellation's reason):
+    one printable line of at most ``limit`` characters (None when empty); anything else
+    is INVALID_ARGUMENT naming the field."""
     if len(text) > limit:
         raise Failure(
             grpc.StatusCode.INVALID_ARGUMENT,
@@ -304,7 +318,7 @@ def _one_line(field: str, text: str, limit: int) -> str | None:
     if not text.isprintable():
         raise Failure(
             grpc.StatusCode.INVALID_ARGUMENT,
-            f"{field} {text!r} must be one line of printable characters",
+            f"{field} {quoted(text)} must be one line of printable characters",
         )
     return text or None
 
@@ -317,26 +331,28 @@ def register(
     if not BOT_NAME.fullmatch(name):
         raise Failure(
             grpc.StatusCode.INVALID_ARGUMENT,
-            f"bad bot name {name!r}: 1..40 letters, digits, '-', '_' or '.'",
+            f"bad bot name {quoted(name)}: 1..40 letters, digits, '-', '_' or '.'",
         )
     if name in builtin_names():
-        raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"{name!r} is a built-in bot's name")
+        raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"{quoted(name)} is a built-in bot's name")
     games = registered_games(request.games)
     if not services.may_register(owner):
         raise Failure(
             grpc.StatusCode.RESOURCE_EXHAUSTED,
-            f"owner {owner!r} registers more than {services.registrations_per_minute:g} "
+            f"owner {quoted(owner)} registers more than {services.registrations_per_minute:g} "
             "bots a minute: try again later",
         )
     store = services.store
-    version = _one_line("version", request.version, 64)
-    description = _one_line("description", request.description, 200)
-    owner_name = _one_line("owner", request.owner, 64)
+    version = free_text("version", request.version, 64)
+    description = free_text("description", request.description, 200)
+    owner_name = free_text("owner", request.owner, 64)
     existing = store.bot(name)
     if existing is not None and existing.kind == BUILTIN_KIND:
-        raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"{name!r} is a built-in bot's name")
+        raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"{quoted(name)} is a built-in bot's name")
     if existing is not None and (existing.kind != REMOTE_KIND or existing.owner != owner):
-        raise Failure(grpc.StatusCode.ALREADY_EXISTS, f"bot {name!r} belongs to another owner")
+        raise Failure(
+            grpc.StatusCode.ALREADY_EXISTS, f"bot {quoted(name)} belongs to another owner"
+        )
     created = existing is None and store.add_bot(name, REMOTE_KIND, owner=owner, version=version)
     profile = {"version": version, "description": description, "owner_name": owner_name}
     if existing is None or any(getattr(existing, key) != value for key, value in profile.items()):
@@ -387,11 +403,13 @@ class LeaderboardService(arena_pb2_grpc.LeaderboardServicer):
         self, request: arena_pb2.GetRatingsRequest, context: Context
     ) -> arena_pb2.GetRatingsResponse:
         if not request.variant:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "variant is required")
+            await refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "variant is required")
         if request.system and request.system not in RATING_SYSTEMS:
-            await context.abort(
+            await refuse(
+                context,
                 grpc.StatusCode.INVALID_ARGUMENT,
-                f"unknown system {request.system!r} (expected one of {', '.join(RATING_SYSTEMS)})",
+                f"unknown system {quoted(request.system)} "
+                f"(expected one of {', '.join(RATING_SYSTEMS)})",
             )
         store = self._s.store
         ratings = store.ratings(request.variant, request.system or None)
@@ -405,11 +423,14 @@ class LeaderboardService(arena_pb2_grpc.LeaderboardServicer):
     ) -> arena_pb2.GetRatingHistoryResponse:
         missing = [f for f in ("bot", "variant", "system") if not getattr(request, f)]
         if missing:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"required: {', '.join(missing)}")
+            required = ", ".join(missing)
+            await refuse(context, grpc.StatusCode.INVALID_ARGUMENT, f"required: {required}")
         if request.system not in RATING_SYSTEMS:
-            await context.abort(
+            await refuse(
+                context,
                 grpc.StatusCode.INVALID_ARGUMENT,
-                f"unknown system {request.system!r} (expected one of {', '.join(RATING_SYSTEMS)})",
+                f"unknown system {quoted(request.system)} "
+                f"(expected one of {', '.join(RATING_SYSTEMS)})",
             )
         changes = self._s.store.rating_history(request.bot, request.variant, request.system)
         return arena_pb2.GetRatingHistoryResponse(changes=[rating_change(c) for c in changes])
@@ -418,18 +439,19 @@ class LeaderboardService(arena_pb2_grpc.LeaderboardServicer):
         self, request: arena_pb2.GetMatchRecordRequest, context: Context
     ) -> arena_pb2.GetMatchRecordResponse:
         if not request.match_id:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+            await refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
         match = self._s.store.match(request.match_id)
         if match is None:
             states = (state(request.match_id) for state in self._s.unfinished)
             unfinished = next((state for state in states if state is not None), None)
             if unfinished is not None:
-                await context.abort(
+                await refuse(
+                    context,
                     grpc.StatusCode.FAILED_PRECONDITION,
-                    f"match {request.match_id!r} is {unfinished}: "
+                    f"match {quoted(request.match_id)} is {unfinished}: "
                     "its record is there once it has finished",
                 )
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+            await refuse(context, grpc.StatusCode.NOT_FOUND, f"no match {quoted(request.match_id)}")
         return arena_pb2.GetMatchRecordResponse(
             summary=match_summary(match),
             record_json=json.dumps(match.record, ensure_ascii=False, separators=(",", ":")),

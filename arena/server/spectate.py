@@ -20,12 +20,12 @@ import grpc
 
 from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
-from arena.errors import ArenaError
+from arena.errors import ArenaError, quoted
 from arena.games.base import NUM_SEATS, Action, Game, State
 from arena.replay import DealRecord, MatchRecord, replay_entry, start_deal
 from arena.server.remote import event_to_proto, struct
 from arena.server.results import end_of_match, rating_change
-from arena.server.services import Failure, Services, list_matches
+from arena.server.services import Failure, Services, list_matches, refuse
 from arena.store import RATING_SYSTEMS, Store, StoredMatch, StoreError
 
 __all__ = [
@@ -265,13 +265,14 @@ def stored_watch(
     if deal is not None and not 1 <= deal <= len(record.deals):
         raise Failure(
             grpc.StatusCode.NOT_FOUND,
-            f"deal: match {match_id!r} has {len(record.deals)} deals, no deal {deal}",
+            f"deal: match {quoted(match_id)} has {len(record.deals)} deals, no deal {deal}",
         )
     try:
         deals = _replay_deals(match, record, deal, outline)
     except (ArenaError, ValueError, TypeError, LookupError) as err:
         raise Failure(
-            grpc.StatusCode.INTERNAL, f"match {match_id!r}: its record does not re-play: {err}"
+            grpc.StatusCode.INTERNAL,
+            f"match {quoted(match_id)}: its record does not re-play: {err}",
         ) from None
     changes_rated = _match_result(store, match, record, deals)
     info = arena_pb2.MatchInfo(
@@ -297,14 +298,15 @@ def _stored_record(store: Store, match_id: str) -> tuple[StoredMatch, MatchRecor
     try:
         match = store.match(match_id)
     except StoreError as err:  # a row changed by hand
-        raise Failure(grpc.StatusCode.INTERNAL, f"match {match_id!r}: {err}") from None
+        raise Failure(grpc.StatusCode.INTERNAL, f"match {quoted(match_id)}: {err}") from None
     if match is None:
-        raise Failure(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+        raise Failure(grpc.StatusCode.NOT_FOUND, f"no match {quoted(match_id)}")
     try:
         return match, MatchRecord.from_dict(match.record)
     except (ArenaError, ValueError, TypeError, KeyError) as err:
         raise Failure(
-            grpc.StatusCode.INTERNAL, f"match {match_id!r}: its record does not re-play: {err}"
+            grpc.StatusCode.INTERNAL,
+            f"match {quoted(match_id)}: its record does not re-play: {err}",
         ) from None
 
 
@@ -382,7 +384,7 @@ class SpectateService(arena_pb2_grpc.SpectateServicer):
         self, request: arena_pb2.WatchRequest, context: Context
     ) -> AsyncIterator[arena_pb2.WatchMessage]:
         if not request.match_id:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
+            await refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "match_id is required")
         session = self._running.get(request.match_id)
         if session is not None:
             feed = LiveFeed(session)
@@ -396,7 +398,7 @@ class SpectateService(arena_pb2_grpc.SpectateServicer):
                 stored_messages, self._s.store, request.match_id, request.after_seq
             )
         except Failure as failure:
-            await context.abort(failure.code, failure.message)
+            await refuse(context, failure.code, failure.message)
         for message in messages:
             yield message
 
@@ -407,4 +409,4 @@ class SpectateService(arena_pb2_grpc.SpectateServicer):
         try:
             return list_matches(self._s.store, request, live)
         except Failure as failure:
-            await context.abort(failure.code, failure.message)
+            await refuse(context, failure.code, failure.message)
