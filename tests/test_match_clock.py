@@ -192,6 +192,25 @@ def test_sf12_the_time_bank_is_drawn_on_after_the_decision_time_and_never_refill
     replays(result.record)
 
 
+def test_sf12_each_player_has_a_bank_of_their_own_wherever_they_sit() -> None:
+    """One slow player draws on their bank, deal after deal, while the others' banks stay
+    whole — in sanfu, where the second deal seats the slow player elsewhere (SF-4): fails
+    if the bank is shared by the table or kept per seat."""
+    time = FakeTime()
+    players = [Timed(time, 1.5 if player == 0 else 0.5) for player in range(4)]
+    clock = Clock(limit=1.0, bank=100.0, now=time)
+    result = play_match(make("sanfu"), players, seed=0, max_deals=2, clock=clock)  # type: ignore[arg-type]
+    seatings = [deal.setup["seating"] for deal in result.record.deals]
+    assert len(seatings) == 2 and seatings[0].index(0) != seatings[1].index(0)
+    slow, *quick = players
+    assert slow.deadlines == [(1.0, 101.0 - 0.5 * k) for k in range(len(slow.deadlines))]
+    assert len(slow.deadlines) > 20
+    for other in quick:
+        assert other.deadlines and set(other.deadlines) == {(1.0, 101.0)}
+    assert not any(player.timed_out_with for player in players)
+    replays(result.record)
+
+
 def test_a_timed_policy_that_stays_within_its_time_is_never_played_for() -> None:
     time = FakeTime()
     policies: list[object] = [bots.make("random", s) for s in range(4)]
