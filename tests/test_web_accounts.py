@@ -1,21 +1,32 @@
 """People's accounts and rated tables: signing up, in and out (passwords kept as salted
-hashes, tries limited per name, a new session at sign-in); a guest never plays under an
+hashes, tries limited per client and name, a new session at sign-in); a guest never plays under an
 account's name; a rated table is for people signed in, and is rated in the variant's
 people's pool, apart from the bots' league, whose ratings it leaves as they were."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
+import httpx
 import pytest
 from browser import Live
-from seated import Seated, WaitingBot
+from seated import WAIT, Seated, WaitingBot
 
 from arena.rating.pools import people_pool, pool_variant
 from arena.store import PERSON_KIND, Store
+from arena.web import accounts as accounts_module
 from arena.web.account_pages import safe_next
-from arena.web.accounts import hash_password, password_matches
+from arena.web.accounts import (
+    NAME_TRIES_BURST,
+    TRIES_BURST,
+    AccountProblem,
+    Accounts,
+    Client,
+    hash_password,
+    password_matches,
+)
 from arena.web.people import SESSION_COOKIE
 
 BOTS = ("random", "first", "random")
@@ -102,18 +113,97 @@ def test_signing_up_in_and_out(live: Live, person: Seated) -> None:
     assert 'id="signed-in"' not in person.http.get("/account").text
 
 
-def test_sign_in_tries_are_limited_per_name(live: Live) -> None:
-    owner = Seated(live.url)
-    assert owner.account("bea", PASSWORD).status_code == 303
-    owner.close()
-    guesser = Seated(live.url)
+def seated_at(url: str, address: str) -> Seated:
+    """A browser whose requests come from ``address`` (a loopback address of its own)."""
+    seated = Seated(url)
+    seated.http.close()
+    seated.http = httpx.Client(
+        base_url=url,
+        timeout=WAIT,
+        follow_redirects=False,
+        headers={"accept-language": "en"},
+        transport=httpx.HTTPTransport(local_address=address),
+    )
+    return seated
+
+
+def test_sign_in_tries_are_limited_per_client_and_name(live: Live) -> None:
+    """Two clients, two names: a guesser's spent tries at one name hold for it in any
+    session (not a limit per session), leave it its tries at another name (not per address
+    alone), and leave the owner at another address signing in at once (not per name alone)."""
+    for name in ("bea", "cal"):
+        owner = Seated(live.url)
+        assert owner.account(name, PASSWORD).status_code == 303
+        owner.close()
+    guesser = seated_at(live.url, "127.0.0.2")
     problems = [
-        problem_of(guesser.account("bea", f"guess-{n:04d}", new=False).text) for n in range(7)
+        problem_of(guesser.account("bea", f"guess-{n:04d}", new=False).text)
+        for n in range(int(TRIES_BURST) + 1)
     ]
+    assert all("too many tries" not in problem for problem in problems[:-1])
     assert "too many tries" in problems[-1]
-    # the right password waits too while the name's tries are spent
-    assert guesser.account("bea", PASSWORD, new=False).status_code == 400
     guesser.close()
+    again = seated_at(live.url, "127.0.0.2")  # a new session from the same address
+    refused = again.account("bea", PASSWORD, new=False)
+    assert refused.status_code == 400 and "too many tries" in problem_of(refused.text)
+    other_name = again.account("cal", "a wrong guess", new=False)
+    assert "too many tries" not in problem_of(other_name.text)
+    assert again.account("cal", PASSWORD, new=False).status_code == 303
+    again.close()
+    owner = seated_at(live.url, "127.0.0.3")
+    assert owner.account("bea", PASSWORD, new=False).status_code == 303
+    owner.close()
+
+
+@pytest.fixture
+def cheap_hash(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, int]]:
+    """The password hash made cheap and spied on: the cost parameters of each call."""
+    calls: list[tuple[int, int, int]] = []
+
+    def spy(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+        calls.append((n, r, p))
+        return hashlib.sha256(salt + password.encode()).digest()
+
+    monkeypatch.setattr(accounts_module, "_scrypt", spy)
+    return calls
+
+
+def test_an_unknown_name_costs_the_same_hash_as_a_known_one(
+    tmp_path: Path, cheap_hash: list[tuple[int, int, int]]
+) -> None:
+    with Store.open(tmp_path / "arena.sqlite") as store:
+        accounts = Accounts(store)
+        accounts.sign_up("ann", PASSWORD)
+        cost = cheap_hash.pop()
+        answers = []
+        for name in ("ann", "nobody"):
+            with pytest.raises(AccountProblem) as refused:
+                accounts.sign_in(name, "not the password", Client("10.0.0.1"))
+            answers.append(refused.value.key)
+            assert cheap_hash == [cost], name  # one hash of an account's cost, each
+            cheap_hash.clear()
+        assert answers[0] == answers[1]
+
+
+def test_strangers_at_many_addresses_share_a_names_tries_the_owners_browser_passes(
+    tmp_path: Path, cheap_hash: list[tuple[int, int, int]]
+) -> None:
+    """Guessing from many addresses is bounded per name; a browser the owner signed in
+    from before is let past that bound, a forged device token is not."""
+    with Store.open(tmp_path / "arena.sqlite") as store:
+        accounts = Accounts(store, now=lambda: 0.0)
+        accounts.sign_up("ann", PASSWORD)
+        device = accounts.sign_in("ann", PASSWORD, Client("10.0.0.1"))
+        answers = []
+        for n in range(int(NAME_TRIES_BURST)):  # the owner's first sign-in took one
+            with pytest.raises(AccountProblem) as refused:
+                accounts.sign_in("ann", "a guess", Client(f"10.1.{n // 250}.{n % 250}"))
+            answers.append(refused.value.key.rsplit(".", 1)[-1])
+        assert answers == ["wrong"] * (int(NAME_TRIES_BURST) - 1) + ["too_many"]
+        for stranger in (Client("10.2.0.1"), Client("10.2.0.1", "forged")):
+            with pytest.raises(AccountProblem, match="too many"):
+                accounts.sign_in("ann", PASSWORD, stranger)
+        assert accounts.sign_in("ann", PASSWORD, Client("10.9.9.9", device)) == device
 
 
 def test_a_guest_plays_under_no_accounts_name(live: Live, person: Seated) -> None:

@@ -8,7 +8,9 @@
 ==========================================  =============================================
 
 Signing in gives the session a new id (the cookie before it opens nothing) and keeps
-the seats it held. Passwords go in the request's body only, never in a URL.
+the seats it held, and gives the browser a device token (:data:`DEVICE_COOKIE`) by which
+the name knows it again when strangers have spent their tries at it
+(:meth:`Accounts.sign_in`). Passwords go in the request's body only, never in a URL.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from arena.web.accounts import AccountProblem, Accounts
+from arena.web.accounts import DEVICE_COOKIE, AccountProblem, Accounts, Client
 from arena.web.forms import read_form
 from arena.web.people import People, Person, guest_name, person_name_problem
 from arena.web.rendering import Renderer, page_language
@@ -28,6 +30,7 @@ from arena.web.rendering import Renderer, page_language
 __all__ = ["AccountPages", "safe_next"]
 
 AFTER_SIGN_IN: Final = "/tables/new"
+DEVICE_SECONDS: Final = 365 * 24 * 3600
 
 
 def safe_next(path: str | None) -> str:
@@ -84,11 +87,18 @@ class AccountPages:
         person = self.people.check(request, form.get("csrf", ""))
         target = safe_next(form.get("next"))
         name, password = form.get("name", "").strip(), form.get("password", "")
+        client = Client.of(
+            request.client.host if request.client else None, request.cookies.get(DEVICE_COOKIE)
+        )
         refused = person_name_problem(name)
+        device = ""
         if refused is None:
-            enter = self.accounts.sign_up if new else self.accounts.sign_in
             try:
-                await asyncio.to_thread(enter, name, password)
+                if new:
+                    await asyncio.to_thread(self.accounts.sign_up, name, password)
+                    device = self.accounts.remember(client, name)
+                else:
+                    device = await asyncio.to_thread(self.accounts.sign_in, name, password, client)
             except AccountProblem as err:
                 refused = err
         if refused is not None:
@@ -97,6 +107,14 @@ class AccountPages:
         person = self.people.sign_in(person, name)
         response = RedirectResponse(target, status_code=303)
         self.people.set_cookie(person, response)
+        response.set_cookie(
+            DEVICE_COOKIE,
+            device,
+            max_age=DEVICE_SECONDS,
+            path="/account",
+            httponly=True,
+            samesite="strict",
+        )
         return response
 
     async def sign_out(self, request: Request) -> Response:
