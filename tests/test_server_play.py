@@ -17,7 +17,7 @@ from arena.games import Action, make
 from arena.match import AUTO_MARK, FLED_MARK
 from arena.server.matchmaker import Waiting, seating
 from arena.server.play import PlayConfig, decision_seconds
-from arena.store import Store
+from arena.store import RATING_SYSTEMS, Store
 
 STALE_ID = "r-no-such-request"
 ILLEGAL = "play BJ BJ BJ BJ BJ BJ BJ"
@@ -146,6 +146,25 @@ def test_four_remote_bots_play_a_rated_match(server: tuple[Store, int]) -> None:
             arena_pb2.GetRatingsRequest(variant=variant)
         )
         assert {e.bot for e in ratings.ratings} >= set(info.players)
+
+    # every seat is told the result stored: its winner, totals and each rating change as
+    # the store's history holds it for this match (not merely that some were made)
+    assert all(stream[-1].match_result == result for stream in streams)
+    winner = result.winner_team if result.HasField("winner_team") else None
+    assert winner == stored.outcome["winner"]
+    assert list(result.totals) == stored.outcome["totals"]
+    kept = sorted(
+        (change.bot, change.system, change.before, change.after)
+        for bot in set(info.players)
+        for system in RATING_SYSTEMS
+        for change in store.rating_history(bot, variant, system)
+        if change.match_id == match_id
+    )
+    told = sorted(
+        (c.bot, c.system, c.before if c.HasField("before") else None, c.after)
+        for c in result.rating_changes
+    )
+    assert told == kept and {bot for bot, *_ in kept} == set(info.players)
 
     # the same events, in order, without gaps, for every seat
     event_lists = [
