@@ -13,7 +13,7 @@ from typing import Any
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from test_server import OWNER_KEY, ServerThread, bearer, code_of, register
+from test_server import OTHER_KEY, OWNER_KEY, ServerThread, bearer, code_of, register
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.client.runner import run_bot_async
@@ -339,16 +339,21 @@ def test_an_unknown_fill_bot_is_refused(store: Store) -> None:
 
 
 def test_connections_per_bot_and_messages_per_second_are_limited(store: Store) -> None:
+    """A bot's second connection is refused while another bot connects; a flooding
+    connection's extra messages are refused while another connection is answered: fails
+    if either limit is kept for the whole server instead of per bot or per connection."""
     with arena(store, max_connections_per_bot=1, max_messages_per_second=5) as server:
-        (mine,) = server.tokens("lim-me")
+        mine, other = server.tokens("lim-me", "lim-other")
 
-        async def main() -> tuple[grpc.StatusCode, list[str]]:
+        async def main() -> tuple[grpc.StatusCode, list[str], list[int]]:
             first = Raw(server.address, mine)
             await first.hello()
             second = Raw(server.address, mine)
             await second.send(hello=arena_pb2.Hello(protocol=1))
             with pytest.raises(grpc.aio.AioRpcError) as refused:
                 await second.read()
+            neighbour = Raw(server.address, other)
+            await neighbour.hello()  # another bot's first connection is let in
             for nonce in range(40):
                 await first.send(ping=arena_pb2.Ping(nonce=nonce))
             errors = []
@@ -360,23 +365,32 @@ def test_connections_per_bot_and_messages_per_second_are_limited(store: Store) -
                     break
                 if len(errors) >= 5:
                     break
+            for nonce in range(3):  # within its own rate while the first floods
+                await neighbour.send(ping=arena_pb2.Ping(nonce=100 + nonce))
+            answered = [(await neighbour.until("pong", "error")) for _ in range(3)]
             await first.close()
             await second.close()
-            return refused.value.code(), errors
+            await neighbour.close()
+            return refused.value.code(), errors, [m.pong.nonce for m in answered]
 
-        code, errors = run(main())
+        code, errors, pongs = run(main())
         assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
         assert errors and set(errors) == {"RESOURCE_EXHAUSTED"}
+        assert pongs == [100, 101, 102]
 
 
 def test_registrations_are_rate_limited_per_owner(store: Store) -> None:
+    """One owner's fourth registration in a minute is refused, another owner's first is
+    not: fails if the limit is kept for the whole server."""
     server = Arena(store, PlayConfig(), registrations_per_minute=3)
     try:
         with grpc.insecure_channel(server.address) as channel:
             for n in range(3):
                 register(channel, f"reg-{n}")
             code, details = code_of(lambda: register(channel, "reg-3"))
+            assert register(channel, "reg-grace", OTHER_KEY).token
         assert code == grpc.StatusCode.RESOURCE_EXHAUSTED and "a minute" in details
+        assert store.bot("reg-3") is None and store.bot("reg-grace") is not None
     finally:
         server.close()
 
