@@ -83,9 +83,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     template = play_job(job).stored(None)
     with Store.open(path) as store:
         served = WebThread(store)
+        site = Site(store, template, served.url)
         try:
-            yield Site(store, template, served.url)
+            yield site
         finally:
+            site.http.close()
             served.close()
 
 
