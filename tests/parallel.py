@@ -1,0 +1,62 @@
+"""The suite in parallel workers (pytest-xdist: ``make test`` runs ``-n 4 --dist loadgroup``).
+
+Tests go to the workers one at a time, except those that must share a process or must
+not overlap, which go to one worker together (an ``xdist_group``):
+
+- ``ray``: the tests of the session's local Ray (``ray_session``), so that one worker
+  starts one Ray for them all;
+- ``ray-processes``: the tests that start Ray clusters of their own in processes of
+  their own (``sessions``, ``ray_tmp``): one cluster at a time on the machine;
+- a module's own name: the tests of a module whose fixtures are module-wide (a served
+  site, a browser, a played store), so that each is set up once.
+
+A test marked ``xdist_group`` by hand keeps its mark. Without ``-n`` nothing changes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+RAY = "ray"
+RAY_PROCESSES = "ray-processes"
+RAY_FIXTURES = frozenset({"ray_session"})
+PROCESS_FIXTURES = frozenset({"sessions", "ray_tmp"})
+SHARED_SCOPES = frozenset({"module", "package", "class"})
+
+
+def shares_module_fixtures(item: pytest.Item) -> bool:
+    """Whether ``item`` uses a fixture set up once for its module (or class)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(
+        definitions[-1].scope in SHARED_SCOPES
+        for definitions in info.name2fixturedefs.values()
+        if definitions
+    )
+
+
+def group_of(item: pytest.Item) -> str | None:
+    """The worker group ``item`` belongs to, or ``None`` (any worker)."""
+    names = set(getattr(item, "fixturenames", ()))
+    if names & RAY_FIXTURES:
+        return RAY
+    if names & PROCESS_FIXTURES:
+        return RAY_PROCESSES
+    if shares_module_fixtures(item):
+        return item.nodeid.split("::", 1)[0]
+    return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "xdist_group(name): run on the one worker of the group (pytest-xdist)"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            group = group_of(item)
+            if group is not None:
+                item.add_marker(pytest.mark.xdist_group(group))
