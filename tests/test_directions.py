@@ -372,3 +372,21 @@ def test_each_direction_the_rules_name_is_the_seeds(row: Callable[[], object]) -
 
 def test_the_table_covers_every_game() -> None:
     assert {name[:2] for name, _ in ROWS} == {"GD", "SJ", "SF"}
+
+
+@pytest.mark.parametrize("name", ["guandan", "sanfu", "shengji-1", "shengji-4"])
+def test_each_game_says_where_its_turn_goes_as_its_seed_does(name: str) -> None:
+    """C-2, GD-10, SJ-18, SF-6: the direction a game names (:attr:`Game.turn`, what the
+    web table draws by) is its seed's, and it is where its engine passes the turn on the
+    table drawn from the seed's words."""
+    from arena.games import family_of, turn_of
+
+    family = family_of(name)
+    assert make(name).turn == turn_of(name) == TURN[family]
+    assert all(turn_after(family, seat) == (seat + 1) % 4 for seat in range(4))
+
+
+def test_a_name_no_game_has_has_no_turn() -> None:
+    from arena.games import turn_of
+
+    assert turn_of("nope") is None

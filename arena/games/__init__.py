@@ -44,6 +44,7 @@ __all__ = [
     "previous_seat",
     "register",
     "team_of",
+    "turn_of",
 ]
 
 _REGISTRY: dict[str, type[Game]] = {}
@@ -63,6 +64,13 @@ def family_of(name: str) -> str:
     """Whose rules a variant plays: ``guandan``, ``shengji`` (``shengji-1`` … ``-4``) or
     ``sanfu``."""
     return name.split("-", 1)[0]
+
+
+def turn_of(name: str) -> str | None:
+    """Where the turn goes round the table in the variant ``name`` (:attr:`Game.turn`);
+    ``None`` for a name no game has."""
+    game = _REGISTRY.get(name)
+    return None if game is None else game.turn
 
 
 def make(name: str, **options: Any) -> Game:

@@ -485,6 +485,10 @@ class Game(abc.ABC):
     seats: ClassVar[int] = NUM_SEATS
     hands_shown_at: ClassVar[str] = "deal"
     """The event after which a match log shows the four hands."""
+    turn: ClassVar[str]
+    """Where the turn goes round the table seen from above, as the game's seed says:
+    ``counter-clockwise`` (the next player, C-2, sits on a player's right hand) or
+    ``clockwise`` (on the left hand). A table is drawn so."""
 
     def __init__(self, **options: Any) -> None:
         self.options: Mapping[str, Any] = self.check_options(options)

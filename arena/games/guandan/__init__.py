@@ -40,6 +40,7 @@ class GuandanGame(Game):
     """
 
     name = GAME_NAME
+    turn = "counter-clockwise"  # 004: 位于右方的对手为下家 (the next player on the right)
 
     @classmethod
     def check_options(cls, options: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -35,6 +35,7 @@ class SanfuGame(Game):
     seconds (SF-12, default 30; the match driver enforces it)."""
 
     name = GAME_NAME
+    turn = "clockwise"  # 003: 隨后按順時針方向出牌
 
     @classmethod
     def check_options(cls, options: Mapping[str, Any]) -> Mapping[str, Any]:

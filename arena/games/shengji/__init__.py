@@ -28,6 +28,7 @@ class ShengjiGame(Game):
 
     decks: ClassVar[int] = 2
     hands_shown_at: ClassVar[str] = "trump"  # once the dealing is over
+    turn = "counter-clockwise"  # 000: 按逆時針方向輪流出牌
 
     @classmethod
     def check_options(cls, options: Mapping[str, Any]) -> Mapping[str, Any]:
