@@ -6,10 +6,10 @@ import asyncio
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import grpc
 import pytest
@@ -161,23 +161,59 @@ def test_refused_token_and_unreachable_server(server: int) -> None:
         run_bot(Lowest(), "127.0.0.1:1", "t", matches=1, backoff=(0.01, 0.02), max_retries=2)
 
 
-def test_an_unreachable_server_is_given_up_after_a_bounded_time(tmp_path: Path) -> None:
-    """``arena bot run`` against a port nobody listens on stops by itself, saying why in
-    its last line, exit status 2; without a bound it would retry until the timeout."""
-    from arena.commands.bot import GIVE_UP_AFTER
+def _closed_port() -> int:
+    """A port of 127.0.0.1 that was free a moment ago and that nobody listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
 
+
+def test_an_unreachable_server_is_given_up_after_a_bounded_time() -> None:
+    """``arena bot run`` against a closed port stops by itself, saying why in one last
+    line, exit status 2 (without a bound it retries until the subprocess times out);
+    ``run_bot_async`` raises the same as a :class:`ClientError`."""
+    port = _closed_port()
     command = [sys.executable, "-m", "arena.cli", "bot", "run", "bots.simple:RandomBot"]
-    command += ["--server", "127.0.0.1:1", "--token", "t", "--give-up-after", "0.5"]
+    command += ["--server", f"127.0.0.1:{port}", "--token", "t", "--give-up-after", "0.5"]
     env = {**os.environ, "ARENA_LOG_FORMAT": "console"}
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
     last = done.stderr.strip().splitlines()[-1]
     assert done.returncode == 2, done.stderr
-    assert last.startswith("arena: UNAVAILABLE: 127.0.0.1:1: "), last
+    assert last.startswith(f"arena: UNAVAILABLE: 127.0.0.1:{port}: "), last
     assert last.endswith("(at most 0.5 s): giving up"), last
     assert done.stdout == ""
-    assert 0 < GIVE_UP_AFTER < float("inf")  # bounded unless asked otherwise (0: forever)
-    with pytest.raises(ClientError, match=r"UNAVAILABLE: .*at most 0\.2 s\): giving up"):
-        run_bot(Lowest(), "127.0.0.1:1", "t", matches=1, backoff=(0.05, 0.1), give_up_after=0.2)
+    bound = r"UNAVAILABLE: .*no connection for [\d.]+ s \(at most 0\.2 s\): giving up"
+    with pytest.raises(ClientError, match=bound):
+        asyncio.run(
+            run_bot_async(
+                Lowest(), f"127.0.0.1:{port}", "t", backoff=(0.05, 0.1), give_up_after=0.2
+            )
+        )
+
+
+def test_bot_run_gives_up_by_default() -> None:
+    """Without ``--give-up-after`` the run is bounded too (0 asks for no bound)."""
+    from arena.cli import build_parser
+    from arena.commands.bot import GIVE_UP_AFTER
+
+    parser = build_parser()
+    args = parser.parse_args(["bot", "run", "bots.simple:RandomBot"])
+    assert args.give_up_after == GIVE_UP_AFTER and 0 < GIVE_UP_AFTER < float("inf")
+    forever = parser.parse_args(["bot", "run", "x:Y", "--give-up-after", "0"])
+    assert forever.give_up_after == 0
+
+
+def test_a_server_that_never_answers_is_given_up_too() -> None:
+    """A listener that accepts the connection and never speaks gRPC ends the run within
+    the bound: the attempt itself is cut when no Welcome came in time (gRPC alone waits
+    for its handshake far longer), and the line says so."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        with pytest.raises(ClientError, match=r"no Welcome from the server; .*giving up"):
+            asyncio.run(run_bot_async(Lowest(), address, "t", give_up_after=0.3))
 
 
 def test_bot_run_command(server: int, capsys: pytest.CaptureFixture[str]) -> None:

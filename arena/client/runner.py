@@ -218,8 +218,9 @@ async def run_bot_async(
     INTERNAL or CANCELLED as a connection cut by the server's side ends); ``max_retries``
     bounds the reconnections in a row (``None``: no bound), and ``give_up_after`` the
     seconds without a connection (from the start, or from the last one the server
-    welcomed; ``None``: no bound), after which the last status is raised as
-    :class:`ClientError` saying so; any other status is raised at once.
+    welcomed; ``None``: no bound; an attempt not welcomed by then is cut), after which
+    the last status is raised as :class:`ClientError` saying so; any other status is
+    raised at once.
     ``on_decision`` is called with each accepted decision's round trip in seconds: from
     reading the DecisionRequest to reading what says the answer was accepted (the
     seat's next DecisionRequest naming it, or the DealResult).
@@ -253,14 +254,19 @@ async def run_bot_async(
     first, longest = backoff
     delay = first
     failures = 0
-    lost_since = time.monotonic()
+    clock = asyncio.get_running_loop().time
+    lost_since = clock()
     """When the bot was last connected (welcomed), or the run started."""
     while not settings.done(summary):
         stream = _Stream(bot, settings, summary)
         code = grpc.StatusCode.UNAVAILABLE
         try:
-            if await stream.run(credentials):
-                break
+            # an attempt that gets no Welcome (a server that accepts and never answers)
+            # ends when the run gives up too
+            deadline = None if give_up_after is None else lost_since + give_up_after
+            async with asyncio.timeout_at(deadline) as stream.unwelcomed:
+                if await stream.run(credentials):
+                    break
             reason = "the server ended the stream"
         except _Closed as err:
             if err.code not in _RECONNECT:
@@ -269,7 +275,9 @@ async def run_bot_async(
             reason = err.details or code.name.lower()
             if code != grpc.StatusCode.UNAVAILABLE:
                 reason = f"{code.name}: {reason}"
-        now = time.monotonic()
+        except TimeoutError:
+            reason = "no Welcome from the server"
+        now = clock()
         if stream.welcomed:
             delay, failures, lost_since = first, 0, now
         failures += 1
@@ -281,7 +289,7 @@ async def run_bot_async(
             if left <= 0:
                 raise ClientError(
                     code.name,
-                    f"{server}: {reason}; no connection for {now - lost_since:.0f} s "
+                    f"{server}: {reason}; no connection for {now - lost_since:.1f} s "
                     f"(at most {give_up_after:g} s): giving up",
                 )
             pause = min(delay, left)
@@ -335,6 +343,8 @@ class _Stream:
         self.settings = settings
         self.summary = summary
         self.welcomed = False
+        self.unwelcomed: asyncio.Timeout | None = None
+        """Ends the attempt unless the server welcomes the bot in time."""
         self.draining = False
         """The server said it is shutting down."""
         self.seat: arena_pb2.SeatAssigned | None = None
@@ -458,6 +468,8 @@ class _Stream:
     async def _welcome(self, welcome: arena_pb2.Welcome) -> bool:
         """Join only now: a refused token is told before any write fails."""
         self.welcomed = True
+        if self.unwelcomed is not None:
+            self.unwelcomed.reschedule(None)
         self.tell(
             Connected(
                 server=self.settings.server,
