@@ -262,6 +262,18 @@ def test_bot_run_command(server: int, capsys: pytest.CaptureFixture[str]) -> Non
         load_bot("bots.simple")
 
 
+def test_register_with_a_wrong_owner_key_says_the_key_is_wrong(server: int) -> None:
+    """``arena bot register`` with a key the server does not know: one line saying the
+    owner key is wrong (never a generic "unknown token"), exit status 2, nothing on stdout."""
+    command = [sys.executable, "-m", "arena.cli", "bot", "register", "wrong-key-bot"]
+    command += ["--server", f"127.0.0.1:{server}", "--owner-key", "not-a-key"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.splitlines() == [
+        "arena: UNAUTHENTICATED: wrong owner key: no owner key of this server matches"
+    ]
+
+
 def test_register_gives_a_token_that_plays(server: int, capsys: pytest.CaptureFixture[str]) -> None:
     from test_server import OWNER_KEY
 

@@ -147,8 +147,9 @@ class Authenticator:
         self._owner_keys = dict(owner_keys or {})
         self._admin_hashes = [hash_secret(token) for token in admin_tokens if token]
 
-    def identify(self, secret: str) -> Principal:
-        """Who holds ``secret``; AuthError (unauthenticated) if nobody or revoked."""
+    def identify(self, secret: str, expected: Kind = "bot") -> Principal:
+        """Who holds ``secret``; AuthError (unauthenticated) if nobody or revoked, naming
+        the ``expected`` kind of secret as the wrong one."""
         digest = hash_secret(secret)
         if any(hmac.compare_digest(digest, known) for known in self._admin_hashes):
             return Principal("admin", "admin")
@@ -160,7 +161,8 @@ class Authenticator:
         except StoreError as err:  # pragma: no cover - a broken store
             raise AuthError("unauthenticated", f"cannot check the token: {err}") from None
         if token is None:
-            raise AuthError("unauthenticated", "unknown token")
+            noun = _NAMES[expected].split(" ", 1)[1]
+            raise AuthError("unauthenticated", f"wrong {noun}: no {noun} of this server matches")
         if token.revoked:
             raise AuthError("unauthenticated", f"revoked token {token.token_id}")
         if token.kind == "admin":
@@ -179,7 +181,7 @@ class Authenticator:
                 f"missing token: {service} needs {_NAMES[kind]} "
                 "as 'authorization: Bearer <token>' metadata",
             )
-        principal = self.identify(secret)
+        principal = self.identify(secret, kind)
         if principal.kind != kind:
             raise AuthError(
                 "permission_denied",
