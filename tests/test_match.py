@@ -140,6 +140,23 @@ def test_policies_see_only_their_own_seat() -> None:
             assert obs.legal_actions
 
 
+def test_a_player_is_asked_at_whatever_seat_sanfu_gives_them_sf4() -> None:
+    """The policy asked is the player's sitting at the seat to act, not the seat's number:
+    in sanfu the turned cards move players to other seats (SF-4), so a driver asking
+    ``policies[seat]`` fails here while it passes at a Guandan table."""
+    spies = [Spy(player, seed=player) for player in range(4)]
+    result = play_match(make("sanfu"), spies, seed=0, max_deals=3)
+    assert sum(len(s.seen) for s in spies) == result.decisions
+    moved = 0
+    for spy in spies:
+        assert spy.seen
+        for obs in spy.seen:
+            assert obs.seat == obs.to_act
+            assert obs.public["seating"][obs.seat] == spy.seat  # the player sitting there
+            moved += obs.seat != spy.seat
+    assert moved > 0  # some decisions were asked of a player away from its own number
+
+
 @pytest.mark.parametrize("seat", range(4))
 def test_illegal_policy_action_raises_policy_error_naming_the_seat(seat: int) -> None:
     policies: list[object] = [*random_bots(2)]
