@@ -39,7 +39,9 @@ NAMES: Final = st.text(
     st.one_of(st.sampled_from("/?#%&+=; .:~"), st.characters(exclude_categories=("Cs",))),
     min_size=1,
     max_size=16,
-).filter(lambda name: name.isprintable() and name not in (".", ".."))
+).filter(lambda name: name.isprintable() and name == name.strip() and name not in (".", ".."))
+"""Names a bot may have (printable, no surrounding spaces: a record's players are checked
+so), spaces and URL delimiters inside."""
 
 
 class Site:
