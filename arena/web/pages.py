@@ -5,16 +5,16 @@ a page reading the store never holds up the event loop the gRPC server shares)."
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
-from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from arena.errors import quoted
 from arena.web import plots
+from arena.web.paging import href, page_link, page_of, paging
 from arena.web.params import choice, identifier
 from arena.web.rendering import Renderer, page_language, path_of, pool_name
 from arena.web.reports import report_view
@@ -82,8 +82,9 @@ class Pages:
         people = tournament is None and choice(params, "pool", POOLS, "bots") == "people"
         sort = choice(params, "sort", list(SORTS), "elo")
         order = choice(params, "order", ORDERS, "desc")
+        number, per_page = paging(params)
         board = self.viewer.leaderboard(variant, tournament=tournament, people=people)
-        rows = sort_rows(board, sort, order)
+        rows = page_of(sort_rows(board, sort, order), number, per_page)
         links = {key: _sort_link(request, key, sort, order) for key in SORTS}
         return self.renderer.page(
             request,
@@ -97,13 +98,15 @@ class Pages:
                 "sort": sort,
                 "order": order,
                 "sort_links": links,
-                "room": any(row.room_points is not None for row in rows),
+                "room": any(row.room_points is not None for row in board),
+                "page_link": page_link(request),
             },
         )
 
     # -- bots ---------------------------------------------------------------------
 
     def bot(self, request: Request) -> Response:
+        number, per_page = paging(request.query_params, "opponents")
         page = self.viewer.bot(request.path_params["name"])
         lang = page_language(request)
         charts = [
@@ -112,16 +115,31 @@ class Pages:
             for system, points in sorted(systems.items())
             if points
         ]
-        return self.renderer.page(request, "bot.html", {"page": page, "charts": charts})
+        return self.renderer.page(
+            request,
+            "bot.html",
+            {
+                "page": page,
+                "charts": charts,
+                "opponents": page_of(page.head_to_head, number, per_page),
+                "opponents_link": page_link(request, "opponents"),
+            },
+        )
 
     # -- tournaments ----------------------------------------------------------------
 
     def tournaments(self, request: Request) -> Response:
-        return self.renderer.page(request, "tournaments.html", {"rows": self.viewer.tournaments()})
+        number, per_page = paging(request.query_params)
+        rows = page_of(self.viewer.tournaments(), number, per_page)
+        return self.renderer.page(
+            request, "tournaments.html", {"rows": rows, "page_link": page_link(request)}
+        )
 
     def tournament(self, request: Request) -> Response:
-        number = MatchQuery.parse({"page": request.query_params.get("page", "")}).page
-        page = self.viewer.tournament(request.path_params["id"], page=number)
+        params = request.query_params
+        number, per_page = paging(params)
+        standing, _ = paging(params, "standings")
+        page = self.viewer.tournament(request.path_params["id"], page=number, per_page=per_page)
         room = any(row.room_points is not None for row in page.standings)
         return self.renderer.page(
             request,
@@ -130,7 +148,9 @@ class Pages:
                 "page": page,
                 "room": room,
                 "live": self._live_of(page.id),
-                "page_link": _page_link(request),
+                "standings": page_of(page.standings, standing, per_page),
+                "standings_link": page_link(request, "standings"),
+                "page_link": page_link(request),
             },
         )
 
@@ -176,14 +196,18 @@ class Pages:
                 "page": page,
                 "live": live,
                 "variants": self.viewer.variants(),
-                "page_link": _page_link(request),
+                "page_link": page_link(request),
             },
         )
 
     # -- balance reports ------------------------------------------------------------
 
     def reports(self, request: Request) -> Response:
-        return self.renderer.page(request, "reports.html", {"rows": self.viewer.reports()})
+        number, per_page = paging(request.query_params)
+        rows = page_of(self.viewer.reports(), number, per_page)
+        return self.renderer.page(
+            request, "reports.html", {"rows": rows, "page_link": page_link(request)}
+        )
 
     def report(self, request: Request) -> Response:
         name = request.path_params["name"]
@@ -212,25 +236,12 @@ def _shown(row: MatchRow, query: MatchQuery) -> bool:
 
 def _sort_link(request: Request, key: str, sort: str, order: str) -> SortLink:
     """The header link of column ``key``: the current column flips its order, another
-    column starts descending."""
+    column starts descending; either from the first page."""
     asked = ("asc" if order == "desc" else "desc") if key == sort else "desc"
-    params = [(k, v) for k, v in request.query_params.multi_items() if k not in ("sort", "order")]
+    dropped = ("sort", "order", "page")
+    params = [(k, v) for k, v in request.query_params.multi_items() if k not in dropped]
     return SortLink(
-        _href(path_of(request), [*params, ("sort", key), ("order", asked)]),
+        href(path_of(request), [*params, ("sort", key), ("order", asked)]),
         key == sort,
         order if key == sort else "",
     )
-
-
-def _page_link(request: Request) -> Callable[[int], str]:
-    """A function giving this list's URL at another page."""
-    kept = [(k, v) for k, v in request.query_params.multi_items() if k != "page"]
-
-    def link(number: int) -> str:
-        return _href(path_of(request), [*kept, ("page", str(number))])
-
-    return link
-
-
-def _href(path: str, params: Sequence[tuple[str, str]]) -> str:
-    return f"{path}?{urlencode(params)}" if params else path

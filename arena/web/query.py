@@ -13,7 +13,15 @@ from arena import games
 from arena.errors import quoted
 from arena.store import MATCH_RESULTS, MatchFilter
 
-__all__ = ["DEFAULT_PER_PAGE", "MAX_PAGE", "MAX_PER_PAGE", "MAX_TEXT", "BadQuery", "MatchQuery"]
+__all__ = [
+    "DEFAULT_PER_PAGE",
+    "MAX_PAGE",
+    "MAX_PER_PAGE",
+    "MAX_TEXT",
+    "BadQuery",
+    "MatchQuery",
+    "whole_number",
+]
 
 MAX_PER_PAGE: Final = 200
 DEFAULT_PER_PAGE: Final = 50
@@ -54,7 +62,9 @@ def _text(params: Mapping[str, str], key: str, *, exact: bool = False) -> str | 
     return value or None
 
 
-def _number(params: Mapping[str, str], key: str, default: int, highest: int) -> int:
+def whole_number(params: Mapping[str, str], key: str, default: int, highest: int) -> int:
+    """The whole number from 1 to ``highest`` in ``key`` (absent or blank: ``default``);
+    :class:`BadQuery` naming ``key`` otherwise."""
     text = params.get(key, "").strip()
     if not text:
         return default
@@ -180,8 +190,8 @@ class MatchQuery:
             until=until,
             result=result,
             text=_text(params, "q"),
-            page=_number(params, "page", 1, MAX_PAGE),
-            per_page=_number(params, "per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE),
+            page=whole_number(params, "page", 1, MAX_PAGE),
+            per_page=whole_number(params, "per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE),
         )
 
     def filter(self) -> MatchFilter:

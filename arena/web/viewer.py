@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import threading
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping, Sequence
 from contextlib import aclosing
@@ -55,7 +54,8 @@ from arena.store import (
     match_result,
 )
 from arena.web.incidents import Incidents, match_incidents
-from arena.web.query import MatchQuery
+from arena.web.paging import Page, pages_of
+from arena.web.query import DEFAULT_PER_PAGE, MatchQuery
 from arena.web.report_files import ReportMissing, ReportRow, read_report, report_rows
 
 if TYPE_CHECKING:
@@ -163,13 +163,7 @@ class MatchRow:
     for a running one."""
 
 
-@dataclass(frozen=True)
-class MatchPage:
-    rows: list[MatchRow]
-    total: int
-    page: int
-    pages: int
-    per_page: int
+MatchPage = Page[MatchRow]
 
 
 @dataclass(frozen=True)
@@ -555,7 +549,9 @@ class Viewer:
         counts = self._store.tournament_counts()
         return [_tournament_row(t, counts.get(t.id, 0)) for t in self._store.tournaments()]
 
-    def tournament(self, id: str, page: int = 1) -> TournamentPage:
+    def tournament(
+        self, id: str, page: int = 1, per_page: int = DEFAULT_PER_PAGE
+    ) -> TournamentPage:
         found = self._store.tournament(id)
         if found is None:
             raise NotFound(f"no tournament {quoted(id)}", "tournament", id)
@@ -564,7 +560,7 @@ class Viewer:
         return TournamentPage(
             **{name: getattr(row, name) for name in TournamentRow.__dataclass_fields__},
             standings=self.leaderboard(found.variant, tournament=id),
-            matches=self.matches(MatchQuery(tournament=id, page=page)),
+            matches=self.matches(MatchQuery(tournament=id, page=page, per_page=per_page)),
         )
 
     # -- matches ------------------------------------------------------------------------
@@ -583,7 +579,7 @@ class Viewer:
             rows=[_listing_row(listing) for listing in listings],
             total=total,
             page=query.page,
-            pages=max(1, math.ceil(total / query.per_page)),
+            pages=pages_of(total, query.per_page),
             per_page=query.per_page,
         )
 
