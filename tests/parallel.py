@@ -1,4 +1,4 @@
-"""The suite in parallel workers (pytest-xdist: ``make test`` runs ``-n 4 --dist loadgroup``).
+"""The suite in parallel workers (pytest-xdist: ``make test`` runs ``-n auto --dist loadgroup``).
 
 Tests go to the workers one at a time, except those that must share a process or must
 not overlap, which go to one worker together (an ``xdist_group``):
@@ -22,6 +22,8 @@ RAY_PROCESSES = "ray-processes"
 RAY_FIXTURES = frozenset({"ray_session"})
 PROCESS_FIXTURES = frozenset({"sessions", "ray_tmp"})
 SHARED_SCOPES = frozenset({"module", "package", "class"})
+EVERY_MODULES = frozenset({"module_garbage_collected"})
+"""Module-wide fixtures of every module (garbage.py): they hold no state to share."""
 
 
 def shares_module_fixtures(item: pytest.Item) -> bool:
@@ -31,8 +33,8 @@ def shares_module_fixtures(item: pytest.Item) -> bool:
         return False
     return any(
         definitions[-1].scope in SHARED_SCOPES
-        for definitions in info.name2fixturedefs.values()
-        if definitions
+        for name, definitions in info.name2fixturedefs.items()
+        if definitions and name not in EVERY_MODULES
     )
 
 

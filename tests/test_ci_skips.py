@@ -56,7 +56,7 @@ REASONS = {
 }
 
 
-def run_suite(folder: Path, ci: str | None) -> subprocess.CompletedProcess[str]:
+def run_suite(folder: Path, ci: str | None, *more: str) -> subprocess.CompletedProcess[str]:
     (folder / "test_suite.py").write_text(SUITE)
     (folder / "test_module_skip.py").write_text(MODULE_SKIP)
     env = {k: v for k, v in os.environ.items() if k not in {"CI", "PYTHONPATH"}}
@@ -65,7 +65,7 @@ def run_suite(folder: Path, ci: str | None) -> subprocess.CompletedProcess[str]:
         env["CI"] = ci
     options = ["-p", "ci_skips", "-p", "no:cacheprovider", "-rA", "--continue-on-collection-errors"]
     return subprocess.run(
-        [sys.executable, "-m", "pytest", *options],
+        [sys.executable, "-m", "pytest", *options, *more],
         cwd=folder,
         env=env,
         capture_output=True,
@@ -81,9 +81,17 @@ def closing_counts(output: str) -> dict[str, int]:
     return {word: int(n) for n, word in re.findall(r"(\d+) (\w+)", last)}
 
 
-@pytest.mark.parametrize("ci", ["true", "1"])
-def test_on_ci_every_skip_fails_naming_the_test_and_its_reason(tmp_path: Path, ci: str) -> None:
-    done = run_suite(tmp_path, ci)
+@pytest.mark.parametrize(
+    ("ci", "workers"),
+    [("true", ()), ("1", ()), ("true", ("-n", "2"))],
+    ids=["ci-true", "ci-1", "ci-true-in-workers"],
+)
+def test_on_ci_every_skip_fails_naming_the_test_and_its_reason(
+    tmp_path: Path, ci: str, workers: tuple[str, ...]
+) -> None:
+    """Also in pytest-xdist's workers (``make test`` runs ``-n``), where a test is run
+    and its report made in a worker and the report shown by the controller."""
+    done = run_suite(tmp_path, ci, *workers)
     assert done.returncode == 1, done.stdout + done.stderr
     # a skip at collection or in setup is an error, one in the test's body a failure
     assert closing_counts(done.stdout) == {"failed": 1, "errors": 3, "passed": 1, "xfailed": 1}
