@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import grpc
@@ -168,8 +170,15 @@ def play(coroutine: Any, recording: Recording) -> Any:
         raise AssertionError(f"not over after {WAIT:g} s; told so far:\n{told}") from None
 
 
-def test_a_run_with_a_refusal_and_a_lost_connection_is_told_line_by_line(store: Store) -> None:
-    """Refused answer, deals, a cut connection, reconnection, resumed seat, the result."""
+def test_a_run_with_a_refusal_and_a_lost_connection_is_told_line_by_line(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Refused answer, deals, a cut connection, reconnection, resumed seat, the result:
+    the match's seed is pinned to one whose totals are not even, so that the outcome told
+    is the bot's team's (won or lost), not the other team's or any of the three."""
+    monkeypatch.setattr(
+        session, "secrets", SimpleNamespace(randbits=lambda bits: 3, token_hex=secrets.token_hex)
+    )
     server = Arena(store, max_deals=2)
     try:
         token = server.token("rep-me")
@@ -210,6 +219,13 @@ def test_a_run_with_a_refusal_and_a_lost_connection_is_told_line_by_line(store: 
         at,
     )
     seated = next(f for f in recording.facts if isinstance(f, Seated))
+    # on totals, the partners' against the opponents', as stored: not any of the three
+    stored = store.match(match_id)
+    assert stored is not None and stored.seating[seated.player] == "rep-me"
+    totals = stored.outcome["totals"]
+    ours = totals[seated.player] + totals[(seated.player + 2) % 4]
+    assert 2 * ours != sum(totals), "an even match: the team's outcome goes unseen"
+    outcome = "won" if 2 * ours > sum(totals) else "lost"
     at = index(
         lines,
         rf"seated: match {match_id} \(guandan, casual\), player {seated.player}, "
@@ -233,7 +249,7 @@ def test_a_run_with_a_refusal_and_a_lost_connection_is_told_line_by_line(store: 
     at = index(lines, r"deal 2: ", at)
     index(
         lines,
-        rf"match {match_id}: (won|lost|drawn) on totals \(.+\); "
+        rf"match {match_id}: {outcome} on totals \(.+\); "
         r"totals .+ \(yours -?\d+\)$",
         at,
     )
@@ -266,8 +282,9 @@ def test_a_run_with_a_refusal_and_a_lost_connection_is_told_line_by_line(store: 
     assert seated_event["partner"] == "first" and seated_event["opponents"] == ("first", "first")
     result = next(e for e in events if e["event"] == "match_result")
     assert result["match_id"] == match_id and result["reason"] == "deal_limit"
-    assert result["outcome"] in ("won", "lost", "drawn") and result["deals"] == 2
     assert result["winner_team"] is None  # two deals cannot reach A: decided on totals
+    assert result["outcome"] == outcome and result["deals"] == 2
+    assert list(result["totals"]) == totals
 
 
 def test_a_match_lost_to_a_fled_seat_is_told_as_a_forfeit(store: Store) -> None:
