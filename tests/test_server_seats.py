@@ -528,9 +528,17 @@ def test_timeouts_illegal_answers_and_forfeits_are_counted_and_logged(store: Sto
 
         with capture_logs() as logs:
             run(main())
-    assert value("arena_decision_timeouts_total", "obs-idle") >= 1
-    assert value("arena_illegal_actions_total", "obs-idle") == 1
-    assert value("arena_forfeits_total", "obs-idle") == 1
+    # each count in the series of the bot it happened to, as many as the stored match
+    # keeps: fails if a count goes to another seat's bot, to every bot, or is not the
+    # number that happened
+    [stored] = [m for m in store.matches() if "obs-idle" in m.seating]
+    timeouts = dict(zip(stored.seating, stored.outcome["conduct"]["timeouts"], strict=True))
+    assert timeouts["obs-idle"] >= 1
+    for name in ("obs-idle", "obs-1", "obs-2", "obs-3"):
+        idle = name == "obs-idle"
+        assert value("arena_decision_timeouts_total", name) == timeouts[name], name
+        assert value("arena_illegal_actions_total", name) == (1 if idle else 0), name
+        assert value("arena_forfeits_total", name) == (1 if idle else 0), name
     assert value("arena_decision_seconds_count", "obs-1") >= 1
     events = [(e["event"], e.get("bot")) for e in logs]
     assert ("illegal_action", "obs-idle") in events
