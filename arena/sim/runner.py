@@ -4,13 +4,15 @@ Start-up
     Without an address the runner always starts a local Ray of its own, sized to
     the machine (``ray.init(address="local")``): never a cluster that ``ray
     start`` left running or recorded on the machine, nor ``RAY_ADDRESS``. It says
-    in one log line what it starts; Ray's own start-up lines are kept back, and
-    the dashboard is not started. Ray protects a local instance with a token
-    (read from, or written to, ``~/.ray/auth_token``); unless Ray's token
+    in one log line what it starts; Ray's own start-up lines are kept back. The
+    local Ray listens on 127.0.0.1 only and starts neither the dashboard nor the
+    parts a run does not use (:mod:`arena.sim.local_ray`). Ray protects a local
+    instance with a token (read from, or written to, ``~/.ray/auth_token``); unless Ray's token
     variables are set, the runner gives its instance a token of its own in
     ``RAY_AUTH_TOKEN`` instead (one per process), so the home directory is
-    neither read nor needed. A Ctrl-C during start-up is held until Ray is up and then shuts it
-    down, so no Ray process outlives the interrupt. With an
+    neither read nor needed. A stop signal during start-up (Ctrl-C, SIGTERM, SIGHUP:
+    :mod:`arena.sim.stopping`) is held until Ray is up and then shuts it down, so no
+    Ray process outlives it; Ray's own SIGTERM handler is not installed. With an
     address (``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``) it joins that
     cluster; what Ray's core writes to stderr while it tries is kept back, and a
     failure to join is one line naming the address and, for a cluster with token
@@ -36,20 +38,19 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-import signal
 import sys
 import tempfile
-import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass
-from types import FrameType
 from typing import Any, Final, TypeVar
 
 from arena import metrics
 from arena.errors import ArenaError
 from arena.log import get_logger
 from arena.sim.jobs import MatchJob, MatchReport
+from arena.sim.local_ray import kept_sigterm_handler, loopback_head
+from arena.sim.stopping import Stopped, StopSignals, stop_signals
 from arena.sim.worker import BatchResult, batch_counts, remote_batch
 
 T = TypeVar("T")
@@ -91,26 +92,6 @@ def first_line(err: BaseException) -> str:
     """An exception as one line: its type and the first line of its message."""
     lines = str(err).strip().splitlines()
     return f"{type(err).__name__}: {lines[0]}" if lines else type(err).__name__
-
-
-@contextmanager
-def held_interrupt() -> Iterator[threading.Event]:
-    """Hold Ctrl-C (SIGINT) back while the block runs; the event says whether one came.
-
-    Outside the main thread signals cannot be handled and nothing is held."""
-    came = threading.Event()
-    if threading.current_thread() is not threading.main_thread():
-        yield came
-        return
-
-    def hold(signum: int, frame: FrameType | None) -> None:
-        came.set()
-
-    previous = signal.signal(signal.SIGINT, hold)
-    try:
-        yield came
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager
@@ -164,6 +145,8 @@ class Runner:
     def __init__(self, options: RayOptions | None = None) -> None:
         self.options = options or RayOptions()
         self._started = False
+        self._signals = ExitStack()
+        self._stops = StopSignals()
 
     @property
     def local(self) -> bool:
@@ -173,8 +156,13 @@ class Runner:
     def __enter__(self) -> Runner:
         import ray
 
-        if not ray.is_initialized():
-            self._start()
+        self._stops = self._signals.enter_context(stop_signals())
+        try:
+            if not ray.is_initialized():
+                self._start()
+        except BaseException:
+            self._signals.close()
+            raise
         metrics.SIM_WORKERS.set(self.workers)
         get_logger(__name__).info(
             "ray_connected", address=self.options.address or "local", workers=self.workers
@@ -188,6 +176,7 @@ class Runner:
             get_logger(__name__).info("ray_shutdown")
             ray.shutdown()
             self._started = False
+        self._signals.close()
 
     def _start(self) -> None:
         import ray
@@ -201,7 +190,15 @@ class Runner:
         else:
             log.info("ray_joining", address=self.options.address)
             kwargs = {"address": self.options.address}
-        with held_interrupt() as interrupted, ray_quiet(), self._held_output() as held:
+        head = loopback_head() if self.local else nullcontext()
+        signals = self._stops.came
+        with (
+            self._stops.held(),
+            kept_sigterm_handler(),
+            head,
+            ray_quiet(),
+            self._held_output() as held,
+        ):
             try:
                 ray.init(
                     **kwargs,
@@ -211,16 +208,17 @@ class Runner:
                 )
             except Exception as err:  # Ray raises many kinds; the user needs one line
                 ray.shutdown()
-                if interrupted.is_set():
-                    raise KeyboardInterrupt from None
+                if signals:
+                    raise Stopped(signals[0]) from None
                 raise RayError(self._failure(err, held())) from None
             except BaseException:
                 ray.shutdown()
                 raise
         self._started = True
-        if interrupted.is_set():
-            self.__exit__()
-            raise KeyboardInterrupt
+        if signals:
+            ray.shutdown()
+            self._started = False
+            raise Stopped(signals[0])
 
     @contextmanager
     def _held_output(self) -> Iterator[Callable[[], str]]:
@@ -317,6 +315,8 @@ class Runner:
                     done, _ = ray.wait(list(in_flight), num_returns=1)
                     ref = done[0]
                     result = ray.get(ref)
+                except KeyboardInterrupt as interrupt:  # Ray's calls drop which signal it was
+                    raise self._stops.stopped(interrupt) from None
                 except LocalRayletDiedError as err:
                     orphans = list(in_flight.values())
                     in_flight.clear()
