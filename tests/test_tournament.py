@@ -149,7 +149,7 @@ def test_an_interrupted_tournament_keeps_its_results_and_resumes(
 
     monkeypatch.setattr(League, "add_unit", add_then_interrupt)
     assert main(args) == 130
-    assert "interrupted: 2 matches stored" in capsys.readouterr().err
+    assert "interrupted by SIGINT: 2 matches stored" in capsys.readouterr().err
     monkeypatch.setattr(League, "add_unit", original)
     assert main(args) == 0
     out = capsys.readouterr().out
@@ -454,3 +454,128 @@ def test_a_running_tournament_command_is_followed_by_the_web_face(
     with Store.open(db) as store:
         found = store.tournament(config.id)
     assert found is not None and found.config == config.definition()
+
+
+# ---------------------------------------------------------------------------
+# What the command prints and which tournament it names (no Ray: played in process)
+
+
+class InProcess(ShuffledRunner):
+    """The Ray runner's place in ``arena tournament``: the command's steps, played here."""
+
+    def __init__(self, options: object = None) -> None:
+        super().__init__()
+
+    def __enter__(self) -> InProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class NoRay:
+    """A runner that must not be started."""
+
+    def __init__(self, options: object = None) -> None:
+        raise AssertionError("Ray was started")
+
+
+def run_command(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def cup(db: Path, name: str, bots: str, matches: str = "2") -> list[str]:
+    """``arena tournament`` of a name, bots and matches, in store ``db``."""
+    return ["tournament", "--name", name, "--bots", bots, "--matches", matches,
+            "--deals", "1", "--db", str(db)]  # fmt: skip
+
+
+def cup_id(name: str, bots: list[str], matches: int = 2) -> str:
+    data = {"name": name, "bots": bots, "matches": matches, "deals": 1}
+    return TournamentConfig.from_mapping(data).id
+
+
+def table_rows(out: str) -> dict[str, list[str]]:
+    """The rows of a printed table, by bot: their cells."""
+    rows = {}
+    for line in out.splitlines():
+        cells = [cell.strip() for cell in line.split("│")[1:-1]]
+        if len(cells) > 2 and cells[0].isdigit():
+            rows[cells[1]] = cells
+    return rows
+
+
+def test_the_command_prints_its_tournaments_standings_titled_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tournaments in one store share a bot: the table each run prints is its own
+    tournament's, rated from its matches alone and titled as its standings; a bot of
+    the other tournament is not in it, and the shared bot counts this one's matches."""
+    monkeypatch.setattr("arena.commands.tournament.Runner", InProcess)
+    db = tmp_path / "two.sqlite"
+    assert run_command(capsys, *cup(db, "spring", "random,first"))[0] == 0
+    status, out, _ = run_command(capsys, *cup(db, "autumn", "first,heuristic"))
+    assert status == 0
+    assert f"standings of tournament {cup_id('autumn', ['first', 'heuristic'])}" in out
+    rows = table_rows(out)
+    assert set(rows) == {"first", "heuristic"}  # not spring's random
+    assert rows["first"][-2] == "2"  # autumn's 2 matches, not the store's 4
+    assert "the store's leaderboard" in out and "arena leaderboard --variant guandan" in out
+
+
+def test_a_finished_tournament_run_again_starts_no_ray_and_prints_its_standings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same command after the tournament finished: it says so, prints the
+    standings again and exits 0, without starting Ray."""
+    db = tmp_path / "done.sqlite"
+    monkeypatch.setattr("arena.commands.tournament.Runner", InProcess)
+    status, first, _ = run_command(capsys, *cup(db, "spring", "random,first"))
+    assert status == 0
+    monkeypatch.setattr("arena.commands.tournament.Runner", NoRay)
+    status, again, _ = run_command(capsys, *cup(db, "spring", "random,first"))
+    assert status == 0
+    tournament = cup_id("spring", ["random", "first"])
+    assert f"tournament {tournament} is finished" in again
+    assert table_rows(again) == table_rows(first) != {}
+    with Store.open(db) as store:
+        found = store.tournament(tournament)
+        assert found is not None and found.status == "finished"
+
+
+def test_a_tournament_is_named_by_its_id_or_its_definitions_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--tournament`` of ``arena leaderboard`` and ``arena matches`` takes the
+    definition's name as well as the id; a name that several tournaments have is one
+    line listing their ids (exit 2), and so is a name no tournament has."""
+    monkeypatch.setattr("arena.commands.tournament.Runner", InProcess)
+    db = tmp_path / "named.sqlite"
+    for args in (cup(db, "spring", "random,first"), cup(db, "spring", "random,first", "3"),
+                 cup(db, "autumn", "first,heuristic")):  # fmt: skip
+        assert run_command(capsys, *args)[0] == 0
+    autumn = cup_id("autumn", ["first", "heuristic"])
+    springs = [cup_id("spring", ["random", "first"], n) for n in (2, 3)]
+    for key in ("autumn", autumn):
+        status, out, _ = run_command(capsys, "leaderboard", "--tournament", key, "--json",
+                                     "--db", str(db))  # fmt: skip
+        board = json.loads(out)
+        assert status == 0 and board["tournament"] == autumn
+        assert {row["bot"] for row in board["bots"]} == {"first", "heuristic"}
+        status, out, _ = run_command(capsys, "matches", "--tournament", key, "--json",
+                                     "--db", str(db))  # fmt: skip
+        listed = json.loads(out)["matches"]
+        assert status == 0 and len(listed) == 2
+        assert {row["tournament"] for row in listed} == {autumn}
+    status, out, _ = run_command(capsys, "leaderboard", "--tournament", springs[1],
+                                 "--json", "--db", str(db))  # fmt: skip
+    assert status == 0 and json.loads(out)["tournament"] == springs[1]
+    for command in ("leaderboard", "matches"):
+        status, _, err = run_command(capsys, command, "--tournament", "spring", "--db", str(db))
+        assert status == 2 and err.count("\n") == 1
+        assert "2 tournaments are named 'spring'" in err
+        assert all(tournament in err for tournament in springs)
+        status, _, err = run_command(capsys, command, "--tournament", "winter", "--db", str(db))
+        assert status == 2 and err.count("\n") == 1 and "no tournament 'winter'" in err

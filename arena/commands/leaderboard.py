@@ -24,6 +24,7 @@ from arena.errors import ConfigError
 from arena.rating import wilson_interval
 from arena.rating.pools import is_person, people_pool
 from arena.sim.league import Ratings
+from arena.sim.tournament import find_stored
 from arena.store import Store, StoredMatch
 
 
@@ -37,7 +38,9 @@ def add_parser(sub: Subcommands) -> None:
     )
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--variant", type=arguments.variant, help="game variant, e.g. guandan")
-    which.add_argument("--tournament", metavar="ID", help="a tournament's id")
+    which.add_argument(
+        "--tournament", metavar="ID|NAME", help="a tournament's id or its definition's name"
+    )
     parser.add_argument(
         "--people",
         action="store_true",
@@ -66,14 +69,10 @@ def leaderboard(store: Store, variant: str, people: bool = False) -> list[dict[s
 
 
 def tournament_leaderboard(store: Store, tournament_id: str) -> tuple[str, list[dict[str, Any]]]:
-    """The variant of a tournament and its rows, rated from its own matches only."""
-    tournament = store.tournament(tournament_id)
-    if tournament is None:
-        raise ConfigError(
-            f"no tournament {tournament_id!r} in {store.path} "
-            "('arena matches' lists the stored matches with their tournaments)"
-        )
-    matches = list(counted(store.matches(tournament_id=tournament_id)))
+    """The variant of a tournament (by id or name) and its rows, rated from its own
+    matches only."""
+    tournament = find_stored(store, tournament_id)
+    matches = list(counted(store.matches(tournament_id=tournament.id)))
     ratings = Ratings(tournament.variant)
     for match in matches:
         ratings.apply(ratings.rate(match.seating, team_score(match), match.record))
@@ -146,17 +145,19 @@ def print_leaderboard(
         )
     with Store.open(db, read_only=True) as store:
         if tournament is not None:
-            variant, table = tournament_leaderboard(store, tournament)
+            found = find_stored(store, tournament)
+            variant, table = tournament_leaderboard(store, found.id)
+            tournament = found.id
+            title = f"standings of tournament {found.id} ({variant})"
         elif variant is not None:
             table = leaderboard(store, variant, people)
+            title = f"{variant} {'people leaderboard' if people else 'leaderboard'}"
         else:
             raise ConfigError("name a variant (--variant) or a tournament (--tournament)")
     if as_json:
         data = {"variant": variant, "tournament": tournament, "people": people, "bots": table}
         print_json(data)
         return
-    title = f"{variant} {'people leaderboard' if people else 'leaderboard'}"
-    title += f" of tournament {tournament}" if tournament else ""
     if not table:
         print(f"{title}: no matches stored yet")
         return

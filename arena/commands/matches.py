@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.commands import Subcommands, add_db_argument, arguments, print_json
+from arena.sim.tournament import find_stored
 from arena.store import Store, StoredMatch
 
 DEFAULT_LIMIT = 50
@@ -31,7 +32,9 @@ def add_parser(sub: Subcommands) -> None:
         help="the stored matches, newest first: ids, players, results",
         description="List the stored matches, newest first. Filters combine.",
     )
-    parser.add_argument("--tournament", metavar="ID", help="only this tournament's matches")
+    parser.add_argument(
+        "--tournament", metavar="ID|NAME", help="only this tournament's matches (its id or name)"
+    )
     parser.add_argument("--variant", type=arguments.variant, help="only this variant's")
     parser.add_argument("--bot", type=arguments.bot, help="only those this bot played in")
     parser.add_argument(
@@ -119,8 +122,9 @@ def print_table(rows: list[dict[str, Any]], title: str, limit: int) -> None:
 
 def run_matches(args: argparse.Namespace) -> int:
     with Store.open(args.db, read_only=True) as store:
+        tournament = None if args.tournament is None else find_stored(store, args.tournament).id
         found = store.latest_matches(
-            variant=args.variant, tournament_id=args.tournament, bot=args.bot, limit=args.limit
+            variant=args.variant, tournament_id=tournament, bot=args.bot, limit=args.limit
         )
     rows = [row(match) for match in found]
     if args.json:

@@ -16,10 +16,9 @@ from arena.log import get_logger
 from arena.sim import RayOptions, Runner, TournamentConfig
 from arena.sim.driver import expected_matches, play_tournament
 from arena.sim.league import League
+from arena.sim.stopping import Stopped, StopSignals, stop_signals
 from arena.sim.tournament import EXAMPLE
 from arena.store import Store
-
-EXIT_INTERRUPTED = 130
 
 
 def add_parser(sub: Subcommands) -> None:
@@ -120,11 +119,57 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     return TournamentConfig.from_mapping(data)
 
 
+class Interrupted(Exception):
+    """A run stopped by a signal, with the matches it stored."""
+
+    def __init__(self, stop: Stopped, stored: int) -> None:
+        super().__init__(stop.name)
+        self.stop = stop
+        self.stored = stored
+
+
 def run_tournament(args: argparse.Namespace) -> int:
     if args.example:
         print(EXAMPLE, end="")
         return 0
     config = config_from_args(args)
+    with stop_signals() as stops:
+        try:
+            stored = play_and_store(config, args, stops)
+        except KeyboardInterrupt as interrupt:  # before or after the play: nothing stored
+            return interrupted(Interrupted(stops.stopped(interrupt), 0))
+        except Interrupted as stop:
+            return interrupted(stop)
+    if stored is None:
+        print(f"tournament {config.id} is finished: its standings")
+    else:
+        print(f"{stored} matches stored in {args.db}")
+    from arena.commands.leaderboard import print_leaderboard
+
+    print_leaderboard(args.db, None, as_json=False, tournament=config.id)
+    print(
+        "(rated from this tournament's matches alone; the store's leaderboard, of every "
+        f"{config.variant} match: arena leaderboard --variant {config.variant} --db {args.db})"
+    )
+    return 0
+
+
+def interrupted(stop: Interrupted) -> int:
+    """Say how to resume a run stopped by Ctrl-C, SIGTERM or SIGHUP; its exit status."""
+    print(
+        f"interrupted by {stop.stop.name}: {stop.stored} matches stored; "
+        "run the same command again to resume",
+        file=sys.stderr,
+    )
+    return stop.stop.exit_code
+
+
+def play_and_store(
+    config: TournamentConfig, args: argparse.Namespace, stops: StopSignals
+) -> int | None:
+    """Play what the store lacks of the tournament and store it; the matches stored
+    (None: the tournament was complete already, and no Ray was started). Stopped by
+    a signal, it leaves the tournament resumable and raises :class:`Interrupted`."""
     with metrics_endpoint(args), Store.open(args.db) as store:
         store.add_tournament(
             config.id, config.name, config.variant, dict(config.options), config.definition()
@@ -133,11 +178,14 @@ def run_tournament(args: argparse.Namespace) -> int:
             {name for team in config.teams for name in team} | set(config.reference or ())
         )
         done = store.match_ids(config.id)
-        league = League(store, config.variant)
-        log = get_logger(__name__, tournament_id=config.id, variant=config.variant)
         total = expected_matches(config)
         print(f"tournament {config.id}: {total} matches of {config.variant}, ", end="")
         print(f"{len(done)} already stored")
+        if len(done) == total:
+            store.set_tournament_status(config.id, "finished")
+            return None
+        league = League(store, config.variant)
+        log = get_logger(__name__, tournament_id=config.id, variant=config.variant)
         stored = played_deals = 0
         log.info("tournament_started", matches=total, already_stored=len(done))
         store.set_tournament_status(config.id, "running")
@@ -151,14 +199,11 @@ def run_tournament(args: argparse.Namespace) -> int:
                     played_deals += sum(report.deals for report in reports)
                     rate = played_deals / max(time.perf_counter() - started, 1e-9)
                     progress.update(bar, advance=len(reports), rate=f"{rate:,.0f} deals/s")
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as interrupt:
             store.set_tournament_status(config.id, "pending")  # resumable, not running
-            log.warning("tournament_interrupted", stored=stored)
-            print(
-                f"interrupted: {stored} matches stored; run the same command again to resume",
-                file=sys.stderr,
-            )
-            return EXIT_INTERRUPTED
+            stop = stops.stopped(interrupt)
+            log.warning("tournament_interrupted", stored=stored, signal=stop.name)
+            raise Interrupted(stop, stored) from None
         except BaseException:  # failed (Ray, the store): resumable, not running
             store.set_tournament_status(config.id, "pending")
             raise
@@ -169,11 +214,7 @@ def run_tournament(args: argparse.Namespace) -> int:
             )
         store.set_tournament_status(config.id, "finished")
         log.info("tournament_finished", stored=stored, deals=played_deals)
-    print(f"{stored} matches stored in {args.db}")
-    from arena.commands.leaderboard import print_leaderboard
-
-    print_leaderboard(args.db, config.variant, as_json=False)
-    return 0
+    return stored
 
 
 def batch_size(config: TournamentConfig) -> int:

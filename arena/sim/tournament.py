@@ -28,10 +28,11 @@ from arena.definitions import (
     load_definition,
     parse_definition,
 )
-from arena.errors import ConfigError
+from arena.errors import ConfigError, quoted
 from arena.games import make
 from arena.sim.jobs import MatchJob, team_players
 from arena.sim.swiss import pair_swiss
+from arena.store import Store, Tournament
 
 EXAMPLE = """\
 # arena tournament definition
@@ -238,4 +239,23 @@ def _job(
         players=team_players(team_a, team_b),
         max_deals=config.deals,
         pair=pair,
+    )
+
+
+def find_stored(store: Store, key: str) -> Tournament:
+    """The tournament of ``store`` whose id is ``key``, or else whose definition's name
+    is; an error naming the candidates when the name is several tournaments'."""
+    tournaments = store.tournaments()
+    for tournament in tournaments:
+        if tournament.id == key:
+            return tournament
+    named = [tournament for tournament in tournaments if tournament.name == key]
+    if len(named) == 1:
+        return named[0]
+    if named:
+        ids = ", ".join(tournament.id for tournament in named)
+        raise ConfigError(f"{len(named)} tournaments are named {quoted(key)}; give one's id: {ids}")
+    raise ConfigError(
+        f"no tournament {quoted(key)} in {store.path}, by id or name "
+        "('arena matches' lists the stored matches with their tournaments)"
     )
