@@ -21,6 +21,7 @@ from arena import games
 from arena.chance import derive_seed
 from arena.games import names
 from arena.games.base import Observation
+from arena.match import AUTO_MARK
 from arena.replay import MatchRecord, replay_entry, start_deal
 from arena.server.session import MatchSession
 from arena.store import Store
@@ -454,11 +455,15 @@ def test_a_person_who_runs_out_of_time_is_played_for_as_a_bot_is(
     assert 0 < decision["decision_ms"] <= 300
     _, timed_out = person.next("timed_out")  # no answer: the driver's automatic play
     assert timed_out["request_id"] == decision["request_id"]
-    assert timed_out["action"]
+    assert timed_out["action"] in decision["legal"]
     _, following = person.next("decision")
     assert following["request_id"] != decision["request_id"]
     person.answer(following["request_id"], following["legal"][0])  # back in time: plays on
     assert person.play_out()["deals"] == 1
+    # the person is told the play made for them, as stored: the one automatic play
+    actions = stored_record(Path(live.store.path), person.table)["deals"][0]["actions"]
+    assert actions.count(AUTO_MARK) == 1
+    assert actions[actions.index(AUTO_MARK) + 1] == timed_out["action"]
 
 
 def seat_page_mid_deal(person: Seated) -> str:
