@@ -697,14 +697,21 @@ def _listing_from_row(row: sqlite3.Row) -> MatchListing:
     )
 
 
+BROAD_SEATS: Final = 2_000
+"""Seats of the bots a search matches from which it reads matches newest first, checking
+each, rather than gathering every match of those bots (:meth:`Store.broad_text`)."""
+
+
 def _like(text: str) -> str:
     """A LIKE pattern (escape ``\\``) finding ``text`` anywhere."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
 
 
-def _where(wanted: MatchFilter) -> tuple[str, list[object]]:
-    """The WHERE clause (over ``match_summaries s``) of a filter, and its parameters."""
+def _where(wanted: MatchFilter, broad: bool = False) -> tuple[str, list[object]]:
+    """The WHERE clause (over ``match_summaries s``) of a filter, and its parameters;
+    ``broad``: the text matches many matches' bots (:meth:`Store.broad_text`), so each
+    match is checked in turn as the newest are read, instead of gathering them all."""
     clauses: list[str] = []
     params: list[object] = []
     for clause, value in (
@@ -719,7 +726,14 @@ def _where(wanted: MatchFilter) -> tuple[str, list[object]]:
         if value is not None:
             clauses.append(clause)
             params.append(value)
-    if wanted.text:  # the ids (their index alone is read) and the bots seated in a variant
+    if wanted.text and broad:  # +p.bot: each match's players by its number, not by bot
+        clauses.append(
+            "(s.id LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM match_players p "
+            "WHERE p.number = s.number AND +p.bot IN "
+            "(SELECT bot FROM bot_results WHERE bot LIKE ? ESCAPE '\\')))"
+        )
+        params += [_like(wanted.text), _like(wanted.text)]
+    elif wanted.text:  # the ids (their index alone is read) and the bots seated in a variant
         clauses.append(
             "s.number IN (SELECT number FROM match_summaries INDEXED BY match_summaries_id "
             "WHERE id LIKE ? ESCAPE '\\' UNION SELECT number FROM match_players WHERE bot IN "
@@ -1675,7 +1689,7 @@ class Store:
             offset in _INT64 and limit in _INT64 and offset >= 0 and limit >= 0,
             f"offset {offset} and limit {limit}: 0 or more, 64-bit integers",
         )
-        where, params = _where(wanted)
+        where, params = _where(wanted, self.broad_text(wanted.text))
         rows = self._read(
             f"SELECT number, {_SUMMARY_COLUMNS} FROM match_summaries s WHERE {where} "
             "ORDER BY s.number DESC LIMIT ? OFFSET ?",
@@ -1683,12 +1697,33 @@ class Store:
         )
         return [_listing_from_row(row) for row in rows]
 
-    def count_matches(self, wanted: MatchFilter = MatchFilter()) -> int:
-        """How many stored matches pass ``wanted``."""
-        where, params = _where(wanted)
-        rows = self._read(f"SELECT count(*) FROM match_summaries s WHERE {where}", params)
+    def count_matches(self, wanted: MatchFilter = MatchFilter(), most: int | None = None) -> int:
+        """How many stored matches pass ``wanted``; counted no further than ``most``
+        (newest first) if given."""
+        where, params = _where(wanted, self.broad_text(wanted.text))
+        if most is None:
+            rows = self._read(f"SELECT count(*) FROM match_summaries s WHERE {where}", params)
+        else:
+            _check(most in _INT64 and most >= 0, f"most {most}: 0 or more, a 64-bit integer")
+            rows = self._read(
+                f"SELECT count(*) FROM (SELECT 1 FROM match_summaries s WHERE {where} "
+                "ORDER BY s.number DESC LIMIT ?)",
+                (*params, most),
+            )
         count: int = rows[0][0]
         return count
+
+    def broad_text(self, text: str | None) -> bool:
+        """Whether a search for ``text`` matches the bots of many matches: at least
+        :data:`BROAD_SEATS` seats, and one in a hundred of the matches stored."""
+        if not text:
+            return False
+        rows = self._read(
+            "SELECT total(wins + draws + losses) FROM bot_results WHERE bot LIKE ? ESCAPE '\\'",
+            (_like(text),),
+        )
+        seats: float = rows[0][0]
+        return seats >= max(BROAD_SEATS, self.last_match_number() / 100)
 
     def last_match_number(self) -> int:
         """The ``number`` of the match stored last (0: none): it grows with every match
