@@ -79,6 +79,9 @@ __all__ = [
 ]
 
 RECENT: Final = 20
+SEARCH_AHEAD: Final = 1_000
+"""Matches a text search counts past its page's first: the pages it tells of (more may
+follow, as it shows)."""
 """Matches a bot page lists."""
 INCIDENT_MATCHES: Final = 200
 """The most matches with clock marks a bot page re-plays to count its incidents."""
@@ -566,10 +569,15 @@ class Viewer:
     # -- matches ------------------------------------------------------------------------
 
     def matches(self, query: MatchQuery) -> MatchPage:
-        """A page of stored matches, newest first; a page past the last is empty."""
+        """A page of stored matches, newest first; a page past the last is empty. A text
+        search is counted no further than :data:`SEARCH_AHEAD` matches past the page's
+        first (``more``: there may be others, on pages further on)."""
         wanted = query.filter()
-        total = self._store.count_matches(wanted)
         offset = (query.page - 1) * query.per_page
+        most = None if query.text is None else offset + SEARCH_AHEAD
+        counted = self._store.count_matches(wanted, None if most is None else most + 1)
+        more = most is not None and counted > most
+        total = most if more and most is not None else counted
         listings = (
             self._store.match_listings(wanted, offset=offset, limit=query.per_page)
             if offset < total
@@ -581,6 +589,7 @@ class Viewer:
             page=query.page,
             pages=pages_of(total, query.per_page),
             per_page=query.per_page,
+            more=more,
         )
 
     def live_matches(self) -> list[MatchRow]:
