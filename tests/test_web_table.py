@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import bots
 from arena import games
 from arena._proto.arena.v1 import arena_pb2
-from arena.cards import BIG_JOKER, card_names, format_cards
+from arena.cards import BIG_JOKER, SMALL_JOKER, card_names, deck, format_cards, rank_of
 from arena.games.base import NUM_SEATS, Event, Observation, State
 from arena.games.guandan import GuandanSetup
 from arena.games.guandan import Kind as GuandanKind
@@ -590,6 +590,72 @@ def test_guandan_double_tribute_and_anti_tribute(played: Store_) -> None:
     both = _composed_guandan(played, "gd-double-refused", (0, 2, 1, 3), seed=7, jokers_to=1)
     view = table_view(both.messages, both.record, "en")
     assert any("Anti-tribute: the losing team holds" in m["text"] for m in moments(view))
+
+
+def _equal_double_tribute(played: Store_, order: tuple[int, ...]) -> Played:
+    """A one-deal Guandan record after 双下 in ``order`` (the losers last) where each
+    loser's highest card is an ace (GD-14's equal tribute cards): the jokers and the
+    level cards are the winners'. Each seat's player has a name of its own."""
+    game = games.make("guandan")
+    setup = GuandanSetup(previous_order=order)  # level 2
+    high = {card for card in deck(2) if rank_of(card) == 0 or card >= SMALL_JOKER}
+    rest = [card for card in sorted(deck(2)) if card not in high]
+    hands: list[list[int]] = [[], [], [], []]
+    for seat in order[2:]:  # the losers: 27 cards each, two aces among them
+        hands[seat] = rest[-2:] + rest[:25]
+        rest = rest[25:-2]
+    winners = sorted(c for c in deck(2) if c in high) + rest
+    hands[order[0]], hands[order[1]] = winners[:27], winners[27:]
+    state = game.new_deal(setup, hands=hands)
+    names = [f"player-{seat}" for seat in range(NUM_SEATS)]
+    policies = [bots.make(n, seed=i) for i, n in enumerate(PLAYERS)]
+    actions = play_deal(state, policies)
+    outcome = state.outcome()
+    deal = DealRecord(
+        setup=game.setup_to_dict(setup),
+        actions=actions,
+        hands=[format_cards(sorted(h)) for h in hands],
+        result=outcome_to_dict(outcome),
+    )
+    record = MatchRecord(
+        "guandan", dict(game.options), None, names, [deal], match_summary([outcome])
+    )
+    return played.add(f"gd-equal-{''.join(map(str, order))}", record)
+
+
+@pytest.mark.parametrize("order", [(0, 2, 1, 3), (2, 0, 3, 1), (1, 3, 0, 2), (3, 1, 2, 0)])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_guandan_equal_double_tribute_names_each_losers_shangjia(
+    played: Store_, order: tuple[int, ...], language: str
+) -> None:
+    """GD-14: equal tribute cards go clockwise, each loser to the winner on their left
+    (their 上家, the seat before them), and each winner returns to the loser who gave to
+    it: the table's moment and log lines name those players, as the engine's events do,
+    whoever of the two winners was first."""
+    match = _equal_double_tribute(played, order)
+    view = table_view(match.messages, match.record, language)
+    losers, winners = order[2:], order[:2]
+    expected = {("tribute", s, (s - 1) % 4) for s in losers}  # 上家: before in the turn
+    expected |= {("return", w, (w + 1) % 4) for w in winners}  # back to its giver
+    lines = {
+        (line["kind"], *named(line["text"]))
+        for frame in view["frames"]
+        for line in frame["log"]
+        if line["kind"] in ("tribute", "return")
+    }
+    assert lines == expected
+    said = {
+        (moment["kind"], *named(part))
+        for moment in moments(view)
+        if moment["kind"] in ("tribute", "return")
+        for part in re.split("[;；]", moment["text"])
+    }
+    assert said == expected
+
+
+def named(text: str) -> tuple[int, ...]:
+    """The seats of the players a line names, in its order (``player-N`` sits at N)."""
+    return tuple(int(seat) for seat in re.findall(r"player-(\d)", text))
 
 
 def test_guandan_places_levels_and_double_out(played: Store_) -> None:

@@ -547,3 +547,61 @@ def live_frames(live: Live, match_id: str) -> list[dict[str, Any]]:
     assert response.status_code == 200, response.text[:300]
     frames: list[dict[str, Any]] = response.json()["frames"]
     return frames
+
+
+# -- the seats where the game's seed has them -----------------------------------------------
+
+COMPASS = {6: "south", 9: "west", 12: "north", 3: "east"}
+"""A seat's clock hour on the drawn table (seen from above) and its place on the felt."""
+SEATS_DRAWN = """(seats) => seats.map((seat) => [Number(seat.dataset.seat),
+    [...seat.classList].find((name) => name.startsWith('seat-')).slice(5)])"""
+SERVED_SEATS = re.compile(r'<div class="seat seat-(\w+)" data-seat="(\d)">')
+
+
+def seed_places(family: str, bottom: int) -> dict[int, str]:
+    """Where each seat sits on the felt with ``bottom`` drawn south: the next seat (C-2)
+    a quarter turn on in the direction the game's seed gives (004: the 下家 on the right,
+    000: counter-clockwise, 003: clockwise), worked out on the clock face of
+    test_directions, not from the code that draws."""
+    from test_directions import hour
+
+    return {seat: COMPASS[hour(family, seat - bottom)] for seat in range(4)}
+
+
+def with_bottom(bottom: int) -> Callable[[Route], None]:
+    """A route handler: the match page as a seat page draws it, ``bottom``'s seat south."""
+
+    def handle(route: Route) -> None:
+        response = route.fetch()
+        body = response.text().replace('data-bottom="0"', f'data-bottom="{bottom}"', 1)
+        route.fulfill(response=response, body=body)
+
+    return handle
+
+
+@pytest.mark.parametrize("name", ["guandan", "sanfu", "shengji-2"])
+def test_the_table_draws_each_next_seat_where_the_games_seed_has_it(
+    pages: Pages, site: WebThread, played: Played, name: str
+) -> None:
+    """C-2, GD-10, GD-14, SJ-18, SF-6: seat s + 1 is drawn on the right hand of seat s
+    in Guandan and Shengji (the turn goes counter-clockwise), on its left in sanfu
+    (clockwise): in the page as served, as its script draws it, and turned so that any
+    seat is south (a person's seat page)."""
+    import httpx
+    from playwright.sync_api import expect
+
+    from arena.games import family_of
+
+    match_id = played.matches[name]
+    family = family_of(name)
+    url = f"{site.url}/matches/{match_id}"
+    served = httpx.get(url, timeout=WAIT).text
+    assert {int(s): p for p, s in SERVED_SEATS.findall(served)} == seed_places(family, 0)
+    for bottom in range(4):
+        page = pages.open()
+        page.route(url, with_bottom(bottom))
+        page.goto(url)
+        expect(page.locator(f'.seat-south[data-seat="{bottom}"] .plate')).not_to_be_empty()
+        drawn = dict(page.eval_on_selector_all("#felt > .seat", SEATS_DRAWN))
+        assert drawn == seed_places(family, bottom), (name, bottom)
+        page.close()

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from arena.games import turn_of
 from arena.games.base import NUM_SEATS
 from arena.replay import MatchRecord
 from arena.web.table_deal import DealView, Event, MatchFacts, Step, event_seat
@@ -272,6 +273,7 @@ class TableFold:
             "id": str(info.get("match_id", "")),
             "variant": variant,
             "game": game,
+            "turn": turn_of(variant),
             "decks": self.match.decks,
             "options": self.match.options,
             "players": players,

@@ -14,8 +14,10 @@
    events stream, appending frames as they come and reconnecting after the last one
    received.
 
-   Seats sit south (0), west (1), north (2), east (3): each next seat (s + 1) clockwise;
-   a person's seat page (data-bottom) turns the table so that their seat is south.
+   Seats sit around the felt as the game's seed has them: the next seat (s + 1) a quarter
+   turn counter-clockwise, on the player's right (Guandan, Shengji), or clockwise, on the
+   left (sanfu), as the header's "turn" says; a person's seat page (data-bottom) turns
+   the table so that their seat is south.
    Every word shown comes from the view's labels, log lines and facts. */
 (function () {
   "use strict";
@@ -32,9 +34,12 @@
   const POSITIONS = ["south", "west", "north", "east"];
   const BOTTOM = Number(root.dataset.bottom || 0); // the seat drawn south
 
-  /** Where `seat` is drawn: 0 south, 1 west, 2 north, 3 east. */
+  /** Where `seat` is drawn: 0 south, 1 west, 2 north, 3 east; the seat after the one
+   *  drawn south is east when the turn goes counter-clockwise, west when clockwise. */
   function place(seat) {
-    return (((seat - BOTTOM) % 4) + 4) % 4;
+    const after = (((seat - BOTTOM) % 4) + 4) % 4;
+    const counter = Boolean(view.match && view.match.turn === "counter-clockwise");
+    return counter ? (4 - after) % 4 : after;
   }
   const SUIT_SYMBOLS = { s: "♠", h: "♥", d: "♦", c: "♣" };
   const RED_SUITS = new Set(["h", "d"]);
