@@ -12,8 +12,12 @@ from typing import Any
 
 import pytest
 
+import bots
 from arena.cli import main
 from arena.errors import ConfigError
+from arena.games import make
+from arena.match import play_match
+from arena.rating import SkillRating, update_skill, update_teams
 from arena.sim import Runner, TournamentConfig, plan, play_job, play_jobs
 from arena.sim.driver import expected_matches, play_tournament
 from arena.sim.jobs import MatchJob, MatchReport
@@ -46,6 +50,46 @@ def test_a_result_reported_twice_is_stored_and_rated_once(tmp_path: Path) -> Non
         assert sum(again.add(r, config.id) for r in reports) == 0  # a retried batch
         assert stored_ratings(store) == before
         assert store.match_ids(config.id) == {r.job.id for r in reports}
+
+
+def test_a_match_is_rated_for_the_team_that_won_it_players_0_and_2_against_1_and_3() -> None:
+    """Each stored match moves Elo and OpenSkill as the rating functions do for players 0
+    and 2 against 1 and 3, scored by hand from the match's totals: the winners go up, the
+    losers down. Four bots take turns at the seats: fails if a result is rated from the
+    losers' side, if teams are made of other seats, or if one bot gets another's change."""
+    names = ("north", "east", "south", "west")
+    elo: dict[str, float] = {}
+    skill: dict[str, SkillRating] = {}
+    decided = 0
+    with Store.open(":memory:") as store:
+        for name in names:
+            store.add_bot(name, "remote")
+        league = League(store, "guandan")
+        for k in range(8):
+            players = (*names[k % 4 :], *names[: k % 4])
+            job = MatchJob(f"m{k}", "guandan", {}, seed=k, players=players, max_deals=2)  # type: ignore[arg-type]
+            policies = [bots.make("random", seat + 10 * k) for seat in range(4)]
+            played = play_match(make("guandan"), policies, seed=k, players=players, max_deals=2)
+            assert league.add(MatchReport.of(job, played), None) == 1
+            ours, theirs = played.totals[0] + played.totals[2], played.totals[1] + played.totals[3]
+            score = 1.0 if ours > theirs else 0.0 if ours < theirs else 0.5
+            team_a, team_b = [players[0], players[2]], [players[1], players[3]]
+            before = dict(elo)
+            elo = update_teams(elo, team_a, team_b, score)
+            ranks = [0, 0] if score == 0.5 else [0, 1] if score == 1.0 else [1, 0]
+            skill = update_skill(skill, [team_a, team_b], ranks)
+            assert league.elo == pytest.approx(elo), k
+            assert league.skill == skill, k
+            if score != 0.5:
+                decided += 1
+                winners, losers = (team_a, team_b) if score == 1.0 else (team_b, team_a)
+                for bot in winners:
+                    assert elo[bot] > before.get(bot, 1500.0)
+                for bot in losers:
+                    assert elo[bot] < before.get(bot, 1500.0)
+        stored = {(r.bot, r.system): r.value for r in store.ratings("guandan")}
+        assert {bot: stored[bot, "elo"] for bot in names} == pytest.approx(elo)
+    assert decided >= 4
 
 
 def test_paired_results_are_rated_only_as_complete_pairs(tmp_path: Path) -> None:
