@@ -34,6 +34,8 @@ class InProcessRunner:
         self.seconds = seconds
         self.batches: list[int] = []
 
+        self.reports: list[MatchReport] = []
+
     def run(self, jobs: Sequence[MatchJob], batch_size: int) -> Iterator[MatchReport]:
         for i in range(0, len(jobs), batch_size):
             batch = jobs[i : i + batch_size]
@@ -41,6 +43,7 @@ class InProcessRunner:
             for report in play_jobs(batch):
                 if self.seconds is not None:
                     report = dataclasses.replace(report, seconds=self.seconds)
+                self.reports.append(report)
                 yield report
 
 
@@ -82,6 +85,33 @@ def test_sanfu_pairs_seat_each_bot_on_the_partners_the_turned_cards_make() -> No
         assert report.team_score() == expected
     several = pair_jobs("heuristic", "random", "sanfu", {}, 8, seed=5, start=0, count=12)
     assert {job.side for job in several} == {(0, 2)}  # partnerships change from deal to deal
+
+
+def a_side_score(report: MatchReport, bot: str) -> float:
+    """The match from ``bot``'s side, by hand: the totals of the players it sits as."""
+    ours = sum(t for p, t in enumerate(report.totals) if report.job.players[p] == bot)
+    theirs = sum(report.totals) - ours
+    return 1.0 if ours > theirs else 0.0 if ours < theirs else 0.5
+
+
+@pytest.mark.parametrize(("variant", "deals"), [("guandan", 1), ("sanfu", 1), ("shengji-1", 2)])
+def test_each_pair_is_scored_from_the_first_bots_side_in_both_its_matches(
+    variant: str, deals: int
+) -> None:
+    """A pair's score is the mean of its two matches seen from A's seats (in the second
+    match A sits where B sat; in a one-deal sanfu match where the turned cards partner
+    it): fails if a match is scored for team 0, or for B, whoever sits there."""
+    runner = InProcessRunner(workers=1)
+    config = SprtConfig(elo0=0, elo1=5, alpha=1e-6, beta=1e-6)  # never decides in 6 pairs
+    result = compare(runner, "first", "random", variant, {}, config, deals=deals, max_pairs=6)
+    reports = runner.reports
+    assert len(reports) == 12
+    by_hand = [a_side_score(reports[k], "first") for k in range(12)]
+    assert result.match_scores == by_hand
+    assert result.pair_scores == [(by_hand[k] + by_hand[k + 1]) / 2 for k in range(0, 12, 2)]
+    counts = (by_hand.count(1.0), by_hand.count(0.5), by_hand.count(0.0))
+    assert (result.wins, result.draws, result.losses) == counts
+    assert set(by_hand) - {0.5}  # some match was decided
 
 
 @pytest.mark.usefixtures("ray_session")
