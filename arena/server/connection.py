@@ -21,6 +21,7 @@ class Seating(Protocol):
     """The match a connection holds a seat in, as its stream sees it (a
     :class:`~arena.server.session.MatchSession`, which sits above connections)."""
 
+    match_id: str
     seats: list[RemotePolicy | None]
     """Per player, the remote seat (None for a built-in bot)."""
 

@@ -298,7 +298,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         if plan is None and session is None:
             raise KeyError(match_id)
         was = "scheduled" if plan is not None else "running"
-        log.info("match_cancelled", match_id=quoted(match_id), was=was, reason=quoted(reason))
+        log.info("match_cancelled", match_id=match_id, was=was, reason=quoted(reason))
         if session is not None:
             session.abort(CANCELLED, reason)
             return was
@@ -306,7 +306,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         try:
             self.store.add_match(unplayed_match(plan, self.config.clock, CANCELLED, reason))
         except StoreError as err:  # logged, never silent: the match is not played either way
-            log.error("cancelled_match_not_stored", match_id=quoted(match_id), error=str(err))
+            log.error("cancelled_match_not_stored", match_id=match_id, error=str(err))
         self._tournament_over(plan.tournament_id)
         return was
 
@@ -451,6 +451,15 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             )
         )
         metrics.set_connected_bots(len(self.connections))
+        log.info(
+            "bot_connected",
+            bot=connection.bot,
+            connection_id=connection.id,
+            token_id=principal.token_id,
+            protocol=protocol,
+            client=quoted(first.hello.client),
+            resumes=resumed[0].match_id if resumed is not None else None,
+        )
         if resumed is not None:
             session, player = resumed
             session.resume(player, connection)
@@ -471,8 +480,10 @@ class PlayService(arena_pb2_grpc.PlayServicer):
 
     def _drop(self, connection: Connection) -> None:
         """The stream ended: no new match; a seat held waits for a reconnection."""
-        if connection in self.connections and connection.overflowed:
-            self.cut_off += 1
+        if connection in self.connections:
+            self._log_disconnected(connection)
+            if connection.overflowed:
+                self.cut_off += 1
         connection.closed = True
         self.connections.discard(connection)
         self.matchmaker.leave(connection)
@@ -481,6 +492,25 @@ class PlayService(arena_pb2_grpc.PlayServicer):
         session, player = connection.session, connection.player
         if session is not None and player is not None:
             session.lost(player, "it stopped reading" if connection.overflowed else "closed")
+
+    def _log_disconnected(self, connection: Connection) -> None:
+        session, player = connection.session, connection.player
+        if connection.refusal is not None:
+            why = connection.refusal[1]
+        elif connection.overflowed:
+            why = "it stopped reading"
+        elif self.draining:
+            why = "the server is shutting down"
+        else:
+            why = "the stream ended"
+        log.info(
+            "bot_disconnected",
+            bot=connection.bot,
+            connection_id=connection.id,
+            why=why,
+            seat_waits_in=session.match_id if session is not None else None,
+            player=player,
+        )
 
     async def _read(
         self, connection: Connection, requests: AsyncIterator[arena_pb2.ClientMessage]

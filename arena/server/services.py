@@ -21,6 +21,7 @@ from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.errors import quoted
 from arena.inputs import one_line
+from arena.log import get_logger
 from arena.protocol import BOT_NAME
 from arena.server.auth import Authenticator, Principal, hash_secret
 from arena.server.builtin import builtin_names
@@ -44,6 +45,8 @@ __all__ = ["Failure", "LeaderboardService", "RegistryService", "Services", "free
 
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
+
+log = get_logger(__name__)
 
 REMOTE_KIND: Final = "remote"
 DEFAULT_PAGE: Final = 50
@@ -272,9 +275,9 @@ def revoke(
         if token.bot is None:
             if owner is not None:
                 raise Failure(grpc.StatusCode.PERMISSION_DENIED, "not a token of your bots")
-            return arena_pb2.RevokeTokenResponse(
-                revoked=store.revoke_tokens(token_id=token.token_id)
-            )
+            revoked = store.revoke_tokens(token_id=token.token_id)
+            _log_revoked(owner, None, token.token_id, revoked, 0)
+            return arena_pb2.RevokeTokenResponse(revoked=revoked)
         bot_name = token.bot
         bot = store.bot(bot_name)
     if owner is not None and (bot is None or bot.owner != owner):
@@ -289,7 +292,24 @@ def revoke(
         revoked = store.revoke_tokens(token_id=token.token_id)
         token_id = token.token_id
     closed = sum(hook(bot_name, token_id) for hook in services.on_revoke)
+    _log_revoked(owner, bot_name, token_id, revoked, closed)
     return arena_pb2.RevokeTokenResponse(revoked=revoked, connections_closed=closed)
+
+
+def _log_revoked(
+    owner: str | None, bot: str | None, token_id: str | None, revoked: int, closed: int
+) -> None:
+    """One ``token_revoked`` event: whose tokens (``token_id``, or every token of ``bot``
+    when None) and by whom (an owner, or the admin when None); never a token's secret."""
+    log.info(
+        "token_revoked",
+        by="admin" if owner is None else "owner",
+        owner=owner,
+        bot=bot,
+        token_id=token_id,
+        revoked=revoked,
+        connections_closed=closed,
+    )
 
 
 def registered_games(requested: Sequence[str]) -> tuple[str, ...] | None:
@@ -360,6 +380,14 @@ def register(
     if (None if existing is None else existing.games) != games:
         store.set_bot_games(name, games)
     secret, token_id = services.auth.issue_bot_token(name)
+    log.info(
+        "bot_registered",
+        bot=name,
+        owner=owner,
+        created=created,
+        games=list(games or ()) or "all",
+        token_id=token_id,
+    )
     return arena_pb2.RegisterResponse(
         bot_id=name, name=name, token=secret, token_id=token_id, created=created
     )

@@ -535,6 +535,11 @@ class MatchSession:
         """Tell the seats, then play the match on the running event loop."""
         for player in range(NUM_SEATS):
             self._to(player, arena_pb2.ServerMessage(seat_assigned=self.seat_assigned(player)))
+        for player, connection in enumerate(self.connections):
+            if connection is not None:
+                self._log.info(
+                    "bot_seated", player=player, bot=connection.bot, connection_id=connection.id
+                )
         self.loop = asyncio.get_running_loop()
         self.task = self.loop.create_task(self.run(), name=self.match_id)
         return self.task
