@@ -4,6 +4,7 @@ line too (exit 1)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import socket
@@ -249,3 +250,77 @@ def test_admin_over_tls_trusts_the_given_ca(
             assert status == 1 and "cannot reach" in one_line(err)
         finally:
             running.close()
+
+
+LONG = "long-argument-" + "z" * 20_000
+LINE_BOUND = 500
+"""Characters of the line that refuses an argument, however long the argument."""
+
+
+def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (found,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(found.choices)
+
+
+def long_argument_cases() -> list[tuple[str, list[str], str]]:
+    """Each value an ``arena admin`` action takes (found in its parser: a new option is
+    covered without a word here) made 20 KB long in turn, the others as in
+    :data:`ACTIONS`: (action, argv, what was made long)."""
+    actions = subcommands(subcommands(build_parser())["admin"])
+    cases = []
+    for action, sub in actions.items():
+        base = ACTIONS[action]
+        for argument in sub._actions:
+            if argument.nargs == 0 or argument.dest in ("help",):
+                continue
+            if not argument.option_strings:  # the action's one positional
+                argv = [LONG, *base[1:]]
+            else:
+                flag = argument.option_strings[-1]
+                argv = [*base, flag, LONG]  # the last value given is the one taken
+            cases.append((action, argv, argument.dest))
+    return cases
+
+
+def test_a_long_argument_gets_one_bounded_line_and_exit_status_2(
+    server: tuple[Store, Arena], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 20 KB value in any argument of any action, refused where it is read (the
+    command line) or by the server: exit status 2 and one line of bounded length that
+    quotes a prefix of it (before it, argparse's usage for a bad command line); an
+    argument the server only filters by lists nothing (exit status 0)."""
+    _, arena = server
+    definition = tmp_path / "t.toml"
+    definition.write_text('name = "t"\n')
+    cases = long_argument_cases()
+    assert {action for action, _, _ in cases} == set(ACTIONS)
+    assert {"match_id", "reason", "token", "token_id", "bot", "name", "players"} <= {
+        dest for _, _, dest in cases
+    }
+    refused: dict[tuple[str, str], str] = {}
+    for action, argv, dest in cases:
+        given = [str(definition) if a == "DEFINITION" else a for a in argv]
+        explicit = ["--server", arena.address, "--admin-token", ADMIN, "--timeout", "30"]
+        try:
+            status = main(["admin", action, *explicit, *given])
+        except SystemExit as exit:  # refused by argparse, after its usage
+            status = int(exit.code or 0)
+        out, err = capsys.readouterr()
+        lines = err.splitlines()
+        assert "Traceback" not in err, (action, dest, err[:300])
+        if status == 0:
+            assert err == "" and LONG not in out, (action, dest, out[:300])
+            continue
+        assert status == 2 and out == "", (action, dest, status, err[:300])
+        refusal = lines[-1]
+        assert refusal.startswith(("arena: ", "arena admin")), (action, dest, err[:300])
+        assert len(refusal) < LINE_BOUND, (action, dest, len(refusal), refusal[:300])
+        if refusal.startswith("arena: the server refused"):
+            assert len(lines) == 1, (action, dest, err[:300])
+            code = refusal.split(": ")[2]
+            assert code in ("NOT_FOUND", "INVALID_ARGUMENT"), (action, dest, refusal[:300])
+            refused[action, dest] = code
+    assert refused == refused | {
+        ("cancel", "match_id"): "NOT_FOUND",
+        ("cancel", "reason"): "INVALID_ARGUMENT",
+    }

@@ -27,7 +27,7 @@ from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.commands import EXIT_USAGE, Subcommands, arguments, print_json
 from arena.commands.matches import print_table
 from arena.errors import ArenaError
-from arena.inputs import read_text
+from arena.inputs import one_line, read_text
 from arena.protocol import ADMIN_TOKEN_ENV, DEFAULT_SERVER
 
 EXIT_UNREACHABLE: Final = 1
@@ -300,10 +300,6 @@ def _channel(args: argparse.Namespace) -> grpc.Channel:
     return grpc.secure_channel(args.server, grpc.ssl_channel_credentials(roots))
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 def run_admin(args: argparse.Namespace) -> int:
     args.token_value = arguments.secret_or_env(args.admin_token, ADMIN_TOKEN_ENV)
     if not args.token_value:
@@ -314,7 +310,7 @@ def run_admin(args: argparse.Namespace) -> int:
             reply = action(arena_pb2_grpc.AdminStub(channel), args)
         except grpc.RpcError as err:
             code: grpc.StatusCode = err.code()
-            details = _one_line(err.details() or "")
+            details = one_line(err.details() or "")
             if code in UNREACHABLE:
                 print(
                     f"arena: cannot reach an arena server at {args.server} "
