@@ -148,3 +148,41 @@ def test_assign_reports_impossible_constraints() -> None:
         assign([5, 5], [Bin(2, limits={5: 1}), Bin(0)], random.Random(0))
     placed = assign([5, 5], [Bin(1, limits={5: 1}), Bin(1, limits={5: 1})], random.Random(0))
     assert placed == [[5], [5]]
+
+
+@pytest.mark.parametrize("order", [(0, 2, 1, 3), (2, 0, 3, 1), (1, 3, 0, 2), (3, 1, 2, 0)])
+def test_an_equal_double_tribute_is_read_as_the_engine_gives_it(order: tuple[int, ...]) -> None:
+    """GD-14: with equal tribute cards each loser gives to their 上家 and each winner
+    returns to its giver. A search bot's reading of the tribute facts (who was first,
+    who gave to whom) draws states whose tribute and return events are the engine's
+    once the tributes are shown, at every return decision and the first plays after
+    them (while tributes lie face down, states the seat cannot tell apart)."""
+    from test_directions import equal_tribute_hands
+
+    from arena.games.guandan import GuandanSetup
+    from bots.determinize.guandan import previous_orders
+
+    game = games.make("guandan")
+    setup = GuandanSetup(previous_order=order, level_team=order[0] % 2)  # the winners play
+    real = game.new_deal(setup, hands=equal_tribute_hands(order))
+    given = {}
+    checked = 0
+    while real.phase != "play" or checked < 8:
+        observation = real.observe(real.to_act)
+        if real.phase == "play":  # the first and second known; the losers' order is not
+            assert [found[:2] for found in previous_orders(observation)] == [order[:2]]
+        for seed in range(2):
+            drawn = sample_state(observation, random.Random(seed))
+            if real.phase == "tribute":  # face down: a single tribute looks the same
+                assert drawn.observe(observation.seat) == observation
+            else:
+                check_sample(real, drawn, observation)
+        checked += 1
+        real.apply(real.legal_actions()[0])
+        given |= {
+            (e.kind, e.seat): e.target for e in real.events if e.kind in ("tribute", "return")
+        }
+    losers, winners = order[2:], order[:2]
+    assert given == {("tribute", s): (s - 1) % 4 for s in losers} | {
+        ("return", w): (w + 1) % 4 for w in winners
+    }

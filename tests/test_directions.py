@@ -23,7 +23,7 @@ from typing import Literal
 
 import pytest
 
-from arena.cards import parse_card, parse_cards
+from arena.cards import SMALL_JOKER, Card, deck, parse_card, parse_cards, rank_of
 from arena.games import PASS, Action, make
 from arena.games.guandan import GuandanSetup, GuandanState
 from arena.games.sanfu import SanfuSetup, SanfuState
@@ -128,6 +128,21 @@ EQUAL = ["3s 4s", "Ad 6s", "8s 9s", "As 7d"]
 """Losers 1 and 3 each hold an ace as their highest card: equal tribute cards."""
 EQUAL_ODD = ["Ad 6s", "3s 4s", "As 7d", "8s 9s"]
 """The same with losers 0 and 2."""
+
+
+def equal_tribute_hands(order: tuple[int, ...]) -> list[list[Card]]:
+    """Whole hands (27 cards each, two decks) for a deal after 双下 in ``order`` (the
+    losers last), at level 2, where each loser's highest card is an ace: GD-14's equal
+    tribute cards. The jokers and the 2s (the level cards) are the winners'."""
+    high = {card for card in deck(2) if rank_of(card) == 0 or card >= SMALL_JOKER}
+    rest = sorted(card for card in deck(2) if card not in high)
+    hands: list[list[Card]] = [[] for _ in range(4)]
+    for loser in order[2:]:  # two aces each, from the top of the sorted rest
+        hands[loser] = rest[-2:] + rest[:25]
+        rest = rest[25:-2]
+    winners = sorted(card for card in deck(2) if card in high) + rest
+    hands[order[0]], hands[order[1]] = winners[:27], winners[27:]
+    return hands
 
 
 def gd10_next_player() -> tuple[int, int]:

@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 from asyncio import FIRST_COMPLETED
 from collections.abc import Iterator
@@ -277,13 +278,47 @@ def test_node_bot_refused_token_and_unreachable_server(
 
     wrong_key = node_register(port, "refused-node", "not-an-owner-key")
     assert wrong_key.returncode == 1 and not wrong_key.stdout
-    assert "error: UNAUTHENTICATED" in wrong_key.stderr
+    assert "error: UNAUTHENTICATED: wrong owner key" in wrong_key.stderr
 
-    gone = asyncio.run(
-        run_node("--server", "127.0.0.1:1", "--token", "t", "--retries", "1", "--matches", "1")
-    )
-    assert gone.returncode == 3
-    assert "error: UNAVAILABLE: 127.0.0.1:1" in gone.stderr and "gave up after 1" in gone.stderr
+
+def test_node_bot_gives_up_on_a_closed_port_as_documented(node_modules: Path) -> None:
+    """bots/node/README.md: exit status 3 when the server stays UNAVAILABLE after
+    ``--retries`` reconnections (a line each), and one error line saying so."""
+    with socket.socket() as probe:  # a port that was free a moment ago: nobody listens
+        probe.bind(("127.0.0.1", 0))
+        server = f"127.0.0.1:{probe.getsockname()[1]}"
+    gone = asyncio.run(run_node("--server", server, "--token", "t", "--retries", "2"))
+    assert (gone.returncode, gone.stdout) == (3, "")
+    *retried, last = gone.stderr.splitlines()
+    assert len(retried) == 2 and all(" connecting again in " in line for line in retried)
+    assert last.startswith(f"arena-node-bot: error: UNAVAILABLE: {server}: "), last
+    assert last.endswith("(gave up after 2 retries)"), last
+    readme = (NODE_DIR / "README.md").read_text()
+    assert "**3** when\nthe server stays `UNAVAILABLE` after the retries" in readme
+
+
+def test_node_bot_alone_asks_for_fill_bots(
+    node_modules: Path, short_server: tuple[Store, int]
+) -> None:
+    """``--fill-after`` (as the Python SDK's): a lone Node bot is seated with the
+    built-in ``--fill-bot`` in the other seats and plays its match."""
+    store, port = short_server
+    registered = node_register(port, "lone-node")
+    assert registered.returncode == 0, registered.stderr
+    run = asyncio.run(
+        run_node(
+            "--server", f"127.0.0.1:{port}", "--casual", "--matches", "1",
+            "--fill-after", "0.05", "--fill-bot", "first",
+            env={"ARENA_BOT_TOKEN": registered.stdout.strip()},
+        )
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "; 'first' fills empty seats after 0.05 s" in run.stdout
+    assert run.stdout.splitlines()[-1].startswith("lone-node: 1 matches played (guandan 1)")
+    (match_id,) = re.findall(r"^match (casual-guandan-\S+) .*totals", run.stdout, re.MULTILINE)
+    stored = store.match(match_id)
+    assert stored is not None
+    assert sorted(stored.seating) == ["first", "first", "first", "lone-node"]
 
 
 def test_node_bot_unknown_variant_and_bad_usage(

@@ -24,11 +24,12 @@ import pytest
 from google.protobuf.json_format import MessageToDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_directions import equal_tribute_hands
 
 import bots
 from arena import games
 from arena._proto.arena.v1 import arena_pb2
-from arena.cards import BIG_JOKER, SMALL_JOKER, card_names, deck, format_cards, rank_of
+from arena.cards import BIG_JOKER, card_names, format_cards
 from arena.games.base import NUM_SEATS, Event, Observation, State
 from arena.games.guandan import GuandanSetup
 from arena.games.guandan import Kind as GuandanKind
@@ -593,19 +594,11 @@ def test_guandan_double_tribute_and_anti_tribute(played: Store_) -> None:
 
 
 def _equal_double_tribute(played: Store_, order: tuple[int, ...]) -> Played:
-    """A one-deal Guandan record after 双下 in ``order`` (the losers last) where each
-    loser's highest card is an ace (GD-14's equal tribute cards): the jokers and the
-    level cards are the winners'. Each seat's player has a name of its own."""
+    """A one-deal Guandan record after 双下 in ``order`` with equal tribute cards
+    (:func:`equal_tribute_hands`). Each seat's player has a name of its own."""
     game = games.make("guandan")
     setup = GuandanSetup(previous_order=order)  # level 2
-    high = {card for card in deck(2) if rank_of(card) == 0 or card >= SMALL_JOKER}
-    rest = [card for card in sorted(deck(2)) if card not in high]
-    hands: list[list[int]] = [[], [], [], []]
-    for seat in order[2:]:  # the losers: 27 cards each, two aces among them
-        hands[seat] = rest[-2:] + rest[:25]
-        rest = rest[25:-2]
-    winners = sorted(c for c in deck(2) if c in high) + rest
-    hands[order[0]], hands[order[1]] = winners[:27], winners[27:]
+    hands = equal_tribute_hands(order)
     state = game.new_deal(setup, hands=hands)
     names = [f"player-{seat}" for seat in range(NUM_SEATS)]
     policies = [bots.make(n, seed=i) for i, n in enumerate(PLAYERS)]

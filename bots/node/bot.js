@@ -33,6 +33,10 @@ options:
   --matches N          stop after N matches (default: play until interrupted)
   --casual             casual matches (default rated)
   --seed N             seed of the random choices (default: random)
+  --fill-after SECONDS when no match has formed after this long, built-in bots fill
+                       the empty seats (default: wait for bots as long as it takes)
+  --fill-bot NAME      the built-in bot that fills seats: random, first, heuristic …
+                       (default random)
   --retries N          reconnections in a row after UNAVAILABLE (default 3)
   --proto DIR          directory holding arena/v1/arena.proto
                        (default $${PROTO_ENV}, else ${DEFAULT_PROTO_DIR})
@@ -59,6 +63,8 @@ export function parseOptions(argv, env = process.env) {
         casual: { type: "boolean", default: false },
         seed: { type: "string" },
         retries: { type: "string", default: "3" },
+        "fill-after": { type: "string" },
+        "fill-bot": { type: "string" },
         proto: { type: "string" },
         tls: { type: "boolean", default: false },
         verbose: { type: "boolean", default: false },
@@ -97,8 +103,30 @@ export function parseOptions(argv, env = process.env) {
     rated: !values.casual,
     seed: values.seed === undefined ? null : integer("--seed", values.seed, 0),
     retries: integer("--retries", values.retries, 0),
+    fillAfterMs: values["fill-after"] === undefined ? 0 : milliseconds("--fill-after", values["fill-after"]),
+    fillBot: fillBot(values["fill-bot"]),
     verbose: values.verbose,
   };
+}
+
+/** The largest --fill-after: Join.fill_after_ms is a uint32. */
+const MAX_FILL_AFTER_MS = 2 ** 32 - 1;
+
+/** Seconds (a decimal number, at least 0.001) as whole milliseconds. */
+function milliseconds(flag, text) {
+  const ms = Math.round(Number(text) * 1000);
+  if (!/^\d+(\.\d+)?$/.test(text) || ms < 1 || ms > MAX_FILL_AFTER_MS) {
+    throw new UsageError(
+      `${flag} must be seconds between 0.001 and ${MAX_FILL_AFTER_MS / 1000}, got '${text}'`,
+    );
+  }
+  return ms;
+}
+
+/** The server checks the name (an unknown one refuses the Join: exit status 1). */
+function fillBot(name) {
+  if (name === "") throw new UsageError("--fill-bot needs a built-in bot's name (random, first …)");
+  return name ?? "";
 }
 
 function checkServer(server) {

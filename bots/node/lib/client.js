@@ -60,6 +60,8 @@ export function loadArena(protoDir = DEFAULT_PROTO_DIR) {
  * @param {{choose: Function}} o.policy
  * @param {string} [o.protoDir]
  * @param {boolean} [o.tls]
+ * @param {number} [o.fillAfterMs] built-in bots fill the seats still empty after this wait
+ * @param {string} [o.fillBot] the built-in bot that fills them
  * @param {number} [o.retries]
  * @param {number} [o.backoffMs]
  * @param {(line: string) => void} [o.log]

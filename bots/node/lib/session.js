@@ -15,6 +15,8 @@
 
 export const PROTOCOL = 2;
 export const CLIENT = "arena-node-bot 0.1.0";
+/** The built-in bot a server fills seats with when the Join names none. */
+export const DEFAULT_FILL_BOT = "random";
 
 const RETRY = new Set(["ACTION_STATUS_ILLEGAL", "ACTION_STATUS_MALFORMED"]);
 /** Error codes that make a connection useless: the Join (or the Hello) was refused. */
@@ -82,18 +84,36 @@ export class Session {
    * @param {string[]} o.variants variants to join (empty: every variant offered)
    * @param {boolean} o.rated rated or casual matches
    * @param {number | null} o.matches matches to play in the run (null: no limit)
+   * @param {number} [o.fillAfterMs] ask for built-in bots in the seats still empty after
+   *   this wait (0: wait for bots as long as it takes)
+   * @param {string} [o.fillBot] the built-in bot that fills them (empty: the server's, random)
    * @param {Stats} o.stats shared by the run's connections
    * @param {(line: string) => void} [o.log] progress lines (stdout)
    * @param {(line: string) => void} [o.warn] warnings (stderr)
    * @param {boolean} [o.verbose] log every deal, event and decision too
    * @param {() => number} [o.now] a clock in milliseconds (for the Ping round trip)
    */
-  constructor({ policy, send, variants, rated, matches, stats, log, warn, verbose, now }) {
+  constructor({
+    policy,
+    send,
+    variants,
+    rated,
+    matches,
+    fillAfterMs,
+    fillBot,
+    stats,
+    log,
+    warn,
+    verbose,
+    now,
+  }) {
     this.policy = policy;
     this.send = send;
     this.variants = variants;
     this.rated = rated;
     this.matches = matches;
+    this.fillAfterMs = fillAfterMs ?? 0;
+    this.fillBot = fillBot ?? "";
     this.stats = stats;
     this.log = log ?? (() => {});
     this.warn = warn ?? (() => {});
@@ -158,18 +178,24 @@ export class Session {
       `connected as ${welcome.bot_name} (connection ${welcome.connection_id}, ` +
         `server ${welcome.server_version}, protocol ${welcome.protocol})`,
     );
-    this.send({
-      join: { variants: this.variants, rated: this.rated, matches: this.remaining() },
-    });
+    const join = { variants: this.variants, rated: this.rated, matches: this.remaining() };
+    if (this.fillAfterMs > 0) {
+      join.fill_after_ms = this.fillAfterMs;
+      join.fill_bot = this.fillBot;
+    }
+    this.send({ join });
     this.ping = { nonce: String(Math.floor(Math.random() * 2 ** 52)), sent: this.now() };
     this.send({ ping: { nonce: this.ping.nonce } });
   }
 
   on_joined(joined) {
     const left = joined.matches ? `, ${joined.matches} matches to play` : "";
+    const fill = this.fillAfterMs
+      ? `; '${this.fillBot || DEFAULT_FILL_BOT}' fills empty seats after ${this.fillAfterMs / 1000} s`
+      : "";
     this.log(
       `waiting for a ${joined.rated ? "rated" : "casual"} match of ` +
-        `${joined.variants.join(", ")}${left}`,
+        `${joined.variants.join(", ")}${left}${fill}`,
     );
   }
 

@@ -16,7 +16,7 @@ const LEGAL = { actions: [PASS, PAIR, SINGLE], complete: true, description: "" }
 const SAMPLE = { actions: [PAIR, SINGLE], complete: false, description: "any cards of one suit" };
 
 /** A session whose sent messages are collected in `sent`. */
-function session({ matches = 1, legalPolicy, variants = ["guandan"] } = {}) {
+function session({ matches = 1, legalPolicy, variants = ["guandan"], fillAfterMs, fillBot } = {}) {
   const sent = [];
   const logs = [];
   const warnings = [];
@@ -26,6 +26,8 @@ function session({ matches = 1, legalPolicy, variants = ["guandan"] } = {}) {
     variants,
     rated: true,
     matches,
+    fillAfterMs,
+    fillBot,
     stats: new Stats(),
     log: (l) => logs.push(l),
     warn: (l) => warnings.push(l),
@@ -122,6 +124,24 @@ describe("Session", () => {
     s.handle({ body: "pong", pong: { nonce: sent[2].ping.nonce } });
     assert.equal(s.ping, null);
     assert.equal(s.botName, "nb");
+  });
+
+  it("asks for fill bots in its Join when told to, and says so once joined", () => {
+    const { s, sent, logs } = session({ fillAfterMs: 1500, fillBot: "first" });
+    s.handle(welcome);
+    assert.deepEqual(sent[0], {
+      join: { variants: ["guandan"], rated: true, matches: 1, fill_after_ms: 1500, fill_bot: "first" },
+    });
+    s.handle({ body: "joined", joined: { variants: ["guandan"], rated: true, matches: 1 } });
+    assert.equal(
+      logs.at(-1),
+      "waiting for a rated match of guandan, 1 matches to play; 'first' fills empty seats after 1.5 s",
+    );
+    const server = session({ fillAfterMs: 50 });
+    server.s.handle(welcome);
+    assert.equal(server.sent[0].join.fill_bot, "", "empty: the server's default bot");
+    server.s.handle({ body: "joined", joined: { variants: ["guandan"], rated: true, matches: 1 } });
+    assert.match(server.logs.at(-1), /; 'random' fills empty seats after 0.05 s$/);
   });
 
   it("answers a decision with a listed action, naming the request", () => {
@@ -280,6 +300,19 @@ describe("command line", () => {
     assert.throws(() => parseOptions(["--register", "", "--owner-key", "k"], {}), /bot name/);
   });
 
+  it("asks for fill bots with --fill-after and --fill-bot", () => {
+    const o = parseOptions(["--token", "x", "--fill-after", "2.5", "--fill-bot", "heuristic"], {});
+    assert.equal(o.fillAfterMs, 2500);
+    assert.equal(o.fillBot, "heuristic");
+    const d = parseOptions(["--token", "x"], {});
+    assert.equal(d.fillAfterMs, 0, "0: wait for bots as long as it takes");
+    assert.equal(d.fillBot, "");
+    for (const bad of ["0", "-1", "soon", "1e3", "5000000"]) {
+      assert.throws(() => parseOptions(["--token", "x", `--fill-after=${bad}`], {}), /--fill-after must be seconds/);
+    }
+    assert.throws(() => parseOptions(["--token", "x", "--fill-bot", ""], {}), /--fill-bot needs/);
+  });
+
   it("refuses bad input with a message", () => {
     assert.throws(() => parseOptions([], {}), /no token/);
     assert.throws(() => parseOptions(["--token", "x", "--matches", "0"], {}), /at least 1/);
@@ -309,6 +342,11 @@ describe("the contract", () => {
       connect.requestSerialize({ action: { request_id: "r-8", index: 0 } }),
     );
     assert.equal(byIndex.action.index, 0, "index 0 is sent, not taken for unset");
+    const join = connect.requestDeserialize(
+      connect.requestSerialize({ join: { variants: ["guandan"], fill_after_ms: 50, fill_bot: "first" } }),
+    );
+    assert.equal(join.join.fill_after_ms, 50, "the Join's field names are the contract's");
+    assert.equal(join.join.fill_bot, "first");
     const unset = connect.responseDeserialize(connect.responseSerialize({ match_result: {} }));
     assert.equal(unset.match_result.winner_team, undefined);
   });
