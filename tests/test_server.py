@@ -278,6 +278,42 @@ def test_leaderboard_needs_no_token(channel: grpc.Channel) -> None:
     assert code == grpc.StatusCode.INVALID_ARGUMENT
 
 
+def test_ratings_are_ranked_best_first_in_each_system(channel: grpc.Channel, store: Store) -> None:
+    """Ranks follow the values within each system, not the names (the best named last
+    here), a limit keeps each system's best, a system may be asked alone, and only
+    OpenSkill has a sigma: fails if ratings come in the store's or the names' order."""
+    names = ("ladder-a", "ladder-b", "ladder-c")
+    for name in names:
+        store.add_bot(name, "builtin")
+    values = {"ladder-a": (1490.0, 27.0), "ladder-b": (1530.0, 24.0), "ladder-c": (1510.0, 25.0)}
+    store.add_match(
+        StoredMatch("ladder-1", None, "sanfu", {}, 1, (*names, "ladder-a"), {}, {}, 1, 1),
+        [
+            *(RatingUpdate(bot, "sanfu", "elo", elo) for bot, (elo, _) in values.items()),
+            *(RatingUpdate(bot, "sanfu", "openskill", mu, 6.0) for bot, (_, mu) in values.items()),
+        ],
+    )
+    board = arena_pb2_grpc.LeaderboardStub(channel)
+
+    def ranked(**request: Any) -> list[tuple[int, str, str, float, bool]]:
+        response = board.GetRatings(arena_pb2.GetRatingsRequest(variant="sanfu", **request))
+        return [(r.rank, r.bot, r.system, r.value, r.HasField("sigma")) for r in response.ratings]
+
+    elo = [
+        (1, "ladder-b", "elo", 1530.0, False),
+        (2, "ladder-c", "elo", 1510.0, False),
+        (3, "ladder-a", "elo", 1490.0, False),
+    ]
+    skill = [
+        (1, "ladder-a", "openskill", 27.0, True),
+        (2, "ladder-c", "openskill", 25.0, True),
+        (3, "ladder-b", "openskill", 24.0, True),
+    ]
+    assert ranked() == [*elo, *skill]
+    assert ranked(limit=1) == [elo[0], skill[0]]
+    assert ranked(system="openskill", limit=2) == skill[:2]
+
+
 def test_match_record(channel: grpc.Channel) -> None:
     board = arena_pb2_grpc.LeaderboardStub(channel)
     response = board.GetMatchRecord(arena_pb2.GetMatchRecordRequest(match_id="m-1"))
