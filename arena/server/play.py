@@ -457,7 +457,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             connection_id=connection.id,
             token_id=principal.token_id,
             protocol=protocol,
-            client=quoted(first.hello.client),
+            client=quoted(first.hello.client) if first.hello.client else None,
             resumes=resumed[0].match_id if resumed is not None else None,
         )
         if resumed is not None:
