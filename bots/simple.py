@@ -2,6 +2,7 @@
 
 Compiled with the engines (``arena/compiled.py``) when they are: a policy's observation
 is read through :class:`Legal`, so any object with legal actions is taken, as before.
+A bot author's class may subclass them (``class Mine(RandomBot)``) either way.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from typing import ClassVar, Protocol
+
+from mypy_extensions import mypyc_attr
 
 from arena.games.base import Action
 
@@ -20,6 +23,7 @@ class Legal(Protocol):
     def legal_actions(self) -> Sequence[Action]: ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot:
     """Picks uniformly among the legal actions, from its own seeded generator: the
     choice ``random.Random(seed).randrange`` makes, drawn the way it draws it."""
@@ -44,6 +48,7 @@ class RandomBot:
         return actions[index]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FirstBot:
     """Always plays the first legal action (the lowest, as legal actions are sorted)."""
 

@@ -151,7 +151,10 @@ def load_bot(spec: str, seed: int = 0) -> object:
     except (TypeError, ValueError):
         takes_seed = False
     factory: Any = cls
-    bot: object = factory(seed=seed) if takes_seed else factory()
+    try:
+        bot: object = factory(seed=seed) if takes_seed else factory()
+    except Exception as err:  # the author's own code failed: said in one line
+        raise ArenaError(f"cannot create {spec}: {type(err).__name__}: {err}") from None
     return bot
 
 
