@@ -25,6 +25,7 @@ from typing import Any
 
 from arena.commands import Subcommands, arguments
 from arena.errors import ArenaError
+from arena.plural import counted
 from arena.protocol import DEFAULT_SERVER
 
 GIVE_UP_AFTER = 120.0
@@ -219,5 +220,5 @@ def _run(args: argparse.Namespace) -> int:
         give_up_after=args.give_up_after or None,
         reporter=reporter_for(sys.stderr),
     )
-    print(f"{summary.matches} matches played", flush=True)
+    print(f"{counted(summary.matches, 'match')} played", flush=True)
     return 0
