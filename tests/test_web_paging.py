@@ -20,15 +20,17 @@ from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 import pytest
-from browser import WebThread
+from browser import LoopThread, WebThread
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arena._proto.arena.v1 import arena_pb2
 from arena.commands.bench_web import build_store
 from arena.store import MatchFilter, Store
+from arena.web import app, serving
 from arena.web.paging import page_of, pages_of
 from arena.web.query import DEFAULT_PER_PAGE, MAX_PER_PAGE
-from arena.web.viewer import SEARCH_AHEAD
+from arena.web.viewer import SEARCH_AHEAD, Viewer
 
 BOTS: Final = 1_000
 TOURNAMENTS: Final = 120
@@ -106,11 +108,16 @@ def position(page: str, pager: str = "pager") -> str:
 
 
 def walk(
-    site: Site, start: str, attribute: str, pager: str = "pager", per_page: int = DEFAULT_PER_PAGE
+    site: Site,
+    start: str,
+    attribute: str,
+    pager: str = "pager",
+    per_page: int = DEFAULT_PER_PAGE,
+    key: str = "page",
 ) -> list[str]:
     """The rows of every page from ``start`` on, following the next links; each page
-    holds at most ``per_page`` rows, each next link keeps ``start``'s parameters and its
-    previous link leads back."""
+    holds at most ``per_page`` rows, each next link keeps ``start``'s parameters but the
+    page's ``key``, and its previous link leads back."""
     kept = dict(parse_qsl(urlsplit(start).query))
     rows: list[str] = []
     href: str | None = start
@@ -127,8 +134,8 @@ def walk(
         href = link(page, "next", pager)
         if href is not None:
             asked = dict(parse_qsl(urlsplit(href).query))
-            assert {k: asked.get(k) for k in kept if k != "page"} == {
-                k: v for k, v in kept.items() if k != "page"
+            assert {k: asked.get(k) for k in kept if k != key} == {
+                k: v for k, v in kept.items() if k != key
             }
     return rows
 
@@ -245,3 +252,29 @@ def test_a_broad_search_finds_what_a_selective_one_does(
     assert found[True] == found[False]
     ids, total, most = found[True]
     assert len(ids) == total and most == min(total, 7)
+
+
+@dataclass(frozen=True)
+class Running:
+    """A match being played, as the list of running matches reads it."""
+
+    id: str
+
+    def summary(self) -> arena_pb2.MatchSummary:
+        info = arena_pb2.MatchInfo(match_id=self.id, variant="guandan", players=["a"] * 4)
+        return arena_pb2.MatchSummary(info=info, status=arena_pb2.MATCH_STATUS_RUNNING)
+
+
+def test_the_matches_being_played_are_paged(board: Site) -> None:
+    running = {f"live-{number:03d}": Running(f"live-{number:03d}") for number in range(120)}
+    loop = LoopThread()
+    face = app.create_app(Viewer(board.store, sessions=running))  # type: ignore[arg-type]
+    server = serving.WebServer(face, "127.0.0.1", 0)
+    port = loop.run(server.start())
+    try:
+        site = Site(f"http://127.0.0.1:{port}", board.store)
+        rows = walk(site, "/matches?variant=guandan&live=1", "data-match", "live-pager", key="live")
+        assert sorted(rows) == sorted(running)
+    finally:
+        loop.run(server.stop())
+        loop.close()

@@ -186,7 +186,9 @@ class Pages:
         params = {k: v for k, v in request.query_params.items() if k != "lang"}
         query = MatchQuery.parse(params)
         page = self.viewer.matches(query)
-        live = [row for row in self.viewer.live_matches() if _shown(row, query)]
+        live_number, _ = paging(params, "live")
+        running = [row for row in self.viewer.live_matches() if _shown(row, query)]
+        live = page_of(running, live_number, query.per_page)
         return self.renderer.page(
             request,
             "matches.html",
@@ -195,6 +197,7 @@ class Pages:
                 "params": params,
                 "page": page,
                 "live": live,
+                "live_link": page_link(request, "live"),
                 "variants": self.viewer.variants(),
                 "page_link": page_link(request),
             },
