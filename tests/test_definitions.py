@@ -210,15 +210,38 @@ def test_any_generated_definition_is_accepted_whole_or_refused_in_one_line(
     assert 1 <= config.matches <= MAX_COUNT and 0 <= config.seed <= MAX_SEED
     assert config.deals is None or 1 <= config.deals <= MAX_COUNT
     assert isinstance(config.paired, bool)
+    # accepted whole: every field given is the tournament's, as written
+    for field in ("name", "variant", "format", "matches", "deals", "seed", "paired"):
+        if field in data:
+            assert getattr(config, field) == data[field], field
+    if "options" in data:
+        assert dict(config.options) == data["options"]
+    if "reference" in data:
+        assert config.reference == tuple(data["reference"])
+    written = [tuple(team) for team in data.get("teams", [])]
+    assert config.teams == (*written, *((bot, bot) for bot in data.get("bots", [])))
 
 
-@settings(max_examples=100, deadline=None)
+VARIANT_OPTIONS = [
+    ("guandan", {}),
+    ("guandan", {"a_fail_limit": 3}),
+    ("sanfu", {"deals": 2}),
+    ("shengji-2", {"throw_penalty": 5}),
+    ("shengji-1", {"constant_twos": True}),
+]
+"""A variant with options of its own, each valid."""
+
+
+@settings(max_examples=150, deadline=None)
 @given(
     teams=st.lists(
         st.tuples(st.sampled_from(["random", "first"]), st.sampled_from(["random", "first"])),
-        min_size=2,
-        max_size=6,
+        max_size=5,
     ),
+    bots=st.lists(st.sampled_from(["random", "first", "heuristic"]), max_size=3),
+    variant_options=st.sampled_from(VARIANT_OPTIONS),
+    format=st.sampled_from(["round_robin", "rated", "gauntlet"]),
+    reference=st.tuples(st.sampled_from(["random", "first"]), st.sampled_from(["heuristic"])),
     matches=st.integers(1, 50),
     deals=st.none() | st.integers(1, MAX_COUNT),
     seed=st.integers(0, MAX_SEED),
@@ -227,21 +250,41 @@ def test_any_generated_definition_is_accepted_whole_or_refused_in_one_line(
 )
 def test_every_valid_definition_is_accepted_as_written(
     teams: list[tuple[str, str]],
+    bots: list[str],
+    variant_options: tuple[str, dict[str, Any]],
+    format: str,
+    reference: tuple[str, str],
     matches: int,
     deals: int | None,
     seed: int,
     paired: bool,
     name: str,
 ) -> None:
+    """Every field of a valid definition (variant and its options, teams and bots, each
+    format with its reference) is the tournament's as written: fails if one is dropped,
+    defaulted or reordered."""
+    variant, options = variant_options
+    if len(teams) + len(bots) < (1 if format == "gauntlet" else 2):
+        teams = [*teams, ("random", "first"), ("first", "first")]
     data: dict[str, Any] = {
         "name": name,
+        "variant": variant,
+        "options": options,
         "teams": [list(t) for t in teams],
+        "bots": bots,
+        "format": format,
         "matches": matches,
         "seed": seed,
         "paired": paired,
     }
+    if format == "gauntlet":
+        data["reference"] = list(reference)
     if deals is not None:
         data["deals"] = deals
     config = TournamentConfig.from_toml(toml_document(data))
-    assert (config.name, config.teams, config.matches) == (name, tuple(teams), matches)
+    assert (config.name, config.variant, dict(config.options)) == (name, variant, options)
+    assert config.teams == (*teams, *((bot, bot) for bot in bots))
+    assert config.format == format
+    assert config.reference == (reference if format == "gauntlet" else None)
+    assert config.matches == matches
     assert (config.deals, config.seed, config.paired) == (deals, seed, paired)
