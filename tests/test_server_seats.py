@@ -15,8 +15,11 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from test_server import OTHER_KEY, OWNER_KEY, ServerThread, bearer, code_of, register
 
+from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.client.runner import run_bot_async
+from arena.deal_loop import action_text
+from arena.replay import MatchRecord, replay_entry, start_deal
 from arena.server.play import ClockConfig, PlayConfig
 from arena.store import Store
 from bots.simple import FirstBot
@@ -319,7 +322,22 @@ def test_built_in_bots_fill_the_empty_seats_after_the_wait(store: Store) -> None
         assigned, result = run(main())
         assert sorted(assigned.match.players) == ["fill-me", "first", "first", "first"]
         assert result.deals == 1
-        assert store.match(result.match_id) is not None
+        stored = store.match(result.match_id)
+        assert stored is not None
+    # the seats filled by "first" were played by it: each of their actions is the one
+    # FirstBot chooses from the seat's observation (not another bot under its name)
+    record = MatchRecord.from_dict(stored.record)
+    game = games.make(record.game, **record.options)
+    filled = 0
+    for deal in record.deals:
+        state = start_deal(game, deal)
+        for text in deal.actions:
+            seat = state.to_act
+            if not text.startswith("!") and stored.seating[state.player_at(seat)] == "first":
+                assert text == action_text(FirstBot().act(state.observe(seat))), text
+                filled += 1
+            replay_entry(state, text)
+    assert filled > 10
 
 
 def test_an_unknown_fill_bot_is_refused(store: Store) -> None:
