@@ -278,3 +278,18 @@ def test_the_matches_being_played_are_paged(board: Site) -> None:
     finally:
         loop.run(server.stop())
         loop.close()
+
+
+def test_a_tournaments_standings_are_paged_apart_from_its_matches(searched: Site) -> None:
+    tournament = "bench-guandan-cup-0"
+    standings = searched.store.results(tournament_id=tournament)
+    assert len(standings) > 5
+    start = f"/tournaments/{tournament}?per_page=5&page=2"
+    rows = walk(searched, start, "data-bot", "standings-pager", 5, key="standings")
+    assert sorted(rows) == sorted(standings)
+    assert searched.store.count_matches(MatchFilter(tournament_id=tournament)) > 5
+    page = searched.get(f"/tournaments/{tournament}?per_page=5&page=1&standings=2")
+    matches = dict(parse_qsl(urlsplit(link(page, "next") or "").query))
+    standing = dict(parse_qsl(urlsplit(link(page, "next", "standings-pager") or "").query))
+    assert (matches["page"], matches["standings"]) == ("2", "2")  # each pager its own
+    assert (standing["page"], standing["standings"]) == ("1", "3")
