@@ -8,8 +8,12 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 import bots
+from arena import games
+from arena.chance import derive_seed
+from arena.deal_loop import action_text
 from arena.errors import ConfigError
 from arena.rating import SprtConfig
+from arena.replay import MatchRecord, replay_entry, start_deal
 from arena.sim.compare import compare, pair_jobs
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.worker import play_job, play_jobs
@@ -75,6 +79,21 @@ def test_a_parameterised_bot_plays_a_match_job_under_its_full_name() -> None:
     assert report.job.players == (name, "first", name, "first")
     assert report.record["players"][0] == name
     assert report.deals == 1
+    # and played as that bot, its parameters included: every recorded action is the
+    # choice of the bot the name makes, seeded as the worker seeds each player
+    players = [bots.make(n, derive_seed(job.seed, "bot", p)) for p, n in enumerate(job.players)]
+    record = MatchRecord.from_dict(report.record)
+    game = games.make(record.game, **record.options)
+    searched = 0
+    for deal in record.deals:
+        state = start_deal(game, deal)
+        for text in deal.actions:
+            seat = state.to_act
+            player = state.player_at(seat)
+            assert text == action_text(players[player].act(state.observe(seat))), text
+            searched += job.players[player] == name
+            replay_entry(state, text)
+    assert searched > 10
 
 
 class _InProcess:
