@@ -253,7 +253,7 @@ def test_bot_run_command(server: int, capsys: pytest.CaptureFixture[str]) -> Non
     for thread in others:
         thread.join(60)
     out, err = capsys.readouterr()
-    assert out == "1 matches played\n"  # what happened went to stderr, as log events
+    assert out == "1 match played\n"  # what happened went to stderr, as log events
     events = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
     finished = [e for e in events if e["event"] == "match_result"]
     assert len(finished) == 1 and finished[0]["match_id"].startswith("casual-shengji-1-")
@@ -332,7 +332,7 @@ def test_a_lone_bot_plays_with_built_in_bots_after_a_wait(
     )
     assert code == 0
     out, err = capsys.readouterr()
-    assert out == "1 matches played\n"
+    assert out == "1 match played\n"
     lines = err.splitlines()
     told = [
         rf"connected to 127\.0\.0\.1:{server} as alone-ada-1 \(server ",
