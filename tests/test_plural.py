@@ -3,11 +3,16 @@ matches", "2 matches" (arena/plural.py), in code and in the web's catalogs."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from arena.plural import count_of, counted, fill, noun
+
+if TYPE_CHECKING:
+    from browser import Pages, WebThread
 
 WORDS = [("match", "matches"), ("deal", "deals"), ("batch", "batches"), ("entry", "entries")]
 
@@ -54,3 +59,22 @@ def test_a_written_count_is_read_as_a_number() -> None:
     assert count_of("1,000") == 1000
     assert count_of(1) == 1
     assert count_of("—") != count_of("—")  # NaN: never one
+
+
+TEXTS = ["{n} {n:match|matches}", "+{n} {n:level|levels}", "{n} of {m} {m:deal|deals}", "{n}"]
+COUNTS: list[object] = [0, 1, 2, -1, "1", "1,000", "—"]
+
+
+def test_the_pages_choose_the_words_as_the_server_does(pages: Pages, site: WebThread) -> None:
+    """static/words.js, which table.js, seat.js and site.js fill the catalogs' texts
+    with, writes each text as :func:`arena.plural.fill` does, on every page."""
+    page = pages.open()
+    page.goto(f"{site.url}/leaderboard")
+    cases = [(text, {"n": n, "m": n}) for text in TEXTS for n in COUNTS]
+    written = page.evaluate(
+        "(cases) => cases.map(([text, fields]) => window.arenaWords.fill(text, fields))", cases
+    )
+    assert written == [fill(text, **fields) for text, fields in cases]
+    assert page.evaluate("() => window.arenaWords.fill('{n} {n:match|matches}', {})") == (
+        "{n} {n:match|matches}"
+    ), "a field not given is left as written"

@@ -18,6 +18,8 @@ from functools import cache
 from importlib import resources
 from typing import Any, ClassVar, Final
 
+from arena.plural import fill
+
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
@@ -61,7 +63,7 @@ def translate(language: str, key: str, /, **fields: object) -> str:
         text = texts[key]
     except KeyError:
         raise KeyError(f"no text {key!r} in the {language!r} catalog") from None
-    return text.format(**fields) if fields else text
+    return fill(text, **fields) if fields else text
 
 
 def choose_language(asked: str | None, cookie: str | None, accept: str | None) -> str:

@@ -56,11 +56,7 @@
   };
 
   function word(key, fields) {
-    let text = words[key] || "";
-    for (const [name, value] of Object.entries(fields || {})) {
-      text = text.replace(`{${name}}`, String(value));
-    }
-    return text;
+    return window.arenaWords.fill(words[key] || "", fields || {});
   }
 
   /** An action text's parts: its verb, its cards, its kind ("as …"). */

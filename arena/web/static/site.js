@@ -11,11 +11,7 @@
     return;
   }
 
-  function fill(template, fields) {
-    return template.replace(/\{(\w+)\}/g, (whole, name) =>
-      name in fields ? String(fields[name]) : whole
-    );
-  }
+  const fill = window.arenaWords.fill; // static/words.js
 
   function show(progress) {
     const bar = box.querySelector("progress");

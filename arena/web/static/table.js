@@ -93,9 +93,7 @@
     if (!fields) {
       return text;
     }
-    return text.replace(/\{(\w+)\}/g, (whole, name) =>
-      name in fields ? String(fields[name]) : whole,
-    );
+    return window.arenaWords.fill(text, fields);
   }
 
   function make(tag, className, text) {
