@@ -37,6 +37,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from arena.plural import counted
+
 __all__ = [
     "ENGINES_VARIABLE",
     "GROUP_MODULE",
@@ -320,10 +322,10 @@ def engines() -> Engines:
     }
     if decided.compiled and not all(kinds.values()):
         odd = next(module for module, compiled in kinds.items() if not compiled)
-        return Engines(False, f"mixed: {odd} runs interpreted beside compiled engines")
+        return Engines(False, f"mixed: {counted(odd, 'run')} interpreted beside compiled engines")
     if not decided.compiled and any(kinds.values()):
         odd = next(module for module, compiled in kinds.items() if compiled)
-        return Engines(False, f"mixed: {odd} runs compiled ({decided.reason})")
+        return Engines(False, f"mixed: {counted(odd, 'run')} compiled ({decided.reason})")
     return decided
 
 

@@ -18,9 +18,6 @@ from math import comb
 from pathlib import Path
 from typing import Annotated, Final, Literal, get_args
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
-from pydantic_core import PydanticCustomError
-
 from arena.errors import ConfigError
 from arena.inputs import (
     WHOLE,
@@ -37,6 +34,9 @@ from arena.inputs import (
     shown,
     validate,
 )
+from arena.plural import counted
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 Format = Literal["round_robin", "gauntlet", "rated"]
 FORMATS: Final[tuple[str, ...]] = get_args(Format)
@@ -98,7 +98,7 @@ class TournamentDefinition(BaseModel):
         total = self.planned_matches
         if total > MAX_MATCHES:
             raise PydanticCustomError(
-                WHOLE, f"matches: the definition plans {total:,} matches, at most {MAX_MATCHES:,}"
+                WHOLE, f"matches: the definition plans {counted(total, 'match')}, at most {MAX_MATCHES:,}"
             )
         return self
 

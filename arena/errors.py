@@ -8,6 +8,8 @@ message that quotes the offending input.
 
 from __future__ import annotations
 
+from arena.plural import counted
+
 
 class ArenaError(Exception):
     """Base class of every error the project raises on purpose."""
@@ -39,4 +41,4 @@ def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
     text = value if isinstance(value, str) else str(value)
     if len(text) <= limit:
         return repr(text)
-    return f"{text[:limit]!r}… ({len(text)} characters)"
+    return f"{text[:limit]!r}… ({counted(len(text), 'character')})"

@@ -18,10 +18,10 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Annotated, Any, Final, TypeAlias
 
+from arena.errors import ConfigError
+from arena.plural import counted
 from pydantic import BeforeValidator, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails, PydanticCustomError
-
-from arena.errors import ConfigError
 
 MAX_COUNT: Final = 1_000_000
 """The most matches, rounds or deals one input may ask for."""
@@ -265,7 +265,7 @@ def read_text(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES) -> str:
     except ValueError as err:  # e.g. a NUL byte in the path
         raise ConfigError(f"cannot read {what} {shown(str(path))}: {err}") from None
     if len(data) > limit:
-        raise ConfigError(f"{what} {shown(str(path))} is larger than {limit:,} bytes")
+        raise ConfigError(f"{what} {shown(str(path))} is larger than {counted(limit, 'byte')}")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -16,6 +16,7 @@ from arena._proto.arena.v1 import arena_pb2
 from arena.cards import card_names, parse_cards
 from arena.errors import ParseError
 from arena.games.base import MAX_DEAL_CARDS, Action
+from arena.plural import counted
 
 __all__ = [
     "ADMIN_TOKEN_ENV",
@@ -81,18 +82,18 @@ def _check_size(message: arena_pb2.Action) -> None:
     quoted in full)."""
     if len(message.text) > MAX_ACTION_TEXT:
         raise ParseError(
-            f"bad action: its text is {len(message.text)} characters long, longer than "
+            f"bad action: its text is {counted(len(message.text), 'character')} long, longer than "
             f"any action ({MAX_ACTION_TEXT} at most)"
         )
     if len(message.cards) > MAX_DEAL_CARDS:
         raise ParseError(
-            f"bad action: {len(message.cards)} cards, more than any deal holds ({MAX_DEAL_CARDS})"
+            f"bad action: {counted(len(message.cards), 'card')}, more than any deal holds ({MAX_DEAL_CARDS})"
         )
     words = [("verb", message.verb), ("tag", message.tag)]
     for field, word in words + [("card", card) for card in message.cards]:
         if len(word) > MAX_ACTION_WORD:
             raise ParseError(
-                f"bad action: its {field} {word[:20]!r}… is {len(word)} characters long "
+                f"bad action: its {field} {word[:20]!r}… is {counted(len(word), 'character')} long "
                 f"({MAX_ACTION_WORD} at most)"
             )
 

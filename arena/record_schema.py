@@ -19,8 +19,6 @@ import re
 from functools import partial
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
-
 from arena.errors import ParseError
 from arena.inputs import (
     GameOptions,
@@ -31,6 +29,8 @@ from arena.inputs import (
     invalid,
     shown,
 )
+from arena.plural import counted
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 FORMAT: Final = "arena-record/1"
 
@@ -98,7 +98,7 @@ def _bounded_int(digits: str) -> int:
 def check_text(value: object, limit: int = MAX_TEXT) -> str:
     """Text of at most ``limit`` characters."""
     if not isinstance(value, str) or len(value) > limit:
-        raise invalid("text", f"must be text of at most {limit:,} characters")
+        raise invalid("text", f"must be text of at most {counted(limit, 'character')}")
     return value
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import combinations
+
 import pytest
 
 from arena.errors import ConfigError
 from arena.sim import RayError, RayOptions, Runner, TournamentConfig, plan, play_job
+from arena.sim.jobs import MatchJob
 
 
 def config(**changes: object) -> TournamentConfig:
@@ -28,6 +32,38 @@ def test_plan_is_deterministic_with_unique_ids() -> None:
     assert all(j.id.startswith(config().id) for j in jobs)
     # unpaired: the teams change sides every match
     assert jobs[0].players[0] != jobs[1].players[0]
+
+
+def teams_of(job: MatchJob) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The job's two teams: players 0 and 2, then 1 and 3."""
+    return (job.players[0], job.players[2]), (job.players[1], job.players[3])
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_a_round_robin_meets_every_pair_of_teams_as_often_on_each_side(paired: bool) -> None:
+    """Four teams, four matches a pair: each of the six pairs meets four times (twice as
+    many matches paired), each team as often on either side, every pair's seeds its own:
+    fails if a pair is left out or met twice as often, or one team keeps a side."""
+    teams = [["random", "random"], ["first", "first"], ["heuristic", "heuristic"],
+             ["random", "first"]]  # fmt: skip
+    jobs = plan(config(bots=[], teams=teams, matches=4, paired=paired))
+    copies = 2 if paired else 1
+    meetings = Counter(frozenset(teams_of(job)) for job in jobs)
+    expected = {frozenset((tuple(a), tuple(b))): 4 * copies for a, b in combinations(teams, 2)}
+    assert meetings == expected
+    sides = Counter(teams_of(job) for job in jobs)
+    assert set(sides.values()) == {2 * copies}
+    assert len({job.seed for job in jobs}) == 6 * 4
+
+
+def test_a_gauntlet_plays_each_team_against_the_reference_only() -> None:
+    reference = ("heuristic", "heuristic")
+    gauntlet = config(format="gauntlet", reference=list(reference), matches=2)
+    meetings = Counter(frozenset(teams_of(job)) for job in plan(gauntlet))
+    assert meetings == {
+        frozenset((("random", "random"), reference)): 2,
+        frozenset((("first", "first"), reference)): 2,
+    }
 
 
 def test_paired_plan_plays_each_seed_twice_with_the_partnerships_swapped() -> None:

@@ -20,9 +20,9 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Protocol, TextIO
 
 import structlog
-
 from arena._proto.arena.v1 import arena_pb2
 from arena.log import FORMAT_ENV, get_logger
+from arena.plural import counted
 
 __all__ = [
     "BotFailed",
@@ -248,7 +248,7 @@ class Refused(Fact):
     def line(self) -> str:
         return (
             f"answer {self.answer!r} to {self.request_id} refused ({self.status}): "
-            f"{self.reason}; {self.attempts_left} attempts left"
+            f"{self.reason}; {counted(self.attempts_left, 'attempt')} left"
         )
 
 

@@ -17,9 +17,6 @@ from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
-from pydantic import BeforeValidator
-
-from arena import games
 from arena.errors import ConfigError
 from arena.inputs import (
     MAX_COUNT,
@@ -42,7 +39,11 @@ from arena.inputs import (
     shown,
     validate,
 )
+from arena.plural import counted
 from arena.protocol import BOT_NAME
+from pydantic import BeforeValidator
+
+from arena import games
 
 __all__ = [
     "MAX_COUNT",
@@ -183,14 +184,14 @@ def check_secret(value: str, source: str) -> str:
     """``value`` if it can be a token or key (empty: none given); a :class:`ConfigError`
     naming ``source`` — never quoting the secret — if not."""
     if value and not SECRET.fullmatch(value):
-        raise ConfigError(f"{source}: {SECRET_RULE} (got {len(value)} characters)")
+        raise ConfigError(f"{source}: {SECRET_RULE} (got {counted(len(value), 'character')})")
     return value
 
 
 def secret(text: str) -> str:
     """An argparse type: a token or a key (never quoted back)."""
     if not SECRET.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"{SECRET_RULE} (got {len(text)} characters)")
+        raise argparse.ArgumentTypeError(f"{SECRET_RULE} (got {counted(len(text), 'character')})")
     return text
 
 

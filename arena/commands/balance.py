@@ -25,12 +25,8 @@ from itertools import product
 from pathlib import Path
 from typing import Any, Final, cast
 
-from markupsafe import Markup
-
-import arena
 import bots
 from arena.chance import derive_seed
-from arena.commands import Subcommands, add_db_argument, arguments, refuse
 from arena.commands.balance_runs import (
     again_words,
     defining_words,
@@ -54,6 +50,7 @@ from arena.commands.play import parse_options
 from arena.compiled import engines_description
 from arena.errors import ArenaError, ConfigError
 from arena.games import make
+from arena.plural import counted
 from arena.sim.balance import (
     DEFAULT_BATCH,
     TRIBUTE_KINDS,
@@ -73,6 +70,10 @@ from arena.sim.balance import (
 from arena.sim.differences import FAMILY_ERROR, holm, mean_difference, rate_difference
 from arena.store import BalanceRun, Store
 from arena.web.plots import Dot, interval_dots
+from markupsafe import Markup
+
+import arena
+from arena.commands import Subcommands, add_db_argument, arguments, refuse
 
 EXIT_INTERRUPTED = 130
 DEFAULT_DEALS = 10_000
@@ -292,7 +293,7 @@ def run_balance(args: argparse.Namespace) -> int:
                 run = _stored_run(store, args.open)
             if run.report is None:
                 raise ConfigError(
-                    f"balance run {run.id} has no report yet ({run.status}, {run.deals:,} deals "
+                    f"balance run {run.id} has no report yet ({run.status}, {counted(run.deals, 'deal')} "
                     f"stored): play the rest with {again_words(run)}"
                 )
             _publish(run.report, args)
@@ -379,9 +380,9 @@ def _run(args: argparse.Namespace, store: Store) -> int:
             jobs = plan_jobs(specs, args.deals, args.batch, args.seed, players)
             done = stored_progress(store, name, summaries)
             progress.console.print(
-                f"balance run {name}: {len(done)} of {len(jobs)} batches stored already"
+                f"balance run {name}: {len(done)} of {counted(len(jobs), 'batch')} stored already"
                 if done
-                else f"balance run {name}, stored in {store.path}, {args.batch} deals per batch"
+                else f"balance run {name}, stored in {store.path}, {counted(args.batch, 'deal')} per batch"
             )
             left = [job for job in jobs if (job.variant, job.index) not in done]
             rounds = looks(args.deals, args.batch)
@@ -439,8 +440,8 @@ def _run(args: argparse.Namespace, store: Store) -> int:
     if interrupted:
         done_deals = sum(s["deals"] for s in summaries)
         print(
-            f"interrupted: reporting the {done_deals} deals that finished "
-            f"of {args.deals * len(specs)} asked; {len(store.balance_batches(name))} batches "
+            f"interrupted: reporting the {counted(done_deals, 'deal')} that finished "
+            f"of {args.deals * len(specs)} asked; {counted(len(store.balance_batches(name)), 'batch')} "
             f"are stored: play the rest with arena balance --resume {name}",
             file=sys.stderr,
         )
@@ -577,8 +578,8 @@ def estimate_line(estimate: Mapping[str, Any], deals: int, variants: int) -> str
     took = f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
     workers = estimate["workers"]
     return (
-        f"estimate: about {took} for {variants} × {deals:,} deals on {workers} "
-        f"worker{'s' if workers != 1 else ''} ({estimate['probe_deals']} deals of each timed first)"
+        f"estimate: about {took} for {variants} × {counted(deals, 'deal')} on {workers} "
+        f"worker{'s' if workers != 1 else ''} ({counted(estimate['probe_deals'], 'deal')} of each timed first)"
     )
 
 
@@ -964,7 +965,7 @@ def until_lines(data: dict[str, Any]) -> list[str]:
         "maximum": "the most deals asked were played",
         "interrupted": "interrupted",
     }[until["stopped"]]
-    lines = [f"until resolved: stopped after {deals} deals per variant: {why}"]
+    lines = [f"until resolved: stopped after {counted(deals, 'deal')} per variant: {why}"]
     for q in until["questions"]:
         shown = format_difference(q if q["diff"] is not None else None, q["kind"])
         lines.append(
@@ -1016,7 +1017,7 @@ def render_text(data: dict[str, Any]) -> str:
     variants = data["variants"]
     names = [v["name"] for v in variants]
     lines = [
-        f"balance: {lineup_label(data['bots'])}, {data['deals_per_variant']} deals per "
+        f"balance: {lineup_label(data['bots'])}, {counted(data['deals_per_variant'], 'deal')} per "
         "variant asked, "
         f"seed {data['seed']}" + ("" if data["complete"] else " (interrupted)"),
         *until_lines(data),
@@ -1057,7 +1058,7 @@ def speed_lines(data: dict[str, Any]) -> list[str]:
     workers = speed["workers"]
     busy = "" if speed["busy"] is None else f", busy {speed['busy']:.0%} of the time"
     return [
-        f"played {speed['deals']:,} deals in {speed['seconds']:.1f} s: "
+        f"played {counted(speed['deals'], 'deal')} in {speed['seconds']:.1f} s: "
         f"{speed['deals_per_second']:,.0f} deals/s on {workers} "
         f"worker{'s' if workers != 1 else ''}{busy}"
     ]
@@ -1157,8 +1158,8 @@ def render_html(data: dict[str, Any]) -> str:
         f"<style>{STYLE}</style></head><body>",
         f"<h1>Balance: {esc(' vs '.join(names))}</h1>",
         f"<p>Bots: {esc(lineup_label(data['bots']).text)}; consecutive match deals; "
-        f"{data['deals_per_variant']} deals per "
-        f"variant asked, seed {data['seed']}, batches of {data['batch']} deals"
+        f"{counted(data['deals_per_variant'], 'deal')} per "
+        f"variant asked, seed {data['seed']}, batches of {counted(data['batch'], 'deal')}"
         + ("" if data["complete"] else " — <strong>interrupted: partial results</strong>")
         + ". Rates in %, 95% Wilson intervals in brackets; means with 95% intervals.</p>",
         *(f"<p>{esc(line)}</p>" for line in until_lines(data)),
@@ -1167,8 +1168,8 @@ def render_html(data: dict[str, Any]) -> str:
     for v in data["variants"]:
         options = ", ".join(f"{k}={val}" for k, val in sorted(v["options"].items()))
         parts.append(
-            f"<li><b>{esc(v['name'])}</b>: {v['deals']} deals, "
-            f"{v['matches_completed']} matches completed; options {esc(options) or 'none'}</li>"
+            f"<li><b>{esc(v['name'])}</b>: {counted(v['deals'], 'deal')}, "
+            f"{counted(v['matches_completed'], 'match')} completed; options {esc(options) or 'none'}</li>"
         )
     parts.append("</ul>")
     heads = "".join(f"<th>{esc(n)}</th>" for n in _compared_names(data))

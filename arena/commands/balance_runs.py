@@ -15,11 +15,13 @@ import shlex
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-import arena
 from arena.commands.balance_until import DEFAULT_ASKED
 from arena.errors import ConfigError
+from arena.plural import counted
 from arena.sim.balance import BalanceJob, Summary, VariantSpec
 from arena.store import BalanceBatch, BalanceRun, Store
+
+import arena
 
 __all__ = [
     "DEFINING",
@@ -139,7 +141,7 @@ def list_lines(runs: Sequence[BalanceRun]) -> list[str]:
         variants = " | ".join(v["name"] for v in defined["variants"])
         bots = ",".join(dict.fromkeys(defined["bots"]))
         lines.append(
-            f"{run.id:<{width}}  {run.status:<11}  {run.deals:>9,} of {asked:,} deals  "
+            f"{run.id:<{width}}  {run.status:<11}  {run.deals:>9,} of {counted(asked, 'deal')}  "
             f"{run.updated_at[:19].replace('T', ' ')}  {variants}  (bots {bots})"
         )
     return lines

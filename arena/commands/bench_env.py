@@ -30,13 +30,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import numpy as np
-
-from arena.commands import print_json
 from arena.env.codecs import codec_for
 from arena.env.features import features_for
 from arena.env.vector import VectorEnv
 from arena.games import family_of, make
 from arena.games.base import Action, State
+from arena.plural import counted
+
+from arena.commands import print_json
 
 __all__ = ["TARGET_OVERHEAD", "measure_env", "run_env_bench"]
 
@@ -164,8 +165,8 @@ def run_env_bench(args: argparse.Namespace) -> int:
         return 0
     engine, vector, masks = report["engine"], report["vector"], report["masks_only"]
     print(
-        f"{report['variant']}: random legal moves, {report['deals']} deals; "
-        f"vector env with {report['tables']} tables"
+        f"{report['variant']}: random legal moves, {counted(report['deals'], 'deal')}; "
+        f"vector env with {counted(report['tables'], 'table')}"
     )
     observed = report["engine_observed"]
     print(f"  engine alone: {engine['decisions_per_second']:,.0f} decisions/s")

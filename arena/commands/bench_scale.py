@@ -16,10 +16,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import bots
-from arena.commands import arguments, print_json
 from arena.errors import ConfigError
+from arena.plural import counted
 from arena.sim import MatchJob, RayOptions, Runner, cores, play_jobs, team_players
 from arena.sim.balance import BalanceJob, VariantSpec, plan_jobs, run_local, run_on_ray
+
+from arena.commands import arguments, print_json
 
 TARGET_EFFICIENCY = 0.85
 TARGET_BALANCE_EFFICIENCY = 0.9
@@ -81,7 +83,7 @@ def measure(variant: str, matches: int, deals: int, seed: int, workers: int) -> 
     one = ray_run(jobs, 1, batch)
     many = ray_run(jobs, workers, batch)
     report = {"matches": len(jobs), "deals_per_match": deals}
-    what = f"{len(jobs)} matches of {deals} deals, random bots"
+    what = f"{counted(len(jobs), 'match')} of {counted(deals, 'deal')}, random bots"
     return _report(variant, what, workers, (plain, one, many), TARGET_EFFICIENCY) | report
 
 
@@ -119,7 +121,7 @@ def measure_balance(
     """The three timings of the same balance batches; the report (JSON-ready)."""
     jobs = balance_scale_jobs(variant, deals, workers, players, seed)
     runs = (balance_plain_run(jobs), balance_ray_run(jobs, 1), balance_ray_run(jobs, workers))
-    what = f"{deals} balance deals in {len(jobs)} batches of {jobs[0].deals}, {players} bots"
+    what = f"{deals} balance deals in {counted(len(jobs), 'batch')} of {jobs[0].deals}, {counted(players, 'bot')}"
     extra = {"balance": True, "bots": players, "batches": len(jobs), "batch": jobs[0].deals}
     return _report(variant, what, workers, runs, TARGET_BALANCE_EFFICIENCY) | extra
 
@@ -175,7 +177,7 @@ def print_report(report: dict[str, Any]) -> None:
         f"(overhead {report['overhead']:+.1%})"
     )
     print(
-        f"  Ray, {workers} workers:                  {many['deals_per_second']:10.1f} deals/s  "
+        f"  Ray, {counted(workers, 'worker')}:                  {many['deals_per_second']:10.1f} deals/s  "
         f"({report['speedup']:.2f}x)"
     )
     print(

@@ -45,15 +45,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from arena.chance import derive_seed
-from arena.commands import print_json
 from arena.commands.bench_grpc import percentile
 from arena.errors import ArenaError, ConfigError
 from arena.games.base import Action, Observation
+from arena.plural import counted
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import Ratings
 from arena.sim.worker import play_job
 from arena.store import RatingUpdate, Store, StoredMatch
 from bots.simple import RandomBot
+
+from arena.commands import print_json
 
 if TYPE_CHECKING:
     from arena._proto.arena.v1 import arena_pb2
@@ -263,7 +265,7 @@ def open_store(db: Path, bots: int, matches: int, seed: int) -> tuple[Store, boo
                 build_store(store, bots, matches, seed, lambda n: progress.advance(task, n))
         elif held != matches or len(store.bots()) != bots:
             raise ConfigError(
-                f"{db} holds {held} matches and {len(store.bots())} bots, not the "
+                f"{db} holds {counted(held, 'match')} and {counted(len(store.bots()), 'bot')}, not the "
                 f"{matches} and {bots} asked: give another --db, or the same sizes"
             )
     except BaseException:
@@ -325,7 +327,7 @@ def _long_pages(store: Store) -> dict[str, list[str]]:
         found = [listing for listing in listings if listing and listing.variant == variant]
         if not found or len(found) < len(numbers):
             continue  # a store built before it held long matches
-        kind = f"match page, {variant} {found[0].deals} deals"
+        kind = f"match page, {variant} {counted(found[0].deals, 'deal')}"
         urls[kind] = [f"/matches/{listing.id}" for listing in found]
         urls[kind + WHOLE] = [f"/matches/{listing.id}?deal=all" for listing in found]
     return urls
@@ -334,7 +336,6 @@ def _long_pages(store: Store) -> dict[str, list[str]]:
 async def time_pages(store: Store, bots: int, requests: int, seed: int) -> Timings:
     """Ask each kind of page ``requests`` times, the kinds in turn, after one warm-up."""
     import httpx
-
     from arena.web.app import create_app
     from arena.web.viewer import Viewer
 
@@ -477,7 +478,6 @@ def measure_live(variant: str, seed: int) -> list[float]:
 
 def _register(port: int, owner: str) -> str:
     import grpc
-
     from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
@@ -613,7 +613,7 @@ KIND_WIDTH: Final = 44
 
 def _print(report: dict[str, Any]) -> None:
     print(
-        f"web face: {report['bots']} bots, {report['matches']} matches "
+        f"web face: {counted(report['bots'], 'bot')}, {counted(report['matches'], 'match')} "
         f"({'store built in' if report['store_built'] else 'store reused, opened in'} "
         f"{report['store_seconds']:.1f} s); time at the server, in process"
     )

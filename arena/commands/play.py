@@ -9,11 +9,13 @@ from typing import Any
 import bots
 from arena.cards import pretty_cards
 from arena.chance import derive_seed
-from arena.commands import Subcommands, arguments
 from arena.errors import ConfigError
 from arena.games import make
 from arena.games.base import Event, Game, Outcome, State
 from arena.match import Clock, play_match
+from arena.plural import counted
+
+from arena.commands import Subcommands, arguments
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -84,7 +86,7 @@ class Narrator:
     def end_repeat(self) -> None:
         times = self.last[1]
         if times > 1:
-            print(f"  … {times} times in all")
+            print(f"  … {counted(times, 'time')} in all")
         self.last = ("", 0)
 
     def flush(self) -> None:
@@ -150,14 +152,14 @@ def print_match_end(
     team = result["match_winner"]
     if team is not None:
         print(
-            f"\nmatch over after {deals} deals: team {team} "
+            f"\nmatch over after {counted(deals, 'deal')}: team {team} "
             f"(S{team} {names[team]} and S{team + 2} {names[team + 2]}) wins"
         )
     elif result["complete"]:  # no fixed teams (sanfu): results add up per player (SF-17)
         totals = ", ".join(f"P{p} {names[p]} {t:+d}" for p, t in enumerate(result["totals"]))
-        print(f"\nmatch over after {deals} deals; totals per player: {totals}")
+        print(f"\nmatch over after {counted(deals, 'deal')}; totals per player: {totals}")
     else:
-        print(f"\nstopped after {deals} deals without a match winner")
+        print(f"\nstopped after {counted(deals, 'deal')} without a match winner")
 
 
 def run_play(args: argparse.Namespace) -> int:

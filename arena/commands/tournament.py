@@ -6,19 +6,21 @@ import argparse
 import sys
 import time
 
-from arena.commands import Subcommands, add_db_argument, arguments
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.play import parse_options
 from arena.commands.progress import progress_bar
 from arena.definitions import FORMATS
 from arena.errors import ArenaError, ConfigError
 from arena.log import get_logger
+from arena.plural import counted
 from arena.sim import RayOptions, Runner, TournamentConfig
 from arena.sim.driver import expected_matches, play_tournament
 from arena.sim.league import League
 from arena.sim.stopping import Stopped, StopSignals, stop_signals
 from arena.sim.tournament import EXAMPLE
 from arena.store import Store
+
+from arena.commands import Subcommands, add_db_argument, arguments
 
 
 def add_parser(sub: Subcommands) -> None:
@@ -143,7 +145,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     if stored is None:
         print(f"tournament {config.id} is finished: its standings")
     else:
-        print(f"{stored} matches stored in {args.db}")
+        print(f"{counted(stored, 'match')} stored in {args.db}")
     from arena.commands.leaderboard import print_leaderboard
 
     print_leaderboard(args.db, None, as_json=False, tournament=config.id)
@@ -157,7 +159,7 @@ def run_tournament(args: argparse.Namespace) -> int:
 def interrupted(stop: Interrupted) -> int:
     """Say how to resume a run stopped by Ctrl-C, SIGTERM or SIGHUP; its exit status."""
     print(
-        f"interrupted by {stop.stop.name}: {stop.stored} matches stored; "
+        f"interrupted by {stop.stop.name}: {counted(stop.stored, 'match')} stored; "
         "run the same command again to resume",
         file=sys.stderr,
     )
@@ -179,7 +181,7 @@ def play_and_store(
         )
         done = store.match_ids(config.id)
         total = expected_matches(config)
-        print(f"tournament {config.id}: {total} matches of {config.variant}, ", end="")
+        print(f"tournament {config.id}: {counted(total, 'match')} of {config.variant}, ", end="")
         print(f"{len(done)} already stored")
         if len(done) == total:
             store.set_tournament_status(config.id, "finished")
@@ -210,7 +212,7 @@ def play_and_store(
         kept = len(store.match_ids(config.id))
         if kept != total:  # never expected: a tournament ends with its definition's matches
             raise ArenaError(
-                f"tournament {config.id}: {kept} matches stored, the definition has {total}"
+                f"tournament {config.id}: {counted(kept, 'match')} stored, the definition has {total}"
             )
         store.set_tournament_status(config.id, "finished")
         log.info("tournament_finished", stored=stored, deals=played_deals)

@@ -20,9 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from openskill.models import PlackettLuce, PlackettLuceRating
-
+from arena.plural import counted
 from arena.rating.errors import RatingError
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 __all__ = ["DEFAULT_MU", "DEFAULT_SIGMA", "SkillRating", "update_skill"]
 
@@ -73,7 +73,7 @@ def update_skill(
     if any(not team for team in teams):
         raise RatingError("a team needs at least one bot")
     if len(ranks) != len(teams):
-        raise RatingError(f"{len(ranks)} ranks given for {len(teams)} teams")
+        raise RatingError(f"{len(ranks)} ranks given for {counted(len(teams), 'team')}")
     if any(isinstance(rank, bool) or not isinstance(rank, int) or rank < 0 for rank in ranks):
         raise RatingError(f"ranks must be integers >= 0, not {list(ranks)!r}")
     if model is None:

@@ -25,13 +25,11 @@ from itertools import count
 from typing import TYPE_CHECKING, Any, Final
 
 import grpc
-from google.protobuf import timestamp_pb2
-
-from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.errors import quoted
 from arena.inputs import one_line
 from arena.log import get_logger
+from arena.plural import counted
 from arena.protocol import DEFAULT_FILL_BOT, MAX_ATTEMPTS, PROTOCOLS
 from arena.server.builtin import builtin_problem, is_builtin
 from arena.server.connection import Connection
@@ -48,6 +46,9 @@ from arena.server.session import (
     unplayed_match,
 )
 from arena.store import CANCELLED, Bot, Store, StoreError
+from google.protobuf import timestamp_pb2
+
+from arena import games, metrics
 
 __all__ = [
     "DEFAULT_DECISION_SECONDS",
@@ -404,7 +405,7 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             await refuse(
                 context,
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"bot {quoted(principal.name)} already has {open_for_bot} connections open "
+                f"bot {quoted(principal.name)} already has {counted(open_for_bot, 'connection')} open "
                 f"(at most {self.config.max_connections_per_bot})",
             )
         bot = self.store.bot(principal.name)

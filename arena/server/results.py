@@ -9,10 +9,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Final
 
-from google.protobuf import timestamp_pb2
-
 from arena._proto.arena.v1 import arena_pb2
+from arena.plural import counted
 from arena.store import RatingChange
+from google.protobuf import timestamp_pb2
 
 __all__ = [
     "ABORT_REASONS",
@@ -71,7 +71,7 @@ def end_of_match(
     reason for stopping it, when there is one)."""
     if aborted is not None:
         reason = ABORT_REASONS.get(aborted, arena_pb2.END_REASON_CANCELLED)
-        return reason, f"{aborted} after {deals} deals" + (f": {detail}" if detail else "")
+        return reason, f"{aborted} after {counted(deals, 'deal')}" + (f": {detail}" if detail else "")
     reason = (
         arena_pb2.END_REASON_FORFEIT
         if forfeit
@@ -80,8 +80,8 @@ def end_of_match(
         else arena_pb2.END_REASON_DEAL_LIMIT
     )
     if winner is not None:
-        return reason, f"team {winner} wins after {deals} deals"
-    return reason, f"no winner after {deals} deals"
+        return reason, f"team {winner} wins after {counted(deals, 'deal')}"
+    return reason, f"no winner after {counted(deals, 'deal')}"
 
 
 def failed_match_result(
@@ -94,6 +94,6 @@ def failed_match_result(
         reason=arena_pb2.END_REASON_ERROR,
         totals=totals,
         deals=deals,
-        summary=f"the server failed while {stage} after {deals} deals: not stored, not rated",
+        summary=f"the server failed while {stage} after {counted(deals, 'deal')}: not stored, not rated",
         rated=False,
     )

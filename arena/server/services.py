@@ -16,12 +16,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import grpc
-
-from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.errors import quoted
 from arena.inputs import one_line
 from arena.log import get_logger
+from arena.plural import counted
 from arena.protocol import BOT_NAME
 from arena.server.auth import Authenticator, Principal, hash_secret
 from arena.server.builtin import builtin_names
@@ -40,6 +39,8 @@ from arena.store import (
     Store,
     StoredMatch,
 )
+
+from arena import games
 
 __all__ = ["Failure", "LeaderboardService", "RegistryService", "Services", "free_text", "refuse"]
 
@@ -333,7 +334,7 @@ def free_text(field: str, text: str, limit: int) -> str | None:
     if len(text) > limit:
         raise Failure(
             grpc.StatusCode.INVALID_ARGUMENT,
-            f"{field} is {len(text)} characters long; at most {limit}",
+            f"{field} is {counted(len(text), 'character')} long; at most {limit}",
         )
     if not text.isprintable():
         raise Failure(

@@ -17,16 +17,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import grpc
-
-from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.errors import ArenaError, quoted
 from arena.games.base import NUM_SEATS, Action, Game, State
+from arena.plural import counted
 from arena.replay import DealRecord, MatchRecord, replay_entry, start_deal
 from arena.server.remote import event_to_proto, struct
 from arena.server.results import end_of_match, rating_change
 from arena.server.services import Failure, Services, list_matches, refuse
 from arena.store import RATING_SYSTEMS, Store, StoredMatch, StoreError
+
+from arena import games
 
 __all__ = [
     "DealOutline",
@@ -265,7 +266,7 @@ def stored_watch(
     if deal is not None and not 1 <= deal <= len(record.deals):
         raise Failure(
             grpc.StatusCode.NOT_FOUND,
-            f"deal: match {quoted(match_id)} has {len(record.deals)} deals, no deal {deal}",
+            f"deal: match {quoted(match_id)} has {counted(len(record.deals), 'deal')}, no deal {deal}",
         )
     try:
         deals = _replay_deals(match, record, deal, outline)

@@ -45,13 +45,15 @@ from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-from arena import metrics
 from arena.errors import ArenaError
 from arena.log import get_logger
+from arena.plural import counted
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.local_ray import kept_sigterm_handler, loopback_head
 from arena.sim.stopping import Stopped, StopSignals, stop_signals
 from arena.sim.worker import BatchResult, batch_counts, remote_batch
+
+from arena import metrics
 
 T = TypeVar("T")
 
@@ -297,7 +299,7 @@ class Runner:
             if retries >= MAX_RETRIES:
                 log.error("task_failed", retries=retries, error=type(err).__name__)
                 raise RayError(
-                    f"a {name} task failed {retries + 1} times: {first_line(err)}"
+                    f"a {name} task failed {counted(retries + 1, 'time')}: {first_line(err)}"
                 ) from None
             metrics.RAY_TASKS_RETRIED.labels(name).inc()
             log.warning("task_retried", attempt=retries + 1, error=type(err).__name__)

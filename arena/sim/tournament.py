@@ -30,6 +30,7 @@ from arena.definitions import (
 )
 from arena.errors import ConfigError, quoted
 from arena.games import make
+from arena.plural import counted
 from arena.sim.jobs import MatchJob, team_players
 from arena.sim.swiss import pair_swiss
 from arena.store import Store, Tournament
@@ -254,7 +255,7 @@ def find_stored(store: Store, key: str) -> Tournament:
         return named[0]
     if named:
         ids = ", ".join(tournament.id for tournament in named)
-        raise ConfigError(f"{len(named)} tournaments are named {quoted(key)}; give one's id: {ids}")
+        raise ConfigError(f"{counted(len(named), 'tournament')} are named {quoted(key)}; give one's id: {ids}")
     raise ConfigError(
         f"no tournament {quoted(key)} in {store.path}, by id or name "
         "('arena matches' lists the stored matches with their tournaments)"

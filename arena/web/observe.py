@@ -23,16 +23,17 @@ from collections.abc import Callable
 from http.cookies import SimpleCookie
 from typing import Final
 
+from arena.errors import quoted
+from arena.log import get_logger
+from arena.plural import counted
+from arena.web.errors import BadParameter, ErrorPages
+from arena.web.i18n import DEFAULT_LANGUAGE, LANGUAGES, choose_language
+from arena.web.query import BadQuery
 from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena import metrics
-from arena.errors import quoted
-from arena.log import get_logger
-from arena.web.errors import BadParameter, ErrorPages
-from arena.web.i18n import DEFAULT_LANGUAGE, LANGUAGES, choose_language
-from arena.web.query import BadQuery
 
 __all__ = ["LANGUAGE_COOKIE", "LOGGED_PATH", "MAX_QUERY", "SECURITY_HEADERS", "SiteMiddleware"]
 
@@ -66,7 +67,7 @@ def _check_size(scope: Scope) -> None:
     query: bytes = scope.get("query_string", b"")
     if len(query) > MAX_QUERY:
         raise BadQuery(
-            f"the address's query is {len(query)} bytes long: at most {MAX_QUERY}",
+            f"the address's query is {counted(len(query), 'byte')} long: at most {MAX_QUERY}",
             "query",
             "query_long",
             most=MAX_QUERY,

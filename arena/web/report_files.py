@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-
 from arena.errors import quoted
+from arena.plural import counted
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 __all__ = [
     "MAX_REPORT_BYTES",
@@ -97,7 +97,7 @@ def _read_report(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     try:
         size = path.stat().st_size
         if size > MAX_REPORT_BYTES:
-            return None, f"{size:,} bytes: a report is at most {MAX_REPORT_BYTES:,}"
+            return None, f"{counted(size, 'byte')}: a report is at most {MAX_REPORT_BYTES:,}"
         data = json.loads(path.read_text(encoding="utf-8"))
         _Report.model_validate(data)
     except OSError as err:

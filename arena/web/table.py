@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from arena.games import turn_of
 from arena.games.base import NUM_SEATS
+from arena.plural import counted
 from arena.replay import MatchRecord
 from arena.web.table_deal import DealView, Event, MatchFacts, Step, event_seat
 from arena.web.table_guandan import GuandanView
@@ -82,7 +83,7 @@ def deal_view(
     the whole match; a field is given only where it differs from the frame before
     (:func:`carried_forward`)."""
     if not 1 <= deal <= len(outline):
-        raise ValueError(f"deal {deal} is not one of the match's {len(outline)} deals")
+        raise ValueError(f"deal {deal} is not one of the match's {counted(len(outline), 'deal')}")
     fold = TableFold(language)
     if record is not None:
         events_before = int(outline[deal - 1].get("events_before", 0))

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from arena import games
 from arena.cards import Card, card_names
 from arena.games.base import NUM_SEATS, Game, State
 from arena.games.guandan import GuandanState
@@ -20,7 +19,10 @@ from arena.games.guandan.combos import card_value as guandan_value
 from arena.games.sanfu import SanfuState
 from arena.games.sanfu.combos import card_value as sanfu_value
 from arena.games.shengji import ShengjiState
+from arena.plural import counted
 from arena.replay import DealRecord, MatchRecord, replay_entry, start_deal
+
+from arena import games
 
 __all__ = ["Hands", "RecordMismatch", "RevealedHands"]
 
@@ -97,7 +99,7 @@ class RevealedHands:
 
     def _of_deal(self, hands: dict[int, Hands], deal: int) -> Hands:
         if deal not in hands:
-            raise RecordMismatch(f"deal {deal} is not in the record ({self.deals} deals)")
+            raise RecordMismatch(f"deal {deal} is not in the record ({counted(self.deals, 'deal')})")
         return hands[deal]
 
 

@@ -105,7 +105,6 @@ from itertools import combinations
 from typing import Any, Final
 
 import numpy as np
-
 from arena.cards import NUM_KINDS, SUITS, Card, format_card, format_cards, parse_cards
 from arena.env.codecs.base import (
     ActionCodec,
@@ -120,6 +119,7 @@ from arena.games.base import Action, Game, Observation, new_action, quote_action
 from arena.games.shengji.follow import holds, priority_list, score
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Shape, Unit, decompose
+from arena.plural import counted
 
 __all__ = ["END", "PASS_INDEX", "SIZE", "CardByCardCodec", "CardDecision"]
 
@@ -219,7 +219,7 @@ def _shengji_rule(observation: Observation) -> _Rule:
             _ONE_GROUP,
             size,
             (bytes(suited),),
-            f"a follow of {size} cards holds all your cards of {name} (SJ-19)",
+            f"a follow of {counted(size, 'card')} holds all your cards of {name} (SJ-19)",
         )
     pool = [0] * NUM_KINDS
     for card in suited:
@@ -229,7 +229,7 @@ def _shengji_rule(observation: Observation) -> _Rule:
         _ONE_GROUP,
         size,
         _shape_needs(suited, decompose(lead, order), order, decks),
-        f"a follow of {size} cards of {name} matches the lead's shape as far as your "
+        f"a follow of {counted(size, 'card')} of {name} matches the lead's shape as far as your "
         "cards allow (SJ-19)",
     )
 

@@ -107,7 +107,6 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 import numpy as np
-
 from arena.cards import NUM_KINDS, SMALL_JOKER, Card, format_card, rank_label
 from arena.errors import IllegalActionError
 from arena.games import family_of
@@ -126,6 +125,7 @@ from arena.games.guandan.combos import (
     play_readings,
     wild_card,
 )
+from arena.plural import counted
 
 from .base import ActionCodec, CodecError, Decision, Mask, checked_index, seat_to_act
 
@@ -238,7 +238,7 @@ class PlayKey(NamedTuple):
             if kind == Kind.FULL_HOUSE:
                 text += f" with {_rank_name(self.second)}"
             elif kind == Kind.BOMB:
-                text += f" ({self.size} cards)"
+                text += f" ({counted(self.size, 'card')})"
         if self.wilds:
             text += f", {self.wilds} wild" + ("s" if self.wilds > 1 else "")
         return text
