@@ -76,9 +76,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`): nothing more to say
         return 0
-    except KeyboardInterrupt:
-        print("arena: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM/SIGHUP during a run on Ray
+        from arena.sim.stopping import stopped
+
+        stop = stopped(interrupt)
+        print(f"arena: interrupted by {stop.name}", file=sys.stderr)
+        return stop.exit_code
 
 
 if __name__ == "__main__":

@@ -18,6 +18,9 @@ from math import comb
 from pathlib import Path
 from typing import Annotated, Final, Literal, get_args
 
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
+
 from arena.errors import ConfigError
 from arena.inputs import (
     WHOLE,
@@ -35,8 +38,6 @@ from arena.inputs import (
     validate,
 )
 from arena.plural import counted
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
-from pydantic_core import PydanticCustomError
 
 Format = Literal["round_robin", "gauntlet", "rated"]
 FORMATS: Final[tuple[str, ...]] = get_args(Format)
@@ -98,7 +99,8 @@ class TournamentDefinition(BaseModel):
         total = self.planned_matches
         if total > MAX_MATCHES:
             raise PydanticCustomError(
-                WHOLE, f"matches: the definition plans {counted(total, 'match')}, at most {MAX_MATCHES:,}"
+                WHOLE, f"matches: the definition plans {counted(total, 'match')}, at most "
+                f"{MAX_MATCHES:,}"
             )
         return self
 

@@ -18,10 +18,11 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Annotated, Any, Final, TypeAlias
 
-from arena.errors import ConfigError
-from arena.plural import counted
 from pydantic import BeforeValidator, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails, PydanticCustomError
+
+from arena.errors import ConfigError
+from arena.plural import counted
 
 MAX_COUNT: Final = 1_000_000
 """The most matches, rounds or deals one input may ask for."""

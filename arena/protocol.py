@@ -87,7 +87,8 @@ def _check_size(message: arena_pb2.Action) -> None:
         )
     if len(message.cards) > MAX_DEAL_CARDS:
         raise ParseError(
-            f"bad action: {counted(len(message.cards), 'card')}, more than any deal holds ({MAX_DEAL_CARDS})"
+            f"bad action: {counted(len(message.cards), 'card')}, more than any deal holds "
+            f"({MAX_DEAL_CARDS})"
         )
     words = [("verb", message.verb), ("tag", message.tag)]
     for field, word in words + [("card", card) for card in message.cards]:

@@ -19,6 +19,8 @@ import re
 from functools import partial
 from typing import Annotated, Any, Final, Literal
 
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+
 from arena.errors import ParseError
 from arena.inputs import (
     GameOptions,
@@ -30,7 +32,6 @@ from arena.inputs import (
     shown,
 )
 from arena.plural import counted
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 FORMAT: Final = "arena-record/1"
 

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Protocol, TextIO
 
 import structlog
+
 from arena._proto.arena.v1 import arena_pb2
 from arena.log import FORMAT_ENV, get_logger
 from arena.plural import counted

@@ -17,6 +17,9 @@ from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
+from pydantic import BeforeValidator
+
+from arena import games
 from arena.errors import ConfigError
 from arena.inputs import (
     MAX_COUNT,
@@ -41,9 +44,6 @@ from arena.inputs import (
 )
 from arena.plural import counted
 from arena.protocol import BOT_NAME
-from pydantic import BeforeValidator
-
-from arena import games
 
 __all__ = [
     "MAX_COUNT",

@@ -25,8 +25,12 @@ from itertools import product
 from pathlib import Path
 from typing import Any, Final, cast
 
+from markupsafe import Markup
+
+import arena
 import bots
 from arena.chance import derive_seed
+from arena.commands import Subcommands, add_db_argument, arguments, refuse
 from arena.commands.balance_runs import (
     again_words,
     defining_words,
@@ -68,14 +72,10 @@ from arena.sim.balance import (
     run_on_ray,
 )
 from arena.sim.differences import FAMILY_ERROR, holm, mean_difference, rate_difference
+from arena.sim.stopping import stopped
 from arena.store import BalanceRun, Store
 from arena.web.plots import Dot, interval_dots
-from markupsafe import Markup
 
-import arena
-from arena.commands import Subcommands, add_db_argument, arguments, refuse
-
-EXIT_INTERRUPTED = 130
 DEFAULT_DEALS = 10_000
 DEFAULT_BOTS = "heuristic"
 NO_VALUE = "—"
@@ -279,7 +279,8 @@ def variant_specs(items: Sequence[tuple[str, str]] | None) -> list[VariantSpec]:
 
 
 def run_balance(args: argparse.Namespace) -> int:
-    """``arena balance``: 0 when done, 2 on bad input, 130 when interrupted (partial report)."""
+    """``arena balance``: 0 when done, 2 on bad input, 128 + the signal when stopped by
+    Ctrl-C, SIGTERM or SIGHUP (partial report)."""
     try:
         if (args.list or args.open) and args.balance_items:
             shown = "--list" if args.list else f"--open {args.open}"
@@ -293,7 +294,8 @@ def run_balance(args: argparse.Namespace) -> int:
                 run = _stored_run(store, args.open)
             if run.report is None:
                 raise ConfigError(
-                    f"balance run {run.id} has no report yet ({run.status}, {counted(run.deals, 'deal')} "
+                    f"balance run {run.id} has no report yet ({run.status}, "
+                    f"{counted(run.deals, 'deal')} "
                     f"stored): play the rest with {again_words(run)}"
                 )
             _publish(run.report, args)
@@ -354,6 +356,7 @@ def _run(args: argparse.Namespace, store: Store) -> int:
         return 0
     started = time.perf_counter()
     interrupted = False
+    exit_code = 0
     questions: list[dict[str, Any]] = []
     speed = Speed()
     estimate: dict[str, Any] = {"probe_deals": PROBE_DEALS}
@@ -382,7 +385,8 @@ def _run(args: argparse.Namespace, store: Store) -> int:
             progress.console.print(
                 f"balance run {name}: {len(done)} of {counted(len(jobs), 'batch')} stored already"
                 if done
-                else f"balance run {name}, stored in {store.path}, {counted(args.batch, 'deal')} per batch"
+                else f"balance run {name}, stored in {store.path}, {counted(args.batch, 'deal')} "
+                f"per batch"
             )
             left = [job for job in jobs if (job.variant, job.index) not in done]
             rounds = looks(args.deals, args.batch)
@@ -426,8 +430,9 @@ def _run(args: argparse.Namespace, store: Store) -> int:
                         questions = verdicts(sections, names, asked, args.margin, look, rounds)
                         if all(q["status"] != "open" for q in questions):
                             break
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as interrupt:  # Ctrl-C, SIGTERM, SIGHUP
                 interrupted = True
+                exit_code = stopped(interrupt).exit_code
         status = "interrupted" if interrupted else "finished"
     finally:
         data = _report_data(args, players, started, estimate, variant_reports(), interrupted)
@@ -441,12 +446,13 @@ def _run(args: argparse.Namespace, store: Store) -> int:
         done_deals = sum(s["deals"] for s in summaries)
         print(
             f"interrupted: reporting the {counted(done_deals, 'deal')} that finished "
-            f"of {args.deals * len(specs)} asked; {counted(len(store.balance_batches(name)), 'batch')} "
+            f"of {args.deals * len(specs)} asked; "
+            f"{counted(len(store.balance_batches(name)), 'batch')} "
             f"are stored: play the rest with arena balance --resume {name}",
             file=sys.stderr,
         )
     _publish(data, args)
-    return EXIT_INTERRUPTED if interrupted else 0
+    return exit_code
 
 
 @dataclass
@@ -579,7 +585,8 @@ def estimate_line(estimate: Mapping[str, Any], deals: int, variants: int) -> str
     workers = estimate["workers"]
     return (
         f"estimate: about {took} for {variants} × {counted(deals, 'deal')} on {workers} "
-        f"worker{'s' if workers != 1 else ''} ({counted(estimate['probe_deals'], 'deal')} of each timed first)"
+        f"worker{'s' if workers != 1 else ''} ({counted(estimate['probe_deals'], 'deal')} of each "
+        f"timed first)"
     )
 
 
@@ -1169,7 +1176,8 @@ def render_html(data: dict[str, Any]) -> str:
         options = ", ".join(f"{k}={val}" for k, val in sorted(v["options"].items()))
         parts.append(
             f"<li><b>{esc(v['name'])}</b>: {counted(v['deals'], 'deal')}, "
-            f"{counted(v['matches_completed'], 'match')} completed; options {esc(options) or 'none'}</li>"
+            f"{counted(v['matches_completed'], 'match')} completed; options "
+            f"{esc(options) or 'none'}</li>"
         )
     parts.append("</ul>")
     heads = "".join(f"<th>{esc(n)}</th>" for n in _compared_names(data))

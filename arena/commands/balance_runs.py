@@ -15,13 +15,12 @@ import shlex
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+import arena
 from arena.commands.balance_until import DEFAULT_ASKED
 from arena.errors import ConfigError
 from arena.plural import counted
 from arena.sim.balance import BalanceJob, Summary, VariantSpec
 from arena.store import BalanceBatch, BalanceRun, Store
-
-import arena
 
 __all__ = [
     "DEFINING",

@@ -30,14 +30,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import numpy as np
+
+from arena.commands import print_json
 from arena.env.codecs import codec_for
 from arena.env.features import features_for
 from arena.env.vector import VectorEnv
 from arena.games import family_of, make
 from arena.games.base import Action, State
 from arena.plural import counted
-
-from arena.commands import print_json
 
 __all__ = ["TARGET_OVERHEAD", "measure_env", "run_env_bench"]
 

@@ -42,7 +42,9 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+from arena import metrics
 from arena.chance import derive_seed
+from arena.commands import print_json
 from arena.commands.bench_echo import EchoPhase, EchoServer, EchoTimes, ping_pong
 from arena.errors import ArenaError, ConfigError
 from arena.games import make, names
@@ -50,9 +52,6 @@ from arena.match import play_match
 from arena.plural import counted
 from arena.store import Store
 from bots.simple import RandomBot
-
-from arena import metrics
-from arena.commands import print_json
 
 __all__ = [
     "BenchError",
@@ -257,6 +256,7 @@ class _Server:
         """Register ``count`` bots (one a stream: a server caps connections per bot);
         their tokens."""
         import grpc
+
         from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 
         with grpc.insecure_channel(self.address) as channel:
@@ -535,17 +535,20 @@ def _print(report: dict[str, Any]) -> None:
     echo_one, echo_many = report["echo_latency"], report["echo_concurrent"]
     ratios, met, size = report["ratios"], report["met"], report["message_bytes"]
     print(
-        f"{report['variant']}: random SDK bots over gRPC, {counted(report['deals_per_match'], 'deal')} a "
+        f"{report['variant']}: random SDK bots over gRPC, "
+        f"{counted(report['deals_per_match'], 'deal')} a "
         f"match; {report['layout']}, act {report['act']}; {report['cores']} cores, load average "
         f"{report['load_average']:.2f} at start"
     )
     print(f"  {report['round_trip']}")
     print(
-        f"  bare grpc.aio echo (the baseline): {counted(size['request'], 'byte')} out, {size['reply']} "
+        f"  bare grpc.aio echo (the baseline): {counted(size['request'], 'byte')} out, "
+        f"{size['reply']} "
         "bytes back, one message each way"
     )
     print(
-        f"  1 match at a time ({counted(single['decisions'], 'decision')}): p50 {single['p50_ms']:.3f} ms, "
+        f"  1 match at a time ({counted(single['decisions'], 'decision')}): p50 "
+        f"{single['p50_ms']:.3f} ms, "
         f"p99 {single['p99_ms']:.3f} ms; echo, 1 stream: p50 {echo_one['p50_ms']:.3f} ms, "
         f"p99 {echo_one['p99_ms']:.3f} ms"
     )
@@ -555,7 +558,8 @@ def _print(report: dict[str, Any]) -> None:
         f"{_verdict(met['p99'])})"
     )
     print(
-        f"  {counted(remote['matches'], 'match')} at once ({counted(remote['decisions'], 'decision')}): "
+        f"  {counted(remote['matches'], 'match')} at once "
+        f"({counted(remote['decisions'], 'decision')}): "
         f"{remote['decisions_per_second']:.0f} remote decisions/s; echo, "
         f"{echo_many['streams']} streams: {echo_many['round_trips_per_second']:.0f} round "
         f"trips/s; {ratios['throughput']:.2f}x (target ≥ {TARGETS['throughput']}: "
@@ -563,7 +567,8 @@ def _print(report: dict[str, Any]) -> None:
     )
     print(
         f"  the same {counted(local['matches'], 'match')} in process (one thread): "
-        f"{local['decisions_per_second']:.0f} decisions/s ({counted(local['decisions'], 'decision')}); "
+        f"{local['decisions_per_second']:.0f} decisions/s "
+        f"({counted(local['decisions'], 'decision')}); "
         f"remote is {report['slowdown']:.1f}x slower per decision"
     )
     cpu = remote["cpu_us_per_decision"]

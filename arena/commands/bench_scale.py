@@ -16,12 +16,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import bots
+from arena.commands import arguments, print_json
 from arena.errors import ConfigError
 from arena.plural import counted
 from arena.sim import MatchJob, RayOptions, Runner, cores, play_jobs, team_players
 from arena.sim.balance import BalanceJob, VariantSpec, plan_jobs, run_local, run_on_ray
-
-from arena.commands import arguments, print_json
 
 TARGET_EFFICIENCY = 0.85
 TARGET_BALANCE_EFFICIENCY = 0.9
@@ -177,7 +176,8 @@ def print_report(report: dict[str, Any]) -> None:
         f"(overhead {report['overhead']:+.1%})"
     )
     print(
-        f"  Ray, {counted(workers, 'worker')}:                  {many['deals_per_second']:10.1f} deals/s  "
+        f"  Ray, {counted(workers, 'worker')}:                  {many['deals_per_second']:10.1f} "
+        f"deals/s  "
         f"({report['speedup']:.2f}x)"
     )
     print(

@@ -34,18 +34,18 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from arena.commands import print_json
 from arena.commands.bench_grpc import percentile
 from arena.commands.bench_web import _LoopThread, _quiet
 from arena.errors import ArenaError
 from arena.plural import counted
 from arena.store import Store
 
-from arena.commands import print_json
-
 if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
     from arena._proto.arena.v1 import arena_pb2
     from arena.server.session import MatchSession
-    from playwright.sync_api import Page
 
 __all__ = ["TARGET_MS", "BenchError", "measure_tables", "run_tables_bench"]
 
@@ -200,9 +200,10 @@ def _figures(ms: list[float], baseline: float) -> dict[str, Any]:
 
 def measure_tables(variant: str, deals: int) -> dict[str, Any]:
     """Play a table in the browser; the two delays' figures and the baseline (JSON-ready)."""
+    from playwright.sync_api import sync_playwright
+
     from arena.server.app import start_server
     from arena.server.play import PlayConfig
-    from playwright.sync_api import sync_playwright
 
     chromium = _chromium()
     with (

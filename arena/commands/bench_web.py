@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from arena.chance import derive_seed
+from arena.commands import print_json
 from arena.commands.bench_grpc import percentile
 from arena.errors import ArenaError, ConfigError
 from arena.games.base import Action, Observation
@@ -54,8 +55,6 @@ from arena.sim.league import Ratings
 from arena.sim.worker import play_job
 from arena.store import RatingUpdate, Store, StoredMatch
 from bots.simple import RandomBot
-
-from arena.commands import print_json
 
 if TYPE_CHECKING:
     from arena._proto.arena.v1 import arena_pb2
@@ -265,7 +264,8 @@ def open_store(db: Path, bots: int, matches: int, seed: int) -> tuple[Store, boo
                 build_store(store, bots, matches, seed, lambda n: progress.advance(task, n))
         elif held != matches or len(store.bots()) != bots:
             raise ConfigError(
-                f"{db} holds {counted(held, 'match')} and {counted(len(store.bots()), 'bot')}, not the "
+                f"{db} holds {counted(held, 'match')} and {counted(len(store.bots()), 'bot')}, "
+                f"not the "
                 f"{matches} and {bots} asked: give another --db, or the same sizes"
             )
     except BaseException:
@@ -336,6 +336,7 @@ def _long_pages(store: Store) -> dict[str, list[str]]:
 async def time_pages(store: Store, bots: int, requests: int, seed: int) -> Timings:
     """Ask each kind of page ``requests`` times, the kinds in turn, after one warm-up."""
     import httpx
+
     from arena.web.app import create_app
     from arena.web.viewer import Viewer
 
@@ -478,6 +479,7 @@ def measure_live(variant: str, seed: int) -> list[float]:
 
 def _register(port: int, owner: str) -> str:
     import grpc
+
     from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:

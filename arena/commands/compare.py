@@ -5,16 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from rich.console import Console
+from rich.progress import Progress, TextColumn
+
+from arena.commands import Subcommands, arguments, print_json
 from arena.commands.numbers import signed
 from arena.plural import counted
 from arena.rating import SprtConfig
 from arena.sim import RayOptions, Runner
 from arena.sim.compare import Comparison, compare
 from arena.sim.tournament import TournamentConfig
-from rich.console import Console
-from rich.progress import Progress, TextColumn
-
-from arena.commands import Subcommands, arguments, print_json
 
 
 def add_parser(sub: Subcommands) -> None:
@@ -120,7 +120,8 @@ def describe(summary: dict[str, Any], variant: str, config: SprtConfig) -> str:
     elo = "unknown" if summary["elo"] is None else signed(summary["elo"])
     lines = [
         f"{bot_a} vs {summary['bot_b']} on {variant}: {verdict}",
-        f"  {counted(summary['pairs'], 'pair')}, A {summary['wins']} wins, {summary['losses']} losses, "
+        f"  {counted(summary['pairs'], 'pair')}, A {summary['wins']} wins, {summary['losses']} "
+        f"losses, "
         f"{summary['draws']} draws",
         f"  Elo difference {elo} (95%: {signed(low)} … {signed(high)}), "
         f"likelihood of superiority {summary['los']:.1%}",

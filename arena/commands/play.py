@@ -9,13 +9,12 @@ from typing import Any
 import bots
 from arena.cards import pretty_cards
 from arena.chance import derive_seed
+from arena.commands import Subcommands, arguments
 from arena.errors import ConfigError
 from arena.games import make
 from arena.games.base import Event, Game, Outcome, State
 from arena.match import Clock, play_match
 from arena.plural import counted
-
-from arena.commands import Subcommands, arguments
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from arena.cards import RANKS, SUITS, Card, format_card, format_cards, parse_cards
+from arena.commands import Subcommands, arguments, print_json, refuse
 from arena.commands.rules_sanfu import add_sanfu_parser, run_sanfu
 from arena.errors import ConfigError, ParseError
 from arena.games.guandan import combos
@@ -15,8 +16,6 @@ from arena.games.shengji.follow import follow_error
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Unit, decompose
 from arena.plural import counted
-
-from arena.commands import Subcommands, arguments, print_json, refuse
 
 
 def parse_level(text: str) -> int:
@@ -262,7 +261,8 @@ def _follow(args: argparse.Namespace, order: TrumpOrder) -> dict[str, object]:
 def _same_size(cards: tuple[Card, ...], what: str, lead: Sequence[Card]) -> tuple[Card, ...]:
     if len(cards) != len(lead):
         raise ParseError(
-            f"{what} has {counted(len(cards), 'card')}, the lead {len(lead)}: every play of a trick "
+            f"{what} has {counted(len(cards), 'card')}, the lead {len(lead)}: every play of a "
+            f"trick "
             "has as many cards as the lead (SJ-19)"
         )
     return cards

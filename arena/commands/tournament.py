@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 
+from arena.commands import Subcommands, add_db_argument, arguments
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
 from arena.commands.play import parse_options
 from arena.commands.progress import progress_bar
@@ -19,8 +20,6 @@ from arena.sim.league import League
 from arena.sim.stopping import Stopped, StopSignals, stop_signals
 from arena.sim.tournament import EXAMPLE
 from arena.store import Store
-
-from arena.commands import Subcommands, add_db_argument, arguments
 
 
 def add_parser(sub: Subcommands) -> None:
@@ -212,7 +211,8 @@ def play_and_store(
         kept = len(store.match_ids(config.id))
         if kept != total:  # never expected: a tournament ends with its definition's matches
             raise ArenaError(
-                f"tournament {config.id}: {counted(kept, 'match')} stored, the definition has {total}"
+                f"tournament {config.id}: {counted(kept, 'match')} stored, the definition has "
+                f"{total}"
             )
         store.set_tournament_status(config.id, "finished")
         log.info("tournament_finished", stored=stored, deals=played_deals)

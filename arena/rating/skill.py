@@ -20,9 +20,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from openskill.models import PlackettLuce, PlackettLuceRating
+
 from arena.plural import counted
 from arena.rating.errors import RatingError
-from openskill.models import PlackettLuce, PlackettLuceRating
 
 __all__ = ["DEFAULT_MU", "DEFAULT_SIGMA", "SkillRating", "update_skill"]
 

@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import grpc
+from google.protobuf.message import DecodeError
+
 from arena.log import get_logger
 from arena.plural import counted
-from google.protobuf.message import DecodeError
 
 __all__ = ["DecodingInterceptor", "Unparsable"]
 
@@ -48,7 +49,8 @@ class Unparsable:
     @property
     def message(self) -> str:
         return (
-            f"the request body ({counted(self.size, 'byte')}) is not a valid {self.expected} message "
+            f"the request body ({counted(self.size, 'byte')}) is not a valid {self.expected} "
+            f"message "
             f"(protocol buffers binary encoding), as {self.method.lstrip('/')} expects"
         )
 

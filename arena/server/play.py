@@ -25,6 +25,9 @@ from itertools import count
 from typing import TYPE_CHECKING, Any, Final
 
 import grpc
+from google.protobuf import timestamp_pb2
+
+from arena import games, metrics
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.errors import quoted
 from arena.inputs import one_line
@@ -46,9 +49,6 @@ from arena.server.session import (
     unplayed_match,
 )
 from arena.store import CANCELLED, Bot, Store, StoreError
-from google.protobuf import timestamp_pb2
-
-from arena import games, metrics
 
 __all__ = [
     "DEFAULT_DECISION_SECONDS",
@@ -405,7 +405,8 @@ class PlayService(arena_pb2_grpc.PlayServicer):
             await refuse(
                 context,
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"bot {quoted(principal.name)} already has {counted(open_for_bot, 'connection')} open "
+                f"bot {quoted(principal.name)} already has {counted(open_for_bot, 'connection')} "
+                f"open "
                 f"(at most {self.config.max_connections_per_bot})",
             )
         bot = self.store.bot(principal.name)

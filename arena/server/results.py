@@ -9,10 +9,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Final
 
+from google.protobuf import timestamp_pb2
+
 from arena._proto.arena.v1 import arena_pb2
 from arena.plural import counted
 from arena.store import RatingChange
-from google.protobuf import timestamp_pb2
 
 __all__ = [
     "ABORT_REASONS",
@@ -94,6 +95,7 @@ def failed_match_result(
         reason=arena_pb2.END_REASON_ERROR,
         totals=totals,
         deals=deals,
-        summary=f"the server failed while {stage} after {counted(deals, 'deal')}: not stored, not rated",
+        summary=f"the server failed while {stage} after {counted(deals, 'deal')}: not stored, not "
+        f"rated",
         rated=False,
     )

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import grpc
+
+from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.errors import quoted
 from arena.inputs import one_line
@@ -39,8 +41,6 @@ from arena.store import (
     Store,
     StoredMatch,
 )
-
-from arena import games
 
 __all__ = ["Failure", "LeaderboardService", "RegistryService", "Services", "free_text", "refuse"]
 

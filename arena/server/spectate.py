@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import grpc
+
+from arena import games
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.errors import ArenaError, quoted
 from arena.games.base import NUM_SEATS, Action, Game, State
@@ -26,8 +28,6 @@ from arena.server.remote import event_to_proto, struct
 from arena.server.results import end_of_match, rating_change
 from arena.server.services import Failure, Services, list_matches, refuse
 from arena.store import RATING_SYSTEMS, Store, StoredMatch, StoreError
-
-from arena import games
 
 __all__ = [
     "DealOutline",
@@ -266,7 +266,8 @@ def stored_watch(
     if deal is not None and not 1 <= deal <= len(record.deals):
         raise Failure(
             grpc.StatusCode.NOT_FOUND,
-            f"deal: match {quoted(match_id)} has {counted(len(record.deals), 'deal')}, no deal {deal}",
+            f"deal: match {quoted(match_id)} has {counted(len(record.deals), 'deal')}, no deal "
+            f"{deal}",
         )
     try:
         deals = _replay_deals(match, record, deal, outline)

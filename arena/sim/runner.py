@@ -45,6 +45,7 @@ from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
+from arena import metrics
 from arena.errors import ArenaError
 from arena.log import get_logger
 from arena.plural import counted
@@ -52,8 +53,6 @@ from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.local_ray import kept_sigterm_handler, loopback_head
 from arena.sim.stopping import Stopped, StopSignals, stop_signals
 from arena.sim.worker import BatchResult, batch_counts, remote_batch
-
-from arena import metrics
 
 T = TypeVar("T")
 

@@ -255,7 +255,9 @@ def find_stored(store: Store, key: str) -> Tournament:
         return named[0]
     if named:
         ids = ", ".join(tournament.id for tournament in named)
-        raise ConfigError(f"{counted(len(named), 'tournament')} are named {quoted(key)}; give one's id: {ids}")
+        raise ConfigError(
+            f"{counted(len(named), 'tournament')} are named {quoted(key)}; give one's id: {ids}"
+        )
     raise ConfigError(
         f"no tournament {quoted(key)} in {store.path}, by id or name "
         "('arena matches' lists the stored matches with their tournaments)"

@@ -23,17 +23,17 @@ from collections.abc import Callable
 from http.cookies import SimpleCookie
 from typing import Final
 
+from starlette.datastructures import MutableHeaders
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from arena import metrics
 from arena.errors import quoted
 from arena.log import get_logger
 from arena.plural import counted
 from arena.web.errors import BadParameter, ErrorPages
 from arena.web.i18n import DEFAULT_LANGUAGE, LANGUAGES, choose_language
 from arena.web.query import BadQuery
-from starlette.datastructures import MutableHeaders
-from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
-from arena import metrics
 
 __all__ = ["LANGUAGE_COOKIE", "LOGGED_PATH", "MAX_QUERY", "SECURITY_HEADERS", "SiteMiddleware"]
 

@@ -12,9 +12,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from arena.errors import quoted
 from arena.plural import counted
-from pydantic import BaseModel, ConfigDict, ValidationError
 
 __all__ = [
     "MAX_REPORT_BYTES",

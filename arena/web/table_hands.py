@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from arena import games
 from arena.cards import Card, card_names
 from arena.games.base import NUM_SEATS, Game, State
 from arena.games.guandan import GuandanState
@@ -21,8 +22,6 @@ from arena.games.sanfu.combos import card_value as sanfu_value
 from arena.games.shengji import ShengjiState
 from arena.plural import counted
 from arena.replay import DealRecord, MatchRecord, replay_entry, start_deal
-
-from arena import games
 
 __all__ = ["Hands", "RecordMismatch", "RevealedHands"]
 
@@ -99,7 +98,8 @@ class RevealedHands:
 
     def _of_deal(self, hands: dict[int, Hands], deal: int) -> Hands:
         if deal not in hands:
-            raise RecordMismatch(f"deal {deal} is not in the record ({counted(self.deals, 'deal')})")
+            raise RecordMismatch(f"deal {deal} is not in the record "
+            f"({counted(self.deals, 'deal')})")
         return hands[deal]
 
 

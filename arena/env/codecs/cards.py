@@ -105,6 +105,7 @@ from itertools import combinations
 from typing import Any, Final
 
 import numpy as np
+
 from arena.cards import NUM_KINDS, SUITS, Card, format_card, format_cards, parse_cards
 from arena.env.codecs.base import (
     ActionCodec,

@@ -107,6 +107,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 import numpy as np
+
 from arena.cards import NUM_KINDS, SMALL_JOKER, Card, format_card, rank_label
 from arena.errors import IllegalActionError
 from arena.games import family_of
