@@ -99,8 +99,8 @@ class TournamentDefinition(BaseModel):
         total = self.planned_matches
         if total > MAX_MATCHES:
             raise PydanticCustomError(
-                WHOLE, f"matches: the definition plans {counted(total, 'match')}, at most "
-                f"{MAX_MATCHES:,}"
+                WHOLE,
+                f"matches: the definition plans {counted(total, 'match')}, at most {MAX_MATCHES:,}",
             )
         return self
 

@@ -120,7 +120,8 @@ def measure_balance(
     """The three timings of the same balance batches; the report (JSON-ready)."""
     jobs = balance_scale_jobs(variant, deals, workers, players, seed)
     runs = (balance_plain_run(jobs), balance_ray_run(jobs, 1), balance_ray_run(jobs, workers))
-    what = f"{deals} balance deals in {counted(len(jobs), 'batch')} of {jobs[0].deals}, {counted(players, 'bot')}"
+    batches = counted(len(jobs), "batch")
+    what = f"{deals} balance deals in {batches} of {jobs[0].deals}, {counted(players, 'bot')}"
     extra = {"balance": True, "bots": players, "batches": len(jobs), "batch": jobs[0].deals}
     return _report(variant, what, workers, runs, TARGET_BALANCE_EFFICIENCY) | extra
 

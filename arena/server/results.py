@@ -72,7 +72,8 @@ def end_of_match(
     reason for stopping it, when there is one)."""
     if aborted is not None:
         reason = ABORT_REASONS.get(aborted, arena_pb2.END_REASON_CANCELLED)
-        return reason, f"{aborted} after {counted(deals, 'deal')}" + (f": {detail}" if detail else "")
+        said = f"{aborted} after {counted(deals, 'deal')}"
+        return reason, said + (f": {detail}" if detail else "")
     reason = (
         arena_pb2.END_REASON_FORFEIT
         if forfeit

@@ -98,8 +98,9 @@ class RevealedHands:
 
     def _of_deal(self, hands: dict[int, Hands], deal: int) -> Hands:
         if deal not in hands:
-            raise RecordMismatch(f"deal {deal} is not in the record "
-            f"({counted(self.deals, 'deal')})")
+            raise RecordMismatch(
+                f"deal {deal} is not in the record ({counted(self.deals, 'deal')})"
+            )
         return hands[deal]
 
 
