@@ -121,7 +121,7 @@ def measure_balance(
     jobs = balance_scale_jobs(variant, deals, workers, players, seed)
     runs = (balance_plain_run(jobs), balance_ray_run(jobs, 1), balance_ray_run(jobs, workers))
     batches = counted(len(jobs), "batch")
-    what = f"{deals} balance deals in {batches} of {jobs[0].deals}, {counted(players, 'bot')}"
+    what = f"{deals} balance deals in {batches} of {jobs[0].deals}, {players} bots"
     extra = {"balance": True, "bots": players, "batches": len(jobs), "batch": jobs[0].deals}
     return _report(variant, what, workers, runs, TARGET_BALANCE_EFFICIENCY) | extra
 
