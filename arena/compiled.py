@@ -321,10 +321,10 @@ def engines() -> Engines:
     }
     if decided.compiled and not all(kinds.values()):
         odd = next(module for module, compiled in kinds.items() if not compiled)
-        return Engines(False, f"mixed: {counted(odd, 'run')} interpreted beside compiled engines")
+        return Engines(False, f"mixed: {odd} runs interpreted beside compiled engines")
     if not decided.compiled and any(kinds.values()):
         odd = next(module for module, compiled in kinds.items() if compiled)
-        return Engines(False, f"mixed: {counted(odd, 'run')} compiled ({decided.reason})")
+        return Engines(False, f"mixed: {odd} runs compiled ({decided.reason})")
     return decided
 
 
