@@ -16,7 +16,7 @@ ARGV = ["bench", "scale", "--variant", "shengji-1", "--matches", "8", "--deals",
 def test_bench_scale_reports_efficiency_and_overhead(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*ARGV, "--workers", "2"]) == 0
     out = capsys.readouterr().out
-    assert "shengji-1: 8 matches of 1 deals" in out
+    assert "shengji-1: 8 matches of 1 deal" in out
     plain = figure("plain single process (baseline): {} deals/s", out)
     one, overhead = figures("Ray, 1 worker: {} deals/s (overhead {})", out)
     many, speedup = figures("Ray, 2 workers: {} deals/s ({}x)", out)

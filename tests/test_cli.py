@@ -50,7 +50,7 @@ def test_play_prints_a_log_and_the_result(capsys: pytest.CaptureFixture[str]) ->
     assert "♠" in out and "♥" in out
     assert "leads" in out and "pass" in out
     assert "\ndeal 1: finishing order S" in out
-    assert "stopped after 1 deals without a match winner" in out
+    assert "stopped after 1 deal without a match winner" in out
     hands = [line for line in out.splitlines() if re.match(r"  S[0-3] +(random|first): \S", line)]
     assert len(hands) == 4  # each seat's hand at the start of the deal
     assert all(len(line.split(": ")[1].split()) == 27 for line in hands)

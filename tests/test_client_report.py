@@ -487,14 +487,14 @@ def test_a_failed_match_and_a_server_error_are_one_line_each() -> None:
         reason=end_reason(arena_pb2.END_REASON_ERROR),
         outcome="",
         winner_team=None,
-        summary="the server failed after 1 deals (store unavailable): not stored, not rated",
+        summary="the server failed after 1 deal (store unavailable): not stored, not rated",
         deals=1,
         totals=(3, -1, -1, -1),
         player=0,
         rated=False,
     )
     assert failed.line() == (
-        "match m-1 ended (error): the server failed after 1 deals (store unavailable): "
+        "match m-1 ended (error): the server failed after 1 deal (store unavailable): "
         "not stored, not rated; totals 3 -1 -1 -1 (yours 3)"
     )
     error = ServerError("INVALID_ARGUMENT", "unknown request 'r-9'", "r-9")
