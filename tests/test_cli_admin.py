@@ -43,7 +43,20 @@ def test_a_fixture_is_listed_cancelled_and_its_bot_revoked(
     server: tuple[Store, Arena], capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, arena = server
-    arena.tokens("absent")  # registered, never connected: its matches stay scheduled
+    arena.tokens("absent", "elsewhere")  # registered, never connected: matches stay scheduled
+    status, out, _ = admin(
+        capsys,
+        arena.address,
+        "fixture",
+        "other",
+        "--variant",
+        "guandan",
+        "--players",
+        "elsewhere,random,random,random",
+        "--json",
+    )
+    assert status == 0
+    (elsewhere,) = json.loads(out)["match_ids"]  # a match that --bot absent leaves out
     status, out, _ = admin(
         capsys,
         arena.address,
@@ -72,6 +85,11 @@ def test_a_fixture_is_listed_cancelled_and_its_bot_revoked(
     assert status == 0 and json.loads(out) == {"matches": []}
     status, out, _ = admin(capsys, arena.address, "list", "--bot", "absent")
     assert status == 0 and all(m in out for m in match_ids) and "scheduled" in out
+    assert elsewhere not in out
+    status, out, _ = admin(capsys, arena.address, "list", "--bot", "absent", "--json")
+    assert sorted(r["id"] for r in json.loads(out)["matches"]) == sorted(match_ids)
+    status, out, _ = admin(capsys, arena.address, "list", "--bot", "elsewhere", "--json")
+    assert [r["id"] for r in json.loads(out)["matches"]] == [elsewhere]
 
     status, out, _ = admin(capsys, arena.address, "cancel", match_ids[0], "--reason", "no show")
     assert (status, out) == (0, f"cancelled {match_ids[0]} after 0 deal(s)\n")
