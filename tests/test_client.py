@@ -182,6 +182,7 @@ def test_an_unreachable_server_is_given_up_after_a_bounded_time() -> None:
     assert done.returncode == 2, done.stderr
     assert last.startswith(f"arena: UNAVAILABLE: 127.0.0.1:{port}: "), last
     assert last.endswith("(at most 0.5 s): giving up"), last
+    assert "Connection refused" in last and "no Welcome" not in last  # the true reason
     assert done.stdout == ""
     bound = r"UNAVAILABLE: .*no connection for [\d.]+ s \(at most 0\.2 s\): giving up"
     with pytest.raises(ClientError, match=bound):

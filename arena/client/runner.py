@@ -77,6 +77,9 @@ _RECONNECT: Final = (
     grpc.StatusCode.CANCELLED,
 )
 """How a stream may end when the connection or the server goes away: connect again."""
+LAST_ATTEMPT: Final = 1.0
+"""Seconds a connection attempt is given at least, even past ``give_up_after``: time to
+learn why it fails (refused at once, or no Welcome from a server that never answers)."""
 _FATAL: Final = ("INVALID_ARGUMENT", "FAILED_PRECONDITION", "PERMISSION_DENIED", "UNAUTHENTICATED")
 """Codes of an Error about the stream that no retry can mend (a Join refused)."""
 
@@ -218,7 +221,8 @@ async def run_bot_async(
     INTERNAL or CANCELLED as a connection cut by the server's side ends); ``max_retries``
     bounds the reconnections in a row (``None``: no bound), and ``give_up_after`` the
     seconds without a connection (from the start, or from the last one the server
-    welcomed; ``None``: no bound; an attempt not welcomed by then is cut), after which
+    welcomed; ``None``: no bound; an attempt not welcomed by then, or within
+    :data:`LAST_ATTEMPT` of its start, is cut), after which
     the last status is raised as :class:`ClientError` saying so; any other status is
     raised at once.
     ``on_decision`` is called with each accepted decision's round trip in seconds: from
@@ -262,8 +266,12 @@ async def run_bot_async(
         code = grpc.StatusCode.UNAVAILABLE
         try:
             # an attempt that gets no Welcome (a server that accepts and never answers)
-            # ends when the run gives up too
-            deadline = None if give_up_after is None else lost_since + give_up_after
+            # ends when the run gives up, the last one given a moment to say why
+            deadline = (
+                None
+                if give_up_after is None
+                else max(lost_since + give_up_after, clock() + LAST_ATTEMPT)
+            )
             async with asyncio.timeout_at(deadline) as stream.unwelcomed:
                 if await stream.run(credentials):
                     break
@@ -292,7 +300,7 @@ async def run_bot_async(
                     f"{server}: {reason}; no connection for {now - lost_since:.1f} s "
                     f"(at most {give_up_after:g} s): giving up",
                 )
-            pause = min(delay, left)
+            pause = round(min(delay, left), 2)
         summary.reconnects += 1
         settings.reporter.report(Reconnecting(server, failures, pause, reason))
         await asyncio.sleep(pause)
