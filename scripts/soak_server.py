@@ -62,6 +62,8 @@ class Sample:
     """In use in C's heap (glibc ``mallinfo2``): extensions' memory (protobuf's upb,
     gRPC's core, SQLite) and Python's objects over 512 bytes; 0 where unknown."""
     traced_kb: int
+    tracing_kb: int
+    """What tracemalloc itself takes (its traces): in the RSS, not in the server's."""
     held: dict[str, int]
     objects: dict[str, int]
     growth: list[str] = field(default_factory=list)
@@ -183,6 +185,7 @@ def sample(running: Any, start: float, first: Any, trace: int) -> tuple[Sample, 
         rss_kb=rss_kb(),
         malloc_kb=malloc_kb(),
         traced_kb=tracemalloc.get_traced_memory()[0] // 1024 if snapshot is not None else 0,
+        tracing_kb=tracemalloc.get_tracemalloc_memory() // 1024,
         held=held(running),
         objects=dict(project_objects().most_common(12)),
         growth=growth,
@@ -248,7 +251,12 @@ def _line(s: Sample) -> str:
     return (
         f"{s.matches:6d} matches {s.seconds:7.1f} s  RSS {s.rss_kb / 1024:7.1f} MB  "
         f"malloc {s.malloc_kb / 1024:6.1f} MB  "
-        f"traced {s.traced_kb / 1024:6.1f} MB  {held_text}"
+        + (
+            f"traced {s.traced_kb / 1024:6.1f} MB (tracing {s.tracing_kb / 1024:.1f} MB)  "
+            if s.tracing_kb
+            else ""
+        )
+        + held_text
     )
 
 
