@@ -284,6 +284,8 @@ async def run_bot_async(
             if code != grpc.StatusCode.UNAVAILABLE:
                 reason = f"{code.name}: {reason}"
         except TimeoutError:
+            if stream.unwelcomed is None or not stream.unwelcomed.expired():
+                raise  # not this bound's
             reason = "no Welcome from the server"
         now = clock()
         if stream.welcomed:
