@@ -204,7 +204,7 @@ def test_beats_refuses_a_discard_as_best(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_beats_refuses_plays_of_another_size(capsys: pytest.CaptureFixture[str]) -> None:
     line = fails(capsys, *SPADES, "beats", "--lead", "Kh Kh", "--play", "Ah")
-    assert "--play has 1 cards, the lead 2" in line
+    assert "--play has 1 card, the lead 2" in line
 
 
 # ------------------------------------------------------------------ follow (SJ-19)
@@ -227,7 +227,7 @@ def test_sj19_must_play_a_pair_when_holding_one(capsys: pytest.CaptureFixture[st
 def test_sj19_must_follow_suit(capsys: pytest.CaptureFixture[str]) -> None:
     assert follow(capsys, "9h 3c 4c", "Kh Kh", "3c 4c") == {
         "legal": False,
-        "reason": "must play all 1 cards of h (SJ-19)",
+        "reason": "must play all 1 card of h (SJ-19)",
     }
     assert follow(capsys, "9h 3c 4c", "Kh Kh", "9h 4c")["legal"]
     assert follow(capsys, "9h 8h 7h 3c", "Kh Kh", "9h 3c") == {

@@ -4,7 +4,8 @@ and, for balance reports, bars and dots with 95% intervals.
 Each chart is a ``<svg>`` with a ``viewBox`` (it scales to the width of its box), axes
 with ticks at round values, tick labels, axis titles and a title; colours and lines are
 presentation attributes (the site's Content-Security-Policy allows no inline styles).
-Points carry a ``<title>`` (shown on hover) and link to their match.
+A rating history draws a bounded number of points however long it is; its dots carry a
+``<title>`` (shown on hover) and link to their match.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ __all__ = [
     "interval_dots",
     "nice_ticks",
     "rating_history",
+    "thinned",
     "tick_digits",
     "tick_label",
     "time_ticks",
@@ -38,10 +40,13 @@ TIME_AXIS_SECONDS: Final = 3600
 LABEL_CHARS: Final = 34
 """A bar chart's category labels are cut to this many characters (the table has them
 whole)."""
-MAX_POINTS: Final = 300
-"""Points drawn as dots (and links); beyond that the line alone."""
-MAX_LINE: Final = 1000
-"""Vertices of the line at most (a longer history is thinned evenly)."""
+MAX_POINTS: Final = 200
+"""Vertices of a history's line at most, however long the history (a longer one is
+thinned by :func:`thinned`, its first, last, highest and lowest kept)."""
+MAX_DOTS: Final = 60
+"""A history of this many points or fewer draws each as a dot (a link to its match, its
+value in its tooltip): about as many as the chart's width holds apart. A longer one dots
+its first, last, highest and lowest only."""
 COLOURS: Final = ("#1f6fb2", "#d2691e", "#2e8b57", "#8e44ad", "#c0392b", "#7f8c8d")
 TIME_STEPS: Final = (
     1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200,
@@ -94,6 +99,29 @@ def tick_label(value: float, digits: int = 2) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return "0" if text in ("-0", "−0") else text.replace("-", "−")
+
+
+def thinned(values: Sequence[float], limit: int) -> list[int]:
+    """The indices of at most ``limit`` (at least 4) of ``values`` that draw the series:
+    all of them if they are that few; else the first, the last, and between them, cut
+    into equal runs, each run's lowest and highest in order, so that every peak and dip
+    of the line stays where it is."""
+    if limit < 4:
+        raise ValueError(f"a thinned series keeps at least 4 points, not {limit}")
+    count = len(values)
+    if count <= limit:
+        return list(range(count))
+    runs = (limit - 2) // 2
+    inner = count - 2
+    kept = [0]
+    for run in range(runs):
+        start, end = 1 + run * inner // runs, 1 + (run + 1) * inner // runs
+        span = range(start, end)
+        low = min(span, key=values.__getitem__)
+        high = max(span, key=values.__getitem__)
+        kept.extend(sorted({low, high}))
+    kept.append(count - 1)
+    return kept
 
 
 def _scale(value: float, low: float, high: float, start: float, end: float) -> float:
@@ -214,19 +242,26 @@ def rating_history(points: Sequence[Sequence[Any]], variant: str, system: str, l
     middle = (top + bottom) / 2
     parts.append(_text(16, middle, system_name, extra=f' transform="rotate(-90 16 {middle:.1f})"'))
     xs = axis.values
-    stride = max(1, math.ceil(len(timed) / MAX_LINE))
-    shown = [*range(0, len(timed), stride), len(timed) - 1]
+    shown = thinned(values, MAX_POINTS)
     line = " ".join(f"{x_of(xs[i]):.1f},{y_of(values[i]):.1f}" for i in shown)
     parts.append(f'<polyline points="{line}" fill="none" stroke="{COLOURS[0]}" stroke-width="2"/>')
-    if len(timed) <= MAX_POINTS:
-        for x, (t, v, match) in zip(xs, timed, strict=True):
-            when = datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S")
-            tip = f"{tick_label(v)} · {when} · {match}"
-            href = "/matches/" + quote(match, safe="")
-            parts.append(
-                f'<a href="{escape(href)}"><circle cx="{x_of(x):.1f}" cy="{y_of(v):.1f}" '
-                f'r="4" fill="{COLOURS[0]}"><title>{escape(tip)}</title></circle></a>'
-            )
+    if len(timed) <= MAX_DOTS:
+        dotted = shown
+    else:
+        ends = (0, len(values) - 1)
+        peaks = (values.index(max(values)), values.index(min(values)))
+        dotted = sorted({*ends, *peaks})
+    parts.append(f'<g fill="{COLOURS[0]}">')
+    for i in dotted:
+        t, v, match = timed[i]
+        when = datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S")
+        tip = f"{tick_label(v)} · {when} · {match}"
+        href = "/matches/" + quote(match, safe="")
+        parts.append(
+            f'<a href="{escape(href)}"><circle cx="{x_of(xs[i]):.1f}" '
+            f'cy="{y_of(v):.1f}" r="4"><title>{escape(tip)}</title></circle></a>'
+        )
+    parts.append("</g>")
     return _frame(parts, title, title, "rating-history")
 
 
