@@ -28,6 +28,7 @@ from arena.cards import (
     Card,
     make_card,
 )
+from arena.plural import counted
 
 LEVEL_VALUE = 15
 SMALL_JOKER_VALUE = 16
@@ -307,7 +308,7 @@ def no_combination_reason(cards: Sequence[Card], level: int) -> str:
         return reasons[size]
     if size > 10:
         return "no combination has more than 10 cards"
-    return f"{size} cards are a combination only as a bomb (all of one rank)"
+    return f"{counted(size, 'card')} are a combination only as a bomb (all of one rank)"
 
 
 def play_readings(cards: Sequence[Card], level: int) -> list[Reading]:

@@ -6,6 +6,7 @@ from arena.cards import pretty_card, pretty_cards
 from arena.games.base import Event, Outcome
 from arena.games.guandan.combos import KIND_BY_LABEL, SEQUENCE_KINDS, value_text
 from arena.games.guandan.state import level_name
+from arena.plural import counted
 
 _PLACES = {1: "first (头游)", 2: "second (二游)", 3: "third (三游)"}
 
@@ -22,7 +23,7 @@ def describe_event(event: Event, level: int) -> str:
     if kind == "lead":
         return "leads (接风, partner of the trick winner)" if event.tag == "partner" else "leads"
     if kind == "announce":
-        return f"announces {event.value} cards left (报牌)"
+        return f"announces {counted(event.value, 'card')} left (报牌)"
     if kind == "out":
         return f"is out {_PLACES.get(event.value, str(event.value))}"
     if kind == "tribute":

@@ -35,6 +35,7 @@ from functools import cache
 from typing import NamedTuple
 
 from arena.cards import BIG_JOKER, RANKS, SMALL_JOKER, Card
+from arena.plural import counted
 
 TWO_VALUE = 15
 SMALL_JOKER_VALUE = 16
@@ -104,7 +105,7 @@ class Reading(NamedTuple):
         if self.second:
             text += f" with {rank_text(self.second)}"
         if self.kind in (Kind.PAIR_RUN, Kind.PLATE, Kind.PLATE_WITH_PAIRS, Kind.BOMB):
-            text += f" ({self.size} cards)"
+            text += f" ({counted(self.size, 'card')})"
         return text
 
     def to_dict(self) -> dict[str, object]:
@@ -292,7 +293,8 @@ def no_combination_reason(cards: Iterable[Card]) -> str:
         return "a triple carries exactly one pair (三带两)"
     if len(pairs) != len(triples):
         return (
-            f"a steel plate of {len(triples)} triples carries exactly {len(triples)} pairs, "
+            f"a steel plate of {len(triples)} triples carries exactly "
+            f"{counted(len(triples), 'pair')}, "
             f"not {len(pairs)}"
         )
     if pairs[-1] > ACE_VALUE:

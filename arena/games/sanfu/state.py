@@ -65,6 +65,7 @@ from arena.games.sanfu.moves import (
 )
 from arena.games.shengji.order import card_points
 from arena.games.views import NO_FACTS, FactsOnDemand, SoFar
+from arena.plural import counted
 
 DECKS: Final = 3
 DEAL_SIZE: Final = 162
@@ -677,7 +678,7 @@ def settle(state: SanfuState) -> Outcome:
         )
         teams = details["teams"]
         summary = (
-            f"players {teams[0][0]}+{teams[0][1]} {points.points[0]} points, "
+            f"players {teams[0][0]}+{teams[0][1]} {counted(points.points[0], 'point')}, "
             f"players {teams[1][0]}+{teams[1][1]} {points.points[1]}; "
             f"players {teams[winner][0]}+{teams[winner][1]} win {stake}×"
             + (" (sweep)" if sweep else "")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from arena.cards import pretty_cards
 from arena.games.base import Event, Outcome
 from arena.games.guandan.text import clock_event
+from arena.plural import counted
 
 if TYPE_CHECKING:
     from arena.games.sanfu.state import SanfuState
@@ -29,7 +30,7 @@ def describe_event(event: Event, state: SanfuState) -> str:
     if kind == "pass":
         return "pass"
     if kind == "capture":
-        return f"captures {event.value} points"
+        return f"captures {counted(event.value, 'point')}"
     if kind == "out":
         return f"is out {_PLACES.get(event.value, str(event.value))}"
     if kind == "fled":
@@ -43,7 +44,7 @@ def describe_outcome(outcome: Outcome) -> str:
         return f"player {d['fled']} fled and pays 10×; scores per player {d['scores']}"
     teams = d["teams"]
     parts = [
-        f"players {teams[t][0]}+{teams[t][1]}: {d['team_points'][t]} points"
+        f"players {teams[t][0]}+{teams[t][1]}: {counted(d['team_points'][t], 'point')}"
         + (f" (incl. {d['transferred'][t]} from the last player)" if d["transferred"][t] else "")
         for t in (0, 1)
     ]

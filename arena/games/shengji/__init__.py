@@ -13,6 +13,7 @@ from arena.games.base import NUM_SEATS, Event, Game, Outcome, State
 from arena.games.options import whole_number
 from arena.games.shengji import text
 from arena.games.shengji.state import ShengjiRules, ShengjiSetup, ShengjiState
+from arena.plural import counted
 
 __all__ = ["ShengjiGame", "ShengjiRules", "ShengjiSetup", "ShengjiState", "variants"]
 
@@ -93,17 +94,17 @@ class ShengjiGame(Game):
         parsed = [parse_cards(h) if isinstance(h, str) else tuple(h) for h in hands]
         if len(parsed) not in (4, 5) or (len(parsed) == 4 and kitty_size):
             raise ConfigError(
-                f"{self.name} needs 4 hands of {hand_size} cards"
+                f"{self.name} needs 4 hands of {counted(hand_size, 'card')}"
                 + (f" and a kitty of {kitty_size}" if kitty_size else "")
             )
         kitty = parsed[4] if len(parsed) == 5 else ()
         for seat, hand in enumerate(parsed[:4]):
             if len(hand) != hand_size:
                 raise ConfigError(
-                    f"hand of seat {seat} has {len(hand)} cards, expected {hand_size}"
+                    f"hand of seat {seat} has {counted(len(hand), 'card')}, expected {hand_size}"
                 )
         if len(kitty) != kitty_size:
-            raise ConfigError(f"the kitty has {len(kitty)} cards, expected {kitty_size}")
+            raise ConfigError(f"the kitty has {counted(len(kitty), 'card')}, expected {kitty_size}")
         counts = Counter(c for h in parsed for c in h)
         extra = [c for c, n in counts.items() if n > self.decks]
         if extra:

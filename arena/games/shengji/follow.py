@@ -16,6 +16,7 @@ from itertools import combinations
 from arena.cards import NUM_KINDS, Card
 from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.shapes import Pile, Shape, Unit
+from arena.plural import counted
 
 Pattern = tuple[Shape, ...]
 """Units a follow must contain (the rest of its cards are free)."""
@@ -307,7 +308,7 @@ def follow_error(
     size = sum(unit.size for unit in lead)
     name = order.suit_name(lead_suit)
     if len(play) != size:
-        return f"must play {size} cards, like the lead (SJ-19)"
+        return f"must play {counted(size, 'card')}, like the lead (SJ-19)"
     suits = order.suits
     suited = [c for c in hand if suits[c] == lead_suit]
     if size == 1:  # a single led: follow suit if you can
@@ -317,10 +318,10 @@ def follow_error(
     played = [c for c in play if suits[c] == lead_suit]
     if len(suited) <= size:
         if len(played) != len(suited):
-            return f"must play all {len(suited)} cards of {name} (SJ-19)"
+            return f"must play all {counted(len(suited), 'card')} of {name} (SJ-19)"
         return ""
     if len(played) != size:
-        return f"must play {size} cards of {name}: you hold {len(suited)} (SJ-19)"
+        return f"must play {counted(size, 'card')} of {name}: you hold {len(suited)} (SJ-19)"
     best = score(suited, lead, order, decks)
     if best != score((), lead, order, decks) and score(played, lead, order, decks) != best:
         shape = " + ".join(shape_name(u) for u in lead)

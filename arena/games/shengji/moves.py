@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
+from arena import plural
 from arena.cards import NUM_KINDS, Card
 from arena.games.base import Action
 from arena.games.shengji.follow import SET_NAMES, Pattern, holds, priority_list, score
@@ -59,8 +60,17 @@ def follows(
         if complete:
             return plays, True, ""
         suit_name = order.suit_name(lead_suit)
-        what = f"all {len(suited)} cards of {suit_name}" if suited else "no card of " + suit_name
-        return plays, False, f"{size} cards: {what} and any {extra} other cards (SJ-19)"
+        what = (
+            f"all {plural.counted(len(suited), 'card')} of {suit_name}"
+            if suited
+            else "no card of " + suit_name
+        )
+        return (
+            plays,
+            False,
+            f"{plural.counted(size, 'card')}: {what} and any "
+            f"{plural.counted(extra, 'other card')} (SJ-19)",
+        )
     listed = priority_list(lead, decks)
     if listed is not None:
         return _listed_follows(suited, listed, size, order, limit, lead_suit)
@@ -88,8 +98,8 @@ def follows(
 def _shape_rule(size: int, order: TrumpOrder, lead_suit: int) -> str:
     """What every follow must satisfy, in words, when not all of them are listed."""
     return (
-        f"{size} cards of {order.suit_name(lead_suit)}, matching the lead's shape as far as "
-        "your cards allow (SJ-19)"
+        f"{plural.counted(size, 'card')} of {order.suit_name(lead_suit)}, matching the lead's "
+        "shape as far as your cards allow (SJ-19)"
     )
 
 
@@ -186,7 +196,8 @@ def _listed_follows(
                         plays,
                         False,
                         (
-                            f"{size} cards of {order.suit_name(lead_suit)} holding "
+                            f"{plural.counted(size, 'card')} of {order.suit_name(lead_suit)} "
+                            "holding "
                             + " or ".join(_pattern_text(p) for p in line)
                             + " (SJ-28, SJ-29)"
                         ),

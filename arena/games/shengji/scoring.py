@@ -15,6 +15,7 @@ from arena.cards import RANK_ACE, Card
 from arena.errors import ConfigError
 from arena.games.base import NUM_SEATS, Seat, next_seat, partner_of, team_of
 from arena.games.shengji.order import card_points
+from arena.plural import counted
 
 MATCH_ENDS = ("pass_a", "reach_a")
 MAX_KITTY_EXPONENT = 6
@@ -53,7 +54,7 @@ def throw_penalty_points(
     """
     if penalty_per_card < 0 or failed_throw_cards < 0:
         raise ValueError(
-            f"throw penalty {penalty_per_card} per card and {failed_throw_cards} cards "
+            f"throw penalty {penalty_per_card} per card and {counted(failed_throw_cards, 'card')} "
             "must not be negative"
         )
     penalty = penalty_per_card * failed_throw_cards

@@ -58,6 +58,7 @@ from arena.games.shengji.trick import (
     widest_set,
 )
 from arena.games.views import NO_FACTS, FactsOnDemand, SoFar
+from arena.plural import counted
 
 
 @dataclass(frozen=True)
@@ -783,7 +784,7 @@ def settle(state: ShengjiState) -> Outcome:
     else:
         verdict = f"declarers up {change.declarers_up}"
     summary = (
-        f"defenders {points} points: {verdict}; levels "
+        f"defenders {counted(points, 'point')}: {verdict}; levels "
         f"{rank_label(levels[0])} / {rank_label(levels[1])}"
     )
     details = {

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from arena.cards import pretty_cards, rank_label
 from arena.games.base import Event
 from arena.games.guandan.text import clock_event
+from arena.plural import counted
 
 if TYPE_CHECKING:
     from arena.games.shengji.state import ShengjiState
@@ -26,7 +27,7 @@ def describe_event(event: Event, state: ShengjiState) -> str:
         shown = f", kitty card {pretty_cards(event.cards)} turned" if event.cards else ""
         return f"is the dealer; trump: {event.tag}{shown}"
     if kind == "kitty_taken":
-        return f"takes the kitty ({event.value} cards)"
+        return f"takes the kitty ({counted(event.value, 'card')})"
     if kind == "bury":
         return "buries a card"
     if kind == "lead":
@@ -36,7 +37,7 @@ def describe_event(event: Event, state: ShengjiState) -> str:
     if kind == "throw_failed":
         return f"throw {pretty_cards(event.cards)} fails (甩牌失败), plays the forced cards"
     if kind == "trick":
-        return f"wins the trick, {event.value} points"
+        return f"wins the trick, {counted(event.value, 'point')}"
     if kind == "kitty":
         bonus = f", +{event.value} for the defenders" if event.value else ""
         return f"kitty: {pretty_cards(event.cards)}{bonus}"
