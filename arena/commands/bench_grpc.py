@@ -543,8 +543,7 @@ def _print(report: dict[str, Any]) -> None:
     print(f"  {report['round_trip']}")
     print(
         f"  bare grpc.aio echo (the baseline): {counted(size['request'], 'byte')} out, "
-        f"{size['reply']} "
-        "bytes back, one message each way"
+        f"{counted(size['reply'], 'byte')} back, one message each way"
     )
     print(
         f"  1 match at a time ({counted(single['decisions'], 'decision')}): p50 "

@@ -360,8 +360,8 @@ def register(
     if not services.may_register(owner):
         raise Failure(
             grpc.StatusCode.RESOURCE_EXHAUSTED,
-            f"owner {quoted(owner)} registers more than {services.registrations_per_minute:g} "
-            "bots a minute: try again later",
+            f"owner {quoted(owner)} registers more than "
+            f"{counted(services.registrations_per_minute, 'bot')} a minute: try again later",
         )
     store = services.store
     version = free_text("version", request.version, 64)
