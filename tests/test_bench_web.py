@@ -12,6 +12,7 @@ import pytest
 
 from arena.cli import main
 from arena.commands.bench_web import (
+    BROAD_TEXTS,
     LONG_MATCHES,
     TARGETS_MS,
     VARIANTS,
@@ -21,7 +22,7 @@ from arena.commands.bench_web import (
     target_ms,
 )
 from arena.replay import verify_stored
-from arena.store import Store
+from arena.store import MatchFilter, Store
 
 PAGES = {
     "leaderboard",
@@ -30,6 +31,7 @@ PAGES = {
     "matches by bot",
     "matches deep page",
     "matches text search",
+    "matches broad text search",
     "matches result and dates",
     "bot page",
     "match page",
@@ -54,6 +56,8 @@ def test_the_bench_store_holds_copies_that_re_play_under_their_new_seatings(
             assert all(m is not None and m.deals == (deals or m.deals) > 1 for m in long)
         assert sum(m.tournament_id is not None for m in matches) == 4
         assert all(store.ratings(variant) for variant in VARIANTS)
+        for text in BROAD_TEXTS:  # the broad search's texts: every match matches each
+            assert store.count_matches(MatchFilter(text=text)) == 40, text
 
 
 def test_bench_web_prints_its_table(capsys: pytest.CaptureFixture[str]) -> None:

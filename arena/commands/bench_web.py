@@ -9,15 +9,15 @@ over a year.
 
 Pages are asked of the site in this process (the Starlette app over
 ``httpx.ASGITransport``: the server's own time, no network), the kinds in turn so that
-each sees the same machine load: the leaderboard, the match list (no filter, by
-variant, by bot, a deep page, a text search, a result and a date range), a bot page and
-a match page (the drawn table of a stored match: one-deal matches, and long real ones, an
-8-deal Guandan, a 25-deal two-deck Shengji and a sanfu match played to its end, each
-stored again and again so that every view is a first one; beside each, the same match
-with every deal's frames in the page, ``?deal=all``, as the page was before it carried
-one deal at a time). Each kind's p50 and p95 are printed with their ratio to
-``/healthz`` (the baseline: the same app doing nothing) measured in the same run, and
-the bytes its answers hold (the match pages: the table's JSON within).
+each sees the same machine load: the leaderboard, the match list (no filter, by variant,
+by bot, a deep page, a text search, a text search that matches every match, a result and
+a date range), a bot page and a match page (the drawn table of a stored match: one-deal
+matches, and long real ones, an 8-deal Guandan, a 25-deal two-deck Shengji and a sanfu
+match played to its end, each stored again and again so that every view is a first one;
+beside each, the same match with every deal's frames in the page, ``?deal=all``, as the
+page was before it carried one deal at a time). Each kind's p50 and p95 are printed with
+their ratio to ``/healthz`` (the baseline: the same app doing nothing) measured in the
+same run, and the bytes its answers hold (the match pages: the table's JSON within).
 
 The live delay: a server started with its web face (``start_server(web_port=0)``)
 plays a match between a paced SDK bot and built-in bots; a watcher registered on the
@@ -86,6 +86,7 @@ TARGETS_MS: Final = {
     "matches by bot": 100.0,
     "matches deep page": 100.0,
     "matches text search": 100.0,
+    "matches broad text search": 100.0,
     "matches result and dates": 100.0,
     "match page": 150.0,
     "live": 100.0,
@@ -124,6 +125,11 @@ class BenchError(ArenaError):
 
 def bot_name(number: int) -> str:
     return f"bench-{number:04d}"
+
+
+BROAD_TEXTS: Final = ("bench", "bench-", "ench-", "nch")
+"""Texts searched that every match matches: every bot's name and every match's id hold
+each."""
 
 
 def _templates(seed: int) -> list[MatchReport]:
@@ -308,6 +314,7 @@ def _page_urls(store: Store, bots: int, requests: int, rng: random.Random) -> di
         "matches by bot": [f"/matches?bot={bot}" for bot in picks],
         "matches deep page": [f"/matches?page={max(1, pages - k)}" for k in range(5)],
         "matches text search": [f"/matches?q={bot[:-1]}" for bot in picks],
+        "matches broad text search": [f"/matches?q={text}" for text in BROAD_TEXTS],
         "matches result and dates": [
             f"/matches?result=draw&since={(middle - timedelta(days=30)).date()}"
             f"&until={middle.date()}",
