@@ -3,6 +3,10 @@ matches", "2 matches" (arena/plural.py), in code and in the web's catalogs."""
 
 from __future__ import annotations
 
+import ast
+import itertools
+import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -10,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arena.plural import count_of, counted, fill, noun
+from arena.web.i18n import catalog
 
 if TYPE_CHECKING:
     from browser import Pages, WebThread
@@ -78,3 +83,105 @@ def test_the_pages_choose_the_words_as_the_server_does(pages: Pages, site: WebTh
     assert page.evaluate("() => window.arenaWords.fill('{n} {n:match|matches}', {})") == (
         "{n} {n:match|matches}"
     ), "a field not given is left as written"
+
+
+# -- the class: no count is written beside a noun without choosing its number ------------
+
+ROOT = Path(__file__).resolve().parent.parent
+SINGULAR = {
+    "matches": "match", "deals": "deal", "bots": "bot", "pairs": "pair", "games": "game",
+    "teams": "team", "rounds": "round", "players": "player", "tokens": "token",
+    "decisions": "decision", "events": "event", "runs": "run", "tournaments": "tournament",
+    "errors": "error", "moves": "move", "cards": "card", "workers": "worker",
+    "fixtures": "fixture", "times": "time", "entries": "entry", "files": "file",
+    "connections": "connection", "rows": "row", "tables": "table", "iterations": "iteration",
+    "steps": "step", "tricks": "trick", "attempts": "attempt", "definitions": "definition",
+    "ratings": "rating", "records": "record", "levels": "level", "points": "point",
+    "seats": "seat", "batches": "batch", "tries": "try", "seconds": "second",
+    "minutes": "minute", "hours": "hour", "characters": "character", "opponents": "opponent",
+    "reports": "report", "bytes": "byte", "pts": "pt",
+}  # fmt: skip
+"""The nouns a count of the program's output may stand before."""
+NOUNS = "|".join(sorted(SINGULAR, key=len, reverse=True))
+NOUN = re.compile(rf"^ ?(?:{NOUNS})(?![/\w])")
+NOT_COUNTS = {
+    ("arena/commands/balance.py", "bot"): "a bot's name: 'random bots'",
+    ("arena/commands/bench_scale.py", "players"): "a bot's name: 'random bots'",
+    ("arena/compiled.py", "odd"): "a module's name: 'runs' is the verb",
+    ("arena/env/codecs/cards.py", "name"): "a suit's name: 'matches' is the verb",
+}
+"""Fields written before such a noun that are no counts, and why."""
+NOT_COUNT_TEXTS = {
+    "balance.bots.all": "a bot's name: 'random bots'",
+    "table.moment.trump_flipped": "a player's name: 'deals' is the verb",
+}
+"""The same in the catalogs, by key."""
+
+
+def _fixed(node: ast.expr) -> bool:
+    """A constant (``MAX_CARDS``, ``4``) or a joined text (``41/41/40/40``): never one."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr == "join"
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return bool(name) and name.isupper()
+
+
+def bare_counts(path: Path, where: str) -> list[str]:
+    """Each ``{count} nouns`` of an f-string in a module."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.JoinedStr):
+            continue
+        for value, after in itertools.pairwise(node.values):
+            if not (isinstance(value, ast.FormattedValue) and isinstance(after, ast.Constant)):
+                continue
+            said = ast.unparse(value.value)
+            if not NOUN.match(str(after.value)) or _fixed(value.value):
+                continue
+            if (where, said) not in NOT_COUNTS:
+                found.append(f"{where}:{node.lineno}: {{{said}}}{after.value[:20]!r}")
+    return found
+
+
+def bare_catalog_counts(texts: dict[str, str]) -> list[str]:
+    """Each ``{field} nouns`` of a catalog's texts whose word is not chosen by the field."""
+    found = []
+    for key, text in texts.items():
+        for match in re.finditer(r"\{(\w+)\}(?= ?\w)", text):
+            rest = text[match.end() :]
+            if NOUN.match(rest) and key not in NOT_COUNT_TEXTS:
+                found.append(f"{key}: {text!r}")
+    return found
+
+
+def test_no_count_in_the_code_is_written_beside_a_noun_without_its_number() -> None:
+    """Every line the command line, the server, the engines and the web print with a
+    count names its noun through :func:`arena.plural.counted` ("1 deals" fails here)."""
+    modules = sorted((ROOT / "arena").rglob("*.py"))
+    found = [
+        problem
+        for path in modules
+        if "_proto" not in path.parts
+        for problem in bare_counts(path, path.relative_to(ROOT).as_posix())
+    ]
+    assert not found, "\n".join(found)
+    assert len(modules) > 100
+
+
+def test_no_count_in_the_english_pages_is_written_beside_a_noun_without_its_number() -> None:
+    """The English catalogs choose each counted noun's word by its field."""
+    assert not bare_catalog_counts(catalog("en"))
+
+
+def test_a_bare_count_is_found(tmp_path: Path) -> None:
+    """What would break the two checks above: a count written beside its noun."""
+    module = tmp_path / "m.py"
+    module.write_text(
+        'def said(n, m, MOST):\n    return f"{n} matches played, {MOST} cards, {m}"\n',
+        encoding="utf-8",
+    )
+    assert bare_counts(module, "m.py") == ["m.py:2: {n}' matches played, '"]
+    texts = {"a": "{total} matches", "b": "{n} {n:deal|deals}", "c": "deal {n}"}
+    assert bare_catalog_counts(texts) == ["a: '{total} matches'"]
