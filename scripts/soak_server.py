@@ -4,8 +4,8 @@ keep anything per finished match?
 
 The server runs in this process (over a fresh store in a temporary folder, its log lines
 to ``--log``, discarded by default); the bots (the SDK's runner with the built-in random
-bot, rated guandan matches of ``--deals`` deals) run in ``--workers`` processes of their
-own, so that what is measured is the server alone. At each sample, one line: the
+bot, rated guandan matches of ``--deals`` deals, 0 for whole ones) run in ``--workers``
+processes of their own, so that what is measured is the server alone. At each sample, one line: the
 resident set size (RSS), what is in use in C's heap (glibc's ``mallinfo2``: protobuf's
 upb messages, gRPC's core, SQLite, Python's larger objects), Python's own allocations
 (``tracemalloc``, with ``--trace``) and what the server holds (running sessions,
@@ -211,7 +211,7 @@ async def soak(args: Any, stack: contextlib.ExitStack) -> list[Sample]:
             port=0,
             owner_keys={hash_secret(_key(n)): f"owner-{n}" for n in range(OWNER_KEYS)},
             registrations_per_minute=1e9,
-            play=PlayConfig(max_deals=args.deals),
+            play=PlayConfig(max_deals=args.deals or None),
         )
         address = f"127.0.0.1:{running.port}"
         tokens = await register_bots(address, args.bots)
@@ -310,7 +310,9 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--bots", type=int, default=64)
     parser.add_argument("--workers", type=int, default=2, help="bot processes (2)")
-    parser.add_argument("--deals", type=int, default=1, help="deals per match (1)")
+    parser.add_argument(
+        "--deals", type=int, default=1, help="deals per match (1; 0: whole matches)"
+    )
     parser.add_argument("--casual", action="store_true", help="casual matches (rated)")
     parser.add_argument("--warmup", type=int, default=50, help="matches before the first sample")
     parser.add_argument("--every", type=int, default=100, help="matches between samples")
