@@ -242,7 +242,7 @@ def test_node_bot_plays_a_whole_guandan_match(
 ) -> None:
     store, port = full_server
     node, rounds = play_matches(port, ["guandan"], "gd")
-    check_run(node, "gd", "1 matches played (guandan 1)")
+    check_run(node, "gd", "1 match played (guandan 1)")
     check_match(store, "guandan", "gd", node, rounds[0])
     result = rounds[0][0].results[0].result
     assert result.reason == 1 and result.HasField("winner_team")  # END_REASON_COMPLETE
@@ -314,7 +314,7 @@ def test_node_bot_alone_asks_for_fill_bots(
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "; 'first' fills empty seats after 0.05 s" in run.stdout
-    assert run.stdout.splitlines()[-1].startswith("lone-node: 1 matches played (guandan 1)")
+    assert run.stdout.splitlines()[-1].startswith("lone-node: 1 match played (guandan 1)")
     (match_id,) = re.findall(r"^match (casual-guandan-\S+) .*totals", run.stdout, re.MULTILINE)
     stored = store.match(match_id)
     assert stored is not None

@@ -57,13 +57,18 @@ export class Stats {
     for (const m of this.matches) byVariant.set(m.variant, (byVariant.get(m.variant) ?? 0) + 1);
     const variants = [...byVariant].sort().map(([v, n]) => `${v} ${n}`).join(", ");
     return (
-      `${botName || "bot"}: ${this.matches.length} matches played` +
+      `${botName || "bot"}: ${counted(this.matches.length, "match", "matches")} played` +
       (variants ? ` (${variants})` : "") +
-      `; ${this.decisions} decisions, ${this.sampled} from sampled legal lists, ` +
-      `${this.retries} retries after refusals, ${this.timedOut} timed out, ` +
-      `${this.reconnects} reconnects`
+      `; ${counted(this.decisions, "decision")}, ${this.sampled} from sampled legal lists, ` +
+      `${counted(this.retries, "retry", "retries")} after refusals, ${this.timedOut} timed out, ` +
+      `${counted(this.reconnects, "reconnect")}`
     );
   }
+}
+
+/** A count and its noun in the number the count takes: "1 match", "0 matches". */
+export function counted(n, one, other = `${one}s`) {
+  return `${n} ${Math.abs(Number(n)) === 1 ? one : other}`;
 }
 
 /** One line for a MatchResult. */
@@ -189,7 +194,7 @@ export class Session {
   }
 
   on_joined(joined) {
-    const left = joined.matches ? `, ${joined.matches} matches to play` : "";
+    const left = joined.matches ? `, ${counted(joined.matches, "match", "matches")} to play` : "";
     const fill = this.fillAfterMs
       ? `; '${this.fillBot || DEFAULT_FILL_BOT}' fills empty seats after ${this.fillAfterMs / 1000} s`
       : "";

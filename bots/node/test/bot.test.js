@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import { parseOptions } from "../bot.js";
 import { loadArena } from "../lib/client.js";
 import { RandomPolicy, actionKey, seededRandom } from "../lib/policy.js";
-import { ArenaError, Session, Stats, describeMatch } from "../lib/session.js";
+import { ArenaError, Session, Stats, counted, describeMatch } from "../lib/session.js";
 
 const PASS = { verb: "pass", cards: [], tag: "", text: "pass" };
 const PAIR = { verb: "play", cards: ["3s", "3d"], tag: "", text: "play 3s 3d" };
@@ -135,7 +135,7 @@ describe("Session", () => {
     s.handle({ body: "joined", joined: { variants: ["guandan"], rated: true, matches: 1 } });
     assert.equal(
       logs.at(-1),
-      "waiting for a rated match of guandan, 1 matches to play; 'first' fills empty seats after 1.5 s",
+      "waiting for a rated match of guandan, 1 match to play; 'first' fills empty seats after 1.5 s",
     );
     const server = session({ fillAfterMs: 50 });
     server.s.handle(welcome);
@@ -219,7 +219,7 @@ describe("Session", () => {
       "match m-1 (guandan) as player 1: team 1 wins after 4 deals [END_REASON_COMPLETE], " +
         "4 deals, totals -3 3 -3 3; own total 3",
     );
-    assert.match(s.stats.summary("nb"), /^nb: 1 matches played \(guandan 1\); 0 decisions/);
+    assert.match(s.stats.summary("nb"), /^nb: 1 match played \(guandan 1\); 0 decisions/);
   });
 
   it("keeps playing when more matches are wanted", () => {
@@ -353,5 +353,19 @@ describe("the contract", () => {
 
   it("names the missing contract", () => {
     assert.throws(() => loadArena("/nonexistent"), /no arena\/v1\/arena.proto under \/nonexistent/);
+  });
+});
+
+describe("counts", () => {
+  it("say their noun singular for one and plural for every other count", () => {
+    assert.deepEqual(
+      [0, 1, 2].map((n) => counted(n, "match", "matches")),
+      ["0 matches", "1 match", "2 matches"],
+    );
+    assert.deepEqual([0, 1, 2].map((n) => counted(n, "decision")), [
+      "0 decisions",
+      "1 decision",
+      "2 decisions",
+    ]);
   });
 });
