@@ -107,21 +107,27 @@ def test_killed_worker_raylet_and_driver_then_resumed_store_the_definition_exact
     assert_exactly_the_definition(db, config)
 
 
-@pytest.mark.parametrize("moment", [0.0, 0.4, 0.8])
-def test_a_ctrl_c_during_ray_start_up_leaves_no_ray_process(
-    moment: float, tmp_path: Path, ray_tmp: Path, sessions: Sessions
+@pytest.mark.parametrize(
+    ("signum", "moment"),
+    [(signal.SIGINT, 0.0), (signal.SIGTERM, 0.4), (signal.SIGHUP, 0.8), (signal.SIGTERM, 1.6)],
+    ids=["SIGINT-0.0", "SIGTERM-0.4", "SIGHUP-0.8", "SIGTERM-1.6"],
+)
+def test_a_stop_signal_during_ray_start_up_leaves_no_ray_process(
+    signum: signal.Signals, moment: float, tmp_path: Path, ray_tmp: Path, sessions: Sessions
 ) -> None:
-    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) once Ray's
-    first process is up, and a little later: the command ends as interrupted, and no
-    Ray process outlives it."""
+    """Ctrl-C, SIGTERM or SIGHUP to the whole process group (as a terminal or a
+    supervisor sends them) once Ray's first process is up, and a little later: the
+    command ends as interrupted by that signal, with status 128 + signal and no crash
+    lines of Ray's, and no Ray process outlives it."""
     db = tmp_path / "t.sqlite"
     args = ["tournament", str(definition(tmp_path, "round_robin")), "--db", str(db)]
     driver = sessions.arena(args, clean_env({"RAY_TMPDIR": str(ray_tmp)}))
     wait_for(lambda: len(sessions.left(driver.pid)) > 1, "Ray's first process")
     time.sleep(moment)
-    kill(-driver.pid, signal.SIGINT)
-    assert driver.wait() == 130, sessions.tail(driver)
+    kill(-driver.pid, signum)
+    assert driver.wait() == 128 + signum, sessions.tail(driver)
     assert "run the same command again to resume" in sessions.tail(driver)
+    assert "received at time=" not in sessions.output(driver)
     assert sessions.left(driver.pid) == []
 
 

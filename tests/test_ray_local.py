@@ -7,13 +7,19 @@ Each driver runs in a session of its own with a Ray temp dir of its own
 
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import signal
+import sqlite3
+import subprocess
+import sys
+import urllib.request
 from pathlib import Path
 
 import psutil
 import pytest
 from raykill import (
+    SLOW_BOT,
     Sessions,
     assert_exactly_the_definition,
     busy_worker,
@@ -30,6 +36,8 @@ from arena.sim.driver import expected_matches
 NOT_STARTED = ("autoscaler/_private/monitor.py", "_private/log_monitor.py")
 """Parts of Ray a local run does not use: the autoscaler's monitor (it also serves
 Prometheus metrics) and the log monitor."""
+API_SERVER = "dashboard/dashboard.py"
+"""Ray's dashboard head, its API server: the process that would report usage."""
 
 
 def loopback(address: str) -> bool:
@@ -47,6 +55,40 @@ def listening(pid: int) -> list[tuple[str, int]]:
     return [(c.laddr.ip, c.laddr.port) for c in connections if c.status == psutil.CONN_LISTEN]
 
 
+def serves_metrics(address: tuple[str, int]) -> bool:
+    """Whether an HTTP ``GET /metrics`` at ``address`` answers Prometheus metrics (a
+    gRPC port, or one that is no HTTP server, answers none)."""
+    host, port = address
+    url = f"http://{host if ':' not in host else f'[{host}]'}:{port}/metrics"
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            body: bytes = answer.read(1 << 16)
+    except (OSError, http.client.HTTPException):
+        return False
+    return b"# TYPE" in body or b"# HELP" in body
+
+
+GCS_CLIENT = """
+from ray._raylet import GcsClient
+try:
+    GcsClient(address="127.0.0.1:{port}").internal_kv_get(b"session_name", None, timeout=30)
+    print("answered")
+except Exception as err:
+    print(type(err).__name__, err)
+"""
+
+
+def gcs_answer(port: int, env: dict[str, str]) -> str:
+    """What Ray's GCS at ``port`` answers a client of this machine with ``env`` (Ray's
+    variables: its token or none)."""
+    code = GCS_CLIENT.format(port=port)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=clean_env(env), capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    return done.stdout.strip()
+
+
 def name(cmdline: str) -> str:
     """A process's short name: its program, or the Python script or module it runs."""
     words = cmdline.split()
@@ -61,8 +103,11 @@ def test_a_local_run_listens_on_loopback_only_and_starts_no_unused_part(
     tmp_path: Path, ray_tmp: Path, sessions: Sessions
 ) -> None:
     """Every socket that any process of a local run (the driver, Ray's GCS, raylet,
-    agents, API server and workers) listens on is bound to 127.0.0.1; Ray's autoscaler
-    monitor and log monitor are not started."""
+    agents, API server and workers) listens on is bound to 127.0.0.1, and none of them
+    serves Prometheus metrics (Ray's serve them without a token); Ray's autoscaler
+    monitor and log monitor are not started, and its usage statistics are off. Its GCS
+    keeps token authentication: a client of the same machine without the run's token
+    is refused, and one with it answered."""
     path = definition(tmp_path, "round_robin")
     db = tmp_path / "t.sqlite"
     driver = sessions.arena(
@@ -75,28 +120,43 @@ def test_a_local_run_listens_on_loopback_only_and_starts_no_unused_part(
     assert "gcs_server" in listeners and "raylet" in listeners, sockets
     exposed = {key: [a for a in found if not loopback(a[0])] for key, found in sockets.items()}
     assert not any(exposed.values()), exposed
+    metrics = {key: [a for a in found if serves_metrics(a)] for key, found in sockets.items()}
+    assert not any(metrics.values()), metrics
     started = " ".join(proc.cmdline for proc in processes)
     assert not [part for part in NOT_STARTED if part in started]
-    assert driver.wait() == 0, sessions.tail(driver)
-    assert stored_count(db) == expected_matches(TournamentConfig.load(path))
+    api_server = next(proc for proc in processes if API_SERVER in proc.cmdline)
+    assert psutil.Process(api_server.pid).environ().get("RAY_USAGE_STATS_ENABLED") == "0"
+    gcs_pid, [gcs] = next(
+        (int(key.split()[0]), found)
+        for key, found in sockets.items()
+        if key.endswith(" gcs_server")
+    )
+    token = psutil.Process(gcs_pid).environ()["RAY_AUTH_TOKEN"]  # the driver's, inherited
+    assert "InvalidAuthToken" in gcs_answer(gcs[1], {"HOME": str(tmp_path)})
+    assert gcs_answer(gcs[1], {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token}) == "answered"
+    assert driver.poll() is None, "the run ended before all was read"
+    kill(driver.pid, signal.SIGTERM)
+    assert driver.wait() == 128 + signal.SIGTERM, sessions.tail(driver)
+    assert stored_count(db) < expected_matches(TournamentConfig.load(path))
 
 
 @pytest.mark.parametrize(
     "stops",
     [
         [(signal.SIGTERM, "driver"), (signal.SIGHUP, "driver"), (signal.SIGINT, "group")],
-        [(signal.SIGTERM, "group")],
+        [(signal.SIGTERM, "group"), (signal.SIGTERM, "session")],
     ],
-    ids=["term-hup-int", "term-to-the-group"],
+    ids=["term-hup-int", "term-to-the-group-then-every-process"],
 )
 def test_every_stop_signal_ends_the_run_cleanly_and_the_same_command_resumes(
     stops: list[tuple[signal.Signals, str]], tmp_path: Path, ray_tmp: Path, sessions: Sessions
 ) -> None:
-    """SIGTERM (Kubernetes, systemd, docker stop: to the driver, or to its whole group as
-    systemd does), SIGHUP (a closed terminal) and SIGINT (Ctrl-C) mid-run: each run exits
-    128 + the signal, says how to resume, shows no crash lines of Ray's, and leaves no
-    Ray process; running the same command again completes the tournament, each match
-    stored once with the ratings of an uninterrupted run."""
+    """SIGTERM (Kubernetes and docker stop: to the driver; a shell: to its group;
+    systemd: to every process of the unit, Ray's too), SIGHUP (a closed terminal) and
+    SIGINT (Ctrl-C) mid-run: each run exits 128 + the signal, says how to resume, shows
+    no crash lines of Ray's, and leaves no Ray process; running the same command again
+    completes the tournament, each match stored once with the ratings of an
+    uninterrupted run."""
     path = definition(tmp_path, "rated", scale=2)
     config = TournamentConfig.load(path)
     db = tmp_path / "t.sqlite"
@@ -106,14 +166,49 @@ def test_every_stop_signal_ends_the_run_cleanly_and_the_same_command_resumes(
         before = stored_count(db)
         driver = sessions.arena(args, env)
         wait_for(lambda n=before: stored_count(db) > n, "a match stored")
-        kill(driver.pid if to == "driver" else -driver.pid, signum)
+        if to == "session":
+            for proc in sessions.left(driver.pid):
+                kill(proc.pid, signum)
+        else:
+            kill(driver.pid if to == "driver" else -driver.pid, signum)
         assert driver.wait() == 128 + signum, sessions.tail(driver)
         output = sessions.output(driver)
         assert f"interrupted by {signum.name}" in output
         assert "run the same command again to resume" in output
-        assert "*** SIGTERM received" not in output and "PC: @" not in output
+        assert "received at time=" not in output and "PC: @" not in output
         wait_for(lambda d=driver.pid: not sessions.left(d), "no Ray process left", timeout=30)
         assert stored_count(db) < expected_matches(config)
     driver = sessions.arena(args, env)
     assert driver.wait() == 0, sessions.tail(driver)
     assert_exactly_the_definition(db, config)
+
+
+def balance_batches(db: Path) -> int:
+    """Batches of balance runs in the store, read as another process would."""
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30) as conn:
+            return int(conn.execute("SELECT count(*) FROM balance_batches").fetchone()[0])
+    except sqlite3.OperationalError:  # the schema is not created yet
+        return 0
+
+
+def test_a_balance_run_stopped_by_sigterm_ends_as_ctrl_c_ends_it(
+    tmp_path: Path, ray_tmp: Path, sessions: Sessions
+) -> None:
+    """``arena balance`` on the same runner, sent SIGTERM mid-run: its partial report
+    and how to resume, status 143, no crash lines of Ray's, no Ray process left; the
+    run is stored as interrupted."""
+    db = tmp_path / "b.sqlite"
+    args = ["balance", "--variant", "guandan", "--deals", "40", "--batch", "2",
+            "--bots", SLOW_BOT, "--name", "cut", "--db", str(db)]  # fmt: skip
+    driver = sessions.arena(args, clean_env({"RAY_TMPDIR": str(ray_tmp)}))
+    wait_for(lambda: balance_batches(db) > 0, "a batch stored")
+    kill(driver.pid, signal.SIGTERM)
+    assert driver.wait() == 128 + signal.SIGTERM, sessions.tail(driver)
+    output = sessions.output(driver)
+    assert "play the rest with arena balance --resume cut" in output
+    assert "received at time=" not in output and "PC: @" not in output
+    wait_for(lambda: not sessions.left(driver.pid), "no Ray process left", timeout=30)
+    assert balance_batches(db) < 20

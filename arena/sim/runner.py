@@ -10,9 +10,11 @@ Start-up
     instance with a token (read from, or written to, ``~/.ray/auth_token``); unless Ray's token
     variables are set, the runner gives its instance a token of its own in
     ``RAY_AUTH_TOKEN`` instead (one per process), so the home directory is
-    neither read nor needed. A stop signal during start-up (Ctrl-C, SIGTERM, SIGHUP:
-    :mod:`arena.sim.stopping`) is held until Ray is up and then shuts it down, so no
-    Ray process outlives it; Ray's own SIGTERM handler is not installed. With an
+    neither read nor needed. While the runner is entered, Ctrl-C, SIGTERM and SIGHUP
+    stop the run alike (:mod:`arena.sim.stopping`; Ray's own handlers for SIGTERM are
+    kept out of the driver); one while a local Ray starts is held until it is up and
+    then shuts it down, so no Ray process outlives it (joining a cluster starts none:
+    a stop ends the attempt at once). With an
     address (``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``) it joins that
     cluster; what Ray's core writes to stderr while it tries is kept back, and a
     failure to join is one line naming the address and, for a cluster with token
@@ -41,7 +43,7 @@ import secrets
 import sys
 import tempfile
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager, nullcontext
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
@@ -50,7 +52,7 @@ from arena.errors import ArenaError
 from arena.log import get_logger
 from arena.plural import counted
 from arena.sim.jobs import MatchJob, MatchReport
-from arena.sim.local_ray import kept_sigterm_handler, loopback_head
+from arena.sim.local_ray import kept_sigterm_handler, local_head
 from arena.sim.stopping import Stopped, StopSignals, stop_signals
 from arena.sim.worker import BatchResult, batch_counts, remote_batch
 
@@ -191,18 +193,22 @@ class Runner:
         else:
             log.info("ray_joining", address=self.options.address)
             kwargs = {"address": self.options.address}
-        head = loopback_head() if self.local else nullcontext()
+        head: AbstractContextManager[dict[str, Any]] = (
+            local_head() if self.local else nullcontext({})
+        )
         signals = self._stops.came
+        # a local start is held against a stop: cut short, Ray's processes would live on
         with (
-            self._stops.held(),
+            self._stops.held() if self.local else nullcontext(),
             kept_sigterm_handler(),
-            head,
+            head as local,
             ray_quiet(),
             self._held_output() as held,
         ):
             try:
                 ray.init(
                     **kwargs,
+                    **local,
                     include_dashboard=False,
                     log_to_driver=False,
                     configure_logging=False,
