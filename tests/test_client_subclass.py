@@ -107,7 +107,7 @@ def test_arena_bot_run_plays_a_subclass_of_a_built_in_bot(
     command += ["--server", f"127.0.0.1:{server}", "--token", token, "--matches", "1"]
     command += ["--fill-after", "0.05", "--fill-bot", "first", "--give-up-after", "30"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
-    assert (done.returncode, done.stdout) == (0, "1 matches played\n"), done.stderr
+    assert (done.returncode, done.stdout) == (0, "1 match played\n"), done.stderr
     assert "mine acts" in done.stderr.splitlines()
 
 
