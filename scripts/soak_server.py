@@ -5,19 +5,21 @@ keep anything per finished match?
 The server runs in this process (over a fresh store in a temporary folder, its log lines
 to ``--log``, discarded by default); the bots (the SDK's runner with the built-in random
 bot, rated guandan matches of ``--deals`` deals, 0 for whole ones) run in ``--workers``
-processes of their own, so that what is measured is the server alone. At each sample, one line: the
-resident set size (RSS), what is in use in C's heap (glibc's ``mallinfo2``: protobuf's
-upb messages, gRPC's core, SQLite, Python's larger objects), Python's own allocations
-(``tracemalloc``, with ``--trace``) and what the server holds (running sessions,
-connections, tasks, the matchmaker's queue); with ``--trace N``, the N lines whose
-allocations grew most since the first sample, and ``--json FILE`` keeps every sample
-with the live objects of the project's own classes. At the end, one line: the growth
-per finished match over the second half of the run, where a server that keeps nothing
-per match is flat (RSS levels off once the allocators have warmed up).
+processes of their own, so that what is measured is the server alone (``--web``: with
+its web face and ``/metrics``, read every second as a dashboard and a reader would). At
+each sample, one line: the resident set size (RSS), what is in use in C's heap (glibc's
+``mallinfo2``: protobuf's upb messages, gRPC's core, SQLite, Python's larger objects),
+Python's own allocations (``tracemalloc``, with ``--trace``) and what the server holds
+(running sessions, connections, tasks, the matchmaker's queue); with ``--trace N``, the
+N lines whose allocations grew most since the first sample, and ``--json FILE`` keeps
+every sample with the live objects of the project's own classes. At the end, one line:
+the growth per finished match over the second half of the run, where a server that keeps
+nothing per match is flat (RSS levels off once the allocators have warmed up).
 
     python scripts/soak_server.py --minutes 10 --bots 64
     python scripts/soak_server.py --minutes 60 --bots 64 --trace 10 --json soak.json
     python scripts/soak_server.py --minutes 5 --bots 8 --workers 1 --every 50
+    python scripts/soak_server.py --minutes 15 --bots 64 --deals 0 --web
 
 Tracing (``--trace``) slows the server down several times, so a traced run plays
 fewer matches in the same time; on a busy machine, give it longer. Stop it early with
@@ -33,11 +35,13 @@ import ctypes
 import gc
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import time
 import tracemalloc
+import urllib.request
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -145,6 +149,28 @@ def _key(n: int) -> str:
     return f"soak-owner-key-{n % OWNER_KEYS}"
 
 
+MATCH_LINK = re.compile(r'href="/matches/([^"/?#]+)"')
+
+
+def visit(running: Any) -> None:
+    """What a dashboard and a reader do each second: scrape ``/metrics``, open the home
+    page, the match list, the leaderboard and the newest finished match's table."""
+    web = f"http://127.0.0.1:{running.web_port}"
+    read(f"http://127.0.0.1:{running.metrics_port}/metrics")
+    read(f"{web}/")
+    read(f"{web}/leaderboard")
+    found = MATCH_LINK.search(read(f"{web}/matches"))
+    if found is not None:
+        read(f"{web}/matches/{found[1]}")
+        read(f"{web}/api/matches/{found[1]}/table")
+
+
+def read(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        text: str = answer.read().decode("utf-8", "replace")
+        return text
+
+
 def start_workers(address: str, tokens: list[str], workers: int, args: Any) -> list[Any]:
     """Worker processes, each playing its share of the bots."""
     started = []
@@ -212,6 +238,8 @@ async def soak(args: Any, stack: contextlib.ExitStack) -> list[Sample]:
             owner_keys={hash_secret(_key(n)): f"owner-{n}" for n in range(OWNER_KEYS)},
             registrations_per_minute=1e9,
             play=PlayConfig(max_deals=args.deals or None),
+            metrics_port=0 if args.web else None,
+            web_port=0 if args.web else None,
         )
         address = f"127.0.0.1:{running.port}"
         tokens = await register_bots(address, args.bots)
@@ -224,6 +252,8 @@ async def soak(args: Any, stack: contextlib.ExitStack) -> list[Sample]:
             while time.monotonic() - start < args.minutes * 60:
                 try:
                     await asyncio.sleep(1.0)
+                    if args.web:
+                        await asyncio.to_thread(visit, running)
                 except asyncio.CancelledError:  # Ctrl-C: stop here, keep the samples
                     break
                 if finished_matches() < next_at:
@@ -314,6 +344,11 @@ def main() -> int:
         "--deals", type=int, default=1, help="deals per match (1; 0: whole matches)"
     )
     parser.add_argument("--casual", action="store_true", help="casual matches (rated)")
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="serve the web face and /metrics too, read every second as a reader would",
+    )
     parser.add_argument("--warmup", type=int, default=50, help="matches before the first sample")
     parser.add_argument("--every", type=int, default=100, help="matches between samples")
     parser.add_argument("--trace", type=int, default=0, help="tracemalloc: lines shown (0: off)")
