@@ -59,15 +59,21 @@ ENGINE_TESTS := $(filter-out %_bot.py,$(wildcard $(addprefix tests/test_,cards.p
 	guandan_*.py sanfu_*.py shengji_*.py)))
 
 # -rfEs: each skipped test listed with its reason (on CI, CI=true, it fails instead).
+# -n auto: a worker per core (pytest-xdist); tests that share Ray, ports or a module's
+# fixtures run on one worker together (tests/parallel.py).
+PYTEST := $(BIN)/pytest -rfEs -n auto --dist loadgroup
+
 # The whole suite runs on the compiled engines (when built), then the engines' tests
-# again on the interpreted ones, with the tests that plant faults in the engines' Python
-# code (marked interpreted_engines, left out of a compiled run: tests/engines_marker.py).
+# again on the interpreted ones, for what compiling can change: each property test for
+# a few examples (the Hypothesis profile interpreted-engines), with the tests that plant
+# faults in the engines' Python code (marked interpreted_engines, left out of a compiled
+# run: tests/engines_marker.py).
 test: $(STAMP) $(RL_STAMP) $(NODE_NEEDED) compile
 	$(BIN)/python scripts/gen_proto.py --check
 	$(BIN)/ruff check arena bots tests scripts examples
 	$(BIN)/mypy
-	$(BIN)/pytest -rfEs
-	ARENA_ENGINES=python $(BIN)/pytest -rfEs $(ENGINE_TESTS)
+	$(PYTEST)
+	ARENA_ENGINES=python $(PYTEST) --hypothesis-profile interpreted-engines $(ENGINE_TESTS)
 	ARENA_ENGINES=python $(BIN)/pytest -rfEs -m interpreted_engines \
 		$(filter-out $(ENGINE_TESTS),$(wildcard tests/test_*.py))
 
