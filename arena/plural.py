@@ -23,10 +23,10 @@ def noun(count: float, singular: str, plural: str | None = None) -> str:
     return singular + ("es" if singular.endswith(("s", "x", "z", "ch", "sh")) else "s")
 
 
-def counted(count: float, singular: str, plural: str | None = None) -> str:
-    """The count and its noun: ``1 match``, ``1,200 deals``."""
-    figure = f"{count:,}" if isinstance(count, int) else f"{count:,g}"
-    return f"{figure} {noun(count, singular, plural)}"
+def counted(count: float, singular: str, plural: str | None = None, spec: str = "") -> str:
+    """The count (formatted by ``spec``, e.g. ``","``) and its noun: ``1 match``,
+    ``1,200 deals``."""
+    return f"{count:{spec}} {noun(count, singular, plural)}"
 
 
 class _Words(string.Formatter):

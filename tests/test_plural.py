@@ -33,8 +33,10 @@ def test_a_count_of_one_takes_the_singular_and_every_other_the_plural(
     assert counted(1.5, singular, given_plural) == f"1.5 {plural}"
 
 
-def test_a_large_count_is_grouped() -> None:
-    assert counted(1200, "deal") == "1,200 deals"
+def test_a_count_is_written_as_asked() -> None:
+    assert counted(1200, "deal") == "1200 deals"
+    assert counted(1200, "deal", spec=",") == "1,200 deals"
+    assert counted(1, "deal", spec=">3") == "  1 deal"
 
 
 @given(st.integers(min_value=-(10**6), max_value=10**6))
