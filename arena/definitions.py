@@ -100,7 +100,8 @@ class TournamentDefinition(BaseModel):
         if total > MAX_MATCHES:
             raise PydanticCustomError(
                 WHOLE,
-                f"matches: the definition plans {counted(total, 'match')}, at most {MAX_MATCHES:,}",
+                f"matches: the definition plans {counted(total, 'match', spec=',')}, at most "
+                f"{MAX_MATCHES:,}",
             )
         return self
 

@@ -266,7 +266,9 @@ def read_text(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES) -> str:
     except ValueError as err:  # e.g. a NUL byte in the path
         raise ConfigError(f"cannot read {what} {shown(str(path))}: {err}") from None
     if len(data) > limit:
-        raise ConfigError(f"{what} {shown(str(path))} is larger than {counted(limit, 'byte')}")
+        raise ConfigError(
+            f"{what} {shown(str(path))} is larger than {counted(limit, 'byte', spec=',')}"
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -99,7 +99,7 @@ def _bounded_int(digits: str) -> int:
 def check_text(value: object, limit: int = MAX_TEXT) -> str:
     """Text of at most ``limit`` characters."""
     if not isinstance(value, str) or len(value) > limit:
-        raise invalid("text", f"must be text of at most {counted(limit, 'character')}")
+        raise invalid("text", f"must be text of at most {counted(limit, 'character', spec=',')}")
     return value
 
 

@@ -295,7 +295,7 @@ def run_balance(args: argparse.Namespace) -> int:
             if run.report is None:
                 raise ConfigError(
                     f"balance run {run.id} has no report yet ({run.status}, "
-                    f"{counted(run.deals, 'deal')} "
+                    f"{counted(run.deals, 'deal', spec=',')} "
                     f"stored): play the rest with {again_words(run)}"
                 )
             _publish(run.report, args)
@@ -584,7 +584,7 @@ def estimate_line(estimate: Mapping[str, Any], deals: int, variants: int) -> str
     took = f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
     workers = estimate["workers"]
     return (
-        f"estimate: about {took} for {variants} × {counted(deals, 'deal')} on {workers} "
+        f"estimate: about {took} for {variants} × {counted(deals, 'deal', spec=',')} on {workers} "
         f"worker{'s' if workers != 1 else ''} ({counted(estimate['probe_deals'], 'deal')} of each "
         f"timed first)"
     )
@@ -1065,7 +1065,7 @@ def speed_lines(data: dict[str, Any]) -> list[str]:
     workers = speed["workers"]
     busy = "" if speed["busy"] is None else f", busy {speed['busy']:.0%} of the time"
     return [
-        f"played {counted(speed['deals'], 'deal')} in {speed['seconds']:.1f} s: "
+        f"played {counted(speed['deals'], 'deal', spec=',')} in {speed['seconds']:.1f} s: "
         f"{speed['deals_per_second']:,.0f} deals/s on {workers} "
         f"worker{'s' if workers != 1 else ''}{busy}"
     ]

@@ -140,7 +140,8 @@ def list_lines(runs: Sequence[BalanceRun]) -> list[str]:
         variants = " | ".join(v["name"] for v in defined["variants"])
         bots = ",".join(dict.fromkeys(defined["bots"]))
         lines.append(
-            f"{run.id:<{width}}  {run.status:<11}  {run.deals:>9,} of {counted(asked, 'deal')}  "
+            f"{run.id:<{width}}  {run.status:<11}  {run.deals:>9,} of "
+            f"{counted(asked, 'deal', spec=',')}  "
             f"{run.updated_at[:19].replace('T', ' ')}  {variants}  (bots {bots})"
         )
     return lines

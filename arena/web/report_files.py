@@ -98,7 +98,10 @@ def _read_report(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     try:
         size = path.stat().st_size
         if size > MAX_REPORT_BYTES:
-            return None, f"{counted(size, 'byte')}: a report is at most {MAX_REPORT_BYTES:,}"
+            return (
+                None,
+                f"{counted(size, 'byte', spec=',')}: a report is at most {MAX_REPORT_BYTES:,}",
+            )
         data = json.loads(path.read_text(encoding="utf-8"))
         _Report.model_validate(data)
     except OSError as err:
