@@ -37,7 +37,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-
 __all__ = [
     "ENGINES_VARIABLE",
     "GROUP_MODULE",
