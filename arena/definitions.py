@@ -37,7 +37,7 @@ from arena.inputs import (
     shown,
     validate,
 )
-from arena.plural import counted
+from arena.plural import counted, noun
 
 Format = Literal["round_robin", "gauntlet", "rated"]
 FORMATS: Final[tuple[str, ...]] = get_args(Format)
@@ -93,7 +93,7 @@ class TournamentDefinition(BaseModel):
         if teams < needed:
             raise PydanticCustomError(
                 WHOLE,
-                f"teams: a {self.format} needs at least {needed} team(s) "
+                f"teams: a {self.format} needs at least {counted(needed, 'team')} "
                 f"(teams of two bots or bots), got {teams}",
             )
         total = self.planned_matches
@@ -126,7 +126,8 @@ def parse_definition(data: object) -> TournamentDefinition:
     if unknown:
         fields = ", ".join(TournamentDefinition.model_fields)
         raise ConfigError(
-            f"unknown tournament field(s): {shown(', '.join(unknown))}; the fields: {fields}"
+            f"unknown tournament {noun(len(unknown), 'field')}: {shown(', '.join(unknown))}; "
+            f"the fields: {fields}"
         )
     checked: TournamentDefinition = validate(TournamentDefinition, data)
     return checked

@@ -96,7 +96,7 @@ def test_play_record_then_replay(capsys: pytest.CaptureFixture[str], tmp_path: P
     code, out, err = run(capsys, "replay", str(path))
     assert code == 0 and err == ""
     assert out.strip() == (
-        f"{path}: guandan, 2 deal(s), {sum(len(d['actions']) for d in data['deals'])} actions, "
+        f"{path}: guandan, 2 deals, {sum(len(d['actions']) for d in data['deals'])} actions, "
         "all legal, same results; no match winner"
     )
 

@@ -92,7 +92,7 @@ def test_a_fixture_is_listed_cancelled_and_its_bot_revoked(
     assert [r["id"] for r in json.loads(out)["matches"]] == [elsewhere]
 
     status, out, _ = admin(capsys, arena.address, "cancel", match_ids[0], "--reason", "no show")
-    assert (status, out) == (0, f"cancelled {match_ids[0]} after 0 deal(s)\n")
+    assert (status, out) == (0, f"cancelled {match_ids[0]} after 0 deals\n")
     status, out, _ = admin(capsys, arena.address, "list", "--tournament", tournament, "--json")
     listed = {r["id"]: (r["status"], r["end"]) for r in json.loads(out)["matches"]}
     assert listed == {match_ids[0]: ("cancelled", "cancelled"), match_ids[1]: ("scheduled", None)}
@@ -108,7 +108,7 @@ def test_a_fixture_is_listed_cancelled_and_its_bot_revoked(
     )
 
     status, out, _ = admin(capsys, arena.address, "revoke", "--bot", "absent")
-    assert (status, out) == (0, "revoked 1 token(s), closed 0 connection(s)\n")
+    assert (status, out) == (0, "revoked 1 token, closed 0 connections\n")
     status, out, _ = admin(capsys, arena.address, "revoke", "--bot", "absent", "--json")
     assert status == 0 and json.loads(out) == {"revoked": 0, "connections_closed": 0}
 

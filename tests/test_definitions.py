@@ -67,7 +67,7 @@ def refusal(text: str) -> str:
         ("bots = []", "teams: a round_robin needs at least 2 team(s)"),
         ('bots = "random"', "bots: must be a list, got 'random'"),
         ('bots = ["ran dom", "first"]', "bots[0]: must be a bot name"),
-        (TWO_BOTS + "colour = 1", "unknown tournament field(s): 'colour'"),
+        (TWO_BOTS + "colour = 1", "unknown tournament field: 'colour'"),
         ("[teams]\na = 1", "teams: must be a list"),
         ("teams = " + "[" * 3000 + "]" * 3000, "not valid TOML"),
         ('bots = ["random", "nobody"]', "unknown bot 'nobody'"),

@@ -187,3 +187,22 @@ def test_a_bare_count_is_found(tmp_path: Path) -> None:
     assert bare_counts(module, "m.py") == ["m.py:2: {n}' matches played, '"]
     texts = {"a": "{total} matches", "b": "{n} {n:deal|deals}", "c": "deal {n}"}
     assert bare_catalog_counts(texts) == ["a: '{total} matches'"]
+
+
+ADHOC = re.compile(r"\w\(s\)|\{[^{}]*'s' if [^{}]*\}|\(\"s\" if ")
+"""A plural made by hand: ``card(s)``, ``{'s' if n != 1 else ''}``, ``("s" if n > 1 …)``."""
+
+
+def test_no_plural_is_made_by_hand() -> None:
+    """The nouns' number is chosen in one place (:mod:`arena.plural`): no ``card(s)`` in
+    the English pages or the code's lines, no ``'s' if`` of its own."""
+    found = [f"{key}: {text!r}" for key, text in catalog("en").items() if ADHOC.search(text)]
+    for path in sorted((ROOT / "arena").rglob("*.py")):
+        if "_proto" in path.parts:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+            if ADHOC.search(line) and not line.lstrip().startswith("#"):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+    assert ADHOC.search("f\"{n} worker{'s' if n != 1 else ''}\"")
+    assert ADHOC.search("{n} wild card(s)")

@@ -188,7 +188,7 @@ def test_the_log_of_a_record_is_the_log_of_play(
     assert code == 0 and err == ""
     played_lines = out.splitlines()[:-1]  # without "record written to …"
     assert log.splitlines()[:-2] == played_lines  # without the blank and the verdict lines
-    assert log.splitlines()[-1].startswith(f"{path}: guandan, 2 deal(s)")
+    assert log.splitlines()[-1].startswith(f"{path}: guandan, 2 deals")
 
 
 # ------------------------------------------------------------------ stored matches
@@ -202,7 +202,7 @@ def test_a_stored_match_replays_with_its_log(
     store_match(db, record)
     code, verdict, err = run("replay", "m1", "--db", str(db))
     assert code == 0 and err == ""
-    assert verdict.startswith("m1: guandan, 2 deal(s)") and "all legal" in verdict
+    assert verdict.startswith("m1: guandan, 2 deals") and "all legal" in verdict
     code, log, err = run("replay", "m1", "--db", str(db), "--log")
     assert code == 0 and err == ""
     assert log.splitlines()[:-2] == out.splitlines()[:-1]

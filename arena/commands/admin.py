@@ -28,6 +28,7 @@ from arena.commands import EXIT_USAGE, Subcommands, arguments, print_json
 from arena.commands.matches import print_table
 from arena.errors import ArenaError
 from arena.inputs import one_line, read_text
+from arena.plural import counted
 from arena.protocol import ADMIN_TOKEN_ENV, DEFAULT_SERVER
 
 EXIT_UNREACHABLE: Final = 1
@@ -230,7 +231,7 @@ def cancel_match(stub: arena_pb2_grpc.AdminStub, args: argparse.Namespace) -> di
     request = arena_pb2.CancelMatchRequest(match_id=args.match_id, reason=args.reason)
     reply: arena_pb2.CancelMatchResponse = stub.CancelMatch(request, **_call(args))
     if not args.json:
-        print(f"cancelled {reply.match.info.match_id} after {reply.match.deals} deal(s)")
+        print(f"cancelled {reply.match.info.match_id} after {counted(reply.match.deals, 'deal')}")
     return _data(reply)
 
 
@@ -243,7 +244,9 @@ def revoke_tokens(stub: arena_pb2_grpc.AdminStub, args: argparse.Namespace) -> d
         request = arena_pb2.RevokeTokenRequest(token_id=args.token_id)
     reply: arena_pb2.RevokeTokenResponse = stub.RevokeToken(request, **_call(args))
     if not args.json:
-        print(f"revoked {reply.revoked} token(s), closed {reply.connections_closed} connection(s)")
+        revoked = counted(reply.revoked, "token")
+        closed = counted(reply.connections_closed, "connection")
+        print(f"revoked {revoked}, closed {closed}")
     return _data(reply)
 
 

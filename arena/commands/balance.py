@@ -584,8 +584,8 @@ def estimate_line(estimate: Mapping[str, Any], deals: int, variants: int) -> str
     took = f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
     workers = estimate["workers"]
     return (
-        f"estimate: about {took} for {variants} × {counted(deals, 'deal', spec=',')} on {workers} "
-        f"worker{'s' if workers != 1 else ''} ({counted(estimate['probe_deals'], 'deal')} of each "
+        f"estimate: about {took} for {variants} × {counted(deals, 'deal', spec=',')} on "
+        f"{counted(workers, 'worker')} ({counted(estimate['probe_deals'], 'deal')} of each "
         f"timed first)"
     )
 
@@ -1066,8 +1066,8 @@ def speed_lines(data: dict[str, Any]) -> list[str]:
     busy = "" if speed["busy"] is None else f", busy {speed['busy']:.0%} of the time"
     return [
         f"played {counted(speed['deals'], 'deal', spec=',')} in {speed['seconds']:.1f} s: "
-        f"{speed['deals_per_second']:,.0f} deals/s on {workers} "
-        f"worker{'s' if workers != 1 else ''}{busy}"
+        f"{speed['deals_per_second']:,.0f} deals/s on "
+        f"{counted(workers, 'worker')}{busy}"
     ]
 
 

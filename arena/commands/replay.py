@@ -11,6 +11,7 @@ from arena.commands.play import Narrator, print_match_end, print_match_start
 from arena.errors import ConfigError
 from arena.games import make
 from arena.inputs import shown
+from arena.plural import counted
 from arena.record import MatchRecord
 from arena.replay import ReplayReport, verify, verify_stored
 from arena.store import Store
@@ -93,6 +94,6 @@ def _verdict(record: MatchRecord, report: ReplayReport) -> str:
     else:
         ending = "no match winner"
     return (
-        f"{record.game}, {report.deals} deal(s), {report.actions} actions, "
+        f"{record.game}, {counted(report.deals, 'deal')}, {counted(report.actions, 'action')}, "
         f"all legal, same results; {ending}"
     )

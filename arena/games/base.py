@@ -26,6 +26,7 @@ from arena.cards import NUM_KINDS as NUM_CARD_KINDS
 from arena.cards import Card, format_cards, from_counts, parse_cards
 from arena.errors import IllegalActionError, ParseError
 from arena.games.views import NO_FACTS
+from arena.plural import counted
 
 Seat = int
 NUM_SEATS = 4
@@ -124,8 +125,8 @@ class Verb:
         if self.max_cards == 0:
             return "no cards"
         if self.min_cards == self.max_cards:
-            return f"exactly {self.min_cards} card" + ("s" if self.min_cards > 1 else "")
-        return f"at least {self.min_cards} card" + ("s" if self.min_cards > 1 else "")
+            return f"exactly {counted(self.min_cards, 'card')}"
+        return f"at least {counted(self.min_cards, 'card')}"
 
 
 class ActionSyntax:

@@ -649,7 +649,7 @@ class CardDecision(Decision):
             if rule.held[card] < copies:
                 return head + (
                     f"{format_card(card)} is not among the cards a legal play may take "
-                    f"{copies} time{'s' if copies > 1 else ''} ({rule.what})"
+                    f"{counted(copies, 'time')} ({rule.what})"
                 )
             return head + f"no legal play takes {format_card(card)}{chosen}: {rule.what}"
         if not prefix:

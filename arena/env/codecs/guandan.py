@@ -241,7 +241,7 @@ class PlayKey(NamedTuple):
             elif kind == Kind.BOMB:
                 text += f" ({counted(self.size, 'card')})"
         if self.wilds:
-            text += f", {self.wilds} wild" + ("s" if self.wilds > 1 else "")
+            text += f", {counted(self.wilds, 'wild')}"
         return text
 
 
