@@ -72,7 +72,7 @@ def refusal(text: str) -> str:
         ("teams = " + "[" * 3000 + "]" * 3000, "not valid TOML"),
         ('bots = ["random", "nobody"]', "unknown bot 'nobody'"),
         (TWO_BOTS + 'variant = "poker"', "unknown game 'poker'"),
-        (TWO_BOTS + "options = { colour = 1 }", "unknown option(s) for guandan: colour"),
+        (TWO_BOTS + "options = { colour = 1 }", "unknown option for guandan: colour"),
         (
             f"bots = {json.dumps(['random'] * 50)}\nmatches = 1000",
             f"matches: the definition plans 1,225,000 matches, at most {MAX_MATCHES:,}",

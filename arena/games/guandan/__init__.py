@@ -13,6 +13,7 @@ from arena.games.guandan import text
 from arena.games.guandan.combos import Kind, Reading, beats, play_readings, readings
 from arena.games.guandan.state import GAME_NAME, GuandanSetup, GuandanState, level_name
 from arena.games.options import whole_number
+from arena.plural import noun
 
 __all__ = [
     "GuandanGame",
@@ -47,7 +48,8 @@ class GuandanGame(Game):
         unknown = set(options) - {"a_fail_limit"}
         if unknown:
             raise ConfigError(
-                f"unknown option(s) for guandan: {', '.join(sorted(unknown))}; known: a_fail_limit"
+                f"unknown {noun(len(unknown), 'option')} for guandan: "
+                f"{', '.join(sorted(unknown))}; known: a_fail_limit"
             )
         limit = options.get("a_fail_limit", 0)
         if limit is None:

@@ -21,6 +21,7 @@ from arena.games.sanfu.state import (
     deal,
     deal_order,
 )
+from arena.plural import noun
 
 __all__ = ["DEAL_SIZE", "DECKS", "HAND_SIZES", "SanfuGame", "SanfuSetup", "SanfuState"]
 
@@ -42,7 +43,8 @@ class SanfuGame(Game):
         unknown = set(options) - {"deals", "time_limit"}
         if unknown:
             names = ", ".join(sorted(unknown))
-            raise ConfigError(f"unknown option(s) for sanfu: {names}; known: deals, time_limit")
+            what = noun(len(unknown), "option")
+            raise ConfigError(f"unknown {what} for sanfu: {names}; known: deals, time_limit")
         return {
             "deals": whole_number("deals", options.get("deals", 8), 1, MAX_DEALS),
             "time_limit": seconds("time_limit", options.get("time_limit", 30), MAX_TIME_LIMIT),

@@ -13,7 +13,7 @@ from arena.games.base import NUM_SEATS, Event, Game, Outcome, State
 from arena.games.options import whole_number
 from arena.games.shengji import text
 from arena.games.shengji.state import ShengjiRules, ShengjiSetup, ShengjiState
-from arena.plural import counted
+from arena.plural import counted, noun
 
 __all__ = ["ShengjiGame", "ShengjiRules", "ShengjiSetup", "ShengjiState", "variants"]
 
@@ -36,8 +36,8 @@ class ShengjiGame(Game):
         unknown = set(options) - set(OPTIONS)
         if unknown:
             raise ConfigError(
-                f"unknown option(s) for {cls.name}: {', '.join(sorted(unknown))}; "
-                f"known: {', '.join(OPTIONS)}"
+                f"unknown {noun(len(unknown), 'option')} for {cls.name}: "
+                f"{', '.join(sorted(unknown))}; known: {', '.join(OPTIONS)}"
             )
         checked = {
             "constant_twos": _flag(options, "constant_twos", cls.decks == 4),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from arena.cards import pretty_cards, rank_label
 from arena.games.base import Event
 from arena.games.guandan.text import clock_event
-from arena.plural import counted
+from arena.plural import counted, noun
 
 if TYPE_CHECKING:
     from arena.games.shengji.state import ShengjiState
@@ -19,7 +19,8 @@ def describe_event(event: Event, state: ShengjiState) -> str:
         return f"playing {rank_label(event.value)}, dealing starts with seat {event.seat}"
     if kind == "declare":
         if event.tag == "hidden":
-            return f"declares with {event.value} level card(s), suit hidden (暗叫)"
+            cards = noun(event.value, "card")
+            return f"declares with {event.value} level {cards}, suit hidden (暗叫)"
         return f"declares {pretty_cards(event.cards)} (亮主)"
     if kind == "dealt":
         return "all cards dealt: a last chance to declare, in seat order"
