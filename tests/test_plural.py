@@ -199,10 +199,15 @@ ADHOC_CODE = re.compile(r"""["']s["'] if """)
 
 def adhoc_plurals(source: str) -> list[int]:
     """The lines of a module that make a plural by hand: ``(s)`` in a string's text (an
-    f-string's fields left out), or an ``'s' if`` anywhere."""
+    f-string's fields left out; a docstring is no output), or an ``'s' if`` anywhere."""
     found = set()
+    statement_start = (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.NL)
+    before = tokenize.NEWLINE
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type == tokenize.STRING:
+        docstring = token.type == tokenize.STRING and before in statement_start
+        if token.type not in (tokenize.COMMENT, tokenize.NL):
+            before = token.type
+        if token.type == tokenize.STRING and not docstring:
             text = token.string
             while re.search(r"\{[^{}]*\}", text):
                 text = re.sub(r"\{[^{}]*\}", "", text)
