@@ -212,3 +212,24 @@ def test_a_balance_run_stopped_by_sigterm_ends_as_ctrl_c_ends_it(
     assert "received at time=" not in output and "PC: @" not in output
     wait_for(lambda: not sessions.left(driver.pid), "no Ray process left", timeout=30)
     assert balance_batches(db) < 20
+
+
+def test_a_stop_while_joining_a_cluster_is_not_held_until_ray_gives_up(
+    tmp_path: Path, sessions: Sessions
+) -> None:
+    """Joining a cluster that does not answer (Ray retries for many minutes), SIGTERM
+    ends the attempt as soon as Ray's current try returns: nothing of Ray's is started
+    to be held for, so the run says how to resume and exits 143."""
+    args = ["tournament", "--bots", "random,first", "--matches", "1", "--deals", "1",
+            "--db", str(tmp_path / "t.sqlite"), "--address", "192.0.2.1:6379"]  # fmt: skip
+    driver = sessions.arena(args, clean_env({"HOME": str(tmp_path)}))
+    wait_for(lambda: "ray_joining" in sessions.output(driver), "the attempt to join")
+    kill(driver.pid, signal.SIGTERM)
+    try:
+        status = driver.wait(timeout=240)  # a hang guard: Ray alone retries for longer
+    except subprocess.TimeoutExpired:
+        kill(driver.pid)
+        driver.wait()
+        raise AssertionError("the stop was held until Ray gave up joining") from None
+    assert status == 128 + signal.SIGTERM, sessions.tail(driver)
+    assert "run the same command again to resume" in sessions.output(driver)

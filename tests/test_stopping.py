@@ -55,13 +55,19 @@ def test_an_interrupt_that_lost_its_signal_is_named_by_the_signal_that_came() ->
         assert stops.stopped(KeyboardInterrupt()).exit_code == 143
 
 
-def test_a_run_inside_a_run_shares_its_handler() -> None:
-    """A command that handles stop signals and the Ray runner inside it share one
-    handler: the signal the runner saw is the command's, and leaving the inner block
-    leaves the command's handler in place."""
-    with stop_signals() as outer:
-        with stop_signals() as inner, pytest.raises(Stopped):
-            send(signal.SIGHUP)
-        assert inner is outer and outer.came == [signal.SIGHUP]
-        assert signal.getsignal(signal.SIGTERM) is outer
-        send(signal.SIGTERM)  # still the command's handler: ignored after the first
+def test_a_stop_that_ends_a_run_inside_a_run_is_the_outer_runs_too() -> None:
+    """A command that handles stop signals and the Ray runner inside it: the stop that
+    ends the runner names its signal to the command, which ignores any later one while
+    it ends; a block inside that ends on its own leaves the outer handler as it was."""
+    with pytest.raises(Stopped), stop_signals() as outer:
+        with stop_signals(), pytest.raises(Stopped):
+            send(signal.SIGINT)
+        assert outer.came == [] and signal.getsignal(signal.SIGTERM) is outer
+        try:
+            with stop_signals() as inner:
+                send(signal.SIGHUP)
+        except KeyboardInterrupt as interrupt:
+            assert outer.stopped(KeyboardInterrupt()).signum == signal.SIGHUP
+            send(signal.SIGTERM)  # while the command ends: ignored
+            assert outer.came == [signal.SIGHUP, signal.SIGTERM] and inner is not outer
+            raise outer.stopped(interrupt) from None

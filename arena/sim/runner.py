@@ -45,6 +45,7 @@ import tempfile
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass
+from types import TracebackType
 from typing import Any, Final, TypeVar
 
 from arena import metrics
@@ -163,8 +164,8 @@ class Runner:
         try:
             if not ray.is_initialized():
                 self._start()
-        except BaseException:
-            self._signals.close()
+        except BaseException as err:
+            self._signals.__exit__(type(err), err, err.__traceback__)
             raise
         metrics.SIM_WORKERS.set(self.workers)
         get_logger(__name__).info(
@@ -172,14 +173,19 @@ class Runner:
         )
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None = None,
+        error: BaseException | None = None,
+        trace: TracebackType | None = None,
+    ) -> None:
         if self._started:
             import ray
 
             get_logger(__name__).info("ray_shutdown")
             ray.shutdown()
             self._started = False
-        self._signals.close()
+        self._signals.__exit__(kind, error, trace)
 
     def _start(self) -> None:
         import ray

@@ -79,15 +79,13 @@ class StopSignals:
 
 @contextmanager
 def stop_signals() -> Iterator[StopSignals]:
-    """Every stop signal handled by one :class:`StopSignals` while the block runs.
+    """Every stop signal handled by a :class:`StopSignals` of its own while the block
+    runs; the handlers from before afterwards.
 
-    Entered again inside (a command, then the Ray runner it uses), the handler in place
-    is kept and shared. Outside the main thread signals cannot be handled: nothing
-    changes, and the handler yielded never hears of one."""
-    current = signal.getsignal(signal.SIGTERM)
-    if isinstance(current, StopSignals):
-        yield current
-        return
+    Entered inside another (a command, then the Ray runner it uses), a stop that ends
+    the inner block is the outer one's too: it names the signal, and ignores any
+    later one while the run ends. Outside the main thread signals cannot be handled:
+    nothing changes, and the handler yielded never hears of one."""
     handler = StopSignals()
     if threading.current_thread() is not threading.main_thread():
         yield handler
@@ -95,6 +93,11 @@ def stop_signals() -> Iterator[StopSignals]:
     previous = {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
     try:
         yield handler
+    except BaseException:
+        outer = previous[signal.SIGTERM]
+        if isinstance(outer, StopSignals):
+            outer.came.extend(handler.came)
+        raise
     finally:
         for signum, old in previous.items():
             signal.signal(signum, old)
