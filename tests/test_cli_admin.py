@@ -123,7 +123,7 @@ def test_a_tournament_file_is_played_and_listed(
         "deals = 1\n"
     )
     status, out, _ = admin(capsys, arena.address, "tournament", str(definition))
-    assert status == 0 and out.startswith("tournament house-") and "2 match(es)" in out
+    assert status == 0 and out.startswith("tournament house-") and "2 matches scheduled" in out
     tournament = out.split()[1].rstrip(":")
     wait_for_tournament(store, tournament, 2)
     status, out, _ = admin(capsys, arena.address, "list", "--tournament", tournament, "--json")

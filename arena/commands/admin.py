@@ -191,7 +191,7 @@ def create_fixture(stub: arena_pb2_grpc.AdminStub, args: argparse.Namespace) -> 
     )
     reply: arena_pb2.CreateFixtureResponse = stub.CreateFixture(request, **_call(args))
     if not args.json:
-        print(f"fixture {reply.tournament_id}: {len(reply.match_ids)} match(es) scheduled")
+        print(f"fixture {reply.tournament_id}: {counted(len(reply.match_ids), 'match')} scheduled")
         for match_id in reply.match_ids:
             print(f"  {match_id}")
     return _data(reply)
@@ -202,7 +202,7 @@ def create_tournament(stub: arena_pb2_grpc.AdminStub, args: argparse.Namespace) 
     request = arena_pb2.CreateTournamentRequest(toml=text)
     reply: arena_pb2.CreateTournamentResponse = stub.CreateTournament(request, **_call(args))
     if not args.json:
-        print(f"tournament {reply.tournament_id}: {reply.matches} match(es) scheduled")
+        print(f"tournament {reply.tournament_id}: {counted(reply.matches, 'match')} scheduled")
     return _data(reply)
 
 
