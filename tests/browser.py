@@ -25,6 +25,7 @@ import itertools
 import secrets
 import threading
 import time
+import weakref
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -402,6 +403,11 @@ class Timeline:
         return self.deals[number - 1]
 
 
+GATED: weakref.WeakSet[GatedBot] = weakref.WeakSet()
+"""Every gated bot not yet freed: a server's fixture opens them all as it stops, so that
+none is left waiting in a thread for a test that failed (the process would never exit)."""
+
+
 def hands_of(state: State) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(sorted(format_card(c) for c in state.hand(s))) for s in range(NUM_SEATS))
 
@@ -428,6 +434,7 @@ class GatedBot(Bot):
         self.waiting = False
         self.ended = False
         self.condition = threading.Condition()
+        GATED.add(self)
 
     def act(self, observation: Observation) -> Action | str:
         with self.condition:
@@ -525,6 +532,8 @@ def serving_live(path: Path, max_deals: int) -> Iterator[Live]:
         try:
             yield Live(arena, store, f"http://127.0.0.1:{arena.running.web_port}")
         finally:
+            for bot in list(GATED):
+                bot.open()
             arena.close()
 
 
