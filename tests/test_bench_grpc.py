@@ -102,13 +102,13 @@ def test_bench_grpc_text_report_with_bots_in_a_second_process(
     agree("p50 over the echo's", p50_ratio, p50 / echo_p50)
     agree("p99 over the echo's", p99_ratio, p99 / echo_p99)
     matches, decisions, remote, streams, echo_rate, ratio = figures(
-        "{} matches at once ({} decisions): {} remote decisions/s; echo, {} streams: {} round "
+        "{} match at once ({} decisions): {} remote decisions/s; echo, {} stream: {} round "
         "trips/s; {}x",
         out,
     )
     assert matches == Printed.of("1") == streams and decisions.low >= 1 and remote.high > 0
     agree("throughput over the echo's", ratio, remote / echo_rate)
-    local_matches, local = figures("the same {} matches in process (one thread): {}", out)
+    local_matches, local = figures("the same {} match in process (one thread): {}", out)
     assert local_matches == matches and local.high > 0
     agree("slowdown", figure("remote is {}x slower per decision", out), local / remote)
     server, bots = figures("at once): server {}, bots {} (targets", out)

@@ -560,8 +560,9 @@ def _print(report: dict[str, Any]) -> None:
         f"  {counted(remote['matches'], 'match')} at once "
         f"({counted(remote['decisions'], 'decision')}): "
         f"{remote['decisions_per_second']:.0f} remote decisions/s; echo, "
-        f"{echo_many['streams']} streams: {echo_many['round_trips_per_second']:.0f} round "
-        f"trips/s; {ratios['throughput']:.2f}x (target ≥ {TARGETS['throughput']}: "
+        f"{counted(echo_many['streams'], 'stream')}: "
+        f"{echo_many['round_trips_per_second']:.0f} round trips/s; "
+        f"{ratios['throughput']:.2f}x (target ≥ {TARGETS['throughput']}: "
         f"{_verdict(met['throughput'])})"
     )
     print(
