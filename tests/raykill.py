@@ -59,15 +59,21 @@ def wait_for(condition: Callable[[], bool], what: str, timeout: float = 300.0) -
         time.sleep(0.05)
 
 
-def stored_count(db: Path) -> int:
-    """Matches in the store, read as another process would (0 before it exists)."""
+def count_rows(db: Path, table: str) -> int:
+    """Rows of ``table`` in the store, read as another process would (0 before it
+    exists)."""
     if not db.exists():
         return 0
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30) as conn:
-            return int(conn.execute("SELECT count(*) FROM matches").fetchone()[0])
+            return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
     except sqlite3.OperationalError:  # the schema is not created yet
         return 0
+
+
+def stored_count(db: Path) -> int:
+    """Matches in the store, read as another process would (0 before it exists)."""
+    return count_rows(db, "matches")
 
 
 def clean_env(extra: Mapping[str, str] = {}) -> dict[str, str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import http.client
 import ipaddress
 import signal
-import sqlite3
 import subprocess
 import sys
 import urllib.request
@@ -24,6 +23,7 @@ from raykill import (
     assert_exactly_the_definition,
     busy_worker,
     clean_env,
+    count_rows,
     definition,
     kill,
     stored_count,
@@ -185,13 +185,7 @@ def test_every_stop_signal_ends_the_run_cleanly_and_the_same_command_resumes(
 
 def balance_batches(db: Path) -> int:
     """Batches of balance runs in the store, read as another process would."""
-    if not db.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30) as conn:
-            return int(conn.execute("SELECT count(*) FROM balance_batches").fetchone()[0])
-    except sqlite3.OperationalError:  # the schema is not created yet
-        return 0
+    return count_rows(db, "balance_batches")
 
 
 def test_a_balance_run_stopped_by_sigterm_ends_as_ctrl_c_ends_it(
