@@ -557,6 +557,15 @@ def _composed_guandan(
                 hands[holder].append(swap)
                 hands[jokers_to].remove(swap)
                 hands[jokers_to].append(BIG_JOKER)
+    record = _one_guandan_deal(game, setup, hands, seed, PLAYERS)
+    return played.add(name, record)
+
+
+def _one_guandan_deal(
+    game: Any, setup: GuandanSetup, hands: Sequence[Sequence[int]], seed: int, names: Sequence[str]
+) -> MatchRecord:
+    """The record of one Guandan deal from ``setup`` and ``hands``, played by the bots
+    of :data:`PLAYERS` (seeded from ``seed``), its players called ``names``."""
     state = game.new_deal(setup, hands=hands)
     policies = [bots.make(n, seed=seed + i) for i, n in enumerate(PLAYERS)]
     actions = play_deal(state, policies)
@@ -567,10 +576,9 @@ def _composed_guandan(
         hands=[format_cards(sorted(h)) for h in hands],
         result=outcome_to_dict(outcome),
     )
-    record = MatchRecord(
-        "guandan", dict(game.options), None, PLAYERS, [deal], match_summary([outcome])
+    return MatchRecord(
+        "guandan", dict(game.options), None, list(names), [deal], match_summary([outcome])
     )
-    return played.add(name, record)
 
 
 def test_guandan_double_tribute_and_anti_tribute(played: Store_) -> None:
@@ -599,20 +607,8 @@ def _equal_double_tribute(played: Store_, order: tuple[int, ...]) -> Played:
     game = games.make("guandan")
     setup = GuandanSetup(previous_order=order)  # level 2
     hands = equal_tribute_hands(order)
-    state = game.new_deal(setup, hands=hands)
     names = [f"player-{seat}" for seat in range(NUM_SEATS)]
-    policies = [bots.make(n, seed=i) for i, n in enumerate(PLAYERS)]
-    actions = play_deal(state, policies)
-    outcome = state.outcome()
-    deal = DealRecord(
-        setup=game.setup_to_dict(setup),
-        actions=actions,
-        hands=[format_cards(sorted(h)) for h in hands],
-        result=outcome_to_dict(outcome),
-    )
-    record = MatchRecord(
-        "guandan", dict(game.options), None, names, [deal], match_summary([outcome])
-    )
+    record = _one_guandan_deal(game, setup, hands, 0, names)
     return played.add(f"gd-equal-{''.join(map(str, order))}", record)
 
 
