@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from browser import Live, Timeline, shoot, stored_record
+from playwright.sync_api import expect
 from seated import Seated
 
 from arena.games import names
@@ -338,5 +339,6 @@ def test_a_person_signs_up_plays_a_rated_table_and_sees_their_rating_change(
     assert (int(found[1]), int(found[2])) == (shown(after.before), shown(after.after))
     shoot(page, "seat-rated-over")
     page.click("#seat-over a[href*='pool=people']")
-    assert page.locator(f"tr[data-bot='person:{RATED}']").count() == 1
+    page.wait_for_url(re.compile(r".*/leaderboard\?.*pool=people"))
+    expect(page.locator(f"tr[data-bot='person:{RATED}']")).to_have_count(1)
     shoot(page, "leaderboard-people")
