@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable
-from typing import cast
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Any, cast
 
-from arena.games.base import Action, Observation
+from arena.games.base import Action, Event, Observation
 
 __all__ = ["Bot", "decide"]
 
@@ -30,6 +30,10 @@ class Bot:
         """The last answer was refused (``reason`` quotes the rule broken); ``act`` is asked
         again for the same decision while time remains."""
 
+    def on_deal_over(self, events: Sequence[Event], details: Mapping[str, Any]) -> None:
+        """A deal is over: all its public events, and the game's details of its result
+        (Guandan: the finishing order, the levels after it …)."""
+
 
 def is_async(bot: object) -> bool:
     """Whether the bot's ``act`` is a coroutine function (``async def act``)."""
@@ -51,3 +55,10 @@ def notify_illegal(bot: object, action: Action | str, reason: str) -> None:
     hook = getattr(bot, "on_illegal", None)
     if hook is not None:
         hook(action, reason)
+
+
+def notify_deal_over(bot: object, events: Sequence[Event], details: Mapping[str, Any]) -> None:
+    """Call the bot's optional ``on_deal_over(events, details)``."""
+    hook = getattr(bot, "on_deal_over", None)
+    if hook is not None:
+        hook(events, details)

@@ -32,9 +32,10 @@ from datetime import UTC
 from typing import Any, Final
 
 import grpc
+from google.protobuf import json_format
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
-from arena.client.bot import decide, is_async, notify_illegal
+from arena.client.bot import decide, is_async, notify_deal_over, notify_illegal
 from arena.client.report import (
     BotFailed,
     Connected,
@@ -659,6 +660,8 @@ class _Stream:
                 player=self.player,
             )
         )
+        if result.deal == self.deal:  # its last events came just before it
+            notify_deal_over(self.bot, self.events, json_format.MessageToDict(result.details))
         return False
 
     async def _match_result(self, result: arena_pb2.MatchResult) -> bool:
