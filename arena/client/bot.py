@@ -5,11 +5,33 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Awaitable, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, cast
 
 from arena.games.base import Action, Event, Observation
 
-__all__ = ["Bot", "decide"]
+__all__ = ["Asked", "Bot", "asked", "decide"]
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """The decision a bot's ``act`` is answering on a server: its match, its deal
+    (1-based) and when its time and the seat's bank run out (``time.monotonic()``)."""
+
+    match_id: str
+    deal: int
+    deadline: float
+
+
+ASKED: ContextVar[Asked | None] = ContextVar("arena_asked", default=None)
+"""Set by the runner around each call of ``act``."""
+
+
+def asked() -> Asked | None:
+    """The decision ``act`` is answering, when :func:`~arena.client.run_bot` asks it
+    (``None`` elsewhere: in process, in :class:`~arena.client.FakeArena`)."""
+    return ASKED.get()
 
 
 class Bot:

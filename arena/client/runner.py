@@ -35,7 +35,7 @@ import grpc
 from google.protobuf import json_format
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
-from arena.client.bot import decide, is_async, notify_deal_over, notify_illegal
+from arena.client.bot import ASKED, Asked, decide, is_async, notify_deal_over, notify_illegal
 from arena.client.report import (
     BotFailed,
     Connected,
@@ -168,6 +168,8 @@ class _Decision:
     """The bot's last answer (what a refusal is about)."""
     received: float = 0.0
     """When the DecisionRequest was read (``time.perf_counter``)."""
+    match_id: str = ""
+    deal: int = 0
 
 
 def run_bot(
@@ -574,6 +576,8 @@ class _Stream:
             observation_from_proto(request.observation, SoFar(events, len(events)), kept=True),
             time.monotonic() + (request.decision_ms + request.time_bank_ms) / 1000,
             received=received,
+            match_id=request.match_id,
+            deal=request.deal,
         )
         await self._answer(self.open)
         return False
@@ -602,12 +606,15 @@ class _Stream:
         while time.monotonic() < decision.deadline and decision.attempts < MAX_ATTEMPTS:
             decision.attempts += 1
             seen = decision.observation
+            token = ASKED.set(Asked(decision.match_id, decision.deal, decision.deadline))
             try:
                 action: Action | str = act(seen) if act is not None else await decide(bot, seen)
             except Exception as err:  # the bot's own failure: told, the run goes on
                 trace = "".join(traceback.format_exception(err))
                 self.tell(BotFailed(decision.request_id, _described(err), trace))
                 return
+            finally:
+                ASKED.reset(token)
             decision.last = action
             try:
                 reply = reply_message(decision.request_id, action, seen.legal_actions)
