@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import signal
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -274,9 +276,11 @@ async def serve(
     reports: Path | None = None,
     reuse_port: bool = False,
     announce: Callable[[str], None] = print,
+    beside: Callable[[RunningServer], AbstractAsyncContextManager[Sequence[str]]] | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully (running matches get
-    ``drain`` seconds to finish)."""
+    ``drain`` seconds to finish). ``beside`` runs a service beside the server (a gateway):
+    entered once the server listens, its lines announced, left once the server stopped."""
     running = await start_server(
         store,
         host=host,
@@ -303,11 +307,15 @@ async def serve(
         announce(f"metrics on {running.metrics.url}")
     if running.web is not None:
         announce(f"web face on {running.web.url}")
-    try:
-        await stop.wait()
-    finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
-        announce(f"arena server shutting down: running matches get {drain:g} s to finish")
-        await running.stop(drain=drain)
-        announce("arena server stopped")
+    async with contextlib.AsyncExitStack() as services:
+        try:
+            if beside is not None:
+                for line in await services.enter_async_context(beside(running)):
+                    announce(line)
+            await stop.wait()
+        finally:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+            announce(f"arena server shutting down: running matches get {drain:g} s to finish")
+            await running.stop(drain=drain)
+            announce("arena server stopped")
