@@ -34,13 +34,17 @@ The messages (``type`` / ``stage``), in the order a seat receives them::
     notify gameOver       {curTimes, settingTimes}            each match's end
     notify gameResult     {victoryNum, draws}                 the series' end
 
-The server's loop for one seat::
+The server's loop for one seat (an SDK bot's calls fit it: ``act`` at each decision,
+the deal's end with its events and details)::
 
     seat = PlatformSeat(number)
-    send(seat.start_deal(state.observe(number), previous_order))   # each deal
-    send(seat.update(state.observe(number)))     # after events; at its decision: act
-    action = seat.action_for(parse_answer(text)) # the engine's own legal action
-    send(seat.end_deal(state.observe(number), outcome.details))
+    send(seat.update(observation))    # any observation: a new deal opens with
+                                      # beginning; notify of new events; act if asked
+    try:
+        action = seat.action_for(parse_answer(text))  # the engine's own legal action
+    except ParseError:
+        ...                           # malformed: refuse, count, send seat.pending_act
+    send(seat.end_deal(events, details))               # last notify, episodeOver
     send([game_over(k, n)]); send([game_result(wins, draws)])
 
 ``action_for`` returns the very object of the engine's legal list; an index that is

@@ -4,14 +4,15 @@ Every builder here reads one :class:`~arena.games.base.Observation` of the seat 
 hand, its legal actions, the deal's public events and public facts) and nothing else of
 the engine, so a message never shows what the observation does not (C-5): the
 visibility is decided where the observation is made. The only state is
-:class:`PlatformSeat`'s cursor (which events it has already told) and the pending
-decision.
+:class:`PlatformSeat`'s cursor (which events of the deal it has already told, its last
+observed hand) and the pending decision.
 
 Where each field comes from:
 
 =================  ==================================================================
 ``myPos``          ``observation.seat``
-``handCards``      ``observation.hand`` (codes, :func:`~.cards.hand_codes` order)
+``handCards``      ``observation.hand`` (codes, :func:`~.cards.hand_codes` order); in
+                   ``beginning`` the hand as dealt (:func:`dealt_hand`)
 ``curRank``        ``public["level"]`` (the level played, GD-4), a rank letter
 ``selfRank``       ``public["levels"][team of the seat]``
 ``oppoRank``       ``public["levels"][the other team]``
@@ -28,10 +29,12 @@ Where each field comes from:
                    last play or pass in the trick in progress (``None``: none yet)
 ``result``         ``tribute`` / ``return`` events: ``[giver, receiver, card]``
 ``antiNum``,       a ``refuse_tribute`` event: its seat, or after a double defeat
-``antiPos``        (tag ``double``) the two players who owed tribute
+``antiPos``        (tag ``double``) the two players who owed tribute: the team that
+                   is not ``public["level_team"]`` (GD-4: that team won the deal)
 ``order``          the deal result's ``details["order"]`` (GD-2)
-``restCards``      the seat's own cards left at the end, ``[[myPos, cards]]``; another
-                   seat's hand is never shown (C-5)
+``restCards``      the seat's own cards left at the end, ``[[myPos, cards]]`` (its last
+                   observed hand less its plays since); another seat's hand is never
+                   shown (C-5)
 =================  ==================================================================
 
 A play event carries the reading the engine played it at (``value`` and the kind in
@@ -40,10 +43,12 @@ A play event carries the reading the engine played it at (``value`` and the kind
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from arena.games.base import NOBODY, Action, Event, Observation, Seat, next_seat, team_of
+from arena.cards import Card, parse_card
+from arena.games.base import Action, Event, Observation, Seat, next_seat, team_of
 from arena.games.guandan.combos import KIND_BY_LABEL, reading
 from arena.gateways.guandan_ws.actions import (
     PASS_ENTRY,
@@ -82,15 +87,31 @@ def ranks(observation: Observation) -> dict[str, str]:
 
 
 def beginning(observation: Observation) -> Message:
-    """``beginning``: the seat's hand as dealt (give it the observation at the deal's
-    start, before any tribute) and its position; the ranks beside them."""
+    """``beginning``: the seat's hand as dealt (:func:`dealt_hand`: from any observation
+    of the deal) and its position; the ranks beside them."""
     return {
         "type": "notify",
         "stage": "beginning",
-        "handCards": hand_codes(observation.hand, observation.public["level"]),
+        "handCards": hand_codes(dealt_hand(observation), observation.public["level"]),
         "myPos": observation.seat,
         **ranks(observation),
     }
+
+
+def dealt_hand(observation: Observation) -> list[Card]:
+    """The seat's hand as dealt: its hand now with its own plays, tributes and returns
+    put back (the events and its private ``return_given``; cards it held, C-5)."""
+    seat = observation.seat
+    hand = Counter(observation.hand)
+    given = observation.private.get("return_given")
+    if given is not None:
+        hand[parse_card(given)] += 1
+    for event in observation.events:
+        if event.kind in ("play", "tribute", "return") and event.seat == seat:
+            hand.update(event.cards)
+        if event.kind in ("tribute", "return") and event.target == seat:
+            hand.subtract(event.cards)
+    return sorted(hand.elements())
 
 
 def act(observation: Observation) -> Message:
@@ -142,10 +163,11 @@ def public_info(observation: Observation, trick: Trick) -> list[dict[str, Any]]:
 
 
 def notifications(
-    events: Sequence[Event], start: int, level: int, previous_order: Sequence[Seat] = ()
+    events: Sequence[Event], start: int, level: int, level_team: int
 ) -> list[Message]:
     """The ``notify`` messages of ``events[start:]`` (the events before are context: the
-    trick in progress). ``previous_order`` names the losers of a double refusal."""
+    trick in progress). ``level_team`` (``public["level_team"]``, GD-4: the team that won
+    the last deal) names the losers of a double defeat who refuse tribute together."""
     messages: list[Message] = []
     index = start
     while index < len(events):
@@ -176,39 +198,41 @@ def notifications(
                 }
             )
         elif kind == "refuse_tribute":
-            refusers = [event.seat] if event.seat != NOBODY else list(previous_order[2:])
+            double = event.tag == "double"
+            losers = [1 - level_team, 3 - level_team]
             messages.append(
                 {
                     "type": "notify",
                     "stage": "anti-tribute",
-                    "antiNum": 2 if event.tag == "double" else 1,
-                    "antiPos": refusers,
+                    "antiNum": 2 if double else 1,
+                    "antiPos": losers if double else [event.seat],
                 }
             )
         index += 1
     return messages
 
 
-def episode_over(observation: Observation, details: Mapping[str, Any]) -> Message:
-    """``episodeOver``: the finishing order, the level played and the seat's own cards
-    left. A deal ended by a flight (``details["forfeit"]``) lists the players out, then
-    the others in turn from the last one out."""
+def episode_over(
+    events: Sequence[Event], details: Mapping[str, Any], seat: Seat, hand: Sequence[Card]
+) -> Message:
+    """``episodeOver``: the finishing order, the level played, the seat's own cards left
+    (``hand``). A deal ended by a flight (``details["forfeit"]``, no order) lists the
+    players out, then the others in turn from the seat that fled."""
     order = details.get("order")
     if order is None:
-        order = list(observation.public["finished"])
-        seat = order[-1] if order else details.get("forfeit", 0)
+        order = [e.seat for e in events if e.kind == "out"]
+        at = details.get("forfeit", 0)
         for _ in range(SEATS):
-            seat = next_seat(seat)
-            if seat not in order:
-                order.append(seat)
-    level = observation.public["level"]
-    rest = [[observation.seat, hand_codes(observation.hand, level)]] if observation.hand else []
+            if at not in order:
+                order.append(at)
+            at = next_seat(at)
+    level = next(e.value for e in events if e.kind == "deal")
     return {
         "type": "notify",
         "stage": "episodeOver",
         "order": list(order),
         "curRank": rank_letter(level),
-        "restCards": rest,
+        "restCards": [[seat, hand_codes(hand, level)]] if hand else [],
     }
 
 
@@ -273,63 +297,65 @@ def play_entry(event: Event, level: int) -> Entry:
 class PlatformSeat:
     """One seat's stream of platform messages, fed that seat's observations.
 
-    Call :meth:`start_deal` with the observation at the start of each deal (before any
-    tribute), :meth:`update` with each later observation (after events, at the seat's
-    decisions), :meth:`end_deal` with the last one and the deal's result details; send
-    each returned list in order. :meth:`action_for` reads the answer to the pending
-    ``act``. A seat that comes back mid-deal gets a new ``PlatformSeat`` and
-    :meth:`start_deal` with the observation of that moment: its current hand, then
-    every event of the deal so far, as the platform's bots rebuild their state from.
+    Give :meth:`update` each observation of the seat (at its decisions, and whenever
+    else it is made) and :meth:`end_deal` each deal's last events and result details;
+    send each returned list in order. The first observation of a deal (any, even one
+    taken after the tribute) opens it with ``beginning`` (the hand as dealt) and the
+    ``notify`` of every event so far, so a seat that comes back mid-deal is told the
+    whole deal, as the platform's bots rebuild their state from. :meth:`action_for`
+    reads the answer to the pending ``act``; :attr:`pending_act` is that ``act``, to send
+    again when an answer was refused.
     """
 
     def __init__(self, seat: Seat) -> None:
         self.seat = seat
+        self._open = False
         self._seen = 0
         self._level = 0
-        self._previous_order: tuple[Seat, ...] = ()
+        self._level_team = 0
+        self._hand: tuple[Card, ...] = ()
+        self._hand_at = 0
         self._pending: Sequence[Action] | None = None
         self._asked_at = -1
         self._act: Message | None = None
 
-    def start_deal(
-        self, observation: Observation, previous_order: Sequence[Seat] | None = None
-    ) -> list[Message]:
-        """``beginning``, then what :meth:`update` sends. ``previous_order`` is the last
-        deal's finishing order (remembered from :meth:`end_deal` when not given)."""
-        self._check(observation)
-        if previous_order is not None:
-            self._previous_order = tuple(previous_order)
-        self._seen, self._pending, self._asked_at, self._act = 0, None, -1, None
-        self._level = observation.public["level"]
-        return [beginning(observation), *self.update(observation)]
-
     def update(self, observation: Observation) -> list[Message]:
-        """A ``notify`` for each public event not yet told, then an ``act`` when the
-        seat has a decision not yet asked."""
-        self._check(observation)
+        """``beginning`` when a deal opens; a ``notify`` for each public event not yet
+        told; an ``act`` when the seat has a decision not yet asked."""
+        if observation.seat != self.seat:
+            raise ValueError(f"seat {self.seat} was given seat {observation.seat}'s observation")
         events = observation.events
-        if len(events) < self._seen:
-            raise ValueError(
-                f"seat {self.seat}: {len(events)} events after {self._seen}: a new deal "
-                "starts with start_deal"
-            )
-        messages = notifications(events, self._seen, self._level, self._previous_order)
+        messages: list[Message] = []
+        if not self._open or len(events) < self._seen:
+            public = observation.public
+            self._open, self._seen, self._asked_at = True, 0, -1
+            self._level, self._level_team = public["level"], public["level_team"]
+            messages.append(beginning(observation))
+        messages += notifications(events, self._seen, self._level, self._level_team)
         self._seen = len(events)
-        if observation.to_act == self.seat and self._asked_at != len(events):
+        self._hand, self._hand_at = observation.hand, len(events)
+        if observation.to_act != self.seat:
+            self._pending = self._act = None
+        elif self._asked_at != len(events):
             self._act = act(observation)
             self._pending, self._asked_at = observation.legal_actions, len(events)
             messages.append(self._act)
-        elif observation.to_act != self.seat:
-            self._pending = self._act = None
         return messages
 
-    def end_deal(self, observation: Observation, details: Mapping[str, Any]) -> list[Message]:
-        """The last events' ``notify`` messages, then ``episodeOver``."""
-        messages = self.update(observation)
-        over = episode_over(observation, details)
-        self._previous_order = tuple(over["order"])
-        self._pending = self._act = None
-        return [*messages, over]
+    def end_deal(self, events: Sequence[Event], details: Mapping[str, Any]) -> list[Message]:
+        """The ``notify`` of the events not yet told, then ``episodeOver``; the next
+        observation opens a new deal. ``details`` is the deal result's
+        (:attr:`~arena.games.base.Outcome.details`)."""
+        if not self._open:
+            raise ValueError(f"seat {self.seat}: end_deal before any observation of the deal")
+        messages = notifications(events, self._seen, self._level, self._level_team)
+        left = Counter(self._hand)
+        for event in events[self._hand_at :]:
+            if event.kind == "play" and event.seat == self.seat:
+                left.subtract(event.cards)
+        messages.append(episode_over(events, details, self.seat, sorted(left.elements())))
+        self._open, self._pending, self._act = False, None, None
+        return messages
 
     @property
     def pending_act(self) -> Message | None:
@@ -344,7 +370,3 @@ class PlatformSeat:
         if pending is None:
             raise ValueError(f"seat {self.seat} has no decision pending")
         return pending[check_index(act_index, len(pending))]
-
-    def _check(self, observation: Observation) -> None:
-        if observation.seat != self.seat:
-            raise ValueError(f"seat {self.seat} was given seat {observation.seat}'s observation")
