@@ -1,1 +1,2 @@
-"""Other platforms' bot protocols in front of the arena's seats: convert at the edge, decide nothing."""
+"""Other platforms' bot protocols in front of the arena's seats: convert at the edge,
+decide nothing."""
