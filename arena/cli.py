@@ -15,6 +15,7 @@ from arena.commands import (
     bench,
     bot,
     compare,
+    guandan_ws,
     leaderboard,
     matches,
     people,
@@ -44,6 +45,7 @@ COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
     serve.add_parser,
     web.add_parser,
     bot.add_parser,
+    guandan_ws.add_parser,
     admin.add_parser,
     people.add_parser,
 )

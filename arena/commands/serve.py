@@ -12,7 +12,7 @@ import asyncio
 import os
 import sys
 
-from arena.commands import Subcommands, add_db_argument, arguments
+from arena.commands import Subcommands, add_db_argument, arguments, guandan_ws
 from arena.commands.metrics_endpoint import add_metrics_arguments
 from arena.commands.web import add_web_arguments
 from arena.errors import ArenaError
@@ -88,6 +88,7 @@ def add_parser(sub: Subcommands) -> None:
     )
     add_metrics_arguments(parser)
     add_web_arguments(parser, port_default=None)
+    guandan_ws.add_serve_arguments(parser)
     parser.set_defaults(handler=run_serve, terminal_log_level=None)  # its log is its output
 
 
@@ -108,6 +109,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.reports is not None and args.web_port is None:
         raise ArenaError("--reports needs --web-port: the web face lists the reports")
     tls = TlsFiles(args.tls_cert, args.tls_key) if args.tls_cert else None
+    guandan_ws.check_serve_arguments(args)
     play = PlayConfig(
         clock=ClockConfig(
             decision_seconds=args.decision_seconds,
@@ -140,6 +142,7 @@ def run_serve(args: argparse.Namespace) -> int:
                     reports=args.reports,
                     reuse_port=args.reuse_port,
                     announce=lambda line: print(line, flush=True),
+                    beside=guandan_ws.beside(args, play.clock),
                 )
             )
         except OSError as err:

@@ -35,7 +35,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any, Final
@@ -54,6 +54,7 @@ from arena.gateways.guandan_ws.actions import parse_answer
 from arena.gateways.guandan_ws.messages import PlatformSeat, game_over
 from arena.inputs import one_line
 from arena.log import get_logger
+from arena.ports import listen_error
 
 __all__ = [
     "DEFAULT_WS_PORT",
@@ -62,6 +63,8 @@ __all__ = [
     "SeatAnswer",
     "SeatBot",
     "parse_tokens",
+    "serving",
+    "url",
 ]
 
 log = get_logger(__name__)
@@ -105,7 +108,8 @@ class GatewayConfig:
     series: Callable[[], int] = lambda: 0
     """``settingTimes``: the games of the series (0: no series)."""
     games_played: Callable[[], int] = lambda: 0
-    """``curTimes``: the series' games over (0: count the connection's own)."""
+    """The series' games over: ``curTimes`` is this or the games the connection played,
+    whichever is more."""
     on_match: Callable[[str, PlayedMatch], None] | None = None
     farewell: Callable[[], Mapping[str, Any] | None] | None = None
     """The message a connection gets once its matches are over (a series' ``gameResult``)."""
@@ -338,7 +342,7 @@ class GuandanWsGateway:
             played += 1
             if config.on_match is not None:
                 config.on_match(address.name, match)
-            seat.match_over(config.games_played() or played)
+            seat.match_over(max(config.games_played(), played))
 
         log.info("guandan_ws_connected", name=address.name, rated=address.rated)
         bot = asyncio.create_task(
@@ -374,6 +378,29 @@ class GuandanWsGateway:
         code, reason = why
         log.info("guandan_ws_closed", name=address.name, reason=reason)
         await connection.close(code, _reason(reason))
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    config: GatewayConfig, host: str, port: int = DEFAULT_WS_PORT
+) -> AsyncIterator[GuandanWsGateway]:
+    """The gateway listening on ``host:port`` for the life of the block (an address
+    taken is an ``OSError`` naming it)."""
+    gateway = GuandanWsGateway(config)
+    try:
+        await gateway.start(host, port)
+    except OSError as err:
+        raise listen_error("Guandan WebSocket", host, port, err) from None
+    try:
+        yield gateway
+    finally:
+        await gateway.close()
+
+
+def url(host: str, port: int) -> str:
+    """The gateway's seat addresses as people read them."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"ws://{shown}:{port}/game/<name>"
 
 
 class _Quiet(logging.LoggerAdapter):  # type: ignore[type-arg]
