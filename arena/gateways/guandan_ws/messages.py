@@ -24,9 +24,10 @@ Where each field comes from:
 ``greaterPos``     the seat of the trick's best play event (-1 at a lead)
 ``greaterAction``  that play as an entry (``None`` at a lead)
 ``publicInfo``     per seat: ``rest``, its card count (its own: ``len(hand)``; another:
-                   ``public["counts"]`` when announced, GD-12, else the 27 dealt (GD-1)
-                   less the cards its play events showed), and ``playArea``, its
-                   last play or pass in the trick in progress (``None``: none yet)
+                   ``public["counts"]`` once announced, GD-12, else the 27 dealt (GD-1)
+                   less the cards its play, tribute and return events took from it,
+                   plus those they gave it), and ``playArea``, its last play or pass
+                   in the trick in progress (``None``: none yet)
 ``result``         ``tribute`` / ``return`` events: ``[giver, receiver, card]``
 ``antiNum``,       a ``refuse_tribute`` event: its seat, or after a double defeat
 ``antiPos``        (tag ``double``) the two players who owed tribute: the team that
@@ -146,20 +147,17 @@ def act(observation: Observation) -> Message:
 def public_info(observation: Observation, trick: Trick) -> list[dict[str, Any]]:
     """``publicInfo``: each seat's card count and its action in the trick in progress."""
     counts = observation.public["counts"]
-    played = [0] * SEATS
+    rests = [DEALT] * SEATS
     for event in observation.events:
-        if event.kind == "play":
-            played[event.seat] += len(event.cards)
-    info = []
-    for seat in range(SEATS):
-        if seat == observation.seat:
-            rest = len(observation.hand)
-        elif counts[seat] is not None:
-            rest = counts[seat]
-        else:
-            rest = DEALT - played[seat]
-        info.append({"rest": rest, "playArea": trick.areas[seat]})
-    return info
+        if event.kind in ("play", "tribute", "return"):
+            rests[event.seat] -= len(event.cards)
+        if event.kind in ("tribute", "return"):
+            rests[event.target] += len(event.cards)
+    rests[observation.seat] = len(observation.hand)
+    return [
+        {"rest": rests[s] if counts[s] is None else counts[s], "playArea": trick.areas[s]}
+        for s in range(SEATS)
+    ]
 
 
 def notifications(
