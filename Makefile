@@ -58,6 +58,9 @@ ENGINE_TESTS := $(filter-out %_bot.py,$(wildcard $(addprefix tests/test_,cards.p
 	event_seats.py game_*.py public_cards.py replay.py rules*.py properties*.py \
 	guandan_*.py sanfu_*.py shengji_*.py)))
 
+# The other modules with tests that plant faults in the engines (marked interpreted_engines).
+PLANTED_TESTS := $(filter-out $(ENGINE_TESTS),$(shell grep -l interpreted_engines tests/test_*.py))
+
 # -rfEs: each skipped test listed with its reason (on CI, CI=true, it fails instead).
 # -n auto: a worker per core (pytest-xdist); tests that share Ray, ports or a module's
 # fixtures run on one worker together (tests/parallel.py).
@@ -67,15 +70,25 @@ PYTEST := $(BIN)/pytest -rfEs -n auto --dist loadgroup
 # again on the interpreted ones, for what compiling can change: each property test for
 # a few examples (the Hypothesis profile interpreted-engines), with the tests that plant
 # faults in the engines' Python code (marked interpreted_engines, left out of a compiled
-# run: tests/engines_marker.py).
+# run: tests/engines_marker.py). The checks, the compiled pass and the interpreted passes
+# run side by side (each one's output shown whole when it ends): the compiled pass waits
+# on Ray, servers and browsers for part of its time, which the others fill.
 test: $(STAMP) $(RL_STAMP) $(NODE_NEEDED) compile
+	$(MAKE) --no-print-directory -j3 --output-sync=target \
+		test-checks test-compiled test-interpreted
+
+.PHONY: test-checks test-compiled test-interpreted
+test-checks:
 	$(BIN)/python scripts/gen_proto.py --check
 	$(BIN)/ruff check arena bots tests scripts examples
 	$(BIN)/mypy
+
+test-compiled:
 	$(PYTEST)
+
+test-interpreted:
 	ARENA_ENGINES=python $(PYTEST) --hypothesis-profile interpreted-engines $(ENGINE_TESTS)
-	ARENA_ENGINES=python $(BIN)/pytest -rfEs -m interpreted_engines \
-		$(filter-out $(ENGINE_TESTS),$(wildcard tests/test_*.py))
+	ARENA_ENGINES=python $(BIN)/pytest -rfEs -m interpreted_engines $(PLANTED_TESTS)
 
 bench: $(STAMP) compile
 	$(BIN)/arena bench guandan
