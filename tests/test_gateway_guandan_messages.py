@@ -21,15 +21,17 @@ from typing import Any
 
 import leak_plants as plants
 import pytest
+from google.protobuf import json_format
 from guandan_ws_client import PlatformClient, entry_problems, is_code, our_text, random_policy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from public_cards import Statement, statement_for
 
 from arena.cards import NUM_KINDS, RANKS, Card, format_card, parse_cards
+from arena.client.wire import event_from_proto, observation_from_proto
 from arena.errors import ParseError
 from arena.games import make
-from arena.games.base import NUM_SEATS, Action, team_of
+from arena.games.base import NUM_SEATS, Action, Observation, team_of
 from arena.games.guandan import GuandanGame, GuandanSetup, GuandanState
 from arena.gateways.guandan_ws import (
     Message,
@@ -43,6 +45,7 @@ from arena.gateways.guandan_ws import (
     parse_answer,
     to_action,
 )
+from arena.server.remote import event_to_proto, observation_to_proto, struct
 
 ALL_KINDS = {
     ("notify", "beginning"),
@@ -464,6 +467,48 @@ def test_to_action_refuses_garbage_entries_and_lists_without_a_level() -> None:
             to_action([entry], 0, state.level)
     with pytest.raises(ValueError, match="no decision pending"):
         PlatformSeat(0).action_for(0)
+
+
+# ------------------------------------------------------------ over our wire
+
+
+@pytest.mark.parametrize("compact", [False, True], ids=["protocol-1", "protocol-2"])
+def test_an_observation_sent_over_our_wire_makes_the_same_messages(compact: bool) -> None:
+    """A seat played by an SDK bot gets its observations and the deal's result over the
+    arena's gRPC wire (protocol 1 carries the facts as a ``Struct``, its numbers floats;
+    protocol 2 as JSON): the platform messages made of them are those made of the
+    engine's own, and the result details' seats are whole numbers."""
+    game = GuandanGame()
+    setup = GuandanSetup(levels=(3, 5), level_team=1, previous_order=(1, 3, 0, 2))
+    state = game.new_deal(setup, seed=21)
+    direct = [PlatformSeat(s) for s in range(NUM_SEATS)]
+    wired = [PlatformSeat(s) for s in range(NUM_SEATS)]
+    rng = random.Random(21)
+    while not state.is_terminal():
+        for seat in range(NUM_SEATS):
+            observation = state.observe(seat)
+            wire = over_wire(observation, compact)
+            assert texts(direct[seat].update(observation)) == texts(wired[seat].update(wire))
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    details = json_format.MessageToDict(struct(state.outcome().details))
+    for seat in range(NUM_SEATS):
+        expected = texts(direct[seat].end_deal(state.events, state.outcome().details))
+        assert texts(wired[seat].end_deal(state.events, details)) == expected
+
+
+def texts(messages: list[Message]) -> list[str]:
+    """The messages as the socket carries them (``1`` and ``1.0`` differ there)."""
+    return [json.dumps(message) for message in messages]
+
+
+def over_wire(observation: Observation, compact: bool) -> Observation:
+    """The observation as an SDK bot reads it from a DecisionRequest."""
+    message = observation_to_proto(observation, 1, compact=compact)
+    events = [
+        event_from_proto(event_to_proto(e, n, 1, "")) for n, e in enumerate(observation.events)
+    ]
+    return observation_from_proto(message, events)
 
 
 # ------------------------------------------------------------- hidden cards

@@ -38,7 +38,9 @@ Where each field comes from:
                    shown (C-5)
 =================  ==================================================================
 
-A play event carries the reading the engine played it at (``value`` and the kind in
+An observation may come over the arena's own wire (an SDK bot's, whose public facts and
+result details may hold whole numbers as floats, a protobuf ``Struct``'s): numbers are
+read as ints. A play event carries the reading the engine played it at (``value`` and the kind in
 ``tag``), so ``curAction`` and ``greaterAction`` name exactly the engine's rank and kind.
 """
 
@@ -81,9 +83,9 @@ def ranks(observation: Observation) -> dict[str, str]:
     levels = public["levels"]
     team = team_of(observation.seat)
     return {
-        "curRank": rank_letter(public["level"]),
-        "selfRank": rank_letter(levels[team]),
-        "oppoRank": rank_letter(levels[1 - team]),
+        "curRank": rank_letter(int(public["level"])),
+        "selfRank": rank_letter(int(levels[team])),
+        "oppoRank": rank_letter(int(levels[1 - team])),
     }
 
 
@@ -93,7 +95,7 @@ def beginning(observation: Observation) -> Message:
     return {
         "type": "notify",
         "stage": "beginning",
-        "handCards": hand_codes(dealt_hand(observation), observation.public["level"]),
+        "handCards": hand_codes(dealt_hand(observation), int(observation.public["level"])),
         "myPos": observation.seat,
         **ranks(observation),
     }
@@ -126,7 +128,7 @@ def act(observation: Observation) -> Message:
         raise ValueError(f"seat {seat} has no decision now (seat {observation.to_act} acts)")
     if not observation.legal_complete:
         raise ValueError("the platform's actionList must list every legal action")
-    level = observation.public["level"]
+    level = int(observation.public["level"])
     entries = encode_all(observation.legal_actions, level)
     trick = Trick(observation.events, len(observation.events), level)
     return {
@@ -155,7 +157,7 @@ def public_info(observation: Observation, trick: Trick) -> list[dict[str, Any]]:
             rests[event.target] += len(event.cards)
     rests[observation.seat] = len(observation.hand)
     return [
-        {"rest": rests[s] if counts[s] is None else counts[s], "playArea": trick.areas[s]}
+        {"rest": rests[s] if counts[s] is None else int(counts[s]), "playArea": trick.areas[s]}
         for s in range(SEATS)
     ]
 
@@ -219,7 +221,7 @@ def episode_over(
     order = details.get("order")
     if order is None:
         order = [e.seat for e in events if e.kind == "out"]
-        at = details.get("forfeit", 0)
+        at = int(details.get("forfeit", 0))
         for _ in range(SEATS):
             if at not in order:
                 order.append(at)
@@ -228,7 +230,7 @@ def episode_over(
     return {
         "type": "notify",
         "stage": "episodeOver",
-        "order": list(order),
+        "order": [int(seat) for seat in order],
         "curRank": rank_letter(level),
         "restCards": [[seat, hand_codes(hand, level)]] if hand else [],
     }
@@ -327,7 +329,7 @@ class PlatformSeat:
         if not self._open or len(events) < self._seen:
             public = observation.public
             self._open, self._seen, self._asked_at = True, 0, -1
-            self._level, self._level_team = public["level"], public["level_team"]
+            self._level, self._level_team = int(public["level"]), int(public["level_team"])
             messages.append(beginning(observation))
         messages += notifications(events, self._seen, self._level, self._level_team)
         self._seen = len(events)
