@@ -32,7 +32,6 @@ from datetime import UTC
 from typing import Any, Final
 
 import grpc
-from google.protobuf import json_format
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.client.bot import ASKED, Asked, decide, is_async, notify_deal_over, notify_illegal
@@ -55,7 +54,12 @@ from arena.client.report import (
     end_reason,
     match_outcome,
 )
-from arena.client.wire import event_from_proto, observation_from_proto, reply_message
+from arena.client.wire import (
+    event_from_proto,
+    facts_from_struct,
+    observation_from_proto,
+    reply_message,
+)
 from arena.errors import ArenaError, IllegalActionError
 from arena.games.base import Action, Event, Observation
 from arena.games.views import SoFar
@@ -668,7 +672,7 @@ class _Stream:
             )
         )
         if result.deal == self.deal:  # its last events came just before it
-            notify_deal_over(self.bot, self.events, json_format.MessageToDict(result.details))
+            notify_deal_over(self.bot, self.events, facts_from_struct(result.details))
         return False
 
     async def _match_result(self, result: arena_pb2.MatchResult) -> bool:
