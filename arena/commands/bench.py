@@ -207,7 +207,7 @@ def add_parser(sub: Subcommands) -> None:
         help="measure engine speed with random bots ('bench scale': Ray, 'bench grpc': remote, "
         "'bench bots': the built-in bots' cost, 'bench web': the web face, "
         "'bench env': the RL environment against the bare engine, 'bench tables': a person's "
-        "table in a browser)",
+        "table in a browser, 'bench guandan-ws': the platform's WebSocket gateway against gRPC)",
         description="arena bench GAME: engine speed in one process. "
         "arena bench scale --variant V: deals/s on Ray with 1 and N workers. "
         "arena bench grpc --variant V: remote SDK bots against the same matches in process. "
@@ -215,7 +215,9 @@ def add_parser(sub: Subcommands) -> None:
         "random bots. arena bench web [--db FILE]: the web face's pages on a store of 1,000 "
         "bots and 100,000 matches, and a live table's delay. arena bench env --variant V: the RL "
         "environment's vectorised stepping against the bare engine. arena bench tables "
-        "--variant V: how soon a person at a table sees plays drawn (headless Chromium).",
+        "--variant V: how soon a person at a table sees plays drawn (headless Chromium). "
+        "arena bench guandan-ws: platform bots through the Guandan WebSocket gateway against "
+        "gRPC bots of the same strategy, as ratios.",
     )
     parser.add_argument(
         "game",
@@ -313,6 +315,12 @@ def run_bench_command(args: argparse.Namespace) -> int:
         args.deals = 2 if args.deals is None else args.deals  # deals per match here
         args.matches = 32 if args.matches is None else args.matches
         return run_grpc_bench(args)
+    if args.game == "guandan-ws":
+        from arena.commands.bench_guandan_ws import run_guandan_ws_bench  # gRPC, websockets
+
+        args.deals = 2 if args.deals is None else args.deals  # deals per match here
+        args.matches = 4 if args.matches is None else args.matches  # one at a time
+        return run_guandan_ws_bench(args)
     if args.game == "bots":
         from arena.commands.bench_bots import run_bench_bots
 

@@ -44,6 +44,7 @@ from urllib.parse import parse_qs, urlsplit
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from arena.client.bot import asked
 from arena.client.report import Reporter
@@ -84,6 +85,8 @@ connection is closed saying so."""
 ANSWER_SLACK: Final = 0.5
 """Seconds an ``act`` message waits past the decision's deadline (the server's clock
 decides; this only stops waiting for an answer that can no longer count)."""
+LET_GO_SECONDS: Final = 5.0
+"""Seconds a connection to a name waits for the name's closing connection to let go."""
 CLOSE_NORMAL: Final = 1000
 CLOSE_POLICY: Final = 1008
 CLOSE_UNAVAILABLE: Final = 1013
@@ -116,6 +119,10 @@ class GatewayConfig:
     give_up_after: float = GIVE_UP_AFTER
     reporter: Reporter | None = None
     """Told what each connection's SDK bot does (:mod:`arena.client.report`)."""
+    on_decision: Callable[[float], None] | None = None
+    """Hears each accepted decision's round trip (seconds), as ``run_bot_async`` does:
+    from the server's request read by the gateway to its acceptance, the platform bot's
+    answer in between."""
 
 
 def parse_tokens(text: str, source: str) -> dict[str, str]:
@@ -149,6 +156,14 @@ class _Address:
     name: str
     token: str
     rated: bool
+
+
+@dataclass
+class _Held:
+    """A name's connection, and whether its seat is let go (its handler over)."""
+
+    connection: ServerConnection
+    done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class SeatAnswer(Exception):
@@ -253,7 +268,8 @@ class GuandanWsGateway:
     def __init__(self, config: GatewayConfig) -> None:
         self.config = config
         self._server: Server | None = None
-        self._connected: set[str] = set()
+        self._connected: dict[str, _Held] = {}
+        """Each name's connection, until its SDK bot has let the seat go."""
         self.port = 0
         self.seats: dict[str, SeatBot] = {}
         """The seat of each name now connected."""
@@ -303,7 +319,8 @@ class GuandanWsGateway:
         rated_text = (query.get("rated") or ["1"])[-1].lower()
         if rated_text not in ("0", "1", "true", "false"):
             return HTTPStatus.BAD_REQUEST, f"rated={quoted(rated_text[:20])}: expected 0 or 1"
-        if name in self._connected:
+        held = self._connected.get(name)
+        if held is not None and held.connection.state is State.OPEN:
             return HTTPStatus.CONFLICT, f"/game/{name} is connected already: one bot a seat"
         return _Address(name, token, self.config.rated and rated_text in ("1", "true"))
 
@@ -323,12 +340,19 @@ class GuandanWsGateway:
         if not isinstance(address, _Address):  # taken since its handshake was checked
             await connection.close(CLOSE_POLICY, _reason(address[1]))
             return
-        self._connected.add(address.name)
+        before = self._connected.get(address.name)
+        held = self._connected[address.name] = _Held(connection)
         try:
+            if before is not None:  # a bot back at once: its last connection lets go first
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(LET_GO_SECONDS):
+                        await before.done.wait()
             await self._seat(connection, address)
         finally:
-            self._connected.discard(address.name)
-            self.seats.pop(address.name, None)
+            held.done.set()
+            if self._connected.get(address.name) is held:
+                del self._connected[address.name]
+                self.seats.pop(address.name, None)
 
     async def _seat(self, connection: ServerConnection, address: _Address) -> None:
         config = self.config
@@ -356,6 +380,7 @@ class GuandanWsGateway:
                 on_match=on_match,
                 give_up_after=config.give_up_after,
                 reporter=config.reporter,
+                on_decision=config.on_decision,
             )
         )
         reader = asyncio.create_task(_read(connection, seat))

@@ -1,0 +1,219 @@
+"""``arena bench guandan-ws``: platform bots through the WebSocket gateway beside gRPC bots.
+
+One run, one server, the same matches twice (fixtures with the same seeds, one match at a
+time, ``--deals`` deals each), every seat playing its first legal action:
+
+* *gRPC* — four SDK bots (``bots.simple.FirstBot``) on Play.Connect: the baseline;
+* *gateway* — four platform clients (``{"actIndex": 0}`` to every ``act`` message, the
+  first entry being the first legal action) through the Guandan competition platform's
+  WebSocket gateway (:mod:`arena.gateways.guandan_ws.server`) in front of the same server.
+
+Printed: decisions/s (the decisions of the phase over its wall time, first request to last
+acceptance) and the decision round trip's p50, each phase's and the gateway's as a ratio of
+the gRPC baseline measured in the same run. The round trip is the SDK's
+(``run_bot_async(on_decision=…)``): from the DecisionRequest read to its acceptance read;
+through the gateway it covers the platform messages built, sent over the WebSocket and
+answered. The server runs on its own loop in a thread; the bots, the gateway and the
+platform clients share this process's main loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from arena.chance import derive_seed
+from arena.commands import print_json
+from arena.commands.bench_grpc import _quiet, _Server, percentile
+from arena.errors import ConfigError
+from arena.plural import counted
+from arena.store import Store
+
+__all__ = ["measure", "run_guandan_ws_bench"]
+
+VARIANT: Final = "guandan"
+PHASE_TIMEOUT: Final = 600.0
+ROUND_TRIP: Final = (
+    "round trip = the server's DecisionRequest read by the bot's SDK -> its acceptance read"
+)
+
+
+@dataclass
+class Times:
+    """A phase's round trips (seconds) and the span they cover."""
+
+    round_trips: list[float] = field(default_factory=list)
+    first: float = float("inf")
+    last: float = float("-inf")
+
+    def heard(self, seconds: float) -> None:
+        now = time.perf_counter()
+        self.round_trips.append(seconds)
+        self.first = min(self.first, now - seconds)
+        self.last = max(self.last, now)
+
+    def figures(self) -> dict[str, Any]:
+        decisions = len(self.round_trips)
+        span = max(self.last - self.first, 1e-9)
+        return {
+            "decisions": decisions,
+            "seconds": span,
+            "decisions_per_second": decisions / span,
+            "p50_ms": percentile(self.round_trips, 0.5) * 1000,
+            "p99_ms": percentile(self.round_trips, 0.99) * 1000,
+        }
+
+
+def _schedule(
+    server: _Server, names: tuple[str, ...], seeds: list[int], deals: int, tag: str
+) -> None:
+    from arena.server.session import MatchPlan
+
+    plans = [
+        MatchPlan(VARIANT, names, False, match_id=f"{tag}-{n}", seed=seed, max_deals=deals)
+        for n, seed in enumerate(seeds)
+    ]
+
+    async def schedule() -> None:
+        server.running.play.schedule(plans)
+
+    server._run(schedule())
+
+
+async def _grpc_phase(address: str, tokens: tuple[str, ...], matches: int) -> Times:
+    from arena.client.runner import run_bot_async
+    from bots.simple import FirstBot
+
+    times = Times()
+    await asyncio.gather(
+        *(
+            run_bot_async(
+                FirstBot(),
+                address,
+                token,
+                [VARIANT],
+                False,
+                matches,
+                on_decision=times.heard,
+                max_retries=0,
+                inline=True,
+            )
+            for token in tokens
+        )
+    )
+    return times
+
+
+async def _platform_client(url: str) -> None:
+    """A platform bot: ``{"actIndex": 0}`` to every ``act``, until the gateway closes."""
+    from websockets.asyncio.client import connect
+
+    async with connect(url) as socket:
+        async for text in socket:
+            if '"type":"act"' in text and json.loads(text)["type"] == "act":
+                await socket.send('{"actIndex":0}')
+
+
+async def _gateway_phase(address: str, tokens: tuple[str, ...], matches: int) -> Times:
+    from arena.gateways.guandan_ws.server import GatewayConfig, serving
+
+    times = Times()
+    config = GatewayConfig(
+        server=address,
+        answer_seconds=60.0,
+        tokens={f"client{n}": token for n, token in enumerate(tokens)},
+        rated=False,
+        matches=lambda name: matches,
+        on_decision=times.heard,
+        give_up_after=5.0,
+    )
+    async with serving(config, "127.0.0.1", 0) as gateway:
+        port = gateway.port
+        await asyncio.gather(
+            *(_platform_client(f"ws://127.0.0.1:{port}/game/client{n}") for n in range(4))
+        )
+    return times
+
+
+def _run(coroutine: Any) -> Times:
+    result: Times = asyncio.run(asyncio.wait_for(coroutine, PHASE_TIMEOUT))
+    return result
+
+
+def measure(matches: int, deals: int, seed: int) -> dict[str, Any]:
+    """Both phases on one server; the report (JSON-ready)."""
+    load = os.getloadavg()[0]
+    seeds = [derive_seed(seed, "bench-guandan-ws", n) for n in range(matches)]
+    with (
+        tempfile.TemporaryDirectory(prefix="arena-bench-gws-") as folder,
+        Store.open(Path(folder) / "bench.sqlite") as store,
+        _quiet("arena.server"),
+        _quiet("arena.gateways"),
+    ):
+        server = _Server(store, deals, 4)
+        try:
+            tokens = server.register(4)
+            names = tuple(f"bench-bot-{n}" for n in range(4))
+            _schedule(server, names, seeds, deals, "grpc")
+            grpc = _run(_grpc_phase(server.address, tokens, matches))
+            _schedule(server, names, seeds, deals, "gateway")
+            gateway = _run(_gateway_phase(server.address, tokens, matches))
+        finally:
+            server.close()
+    base, through = grpc.figures(), gateway.figures()
+    return {
+        "variant": VARIANT,
+        "matches": matches,
+        "deals_per_match": deals,
+        "strategy": "first legal action (actIndex 0)",
+        "round_trip": ROUND_TRIP,
+        "load_average": load,
+        "cores": os.cpu_count(),
+        "grpc": base,
+        "gateway": through,
+        "ratios": {
+            "decisions_per_second": through["decisions_per_second"] / base["decisions_per_second"],
+            "p50": through["p50_ms"] / base["p50_ms"],
+        },
+    }
+
+
+def _print(report: dict[str, Any]) -> None:
+    base, through, ratios = report["grpc"], report["gateway"], report["ratios"]
+    print(
+        f"{report['variant']}: {counted(report['matches'], 'match')} of "
+        f"{counted(report['deals_per_match'], 'deal')}, one at a time, each seat playing its "
+        f"{report['strategy']}; {report['cores']} cores, load average "
+        f"{report['load_average']:.2f} at start"
+    )
+    print(f"  {report['round_trip']}")
+    print(
+        f"  gRPC SDK bots (the baseline): {base['decisions_per_second']:.0f} decisions/s, "
+        f"round trip p50 {base['p50_ms']:.3f} ms ({counted(base['decisions'], 'decision')})"
+    )
+    print(
+        f"  platform clients through the WebSocket gateway: "
+        f"{through['decisions_per_second']:.0f} decisions/s "
+        f"({ratios['decisions_per_second']:.2f}x the baseline), round trip p50 "
+        f"{through['p50_ms']:.3f} ms ({ratios['p50']:.2f}x) "
+        f"({counted(through['decisions'], 'decision')})"
+    )
+
+
+def run_guandan_ws_bench(args: argparse.Namespace) -> int:
+    """``arena bench guandan-ws``."""
+    if args.matches < 1 or args.deals < 1:
+        raise ConfigError("--matches and --deals must be at least 1")
+    report = measure(args.matches, args.deals, args.seed)
+    if args.json:
+        print_json(report)
+    else:
+        _print(report)
+    return 0
