@@ -1,0 +1,110 @@
+"""The Guandan WebSocket gateway on the command line: ``arena serve --guandan-ws-port``,
+``arena guandan-ws series`` and ``arena bench guandan-ws`` (real servers on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from guandan_ws_client import PlatformClient, play_websocket
+
+from arena.cli import main
+
+
+def test_bench_guandan_ws_reports_both_phases_and_their_ratios(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "guandan-ws", "--matches", "1", "--deals", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    grpc, gateway = report["grpc"], report["gateway"]
+    assert grpc["decisions"] == gateway["decisions"] > 0  # the same matches, played alike
+    for phase in (grpc, gateway):
+        assert phase["decisions_per_second"] == pytest.approx(phase["decisions"] / phase["seconds"])
+        assert 0 < phase["p50_ms"] <= phase["p99_ms"]
+    ratios = report["ratios"]
+    assert ratios["p50"] == pytest.approx(gateway["p50_ms"] / grpc["p50_ms"])
+    assert ratios["decisions_per_second"] == pytest.approx(
+        gateway["decisions_per_second"] / grpc["decisions_per_second"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["serve", "--guandan-ws-tokens", "pyproject.toml"], "needs --guandan-ws-port"),
+        (["guandan-ws", "series", "--seat", "4=random"], "--seat: expected N=BOT"),
+        (["guandan-ws", "series", "--seat", "1=random", "--seat", "1=grpc"], "seat twice"),
+        (["guandan-ws", "series", "--seat", "1=no-such-bot"], "no-such-bot"),
+        (["guandan-ws", "series", "--games", "0"], "--games"),
+    ],
+)
+def test_nonsense_is_refused_in_one_line(
+    argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = ["--db", str(tmp_path / "arena.sqlite")]
+    try:
+        status = main([*argv, *db])
+    except SystemExit as refused:  # argparse's refusal of the option
+        status = int(refused.code or 0)
+    assert status == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]  # after argparse's usage
+    assert said in last
+
+
+def test_a_tokens_file_with_a_bad_line_is_refused_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tokens = tmp_path / "tokens"
+    tokens.write_text("client0 t0\nclient1\n")
+    argv = ["serve", "--port", "0", "--guandan-ws-port", "0", "--guandan-ws-tokens", str(tokens)]
+    assert main([*argv, "--db", str(tmp_path / "a.sqlite")]) == 2
+    assert f"{tokens}, line 2: expected 'NAME TOKEN'" in capsys.readouterr().err
+
+
+def test_the_series_command_plays_two_platform_clients_against_our_bots(tmp_path: Path) -> None:
+    """``arena guandan-ws series`` in a process of its own: two platform clients connect
+    to the addresses it prints, seats 1 and 3 are built-in bots; it prints each game and
+    the result with its interval, and exits 0."""
+    db = tmp_path / "series.sqlite"
+    argv = [sys.executable, "-m", "arena.cli", "guandan-ws", "series", "--games", "2"]
+    argv += ["--deals", "1", "--port", "0", "--seat", "1=random", "--seat", "3=first"]
+    argv += ["--db", str(db), "--casual"]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert process.stdout is not None
+    lines = []
+    try:
+        for line in process.stdout:
+            lines.append(line)
+            if "/game/client2" in line:
+                break
+        found = re.search(r"ws://127\.0\.0\.1:(\d+)/game/client0", "".join(lines))
+        assert found is not None, lines
+        port = int(found[1])
+        clients = [PlatformClient(), PlatformClient()]
+
+        async def both() -> None:
+            await asyncio.gather(
+                *(
+                    play_websocket(f"ws://127.0.0.1:{port}/game/client{n}", clients[n // 2])
+                    for n in (0, 2)
+                )
+            )
+
+        asyncio.run(asyncio.wait_for(both(), 120))
+        out, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0
+    printed = "".join(lines) + out
+    assert "game 1 of 2" in printed and "game 2 of 2" in printed
+    assert "client0 and client2 (seats 0, 2) against random and first (seats 1, 3)" in printed
+    assert re.search(r"score \d+\.\d% \(95%: ", printed)
+    for client in clients:
+        assert client.problems == [] and client.game_overs == [(1, 2), (2, 2)]
+        assert client.result is not None
