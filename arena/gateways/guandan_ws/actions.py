@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 from arena.cards import Card
@@ -40,13 +41,14 @@ from arena.games.guandan.combos import (
 )
 from arena.gateways.guandan_ws.cards import (
     BIG_JOKER_RANK,
+    CODES,
     JOKER_BOMB_RANK,
     SMALL_JOKER_RANK,
+    SORT_KEYS,
     card_of,
     code,
     rank_index,
     rank_letter,
-    sort_key,
 )
 
 Entry = list[Any]
@@ -102,12 +104,17 @@ def encode(action: Action, level: int) -> Entry:
         return [BACK, BACK, [code(action.cards[0])]]
     if action.verb != "play":
         raise ParseError(f"{str(action)!r} is no Guandan action the platform can name")
-    played = engine_reading(action, level)
-    return [
-        TYPE_OF_KIND[played.kind],
-        rank_text(played, level),
-        placed_codes(action.cards, played, level),
-    ]
+    kind, rank, codes = _play_entry(action.cards, action.tag, level)
+    return [kind, rank, list(codes)]
+
+
+@lru_cache(maxsize=1 << 14)
+def _play_entry(cards: tuple[Card, ...], tag: str, level: int) -> tuple[str, str, tuple[str, ...]]:
+    """A play's entry, remembered: a hand offers mostly the same plays decision after
+    decision, and reading them again is most of the cost of an ``act`` message."""
+    played = engine_reading(Action("play", cards, tag), level)
+    codes = tuple(placed_codes(cards, played, level))
+    return TYPE_OF_KIND[played.kind], rank_text(played, level), codes
 
 
 def encode_all(actions: Sequence[Action], level: int) -> list[Entry]:
@@ -223,12 +230,12 @@ def _natural_rank(value: int) -> int:
 
 def placed_codes(cards: Sequence[Card], reading: Reading, level: int) -> list[str]:
     """The codes of ``cards`` played as ``reading``, in the platform's order."""
-    return [code(c) for c in _placed(cards, reading, level)]
+    return [CODES[c] for c in _placed(cards, reading, level)]
 
 
 def _placed(cards: Sequence[Card], reading: Reading, level: int) -> list[Card]:
     """``cards`` in the platform's order for ``reading``: wild cards where they stand."""
-    ordered = sorted(cards, key=lambda c: sort_key(c, level))
+    ordered = sorted(cards, key=SORT_KEYS[level].__getitem__)
     wild = wild_card(level)
     kind = reading.kind
     if kind not in _RUNS and kind != Kind.FULL_HOUSE:

@@ -29,11 +29,12 @@ SMALL_JOKER_RANK: Final = "B"
 BIG_JOKER_RANK: Final = "R"
 JOKER_BOMB_RANK: Final = "JOKER"
 
-_CODES: Final = tuple(
+CODES: Final = tuple(
     [SUITS[card & 3] + RANKS[card >> 2] for card in range(SMALL_JOKER)]
     + [SMALL_JOKER_CODE, BIG_JOKER_CODE]
 )
-_CARDS: Final = {code: card for card, code in enumerate(_CODES)}
+"""The code of each card (:func:`code` checks its argument; this table does not)."""
+_CARDS: Final = {code: card for card, code in enumerate(CODES)}
 _SUIT_PLACE: Final = tuple(SUIT_ORDER.index(SUITS[s]) for s in range(4))
 
 
@@ -41,7 +42,7 @@ def code(card: Card) -> str:
     """The platform's code of one of our cards: ``Th`` → ``HT``, ``BJ`` → ``HR``."""
     if not isinstance(card, int) or not 0 <= card < NUM_KINDS:
         raise ParseError(f"{card!r} is not a card (cards are ints 0..53)")
-    return _CODES[card]
+    return CODES[card]
 
 
 def card_of(text: object) -> Card:
@@ -70,7 +71,13 @@ def sort_key(card: Card, level: int) -> tuple[int, int]:
 
 def hand_codes(cards: Iterable[Card], level: int) -> list[str]:
     """A hand as the platform shows it: codes sorted low to high (:func:`sort_key`)."""
-    return [_CODES[c] for c in sorted(cards, key=lambda c: sort_key(c, level))]
+    return [CODES[c] for c in sorted(cards, key=SORT_KEYS[level].__getitem__)]
+
+
+SORT_KEYS: Final = tuple(
+    tuple(sort_key(card, level) for card in range(NUM_KINDS)) for level in range(13)
+)
+""":func:`sort_key` of each card, by level (read for every card a message names)."""
 
 
 def rank_letter(rank: int) -> str:
@@ -87,4 +94,4 @@ def rank_index(letter: object) -> int:
 
 def heart_level_card(level: int) -> str:
     """The code of the wild card of a deal played at ``level`` (GD-6): ``H`` + rank."""
-    return _CODES[make_card(level, 1)]
+    return CODES[make_card(level, 1)]

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 from arena.cards import Card, parse_card
@@ -169,22 +170,13 @@ def notifications(
     trick in progress). ``level_team`` (``public["level_team"]``, GD-4: the team that won
     the last deal) names the losers of a double defeat who refuse tribute together."""
     messages: list[Message] = []
+    trick = Trick(events, start, level)
     index = start
     while index < len(events):
         event = events[index]
         kind = event.kind
-        if kind in ("play", "pass"):
-            trick = Trick(events, index + 1, level)
-            messages.append(
-                {
-                    "type": "notify",
-                    "stage": "play",
-                    "curPos": trick.cur_pos,
-                    "curAction": trick.cur_action,
-                    "greaterPos": trick.greater_pos,
-                    "greaterAction": trick.greater_action,
-                }
-            )
+        if trick.take(event):
+            messages.append(trick.notice())
         elif kind in ("tribute", "return"):
             group = [event]
             while index + 1 < len(events) and events[index + 1].kind == kind:
@@ -258,37 +250,67 @@ def game_result(victories: Sequence[int], draws: Sequence[int]) -> Message:
 
 class Trick:
     """The trick in progress after ``events[:stop]``: last action, best play, and each
-    seat's last action in it (``playArea``), as entries."""
+    seat's last action in it (``playArea``), as entries; :meth:`take` follows it on."""
 
     def __init__(self, events: Sequence[Event], stop: int, level: int) -> None:
+        self.level = level
+        self._clear()
+        start = stop
+        while start > 0 and events[start - 1].kind != "lead":
+            start -= 1
+        for event in events[start:stop]:
+            self.take(event)
+
+    def _clear(self) -> None:
         self.cur_pos: Seat = -1
         self.cur_action: Entry | None = None
         self.greater_pos: Seat = -1
         self.greater_action: Entry | None = None
         self.areas: list[Entry | None] = [None] * SEATS
-        start = stop
-        while start > 0 and events[start - 1].kind != "lead":
-            start -= 1
-        for event in events[start:stop]:
-            if event.kind == "pass":
-                entry: Entry = list(PASS_ENTRY)
-            elif event.kind == "play":
-                entry = play_entry(event, level)
-                self.greater_pos, self.greater_action = event.seat, entry
-            else:
-                continue
-            self.cur_pos, self.cur_action = event.seat, entry
-            self.areas[event.seat] = entry
+
+    def take(self, event: Event) -> bool:
+        """Follow one more event of the deal; whether it was a play or a pass."""
+        if event.kind == "pass":
+            entry: Entry = list(PASS_ENTRY)
+        elif event.kind == "play":
+            entry = play_entry(event, self.level)
+            self.greater_pos, self.greater_action = event.seat, entry
+        else:
+            if event.kind == "lead":
+                self._clear()
+            return False
+        self.cur_pos, self.cur_action = event.seat, entry
+        self.areas[event.seat] = entry
+        return True
+
+    def notice(self) -> Message:
+        """``notify`` ``play`` of the trick's last action."""
+        return {
+            "type": "notify",
+            "stage": "play",
+            "curPos": self.cur_pos,
+            "curAction": self.cur_action,
+            "greaterPos": self.greater_pos,
+            "greaterAction": self.greater_action,
+        }
 
 
 def play_entry(event: Event, level: int) -> Entry:
     """A ``play`` event as an entry, at the reading the engine played it at."""
-    played = reading(KIND_BY_LABEL[event.tag], event.value, len(event.cards))
-    return [
+    kind, rank, codes = _event_entry(event.cards, event.tag, event.value, level)
+    return [kind, rank, list(codes)]
+
+
+@lru_cache(maxsize=1 << 12)
+def _event_entry(
+    cards: tuple[Card, ...], tag: str, value: int, level: int
+) -> tuple[str, str, tuple[str, ...]]:
+    played = reading(KIND_BY_LABEL[tag], value, len(cards))
+    return (
         TYPE_OF_KIND[played.kind],
         rank_text(played, level),
-        placed_codes(event.cards, played, level),
-    ]
+        tuple(placed_codes(cards, played, level)),
+    )
 
 
 # --------------------------------------------------------------------- one seat
