@@ -6,6 +6,10 @@ arguments, or with ``seed`` if its ``__init__`` takes one. The token comes from
 ``--token`` or the environment variable ``ARENA_BOT_TOKEN``; the owner key of
 ``register`` from ``--owner-key`` or ``ARENA_OWNER_KEY``.
 
+``run --exec "CMD"`` plays a program that reads a JSON line per decision and writes
+one back; ``run --botzone "CMD"`` a program written for Botzone's Tractor (either of
+its interaction modes); see docs/gateways.md. Their processes end with the run.
+
 ``run`` tells on stderr what happens (connected, waiting, seated, each deal, each match,
 refused answers, errors, reconnections): one line each in a terminal, structured log
 events otherwise (or as ``ARENA_LOG_FORMAT`` says); stdout gets the number of matches
@@ -44,11 +48,23 @@ def add_parser(sub: Subcommands) -> None:
         description="Connect a bot class (e.g. bots.simple:RandomBot) to a server and play. "
         f"Token: --token or ${TOKEN_ENV}.",
     )
-    run.add_argument(
+    mind = run.add_mutually_exclusive_group(required=True)
+    mind.add_argument(
         "bot",
+        nargs="?",
         type=arguments.bot_class,
         metavar="MODULE:CLASS",
         help="the bot class, e.g. mybot:MyBot",
+    )
+    mind.add_argument(
+        "--exec",
+        metavar="CMD",
+        help="a program reading a JSON line per decision and writing one back (any variant)",
+    )
+    mind.add_argument(
+        "--botzone",
+        metavar="CMD",
+        help="a Botzone Tractor program, simple or long-running (shengji variants)",
     )
     run.add_argument(
         "--server",
@@ -62,7 +78,7 @@ def add_parser(sub: Subcommands) -> None:
         type=arguments.variant,
         action="append",
         default=[],
-        help="a variant to play, repeatable (default guandan)",
+        help="a variant to play, repeatable (default guandan; shengji-2 with --botzone)",
     )
     run.add_argument("--casual", action="store_true", help="casual matches, not rated")
     run.add_argument(
@@ -205,20 +221,24 @@ def _run(args: argparse.Namespace) -> int:
     token = arguments.secret_or_env(args.token, TOKEN_ENV)
     if not token:
         raise ArenaError(f"no token: give --token or set ${TOKEN_ENV}")
-    bot = load_bot(args.bot, args.seed)
-    summary = run_bot(
-        bot,
-        server=args.server,
-        token=token,
-        variants=args.variant or ["guandan"],
-        rated=not args.casual,
-        matches=args.matches,
-        tls=args.tls,
-        root_certificates=_roots(args),
-        fill_after=args.fill_after,
-        fill_bot=args.fill_bot or "",
-        give_up_after=args.give_up_after or None,
-        reporter=reporter_for(sys.stderr),
-    )
+    options: dict[str, Any] = {
+        "server": args.server,
+        "token": token,
+        "rated": not args.casual,
+        "matches": args.matches,
+        "tls": args.tls,
+        "root_certificates": _roots(args),
+        "fill_after": args.fill_after,
+        "fill_bot": args.fill_bot or "",
+        "give_up_after": args.give_up_after or None,
+        "reporter": reporter_for(sys.stderr),
+    }
+    if args.bot is None:
+        from arena.gateways.run import run_program  # a program as the bot
+
+        summary = run_program(args.exec, args.botzone, args.variant, options)
+    else:
+        bot = load_bot(args.bot, args.seed)
+        summary = run_bot(bot, variants=args.variant or ["guandan"], **options)
     print(f"{counted(summary.matches, 'match')} played", flush=True)
     return 0
