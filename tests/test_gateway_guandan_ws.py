@@ -37,6 +37,7 @@ from arena.games.base import Action
 from arena.gateways.guandan_ws.series import SeriesConfig, run_series
 from arena.gateways.guandan_ws.server import GatewayConfig, GuandanWsGateway, parse_tokens
 from arena.match import AUTO_MARK, FLED_MARK
+from arena.replay import verify_stored
 from arena.server.play import PlayConfig
 from arena.server.session import MatchPlan
 from arena.store import Store
@@ -428,9 +429,9 @@ def test_a_tokens_file_names_each_line_it_refuses() -> None:
 
 def test_a_series_of_two_platform_clients_against_two_of_our_bots(store: Store) -> None:
     """Seats 0 and 2 are platform clients at /game/client0 and client2, seat 1 a built-in
-    bot and seat 3 a gRPC bot with the token the series printed: two games, each stored
-    and rated; the clients hear gameOver after each and gameResult at the end; the
-    result counts the stored winners."""
+    bot and seat 3 a gRPC bot with the token the series printed: two games, each stored,
+    replayable and rated; the clients hear gameOver after each (``curTimes`` counting the
+    series' games) and gameResult at the end; the result counts the stored winners."""
     lines: list[str] = []
     clients = [Recorded(), Recorded()]
     config = SeriesConfig(games=2, seats=(None, "random", None, "grpc"), port=0, deals=1)
@@ -456,6 +457,7 @@ def test_a_series_of_two_platform_clients_against_two_of_our_bots(store: Store) 
         stored = store.match(match_id)
         assert stored is not None
         assert stored.seating == ("client0", "random", "client2", "grpc3")
+        verify_stored(stored)  # replayable: every action legal, every result the same
     wins, draws = result.seat_counts()
     for client in clients:
         assert client.problems == []
