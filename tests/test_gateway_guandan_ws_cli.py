@@ -6,14 +6,19 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from guandan_ws_client import PlatformClient, play_websocket
+from test_server import OWNER_KEY
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from arena.cli import main
+from arena.client.registry import register
 
 
 def test_bench_guandan_ws_reports_both_phases_and_their_ratios(
@@ -108,3 +113,42 @@ def test_the_series_command_plays_two_platform_clients_against_our_bots(tmp_path
     for client in clients:
         assert client.problems == [] and client.game_overs == [(1, 2), (2, 2)]
         assert client.result is not None
+
+
+def test_serve_with_the_gateway_seats_platform_bots_and_stops_on_sigterm(tmp_path: Path) -> None:
+    """``arena serve --guandan-ws-port 0``: the gateway's line names its port, a URL
+    without a token is refused (401), a registered bot's token seats it (its SDK bot is
+    welcomed and waits for seats), and SIGTERM stops the server and the gateway."""
+    keys = tmp_path / "owners"
+    keys.write_text(f"ada {OWNER_KEY}\n")
+    argv = [sys.executable, "-m", "arena.cli", "serve", "--port", "0", "--guandan-ws-port", "0"]
+    argv += ["--db", str(tmp_path / "a.sqlite"), "--owner-keys", str(keys)]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        grpc_line, ws_line = process.stdout.readline(), process.stdout.readline()
+        grpc_port = int(grpc_line.rsplit(":", 1)[1])
+        found = re.search(r"ws://127\.0\.0\.1:(\d+)/game/<name>", ws_line)
+        assert found is not None, ws_line
+        ws_port = int(found[1])
+        token = register(f"127.0.0.1:{grpc_port}", OWNER_KEY, "ws-served").token
+
+        async def visit() -> tuple[int, str]:
+            with pytest.raises(InvalidStatus) as refused:
+                async with connect(f"ws://127.0.0.1:{ws_port}/game/client0"):
+                    pass
+            async with connect(f"ws://127.0.0.1:{ws_port}/game/ws-served?token={token}"):
+                await asyncio.sleep(0.5)  # seated as a bot: waits for three more
+            return refused.value.response.status_code
+
+        status = asyncio.run(asyncio.wait_for(visit(), 60))
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert status == 401
+    assert process.returncode == 0, err
+    assert "arena server stopped" in out
+    assert '"bot": "ws-served"' in err and "bot_connected" in err  # its SDK bot came in
