@@ -19,6 +19,7 @@ from arena.commands import Subcommands, add_db_argument, arguments, print_json
 from arena.commands.numbers import signed
 from arena.errors import ArenaError, ConfigError
 from arena.inputs import read_text
+from arena.plural import counted
 
 if TYPE_CHECKING:
     from arena.server.app import RunningServer
@@ -167,6 +168,12 @@ def add_parser(sub: Subcommands) -> None:
         help="seconds a lost seat waits for its bot (30)",
     )
     series.add_argument("--casual", action="store_true", help="the games are not rated")
+    series.add_argument(
+        "--web-port",
+        type=arguments.port,
+        default=None,
+        help="serve the web face on 127.0.0.1 at this port (0: any free): the games live",
+    )
     add_db_argument(series)
     series.add_argument("--json", action="store_true", help="the result as JSON")
     series.set_defaults(handler=run_series_command)
@@ -200,6 +207,7 @@ def run_series_command(args: argparse.Namespace) -> int:
             time_bank=args.time_bank,
             grace=args.grace,
             rated=not args.casual,
+            web_port=args.web_port,
         )
     except ValueError as err:
         raise ConfigError(str(err)) from None
@@ -235,7 +243,7 @@ def describe(summary: dict[str, Any]) -> str:
     team1 = " and ".join(summary["team_1"])
     lines = [
         f"series {summary['series']}: {team0} (seats 0, 2) against {team1} (seats 1, 3)",
-        f"  {summary['games']} games: {summary['wins']} won, {summary['losses']} lost, "
+        f"  {counted(summary['games'], 'game')}: {summary['wins']} won, {summary['losses']} lost, "
         f"{summary['draws']} drawn by seats 0 and 2",
     ]
     if summary["score"] is not None:

@@ -78,6 +78,8 @@ class SeriesConfig:
     time_bank: float = 60.0
     grace: float = 30.0
     rated: bool = True
+    web_port: int | None = None
+    """The web face of the series' store and live games on 127.0.0.1 (None: none)."""
     series_id: str = field(default_factory=lambda: f"series-{secrets.token_hex(4)}")
 
     def __post_init__(self) -> None:
@@ -173,6 +175,7 @@ async def run_series(
         port=config.grpc_port,
         owner_keys={hash_secret(owner_key): OWNER},
         play=PlayConfig(clock=clock, max_deals=config.deals),
+        web_port=config.web_port,
     )
     address = f"127.0.0.1:{running.port}"
     names = config.names()
@@ -205,6 +208,8 @@ async def run_series(
         )
         async with serving(gateway_config, config.host, config.port) as gateway:
             _announce_seats(announce, config, gateway.port, address, tokens)
+            if running.web is not None:
+                announce(f"  the games live and stored: {running.web.url}")
             await _follow(store, config, result, on_game)
             await _let_go(gateway)
     finally:

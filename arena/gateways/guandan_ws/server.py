@@ -96,11 +96,11 @@ CLOSE_UNAVAILABLE: Final = 1013
 class GatewayConfig:
     """Where the arena is and how a connection plays on it.
 
-    ``answer_seconds`` bounds how long one ``act`` message waits for its answer: the
-    server's decision time plus its time bank (the server plays for a seat sooner when
-    its bank is spent). ``matches`` says how many matches a connection to a name still
-    has to play (None: as many as come); ``on_match`` hears each match a connection
-    played."""
+    An ``act`` message waits for its answer until the decision's deadline
+    (:func:`arena.client.bot.asked`); ``answer_seconds`` is the bound where none is
+    known (the server's decision time plus its time bank). ``matches`` says how many
+    matches a connection to a name still has to play (None: as many as come);
+    ``on_match`` hears each match a connection played."""
 
     server: str
     answer_seconds: float
