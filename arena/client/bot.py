@@ -53,8 +53,9 @@ class Bot:
         again for the same decision while time remains."""
 
     def on_deal_over(self, events: Sequence[Event], details: Mapping[str, Any]) -> None:
-        """A deal is over: all its public events, and the game's details of its result
-        (Guandan: the finishing order, the levels after it …)."""
+        """A deal played on a server is over (:func:`~arena.client.run_bot` calls it, not
+        :class:`~arena.client.FakeArena`): all its public events, and the game's details
+        of its result (Guandan: the finishing order, the levels after it …)."""
 
 
 def is_async(bot: object) -> bool:
