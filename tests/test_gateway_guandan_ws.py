@@ -467,3 +467,44 @@ def test_a_series_of_two_platform_clients_against_two_of_our_bots(store: Store) 
     assert summary["games"] == 2 and summary["wins"] + summary["losses"] + summary["draws"] == 2
     assert 0.0 <= summary["score_95"][0] <= summary["score_95"][1] <= 1.0
     assert store.ratings("guandan")  # rated like any match
+
+
+def test_an_sdk_bot_hears_each_deals_end_with_every_event_and_whole_numbers(
+    store: Store,
+) -> None:
+    """``Bot.on_deal_over`` (what the gateway's ``episodeOver`` is made from): every public
+    event of the deal, the last ones after the bot's last decision included, and the
+    details in the engine's shape (the finishing order as ints, GD-2)."""
+    heard: list[tuple[int, dict[str, Any]]] = []
+
+    class Hearing(RandomBot):
+        def on_deal_over(self, events: Any, details: Any) -> None:
+            heard.append((len(events), dict(details)))
+
+    with arena(store) as server:
+        names = [f"sdk-{n}" for n in range(4)]
+        tokens = server.tokens(*names)
+        fixture(server, names, "sdk-deals", deals=2)
+
+        async def main() -> None:
+            await asyncio.gather(
+                *(
+                    run_bot_async(Hearing(n), server.address, token, ["guandan"], False, 1)
+                    for n, token in enumerate(tokens)
+                )
+            )
+
+        run(main())
+    stored = store.match("sdk-deals")
+    assert stored is not None
+    game = games.make("guandan", **stored.record["options"])
+    ends = []
+    for deal in stored.record["deals"]:
+        state = game.new_deal(game.setup_from_dict(deal["setup"]), seed=deal["seed"])
+        for text in deal["actions"]:
+            state.apply(Action.from_str(text))
+        ends.append(len(state.events))
+    assert sorted(count for count, _ in heard) == sorted(ends * 4)
+    for _, details in heard:
+        assert sorted(details["order"]) == [0, 1, 2, 3]
+        assert all(type(seat) is int for seat in details["order"])
