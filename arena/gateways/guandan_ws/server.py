@@ -47,7 +47,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from arena.client.bot import asked
-from arena.client.report import Reporter
+from arena.client.report import LogReporter, Reporter
 from arena.client.runner import ClientError, PlayedMatch, run_bot_async
 from arena.errors import ParseError, quoted
 from arena.games.base import Action, Event, Observation
@@ -117,8 +117,10 @@ class GatewayConfig:
     farewell: Callable[[], Mapping[str, Any] | None] | None = None
     """The message a connection gets once its matches are over (a series' ``gameResult``)."""
     give_up_after: float = GIVE_UP_AFTER
-    reporter: Reporter | None = None
-    """Told what each connection's SDK bot does (:mod:`arena.client.report`)."""
+    reporter: Callable[[str], Reporter] | None = None
+    """The reporter of the SDK bot of a connection to a name (:mod:`arena.client.report`);
+    by default its facts are logged (``arena.gateways.guandan_ws.server``, with the
+    name as ``address``)."""
     on_decision: Callable[[float], None] | None = None
     """Hears each accepted decision's round trip (seconds), as ``run_bot_async`` does:
     from the server's request read by the gateway to its acceptance, the platform bot's
@@ -379,7 +381,11 @@ class GuandanWsGateway:
                 config.matches(address.name),
                 on_match=on_match,
                 give_up_after=config.give_up_after,
-                reporter=config.reporter,
+                reporter=(
+                    config.reporter(address.name)
+                    if config.reporter is not None
+                    else LogReporter(log.bind(address=address.name))
+                ),
                 on_decision=config.on_decision,
             )
         )
