@@ -217,7 +217,8 @@ def add_parser(sub: Subcommands) -> None:
         "environment's vectorised stepping against the bare engine. arena bench tables "
         "--variant V: how soon a person at a table sees plays drawn (headless Chromium). "
         "arena bench guandan-ws: platform bots through the Guandan WebSocket gateway against "
-        "gRPC bots of the same strategy, as ratios.",
+        "gRPC bots of the same strategy, as ratios. arena bench programs: --exec and --botzone "
+        "program seats (both Botzone modes) against gRPC bots of the same strategy, as ratios.",
     )
     parser.add_argument(
         "game",
@@ -321,6 +322,12 @@ def run_bench_command(args: argparse.Namespace) -> int:
         args.deals = 2 if args.deals is None else args.deals  # deals per match here
         args.matches = 4 if args.matches is None else args.matches  # one at a time
         return run_guandan_ws_bench(args)
+    if args.game == "programs":
+        from arena.commands.bench_programs import run_programs_bench  # gRPC, programs
+
+        args.deals = 1 if args.deals is None else args.deals  # deals per match here
+        args.matches = 1 if args.matches is None else args.matches  # one at a time
+        return run_programs_bench(args)
     if args.game == "bots":
         from arena.commands.bench_bots import run_bench_bots
 
