@@ -508,3 +508,40 @@ def test_an_sdk_bot_hears_each_deals_end_with_every_event_and_whole_numbers(
     for _, details in heard:
         assert sorted(details["order"]) == [0, 1, 2, 3]
         assert all(type(seat) is int for seat in details["order"])
+
+
+def test_a_bot_that_closes_its_socket_for_good_flees_and_its_connection_is_let_go(
+    store: Store,
+) -> None:
+    """A client that closes its socket and never comes back: its SDK bot's stream ends
+    with it, the seat waits for the grace period and then flees (the team forfeits, as a
+    gRPC bot that never reconnects), and the gateway holds nothing of it."""
+    with arena(store, decision=2.0, grace=0.5) as server:
+        names = [f"gone-{n}" for n in range(4)]
+        tokens = server.tokens(*names)
+        fixture(server, names, "ws-gone", deals=1)
+        left = Recorded()
+
+        async def main() -> GuandanWsGateway:
+            async with gateway(server, matches=lambda name: 1) as served:
+                await asyncio.gather(
+                    play_websocket(
+                        url(served.port, "client0", tokens[0]),
+                        left,
+                        until=lambda c: len(c.answered) == 3,
+                    ),
+                    *(
+                        play_websocket(url(served.port, f"client{n}", tokens[n]), Recorded())
+                        for n in (1, 2, 3)
+                    ),
+                )
+                async with asyncio.timeout(5):  # each handler's end follows its socket's
+                    while served.seats:
+                        await asyncio.sleep(0.01)
+                return served
+
+        run(main())
+    stored = store.match("ws-gone")
+    assert stored is not None
+    assert any(a.startswith(FLED_MARK) for a in stored.record["deals"][0]["actions"])
+    assert stored.outcome["winner"] == 1  # seat 0's team forfeits
