@@ -5,8 +5,9 @@ A platform bot connects to ``ws://HOST:PORT/game/<name>`` as it does to the plat
 the connection's token from the address (``?token=TOKEN``, a token ``arena bot register``
 printed) or, for a bot that cannot change more than the host and port of its URL, from
 the tokens the gateway was given per name (``client0 TOKEN`` …); ``?rated=0`` asks for
-casual matches. An address without a token, an unknown path or a name already connected
-is refused in the handshake (HTTP 401, 404, 409) with a line saying why.
+casual matches. An unknown path, an address without a token, a bad ``rated`` or a name
+already connected is refused in the handshake (HTTP 404, 401, 400, 409) with a line
+saying why (never quoting the token).
 
 Each connection then *is* a bot of the arena's own SDK: :func:`run_bot_async` plays a
 :class:`SeatBot` over gRPC on the arena's server, so the seat is seated, clocked,
@@ -100,7 +101,7 @@ class GatewayConfig:
     (:func:`arena.client.bot.asked`); ``answer_seconds`` is the bound where none is
     known (the server's decision time plus its time bank). ``matches`` says how many
     matches a connection to a name still has to play (None: as many as come);
-    ``on_match`` hears each match a connection played."""
+    ``series`` and ``games_played`` count a series' games for ``gameOver``."""
 
     server: str
     answer_seconds: float
@@ -113,7 +114,6 @@ class GatewayConfig:
     games_played: Callable[[], int] = lambda: 0
     """The series' games over: ``curTimes`` is this or the games the connection played,
     whichever is more."""
-    on_match: Callable[[str, PlayedMatch], None] | None = None
     farewell: Callable[[], Mapping[str, Any] | None] | None = None
     """The message a connection gets once its matches are over (a series' ``gameResult``)."""
     give_up_after: float = GIVE_UP_AFTER
@@ -191,8 +191,6 @@ class SeatBot:
         self._series = series
         self._answers: asyncio.Queue[str | None] = asyncio.Queue()
         self._talk: PlatformSeat | None = None
-        self.decisions = 0
-        self.refused = 0
 
     # -- from the socket -------------------------------------------------------
 
@@ -215,9 +213,8 @@ class SeatBot:
             if self._answers.get_nowait() is None:
                 raise SeatAnswer("the socket closed")
         for message in messages:
-            self._post(message)
+            self.post(message)
         text = await self._answer()
-        self.decisions += 1
         try:
             return talk.action_for(parse_answer(text))
         except ParseError as err:  # refused and counted by the server, as any bot's
@@ -241,7 +238,6 @@ class SeatBot:
         return text
 
     def on_illegal(self, action: Action | str, reason: str) -> None:
-        self.refused += 1
         log.info("guandan_ws_answer_refused", name=self.name, answer=str(action), reason=reason)
 
     def on_deal_over(self, events: Sequence[Event], details: Mapping[str, Any]) -> None:
@@ -250,17 +246,14 @@ class SeatBot:
             return
         with contextlib.suppress(ValueError):  # no observation of this deal: untold
             for message in talk.end_deal(events, details):
-                self._post(message)
+                self.post(message)
 
     def match_over(self, games: int) -> None:
         """``gameOver`` (``curTimes``: the games this connection played, or the series')."""
-        self._post(game_over(games, self._series))
+        self.post(game_over(games, self._series))
 
     def post(self, message: Mapping[str, Any]) -> None:
         """Send one of the platform's messages."""
-        self._post(message)
-
-    def _post(self, message: Mapping[str, Any]) -> None:
         self._send(json.dumps(message, separators=(",", ":")))
 
 
@@ -331,7 +324,8 @@ class GuandanWsGateway:
         if isinstance(address, _Address):
             return None
         status, reason = address
-        log.info("guandan_ws_refused", path=request.path[:80], status=status.value, reason=reason)
+        path = urlsplit(request.path).path[:80]  # the query may hold a token: never logged
+        log.info("guandan_ws_refused", path=path, status=status.value, reason=reason)
         return connection.respond(status, reason + "\n")
 
     # -- a connection ------------------------------------------------------------------
@@ -366,8 +360,6 @@ class GuandanWsGateway:
         def on_match(match: PlayedMatch) -> None:
             nonlocal played
             played += 1
-            if config.on_match is not None:
-                config.on_match(address.name, match)
             seat.match_over(max(config.games_played(), played))
 
         log.info("guandan_ws_connected", name=address.name, rated=address.rated)
