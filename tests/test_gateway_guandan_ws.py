@@ -374,7 +374,11 @@ def test_a_silent_bot_is_played_for_by_the_server(store: Store) -> None:
 # -- the handshake ----------------------------------------------------------------------
 
 
-def test_a_url_without_a_seat_or_a_token_is_refused_saying_why(store: Store) -> None:
+def test_a_url_without_a_seat_or_a_token_is_refused_saying_why(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each refusal says why in the handshake's answer; the refusals are logged without
+    the URL's query (a token there stays secret)."""
     with arena(store) as server:
         (token,) = server.tokens("shake-0")
 
@@ -407,6 +411,7 @@ def test_a_url_without_a_seat_or_a_token_is_refused_saying_why(store: Store) -> 
     assert [code for code, _ in found] == [404, 401, 400, 409]
     assert "/game/<name>" in found[0][1] and "?token=" in found[1][1]
     assert "connected already" in found[3][1]
+    assert "guandan_ws_refused" in caplog.text and token not in caplog.text
 
 
 def test_a_tokens_file_names_each_line_it_refuses() -> None:
