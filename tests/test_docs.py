@@ -513,6 +513,8 @@ def constants() -> list[tuple[str, str]]:
     from arena import games
     from arena.commands import balance
     from arena.games import sanfu
+    from arena.gateways import exec_bot
+    from arena.gateways.botzone import bot as botzone
     from arena.rating import stats
     from arena.server import app, session
     from arena.sim import differences
@@ -569,6 +571,8 @@ def constants() -> list[tuple[str, str]]:
             _alert("ArenaWebServerErrors", "threshold"),
         ),
         (r"with a 5xx for (?P<figure>\d+ minutes)", _alert("ArenaWebServerErrors", "for")),
+        (r"writes a line over (?P<figure>\d+ KiB)", f"{exec_bot.MAX_ANSWER >> 10} KiB"),
+        (r"too much output \(a line over (?P<figure>\d+ MiB)", f"{botzone.MAX_OUTPUT >> 20} MiB"),
     ]
 
 
