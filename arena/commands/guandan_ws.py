@@ -121,7 +121,7 @@ def add_parser(sub: Subcommands) -> None:
         help="play a series of N games on /game/client0 … /game/client3 and say who won",
         description="Serve ws://HOST:PORT/game/client0 … client3 (seats 0 and 2 against 1 "
         "and 3) and play --games games there, each stored and rated in --db; then print "
-        "seats 0 and 2's score with its 95%% interval, the Elo difference and the "
+        "seats 0 and 2's score with its 95% interval, the Elo difference and the "
         "likelihood of superiority.",
     )
     series.add_argument("--games", type=arguments.count, default=1, help="games in the series (1)")
