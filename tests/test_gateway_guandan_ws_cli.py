@@ -152,3 +152,26 @@ def test_serve_with_the_gateway_seats_platform_bots_and_stops_on_sigterm(tmp_pat
     assert process.returncode == 0, err
     assert "arena server stopped" in out
     assert '"bot": "ws-served"' in err and "bot_connected" in err  # its SDK bot came in
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_series_stopped_by_a_signal_ends_as_every_run_does(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    """A stop signal while the series waits for its bots: the server and the gateway
+    stop, the command says which signal and exits with 128 + its number."""
+    argv = [sys.executable, "-m", "arena.cli", "guandan-ws", "series", "--port", "0"]
+    argv += ["--db", str(tmp_path / "s.sqlite")]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        while "/game/client3" not in process.stdout.readline():
+            pass
+        process.send_signal(stop)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 128 + stop
+    assert f"arena: interrupted by {stop.name}" in err

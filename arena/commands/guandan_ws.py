@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from arena.commands import Subcommands, add_db_argument, arguments, print_json
 from arena.commands.numbers import signed
@@ -24,6 +24,8 @@ from arena.plural import counted
 if TYPE_CHECKING:
     from arena.server.app import RunningServer
     from arena.server.session import ClockConfig
+
+T = TypeVar("T")
 
 DEFAULT_WS_PORT = 23456
 """The port the platform's local server and its clients use."""
@@ -190,6 +192,7 @@ def _seat(text: str) -> tuple[int, str]:
 
 def run_series_command(args: argparse.Namespace) -> int:
     from arena.gateways.guandan_ws.series import SeriesConfig, run_series, seats_of
+    from arena.sim.stopping import Stopped
     from arena.store import Store
 
     taken = [seat for seat, _ in args.seat]
@@ -219,22 +222,53 @@ def run_series_command(args: argparse.Namespace) -> int:
 
     with Store.open(args.db) as store:
         try:
-            result = asyncio.run(
-                run_series(
-                    store,
-                    config,
-                    announce=lambda line: print(line, flush=True),
-                    on_game=None if args.json else game_over,
+            result, came = asyncio.run(
+                _until_stopped(
+                    run_series(
+                        store,
+                        config,
+                        announce=lambda line: print(line, flush=True),
+                        on_game=None if args.json else game_over,
+                    )
                 )
             )
         except (OSError, ValueError) as err:
             raise ArenaError(str(err)) from None
+    if result is None:  # the games over are stored already
+        raise Stopped(came)
     summary = result.summary()
     if args.json:
         print_json(summary)
     else:
         print(describe(summary))
     return 0
+
+
+async def _until_stopped(work: Coroutine[Any, Any, T]) -> tuple[T | None, int]:
+    """``work``'s result, or None and the stop signal (SIGINT, SIGTERM, SIGHUP) that
+    cancelled it: handled on the loop, so the work unwinds as a cancellation does."""
+    from arena.sim.stopping import STOP_SIGNALS
+
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(work)
+    came: list[int] = []
+
+    def stop(signum: int) -> None:
+        if not came:
+            came.append(signum)
+            task.cancel()
+
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop, signum)
+    try:
+        return await task, 0
+    except asyncio.CancelledError:
+        if not came:
+            raise
+        return None, came[0]
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
 
 
 def describe(summary: dict[str, Any]) -> str:
