@@ -243,7 +243,10 @@ def _announce_seats(
         if who is None:
             where = f"a platform bot at ws://{shown}:{port}/game/{platform_name(n)}"
         elif who == GRPC_SEAT:
-            where = f"a gRPC bot: arena bot run MODULE:CLASS --server {address} --token {tokens[n]}"
+            where = (
+                f"a gRPC bot: arena bot run MODULE:CLASS --server {address} "
+                f"--token {tokens[n]} --matches {config.games}"
+            )
         else:
             where = f"the built-in bot {who}"
         announce(f"  seat {n}: {where}")
