@@ -37,6 +37,7 @@ from arena.gateways.guandan_ws.server import (
     GuandanWsGateway,
     serving,
 )
+from arena.plural import counted
 from arena.rating import elo_interval, likelihood_of_superiority, wilson_interval
 from arena.store import Store
 
@@ -237,7 +238,7 @@ def _announce_seats(
     tokens: Mapping[int, str],
 ) -> None:
     shown = f"[{config.host}]" if ":" in config.host else config.host
-    games = f"{config.games} game{'s' if config.games != 1 else ''}"
+    games = counted(config.games, "game")
     announce(f"series {config.series_id}: {games}; seats 0 and 2 against 1 and 3")
     for n, who in enumerate(config.seats):
         if who is None:
