@@ -413,6 +413,15 @@ def test_elo_interval() -> None:
     assert low == pytest.approx(-high)
     # A bound beyond a score of 1 is infinite.
     assert elo_interval([1.0, 1.0, 1.0, 0.5])[2] == math.inf
+    # Scores all alike (two games, both lost): no spread, so Wilson's interval on their
+    # mean, not a point at minus infinity; all drawn, an interval about 0.
+    elo, low, high = elo_interval([0.0, 0.0])
+    assert elo == low == -math.inf
+    assert expected(high, 0.0) == pytest.approx(wilson_interval(0, 2)[1])
+    assert 0.5 < expected(high, 0.0) < 1.0
+    elo, low, high = elo_interval([0.5] * 4)
+    assert low < elo == 0.0 < high
+    assert expected(low, 0.0) == pytest.approx(wilson_interval(2, 4)[0])
     # Wider with more confidence.
     _, low95, high95 = elo_interval(scores)
     _, low99, high99 = elo_interval(scores, confidence=0.99)

@@ -33,7 +33,9 @@ def elo_interval(
 
     The interval is the normal one on the mean score, ``mean ± z·s/√n`` with ``s`` the
     sample standard deviation, clipped to [0, 1] and converted to Elo: a bound at 0 or 1
-    is minus or plus infinity. At least two scores are needed.
+    is minus or plus infinity. Scores all alike have no spread to measure: the interval is
+    then Wilson's on their mean (a sweep of few games is not a certainty). At least two
+    scores are needed.
     """
     n = len(scores)
     if n < 2:
@@ -43,9 +45,11 @@ def elo_interval(
     z = _z(confidence)
     mean = math.fsum(scores) / n
     variance = math.fsum((s - mean) ** 2 for s in scores) / (n - 1)
-    margin = z * math.sqrt(variance / n)
-    low = max(0.0, mean - margin)
-    high = min(1.0, mean + margin)
+    if variance == 0.0:
+        low, high = wilson_interval(mean * n, n, confidence)
+    else:
+        margin = z * math.sqrt(variance / n)
+        low, high = max(0.0, mean - margin), min(1.0, mean + margin)
     return (
         elo_difference(mean, scale),
         elo_difference(low, scale),
