@@ -515,6 +515,7 @@ def constants() -> list[tuple[str, str]]:
     from arena.games import sanfu
     from arena.gateways import exec_bot
     from arena.gateways.botzone import bot as botzone
+    from arena.gateways.guandan_ws import server as guandan_ws
     from arena.rating import stats
     from arena.server import app, session
     from arena.sim import differences
@@ -571,6 +572,8 @@ def constants() -> list[tuple[str, str]]:
             _alert("ArenaWebServerErrors", "threshold"),
         ),
         (r"with a 5xx for (?P<figure>\d+ minutes)", _alert("ArenaWebServerErrors", "for")),
+        (r"server unreachable for (?P<figure>\d+ s)", _seconds(guandan_ws.GIVE_UP_AFTER)),
+        (r"for the grace period \(\s*, (?P<figure>\d+ s)\)", grace),
         (r"writes a line over (?P<figure>\d+ KiB)", f"{exec_bot.MAX_ANSWER >> 10} KiB"),
         (r"too much output \(a line over (?P<figure>\d+ MiB)", f"{botzone.MAX_OUTPUT >> 20} MiB"),
     ]

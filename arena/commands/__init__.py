@@ -8,6 +8,7 @@ import json
 import sys
 from typing import TypeAlias
 
+from arena.commands import arguments
 from arena.commands.arguments import ArenaParser, database
 from arena.commands.numbers import json_ready
 from arena.inputs import one_line
@@ -38,4 +39,26 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
     """``--db FILE``, the store (default ``arena.sqlite``)."""
     parser.add_argument(
         "--db", type=database, default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})"
+    )
+
+
+def add_clock_arguments(parser: argparse.ArgumentParser) -> None:
+    """A seat's clock: ``--decision-seconds``, ``--time-bank`` and ``--grace``."""
+    parser.add_argument(
+        "--decision-seconds",
+        type=arguments.seconds,
+        default=10.0,
+        help="time per decision (10; sanfu: 30)",
+    )
+    parser.add_argument(
+        "--time-bank",
+        type=arguments.seconds_or_zero,
+        default=60.0,
+        help="seconds of bank a seat (60)",
+    )
+    parser.add_argument(
+        "--grace",
+        type=arguments.seconds_or_zero,
+        default=30.0,
+        help="seconds a lost seat waits for its bot (30)",
     )

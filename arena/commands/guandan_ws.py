@@ -15,7 +15,13 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from arena.commands import Subcommands, add_db_argument, arguments, print_json
+from arena.commands import (
+    Subcommands,
+    add_clock_arguments,
+    add_db_argument,
+    arguments,
+    print_json,
+)
 from arena.commands.numbers import signed
 from arena.errors import ArenaError, ConfigError
 from arena.inputs import read_text
@@ -157,18 +163,7 @@ def add_parser(sub: Subcommands) -> None:
         default=None,
         help="end a game after this many deals (default: when a team passes A)",
     )
-    series.add_argument(
-        "--decision-seconds", type=arguments.seconds, default=10.0, help="time per decision (10)"
-    )
-    series.add_argument(
-        "--time-bank", type=arguments.seconds_or_zero, default=60.0, help="seconds of bank (60)"
-    )
-    series.add_argument(
-        "--grace",
-        type=arguments.seconds_or_zero,
-        default=30.0,
-        help="seconds a lost seat waits for its bot (30)",
-    )
+    add_clock_arguments(series)
     series.add_argument("--casual", action="store_true", help="the games are not rated")
     series.add_argument(
         "--web-port",

@@ -12,7 +12,13 @@ import asyncio
 import os
 import sys
 
-from arena.commands import Subcommands, add_db_argument, arguments, guandan_ws
+from arena.commands import (
+    Subcommands,
+    add_clock_arguments,
+    add_db_argument,
+    arguments,
+    guandan_ws,
+)
 from arena.commands.metrics_endpoint import add_metrics_arguments
 from arena.commands.web import add_web_arguments
 from arena.errors import ArenaError
@@ -62,24 +68,7 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument(
         "--tls-key", type=arguments.pem_file, metavar="FILE", help="TLS private key (PEM)"
     )
-    parser.add_argument(
-        "--decision-seconds",
-        type=arguments.seconds,
-        default=10.0,
-        help="time per decision (10; sanfu: 30)",
-    )
-    parser.add_argument(
-        "--time-bank",
-        type=arguments.seconds_or_zero,
-        default=60.0,
-        help="seconds of bank a seat (60)",
-    )
-    parser.add_argument(
-        "--grace",
-        type=arguments.seconds_or_zero,
-        default=30.0,
-        help="seconds a lost seat waits for its bot (30)",
-    )
+    add_clock_arguments(parser)
     parser.add_argument(
         "--drain",
         type=arguments.seconds_or_zero,

@@ -39,6 +39,11 @@ from arena.gateways.guandan_ws.server import (
 )
 from arena.plural import counted
 from arena.rating import elo_interval, likelihood_of_superiority, wilson_interval
+from arena.server.session import (
+    DEFAULT_DECISION_SECONDS,
+    DEFAULT_GRACE_SECONDS,
+    DEFAULT_TIME_BANK_SECONDS,
+)
 from arena.store import Store
 
 __all__ = [
@@ -75,9 +80,9 @@ class SeriesConfig:
     port: int = DEFAULT_WS_PORT
     grpc_port: int = 0
     deals: int | None = None
-    decision_seconds: float = 10.0
-    time_bank: float = 60.0
-    grace: float = 30.0
+    decision_seconds: float = DEFAULT_DECISION_SECONDS
+    time_bank: float = DEFAULT_TIME_BANK_SECONDS
+    grace: float = DEFAULT_GRACE_SECONDS
     rated: bool = True
     web_port: int | None = None
     """The web face of the series' store and live games on 127.0.0.1 (None: none)."""
