@@ -302,6 +302,17 @@ def test_register_gives_a_token_that_plays(server: int, capsys: pytest.CaptureFi
     assert "UNAUTHENTICATED" in capsys.readouterr().err
 
 
+def test_a_wait_of_zero_before_filling_asks_for_filling_at_once() -> None:
+    """``--fill-after 0`` fills at once: the wire's 0 would ask for no filling at all
+    (the bot waited for seats for ever)."""
+    from arena.client.runner import fill_after_ms
+
+    assert fill_after_ms(None) == 0
+    assert fill_after_ms(0.0) == 1
+    assert fill_after_ms(0.0001) == 1
+    assert fill_after_ms(0.05) == 50
+
+
 def test_a_lone_bot_plays_with_built_in_bots_after_a_wait(
     server: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -176,6 +176,14 @@ class _Decision:
     deal: int = 0
 
 
+def fill_after_ms(fill_after: float | None) -> int:
+    """``Join.fill_after_ms`` for a wait of ``fill_after`` seconds (``None``: no filling).
+    0 on the wire asks for no filling, so a wait of zero asks for the shortest, 1 ms."""
+    if fill_after is None:
+        return 0
+    return max(1, round(fill_after * 1000))
+
+
 def run_bot(
     bot: object,
     server: str = DEFAULT_SERVER,
@@ -507,7 +515,7 @@ class _Stream:
             variants=list(settings.variants),
             rated=settings.rated,
             matches=left,
-            fill_after_ms=0 if settings.fill_after is None else round(settings.fill_after * 1000),
+            fill_after_ms=fill_after_ms(settings.fill_after),
             fill_bot=settings.fill_bot,
         )
         await self._send(join=join)
