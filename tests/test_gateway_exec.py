@@ -4,18 +4,25 @@ a real server, its mistakes refused and counted as any bot's, its processes clea
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from gateway_programs import gone, held_by, play_one, write_program
+from test_server_seats import Arena, clock
 
 from arena.cards import parse_cards
 from arena.errors import ArenaError
 from arena.games.base import Action
 from arena.gateways.exec_bot import ExecBot, answer_of
 from arena.gateways.program import parse_command
+from arena.server.play import PlayConfig
 from arena.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,3 +152,47 @@ def test_a_command_that_cannot_run_is_one_line() -> None:
         parse_command("no-such-program-here --x")
     with pytest.raises(ArenaError, match="cannot read the command"):
         parse_command("python 'unclosed")
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_arena_bot_run_stopped_by_a_signal_leaves_no_program_behind(
+    store: Store, tmp_path: Path, stop: signal.Signals
+) -> None:
+    """The command's run ends by a stop signal while its program thinks: the program and
+    the child it started are killed, and the command says it was interrupted."""
+    words = write_program(
+        tmp_path,
+        "thinker.py",
+        """
+        import os, subprocess, sys, time
+        pids = open(sys.argv[0] + ".pids", "a")
+        print(os.getpid(), file=pids, flush=True)
+        for line in sys.stdin:
+            child = subprocess.Popen(["sleep", "600"])
+            print(child.pid, file=pids, flush=True)
+            time.sleep(600)
+        """,
+    )
+    pids = Path(words[1] + ".pids")
+    server = Arena(store, PlayConfig(clock=clock(decision=60.0)))
+    try:
+        (token,) = server.tokens("thinker")
+        command = [
+            str(Path(sys.executable).with_name("arena")), "bot", "run", "--exec", shlex.join(words),
+            "--server", server.address, "--token", token, "--casual",
+            "--fill-after", "0.05", "--fill-bot", "first", "--variant", "guandan",
+        ]  # fmt: skip
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as run:
+            started = time.monotonic()
+            while not pids.exists() or len(pids.read_text().split()) < 2:
+                assert run.poll() is None, run.communicate()
+                assert time.monotonic() - started < 120, "the program was never asked"
+                time.sleep(0.05)
+            run.send_signal(stop)
+            _, err = run.communicate(timeout=60)
+        assert run.returncode == 128 + stop, err
+        assert b"interrupted" in err
+        program, child = (int(pid) for pid in pids.read_text().split())
+        assert gone(program) and gone(child)
+    finally:
+        server.close()

@@ -49,11 +49,17 @@ def run_program(
     """Run the program's seat until its matches are over; its processes end with it."""
     bot, chosen = program_bot(exec_command, botzone_command, variants)
 
+    came: list[int] = []
+
+    def stop(signum: int, task: asyncio.Task[RunSummary]) -> None:
+        came.append(signum)
+        task.cancel()
+
     async def main() -> RunSummary:
         loop, task = asyncio.get_running_loop(), asyncio.current_task()
         assert task is not None
         for signum in (signal.SIGTERM, signal.SIGHUP):  # Ctrl-C: asyncio.run's own
-            loop.add_signal_handler(signum, task.cancel)
+            loop.add_signal_handler(signum, stop, signum, task)
         try:
             return await run_bot_async(bot, variants=chosen, **options)
         finally:
@@ -62,6 +68,8 @@ def run_program(
     try:
         return asyncio.run(main())
     except asyncio.CancelledError:
-        raise KeyboardInterrupt from None  # a stop signal: said and exited as Ctrl-C
+        from arena.sim.stopping import Stopped  # said and exited as the CLI says a stop
+
+        raise Stopped(came[0] if came else signal.SIGINT) from None
     finally:
         bot.kill_all()  # a stop that cut the cleanup short
