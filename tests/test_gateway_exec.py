@@ -95,7 +95,7 @@ def test_garbage_and_an_index_out_of_range_are_refused_and_counted(
         """,
     )
     played = play_one(store, ExecBot(words), "guandan")
-    assert played.conduct["malformed"][played.player()] == 2
+    assert played.conduct["malformed"][played.player()] == 2, played.conduct
     assert played.conduct["timeouts"][played.player()] == 0
 
 

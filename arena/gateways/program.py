@@ -29,6 +29,7 @@ from typing import Final
 
 from arena.client.bot import Bot, asked
 from arena.errors import ArenaError
+from arena.plural import counted
 
 __all__ = ["MAX_UNASKED", "Program", "ProgramBot", "ProgramFailed", "parse_command"]
 
@@ -117,7 +118,7 @@ class Program:
             try:
                 line = await stdout.readline()
             except (ValueError, asyncio.LimitOverrunError):
-                failure = ProgramFailed("too_much", f"printed a line over {self.max_line} bytes")
+                failure = self._too_long()
                 break
             if not line:
                 status = await process.wait()
@@ -171,9 +172,12 @@ class Program:
         if isinstance(item, ProgramFailed):
             raise item
         if len(item) > self.max_line:
-            raise ProgramFailed("too_much", f"printed a line over {self.max_line} bytes")
+            raise self._too_long()
         self._unasked = 0
         return item.decode("utf-8", "replace").rstrip("\r\n")
+
+    def _too_long(self) -> ProgramFailed:
+        return ProgramFailed("too_much", f"printed a line over {counted(self.max_line, 'byte')}")
 
     def _drop_unasked(self) -> None:
         while not self._lines.empty():
