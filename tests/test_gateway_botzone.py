@@ -80,9 +80,9 @@ def test_a_botzone_program_plays_shengji_2_with_no_refusal(
         assert stages["deal"] == 25 and stages["play"] == 25  # a card each, a play each trick
         assert stages["cover"] in (0, 1)
     if mode == "long-running":
-        assert bot.turns == 2  # one program per deal
+        assert bot.started == 2  # one program per deal
     else:
-        assert bot.turns == len(log.read_text().splitlines()) > 2 * 25
+        assert bot.started == len(log.read_text().splitlines()) > 2 * 25
     record = played.match.record
     cards_played: Counter[int] = Counter()
     for deal in record["deals"]:
@@ -106,7 +106,7 @@ def test_a_long_running_program_that_exits_is_started_again(store: Store, tmp_pa
     bot, _ = botzone(tmp_path, "--long", "--exit-at", "30")
     played = play_one(store, bot, "shengji-2", decision=1.0)
     assert played.conduct["timeouts"][played.player()] >= 1
-    assert bot.turns >= 2 and not bot.programs
+    assert bot.started >= 2 and not bot.programs
 
 
 def test_card_numbers_are_botzones() -> None:

@@ -183,7 +183,7 @@ async def _phase(
         for bot in bots:
             if hasattr(bot, "aclose"):
                 await bot.aclose()
-    times.programs = sum(getattr(bot, "turns", 0) for bot in bots)
+    times.programs = sum(getattr(bot, "started", 0) for bot in bots)
     return times
 
 

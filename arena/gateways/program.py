@@ -248,6 +248,8 @@ class ProgramBot(Bot):
         """The programs started and not yet stopped."""
         self.failures = 0
         """Decisions in a row the programs failed to answer."""
+        self.started = 0
+        """Programs started so far (each a turn of Botzone's simple mode, or a long run)."""
 
     def deadline(self) -> float:
         decision = asked()
@@ -257,6 +259,7 @@ class ProgramBot(Bot):
         """A new program of the bot's command (started when first asked)."""
         program = Program(self.words, max_line=self.max_line)
         self.programs.append(program)
+        self.started += 1
         return program
 
     async def retire(self, program: Program) -> None:

@@ -48,8 +48,6 @@ class BotzoneBot(ProgramBot):
         """The last answer was refused: its request is asked again."""
         self.data: Any = ""
         self.globaldata: Any = ""
-        self.turns = 0
-        """Programs started (each a turn of the simple mode, or a long run's first)."""
         self._stopping: set[asyncio.Task[None]] = set()
 
     def _deal_for(self, observation: Observation) -> Deal:
@@ -132,7 +130,6 @@ class BotzoneBot(ProgramBot):
             await self._keep_or_stop(live, deadline)
             return line
         program = self.program()
-        self.turns += 1
         envelope = {
             "requests": deal.requests,
             "responses": deal.responses,
