@@ -24,14 +24,13 @@ import asyncio
 import json
 import os
 import tempfile
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 from arena.chance import derive_seed
 from arena.commands import print_json
-from arena.commands.bench_grpc import _quiet, _Server, percentile
+from arena.commands.bench_grpc import _quiet, _Server
+from arena.commands.bench_phases import ROUND_TRIP, Times, run_phase, schedule
 from arena.errors import ConfigError
 from arena.plural import counted
 from arena.store import Store
@@ -40,51 +39,6 @@ __all__ = ["measure", "run_guandan_ws_bench"]
 
 VARIANT: Final = "guandan"
 PHASE_TIMEOUT: Final = 600.0
-ROUND_TRIP: Final = (
-    "round trip = the server's DecisionRequest read by the bot's SDK -> its acceptance read"
-)
-
-
-@dataclass
-class Times:
-    """A phase's round trips (seconds) and the span they cover."""
-
-    round_trips: list[float] = field(default_factory=list)
-    first: float = float("inf")
-    last: float = float("-inf")
-
-    def heard(self, seconds: float) -> None:
-        now = time.perf_counter()
-        self.round_trips.append(seconds)
-        self.first = min(self.first, now - seconds)
-        self.last = max(self.last, now)
-
-    def figures(self) -> dict[str, Any]:
-        decisions = len(self.round_trips)
-        span = max(self.last - self.first, 1e-9)
-        return {
-            "decisions": decisions,
-            "seconds": span,
-            "decisions_per_second": decisions / span,
-            "p50_ms": percentile(self.round_trips, 0.5) * 1000,
-            "p99_ms": percentile(self.round_trips, 0.99) * 1000,
-        }
-
-
-def _schedule(
-    server: _Server, names: tuple[str, ...], seeds: list[int], deals: int, tag: str
-) -> None:
-    from arena.server.session import MatchPlan
-
-    plans = [
-        MatchPlan(VARIANT, names, False, match_id=f"{tag}-{n}", seed=seed, max_deals=deals)
-        for n, seed in enumerate(seeds)
-    ]
-
-    async def schedule() -> None:
-        server.running.play.schedule(plans)
-
-    server._run(schedule())
 
 
 async def _grpc_phase(address: str, tokens: tuple[str, ...], matches: int) -> Times:
@@ -142,11 +96,6 @@ async def _gateway_phase(address: str, tokens: tuple[str, ...], matches: int) ->
     return times
 
 
-def _run(coroutine: Any) -> Times:
-    result: Times = asyncio.run(asyncio.wait_for(coroutine, PHASE_TIMEOUT))
-    return result
-
-
 def measure(matches: int, deals: int, seed: int) -> dict[str, Any]:
     """Both phases on one server; the report (JSON-ready)."""
     load = os.getloadavg()[0]
@@ -161,10 +110,10 @@ def measure(matches: int, deals: int, seed: int) -> dict[str, Any]:
         try:
             tokens = server.register(4)
             names = tuple(f"bench-bot-{n}" for n in range(4))
-            _schedule(server, names, seeds, deals, "grpc")
-            grpc = _run(_grpc_phase(server.address, tokens, matches))
-            _schedule(server, names, seeds, deals, "gateway")
-            gateway = _run(_gateway_phase(server.address, tokens, matches))
+            schedule(server, VARIANT, names, seeds, deals, "grpc")
+            grpc = run_phase(_grpc_phase(server.address, tokens, matches), PHASE_TIMEOUT)
+            schedule(server, VARIANT, names, seeds, deals, "gateway")
+            gateway = run_phase(_gateway_phase(server.address, tokens, matches), PHASE_TIMEOUT)
         finally:
             server.close()
     base, through = grpc.figures(), gateway.figures()

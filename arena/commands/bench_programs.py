@@ -23,19 +23,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import statistics
 import sys
 import tempfile
 import textwrap
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 from arena.chance import derive_seed
 from arena.commands import print_json
-from arena.commands.bench_grpc import _quiet, _Server, percentile
+from arena.commands.bench_grpc import _quiet, _Server
+from arena.commands.bench_phases import ROUND_TRIP, Times, run_phase, schedule
 from arena.errors import ConfigError
 from arena.plural import counted
 from arena.store import Store
@@ -106,53 +104,6 @@ while True:
         break
     requests.append(json.loads(line))
 """
-ROUND_TRIP: Final = (
-    "round trip = the server's DecisionRequest read by the seat's SDK -> its acceptance read"
-)
-
-
-@dataclass
-class Times:
-    """A phase's round trips (seconds), the span they cover, programs started."""
-
-    round_trips: list[float] = field(default_factory=list)
-    first: float = float("inf")
-    last: float = float("-inf")
-    programs: int = 0
-
-    def heard(self, seconds: float) -> None:
-        now = time.perf_counter()
-        self.round_trips.append(seconds)
-        self.first = min(self.first, now - seconds)
-        self.last = max(self.last, now)
-
-    def figures(self) -> dict[str, Any]:
-        decisions = len(self.round_trips)
-        span = max(self.last - self.first, 1e-9)
-        return {
-            "decisions": decisions,
-            "seconds": span,
-            "decisions_per_second": decisions / span,
-            "p50_ms": percentile(self.round_trips, 0.5) * 1000,
-            "mean_ms": statistics.fmean(self.round_trips) * 1000 if decisions else 0.0,
-            "programs_started": self.programs,
-        }
-
-
-def _schedule(
-    server: _Server, names: tuple[str, ...], seeds: list[int], deals: int, tag: str
-) -> None:
-    from arena.server.session import MatchPlan
-
-    plans = [
-        MatchPlan(VARIANT, names, False, match_id=f"{tag}-{n}", seed=seed, max_deals=deals)
-        for n, seed in enumerate(seeds)
-    ]
-
-    async def schedule() -> None:
-        server.running.play.schedule(plans)
-
-    server._run(schedule())
 
 
 async def _phase(
@@ -187,11 +138,6 @@ async def _phase(
     return times
 
 
-def _run(coroutine: Any) -> Times:
-    result: Times = asyncio.run(asyncio.wait_for(coroutine, PHASE_TIMEOUT))
-    return result
-
-
 def measure(matches: int, deals: int, seed: int) -> dict[str, Any]:
     """The four phases on one server; the report (JSON-ready)."""
     from arena.gateways.botzone import BotzoneBot
@@ -221,8 +167,10 @@ def measure(matches: int, deals: int, seed: int) -> dict[str, Any]:
             tokens = server.register(4)
             names = tuple(f"bench-bot-{n}" for n in range(4))
             for phase, make in phases.items():
-                _schedule(server, names, seeds, deals, phase)
-                figures[phase] = _run(_phase(server.address, tokens, matches, make)).figures()
+                schedule(server, VARIANT, names, seeds, deals, phase)
+                played = _phase(server.address, tokens, matches, make)
+                times = run_phase(played, PHASE_TIMEOUT)
+                figures[phase] = {**times.figures(), "programs_started": times.programs}
         finally:
             server.close()
     base = figures["grpc"]

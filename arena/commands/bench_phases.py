@@ -1,0 +1,78 @@
+"""What the gateway benches share: a phase's decision round trips, the fixtures each
+phase plays on the bench's server, and the phase run to its end on a loop of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from arena.commands.bench_grpc import _Server, percentile
+
+__all__ = ["ROUND_TRIP", "Times", "run_phase", "schedule"]
+
+ROUND_TRIP: Final = (
+    "round trip = the server's DecisionRequest read by the seat's SDK -> its acceptance read"
+)
+
+
+@dataclass
+class Times:
+    """A phase's round trips (seconds), the span they cover, the programs it started
+    (program seats)."""
+
+    round_trips: list[float] = field(default_factory=list)
+    first: float = float("inf")
+    last: float = float("-inf")
+    programs: int = 0
+
+    def heard(self, seconds: float) -> None:
+        """One decision's round trip, heard as it ends (``run_bot_async(on_decision=…)``)."""
+        now = time.perf_counter()
+        self.round_trips.append(seconds)
+        self.first = min(self.first, now - seconds)
+        self.last = max(self.last, now)
+
+    def figures(self) -> dict[str, Any]:
+        decisions = len(self.round_trips)
+        span = max(self.last - self.first, 1e-9)
+        return {
+            "decisions": decisions,
+            "seconds": span,
+            "decisions_per_second": decisions / span,
+            "p50_ms": percentile(self.round_trips, 0.5) * 1000,
+            "p99_ms": percentile(self.round_trips, 0.99) * 1000,
+            "mean_ms": statistics.fmean(self.round_trips) * 1000 if decisions else 0.0,
+        }
+
+
+def schedule(
+    server: _Server,
+    variant: str,
+    names: tuple[str, ...],
+    seeds: list[int],
+    deals: int,
+    tag: str,
+) -> None:
+    """The phase ``tag``'s fixtures on ``server``: a casual match of ``deals`` deals per
+    seed, between the bots ``names`` in their seats."""
+    from arena.server.session import MatchPlan
+
+    plans = [
+        MatchPlan(variant, names, False, match_id=f"{tag}-{n}", seed=seed, max_deals=deals)
+        for n, seed in enumerate(seeds)
+    ]
+
+    async def scheduled() -> None:
+        server.running.play.schedule(plans)
+
+    server._run(scheduled())
+
+
+def run_phase(phase: Coroutine[Any, Any, Times], seconds: float) -> Times:
+    """``phase`` run to its end on a loop of its own, given at most ``seconds``."""
+    result: Times = asyncio.run(asyncio.wait_for(phase, seconds))
+    return result
