@@ -28,10 +28,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from arena.chance import derive_seed
-from arena.commands import print_json
 from arena.commands.bench_grpc import _quiet, _Server
-from arena.commands.bench_phases import ROUND_TRIP, Times, run_phase, schedule
-from arena.errors import ConfigError
+from arena.commands.bench_phases import ROUND_TRIP, Times, run_gateway_bench, run_phase, schedule
 from arena.plural import counted
 from arena.store import Store
 
@@ -158,11 +156,4 @@ def _print(report: dict[str, Any]) -> None:
 
 def run_guandan_ws_bench(args: argparse.Namespace) -> int:
     """``arena bench guandan-ws``."""
-    if args.matches < 1 or args.deals < 1:
-        raise ConfigError("--matches and --deals must be at least 1")
-    report = measure(args.matches, args.deals, args.seed)
-    if args.json:
-        print_json(report)
-    else:
-        _print(report)
-    return 0
+    return run_gateway_bench(args, measure, _print)

@@ -3,16 +3,19 @@ phase plays on the bench's server, and the phase run to its end on a loop of its
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from arena.commands import print_json
 from arena.commands.bench_grpc import _Server, percentile
+from arena.errors import ConfigError
 
-__all__ = ["ROUND_TRIP", "Times", "run_phase", "schedule"]
+__all__ = ["ROUND_TRIP", "Times", "run_gateway_bench", "run_phase", "schedule"]
 
 ROUND_TRIP: Final = (
     "round trip = the server's DecisionRequest read by the seat's SDK -> its acceptance read"
@@ -76,3 +79,20 @@ def run_phase(phase: Coroutine[Any, Any, Times], seconds: float) -> Times:
     """``phase`` run to its end on a loop of its own, given at most ``seconds``."""
     result: Times = asyncio.run(asyncio.wait_for(phase, seconds))
     return result
+
+
+def run_gateway_bench(
+    args: argparse.Namespace,
+    measure: Callable[[int, int, int], dict[str, Any]],
+    show: Callable[[dict[str, Any]], None],
+) -> int:
+    """A gateway bench's command: ``measure(matches, deals, seed)``, printed by ``show``
+    or as JSON (``--json``)."""
+    if args.matches < 1 or args.deals < 1:
+        raise ConfigError("--matches and --deals must be at least 1")
+    figures = measure(args.matches, args.deals, args.seed)
+    if args.json:
+        print_json(figures)
+    else:
+        show(figures)
+    return 0
