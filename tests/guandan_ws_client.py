@@ -49,6 +49,20 @@ TYPES = {
     "joker_bomb": "Bomb",
 }
 """The platform's type of each of the engine's kinds (a play event's tag)."""
+MATCH_KINDS = {
+    ("notify", "beginning"),
+    ("notify", "play"),
+    ("notify", "tribute"),
+    ("notify", "anti-tribute"),
+    ("notify", "back"),
+    ("notify", "episodeOver"),
+    ("notify", "gameOver"),
+    ("act", "play"),
+    ("act", "tribute"),
+    ("act", "back"),
+}
+"""The kinds of message (``type``, ``stage``) a seat gets in a whole match; a series ends
+with ``gameResult`` too."""
 RUN_LENGTH = {"straight": 5, "straight_flush": 5, "pair_run": 3, "triple_run": 2}
 
 

@@ -22,7 +22,14 @@ from typing import Any
 import leak_plants as plants
 import pytest
 from google.protobuf import json_format
-from guandan_ws_client import PlatformClient, entry_problems, is_code, our_text, random_policy
+from guandan_ws_client import (
+    MATCH_KINDS,
+    PlatformClient,
+    entry_problems,
+    is_code,
+    our_text,
+    random_policy,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from public_cards import Statement, statement_for
@@ -47,19 +54,7 @@ from arena.gateways.guandan_ws import (
 )
 from arena.server.remote import event_to_proto, observation_to_proto, struct
 
-ALL_KINDS = {
-    ("notify", "beginning"),
-    ("notify", "play"),
-    ("notify", "tribute"),
-    ("notify", "anti-tribute"),
-    ("notify", "back"),
-    ("notify", "episodeOver"),
-    ("notify", "gameOver"),
-    ("notify", "gameResult"),
-    ("act", "play"),
-    ("act", "tribute"),
-    ("act", "back"),
-}
+ALL_KINDS = MATCH_KINDS | {("notify", "gameResult")}
 TWO_DECKS = Counter({card: 2 for card in range(NUM_KINDS)})
 MAX_DEALS = 60
 

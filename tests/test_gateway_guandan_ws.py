@@ -23,7 +23,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from guandan_ws_client import PlatformClient, entry_problems, is_code, our_text, play_websocket
+from guandan_ws_client import (
+    MATCH_KINDS,
+    PlatformClient,
+    entry_problems,
+    is_code,
+    our_text,
+    play_websocket,
+)
 from public_cards import statement_for
 from test_server_play import held_cards
 from test_server_seats import Arena, clock
@@ -47,18 +54,7 @@ SEED = 0
 """A seed whose first three deals, every seat answering with its first action, have a
 tribute, a return and a refused tribute (GD-13 … GD-15)."""
 DEALS = 3
-ALL_KINDS = {
-    ("notify", "beginning"),
-    ("notify", "play"),
-    ("notify", "tribute"),
-    ("notify", "anti-tribute"),
-    ("notify", "back"),
-    ("notify", "episodeOver"),
-    ("notify", "gameOver"),
-    ("act", "play"),
-    ("act", "tribute"),
-    ("act", "back"),
-}
+ALL_KINDS = MATCH_KINDS
 WAIT = 120.0
 
 
