@@ -82,6 +82,15 @@ def click_cards(page: Page, cards: list[str]) -> None:
                 break
 
 
+def first_play(page: Page) -> str:
+    """The first listed action that plays cards, or "" when the decision lists none (a
+    follow that nothing in the hand beats)."""
+    texts = page.locator("#legal .legal-action").evaluate_all(
+        "(buttons) => buttons.map((button) => button.dataset.action)"
+    )
+    return next((text for text in texts if text.startswith("play ")), "")
+
+
 def play_by_clicks(page: Page) -> int:
     """Play the seat's decisions until the match is over: a listed action's cards
     clicked in the hand and sent, or (no cards, or cards read one way among several)
@@ -154,8 +163,12 @@ def test_a_refused_play_shows_its_reason_and_the_turn_stays(live: Live, pages: P
     assert seat_state(page) == ("acting", request)
     shoot(page, "seat-refused")
     page.click("#clear")
-    playing = page.locator("#legal .legal-action[data-action^='play ']").first
-    text = playing.get_attribute("data-action") or ""
+    text = first_play(page)
+    while not text:  # only a pass beats what a random bot led: pass until a play is legal
+        page.locator("#legal .legal-action[data-action='pass']").click()
+        assert wait_turn(page, request) == "acting", "the deal ended before a play was legal"
+        _, request = seat_state(page)
+        text = first_play(page)
     click_cards(page, text.split(" ")[1:])  # the focus is on the last card clicked
     page.keyboard.press("Enter")
     deadline = time.monotonic() + WAIT
