@@ -15,6 +15,7 @@ from arena.games.base import Action, Observation
 from bots.guandan.decide import choose_play, choose_return, choose_tribute
 from bots.guandan.partition import Partition, splitter
 from bots.guandan.view import read_view
+from bots.style import DEFAULT_STYLE, Style
 
 __all__ = ["GuandanHeuristic"]
 
@@ -31,8 +32,9 @@ class GuandanHeuristic:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, style: Style = DEFAULT_STYLE) -> None:
         self.seed = seed
+        self.style = style
 
     def act(self, observation: Observation) -> Action:
         if observation.game != "guandan":

@@ -2,7 +2,8 @@
 
 The family comes from ``observation.game`` (``guandan``, ``shengji-N``, ``sanfu``); each
 family's strategy lives in its own module and is created on first use with this bot's
-seed, so one ``HeuristicBot`` can sit at any table.
+seed and style (:mod:`bots.style`: ``heuristic:risk=0.6,points=0.2``), so one
+``HeuristicBot`` can sit at any table.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import importlib
 from typing import Final, Protocol
 
 from arena.games.base import Action, Observation
+from bots.style import DEFAULT_POINTS, DEFAULT_RISK, Style
 
 __all__ = ["HeuristicBot", "family_of"]
 
@@ -31,12 +33,16 @@ def family_of(game: str) -> str:
 
 
 class HeuristicBot:
-    """Plays each game by its family's explicit rules of thumb."""
+    """Plays each game by its family's explicit rules of thumb, in a style: ``risk``
+    (cautious 0 ↔ aggressive 1) and ``points`` (tempo-first 0 ↔ points-first 1)."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(
+        self, seed: int = 0, risk: float = DEFAULT_RISK, points: float = DEFAULT_POINTS
+    ) -> None:
         self._seed = seed
+        self.style = Style(risk, points)
         self._strategies: dict[str, _Strategy] = {}
         self._by_game: dict[str, _Strategy] = {}
 
@@ -52,6 +58,6 @@ class HeuristicBot:
         strategy = self._strategies.get(family)
         if strategy is None:
             module, cls = _STRATEGIES[family]
-            strategy = getattr(importlib.import_module(module), cls)(self._seed)
+            strategy = getattr(importlib.import_module(module), cls)(self._seed, self.style)
             self._strategies[family] = strategy
         return strategy

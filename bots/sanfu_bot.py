@@ -30,6 +30,7 @@ from bots.sanfu.follow import choose_follow
 from bots.sanfu.hand import read_hand
 from bots.sanfu.lead import choose_lead
 from bots.sanfu.view import PlayedMemory, read_view
+from bots.style import DEFAULT_STYLE, Style
 
 __all__ = ["Decision", "SanfuHeuristic"]
 
@@ -48,8 +49,9 @@ class SanfuHeuristic:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, style: Style = DEFAULT_STYLE) -> None:
         self.seed = seed
+        self.style = style
         self._memory = PlayedMemory()
 
     def act(self, observation: Observation) -> Action:

@@ -27,6 +27,7 @@ from bots.shengji.following import choose_follow, constructed_follows
 from bots.shengji.leading import choose_lead
 from bots.shengji.memory import Memory, new_memory
 from bots.shengji.view import View
+from bots.style import DEFAULT_STYLE, Style
 
 __all__ = ["ShengjiHeuristic"]
 
@@ -36,8 +37,9 @@ class ShengjiHeuristic:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, style: Style = DEFAULT_STYLE) -> None:
         self.seed = seed
+        self.style = style
         self._memories: dict[Seat, Memory] = {}
 
     def act(self, observation: Observation) -> Action:
