@@ -42,7 +42,7 @@ def test_only_numeric_parameters_are_offered() -> None:
     assert offered["samples"] is int and offered["candidates"] is int
     assert offered["margin"] is float and offered["max_seconds"] is float
     assert "rollout" not in offered and "options" not in offered and "seed" not in offered
-    assert bots.parameters("heuristic") == {}
+    assert bots.parameters("heuristic") == {"risk": float, "points": float}  # its style
     assert bots.parameters("first") == {}
 
 
@@ -53,6 +53,8 @@ def test_only_numeric_parameters_are_offered() -> None:
         ("search:rollout=1", "'rollout'"),
         ("search:seed=1", "'seed'"),
         ("heuristic:samples=2", "'samples'"),
+        ("heuristic:risk=1.5", "risk must be a number from 0 to 1"),
+        ("heuristic:points=-0.1", "points must be a number from 0 to 1"),
         ("search:samples", "'samples'"),
         ("search:samples=1,samples=2", "'samples'"),
         ("search:samples=1.5", "'samples'"),
