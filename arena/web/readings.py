@@ -3,29 +3,28 @@
 - Guandan: every combination the cards can be played as (GD-8), each with its deciding
   rank, and how many wild cards (GD-6) stand in; or why they make none.
 - Shengji, a lead of several units of one suit (a throw, SJ-17): whether it is safe to
-  try from what the person knows. The cards still out are the decks less the person's
-  hand, every card played so far and (for the dealer) the buried kitty; the throw is
-  *safe* when it would stand even if one opponent held every card still out of its suit,
-  else it *may fail*, and the unit that would be played instead is named.
+  try from what the person knows, read by :mod:`arena.games.shengji.reading` (the one
+  reading the heuristic bot throws by): *safe* when it would stand even if one opponent
+  held every card still out of its suit, else it *may fail*, and the unit that would be
+  played instead is named.
 - sanfu reads a selection when it is sent: the engine's refusal says what was wrong.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena import games
-from arena.cards import NUM_KINDS, SUITS, Card, format_card, parse_card, parse_cards
+from arena.cards import SUITS, Card, format_card, parse_card, parse_cards
 from arena.errors import ParseError
 from arena.games import family_of
 from arena.games.base import Observation
 from arena.games.guandan.combos import no_combination_reason, play_readings, wild_card
 from arena.games.shengji import ShengjiGame
 from arena.games.shengji.order import TrumpOrder
+from arena.games.shengji.reading import cards_out, read_throw
 from arena.games.shengji.shapes import decompose
-from arena.games.shengji.trick import check_throw
 from arena.web.i18n import translate
 from arena.web.table_guandan import reading_label
 from arena.web.table_text import Words
@@ -89,19 +88,11 @@ def _throw(observation: Observation, cards: Sequence[Card], lang: str) -> str | 
     assert isinstance(game, ShengjiGame)
     if len(units) < 2 or not game.rules.throws_allowed:
         return None
-    out = Counter({card: game.decks for card in range(NUM_KINDS)})
-    out.subtract(observation.hand)
-    for event in observation.events:
-        if event.kind == "play":
-            out.subtract(event.cards)
     buried = observation.private.get("buried")
-    if buried:
-        out.subtract(parse_cards(str(buried)))
-    suit = order.suits[cards[0]]
-    still_out = [
-        card for card, count in out.items() if order.suits[card] == suit for _ in range(count)
-    ]
-    forced = check_throw(units, [still_out], order)
+    out = cards_out(
+        game.decks, observation.hand, observation.events, parse_cards(str(buried)) if buried else ()
+    )
+    forced = read_throw(units, out, order)
     words = Words(lang)
     if forced is None:
         return translate(lang, "tables.throw_safe")
