@@ -3,7 +3,8 @@
 The split follows the rules a player uses to read a hand:
 
 * **bombs aside** — four or more natural cards of a rank, the four jokers, and a
-  natural straight flush when taking it out costs no extra plays, are kept apart:
+  straight flush (natural, or with wild cards filling its gaps, GD-6) when taking it
+  out costs no extra plays, are kept apart:
   they win the lead when it matters and are never broken up for small plays;
 * **sequences or sets, lowest rank first** — a dynamic programme walks the ranks
   from the lowest: each rank either starts a sequence (straight, 3 consecutive
@@ -219,28 +220,32 @@ class Splitter:
         counts = _pack(pools)
         best_total = float("inf")
         best_plan: tuple[Combo | None, int] = (None, -1)
-        for flush in (None, *_natural_flushes(pools)):
-            after_flush = counts
+        for flush in (None, *_flushes(pools, wilds, wild)):
+            after_flush, free = counts, wilds
             flush_cost = 0.0
             if flush is not None:
-                after_flush -= sum(1 << (2 * (card >> 2)) for card in flush.cards)
+                after_flush -= sum(1 << (2 * (card >> 2)) for card in flush.cards if card != wild)
+                free -= flush.cards.count(wild)
                 flush_cost = STRAIGHT_FLUSH_COST
             for low in (-1, 0, 1, 2):  # no sequence with the ace low, or one of each shape
                 after, need, low_cost = after_flush, 0, 0.0
                 if low >= 0:
-                    taken = _take_sequence(after_flush, wilds, 0, low)
+                    taken = _take_sequence(after_flush, free, 0, low)
                     if taken is None:
                         continue
                     after, need, top = taken
                     low_cost = _SEQUENCE_COST[top]
-                total = flush_cost + low_cost + self._best(after, wilds - need, 0)
+                total = flush_cost + low_cost + self._best(after, free - need, 0)
                 if total < best_total:
                     best_total, best_plan = total, (flush, low)
         flush, low = best_plan
         if flush is not None:
             bombs.append(flush)
             for card in flush.cards:
-                pools[card >> 2].remove(card)
+                if card == wild:
+                    wilds -= 1
+                else:
+                    pools[card >> 2].remove(card)
         return self._build(pools, wilds, low, bombs, fixed, base + best_total)
 
     def _build(
@@ -436,22 +441,25 @@ _SEQUENCE_SHIFTS = [
 """The same, as bit shifts into packed counts."""
 
 
-def _natural_flushes(pools: list[list[Card]]) -> list[Combo]:
-    """Every straight flush made of natural cards (no wild card)."""
+def _flushes(pools: list[list[Card]], wilds: int, wild: Card) -> list[Combo]:
+    """Every straight flush of the natural cards, and with the wild cards (GD-6, GD-7)
+    filling one gap each: the split weighs each against the plays its cards make
+    otherwise."""
     masks = [0, 0, 0, 0]
     for r, pool in enumerate(pools):
         for card in pool:
             masks[card & 3] |= _POSITION_BITS[r]
     found = []
     for suit, mask in enumerate(masks):
-        if mask.bit_count() < 5:
+        if mask.bit_count() < 5 - wilds:
             continue
         for start in range(10):
-            if (mask >> start) & 31 == 31:
-                ranks = _SEQUENCE_RANKS[0][start]
-                assert ranks is not None
-                cards = tuple(sorted(r * 4 + suit for r in ranks))
-                found.append(_combo(cards, Kind.STRAIGHT_FLUSH, start + 5))
+            missing = 5 - ((mask >> start) & 31).bit_count()
+            if missing > wilds:
+                continue
+            positions = range(start, start + 5)
+            cards = [_position_rank(p) * 4 + suit for p in positions if mask >> p & 1]
+            found.append(_combo((*cards, *(wild,) * missing), Kind.STRAIGHT_FLUSH, start + 5))
     return found
 
 
