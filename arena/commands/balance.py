@@ -158,11 +158,13 @@ def add_parser(sub: Subcommands) -> None:
     )
     parser.add_argument(
         "--bots",
-        default=DEFAULT_BOTS,
+        action="append",
         metavar="BOTS",
         help="the players' bots, comma-separated: one for all (e.g. heuristic, "
         "search:samples=8), one per team (players 0 and 2, then 1 and 3: heuristic,random) "
-        f"or one per player (default {DEFAULT_BOTS})",
+        f"or one per player (default {DEFAULT_BOTS}); repeatable: each --bots is a "
+        "population, played as a run of its own, and the report says whether each "
+        "difference holds in every population or depends on the style",
     )
     parser.add_argument(
         "--seed", type=arguments.seed, default=0, help="seed of the deals (default 0)"
@@ -303,7 +305,24 @@ def run_balance(args: argparse.Namespace) -> int:
         with Store.open(args.db) as store:
             if args.resume:
                 restore(args, _stored_run(store, args.resume), _parse_balance)
-            return _run(args, store)
+            # imported here: that module renders with this one's functions
+            from arena.commands.balance_populations import population_runs, publish_populations
+
+            runs = population_runs(args)
+            if len(runs) == 1:
+                exit_code, data = _run(runs[0], store)
+                _publish(data, args)
+                return exit_code
+            played: list[dict[str, Any]] = []
+            exit_code = 0
+            for index, population in enumerate(runs, start=1):
+                print(f"population {index} of {len(runs)}: {population.bots}", file=sys.stderr)
+                exit_code, data = _run(population, store)
+                played.append(data)
+                if exit_code:  # interrupted: the populations played so far are reported
+                    break
+            publish_populations(played, runs, args)
+            return exit_code
     except ArenaError as err:
         return refuse(str(err))
 
@@ -322,7 +341,9 @@ def _stored_run(store: Store, name: str) -> BalanceRun:
     return run
 
 
-def _run(args: argparse.Namespace, store: Store) -> int:
+def _run(args: argparse.Namespace, store: Store) -> tuple[int, dict[str, Any]]:
+    """Play (or resume) the run of one population (``args.bots`` one lineup): its exit
+    code (0, or 128 + the signal that stopped it) and its report."""
     specs = variant_specs(args.balance_items)
     players = bots.lineup(arguments.bot_names(args.bots, "--bots"))
     games = []
@@ -352,8 +373,7 @@ def _run(args: argparse.Namespace, store: Store) -> int:
         and stored.definition == json.loads(json.dumps(definition(args, specs, players)))
     ):
         print(f"balance run {name} is finished: its stored report", file=sys.stderr)
-        _publish(stored.report, args)
-        return 0
+        return 0, stored.report
     started = time.perf_counter()
     interrupted = False
     exit_code = 0
@@ -451,8 +471,7 @@ def _run(args: argparse.Namespace, store: Store) -> int:
             f"are stored: play the rest with arena balance --resume {name}",
             file=sys.stderr,
         )
-    _publish(data, args)
-    return exit_code
+    return exit_code, data
 
 
 @dataclass

@@ -1,0 +1,151 @@
+"""Several populations of bots, one balance question: does each rule change's effect hold
+in every population, or does it depend on the style of play?
+
+A balance run may name several populations (``--bots`` more than once, e.g. cautious
+and aggressive heuristic bots). Each is played as a run of its own, on the same variants,
+deals and seeds, and reports its differences from the baseline (a variant against the
+first one, per row of the comparison: :mod:`arena.sim.differences`). :func:`style_rows`
+lines those differences up, row by row and variant by variant, one per population, and
+gives each a verdict:
+
+* ``holds`` — significant in every population, in the same direction;
+* ``depends`` — significant in some populations and not in others, or significant in
+  opposite directions: the effect depends on the style;
+* ``none`` — significant in no population;
+* ``not_exercised`` — the variant's options never came into play in any population;
+  a population where they never came into play is named (``not_exercised``) and left
+  out of the verdict: a difference measured without the option in play says nothing of
+  the option.
+
+Which differences are significant is decided again across populations: by Holm's
+procedure over every difference of every population together (rows × variants ×
+populations), at the same family-wise error rate as a single report, so the chance that
+any difference called significant in the whole section is not real stays at most
+:data:`arena.sim.differences.FAMILY_ERROR`. A population's own report corrects over its
+own differences only, so a borderline difference may be significant there and not here.
+
+``depends`` says where the effect was shown, not that the effects differ: an effect
+significant in one population and not in another may be the same effect measured with
+less precision. Each row therefore also tests whether the populations' effects differ
+(``differs``): the two-sided p-value of the largest gap between two populations'
+differences (a z-test on their difference, each difference's standard error read from
+its 95% interval, Bonferroni over the pairs), corrected by Holm over the rows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from statistics import NormalDist
+from typing import Any, Final
+
+from arena.sim.differences import holm
+
+__all__ = ["VERDICTS", "style_rows"]
+
+VERDICTS: Final = {
+    "holds": "holds in every population",
+    "depends": "depends on the style",
+    "none": "in no population",
+    "not_exercised": "not exercised in any population",
+}
+"""A verdict's key and its words."""
+
+_Z95: Final = NormalDist().inv_cdf(0.975)
+_KEYS: Final = ("section", "section_text", "row", "row_text", "kind", "baseline", "variant")
+"""The fields of a difference record that say which difference it is."""
+
+
+def style_rows(
+    reports: Sequence[Mapping[str, Any]], populations: Sequence[str]
+) -> list[dict[str, Any]]:
+    """Each difference of the populations' ``reports`` (their ``differences`` records)
+    with, per population (named by ``populations``), its figures and whether it is
+    significant across populations, and the row's verdict. A record that names the
+    options it does not measure (``not_exercised``: they came into play in neither the
+    variant nor the baseline) is shown as such and left out of the tests."""
+    found: dict[tuple[Any, ...], list[dict[str, Any] | None]] = {}
+    for index, data in enumerate(reports):
+        for record in data.get("differences", []):
+            cells = found.setdefault(tuple(record[key] for key in _KEYS), [None] * len(reports))
+            cells[index] = record
+    tested = [  # the family: every difference measured with the options in play
+        cell for cells in found.values() for cell in cells if cell and _exercised(cell)
+    ]
+    significant = dict(zip(map(id, tested), holm([cell["p"] for cell in tested]), strict=True))
+    rows = []
+    for key, cells in found.items():
+        shown = [
+            {
+                "population": name,
+                "exercised": _exercised(cell),
+                **(
+                    {k: cell[k] for k in ("diff", "low", "high", "p")}
+                    | {"significant": significant.get(id(cell), False)}
+                    if cell is not None
+                    else {"diff": None}
+                ),
+            }
+            for name, cell in zip(populations, cells, strict=True)
+        ]
+        rows.append(
+            {
+                **dict(zip(_KEYS, key, strict=True)),
+                "populations": shown,
+                **verdict(shown),
+                "differs_p": differs(shown),
+            }
+        )
+    gapped = [row for row in rows if row["differs_p"] is not None]
+    for row in rows:
+        row["differs"] = False
+    for row, differ in zip(gapped, holm([row["differs_p"] for row in gapped]), strict=True):
+        row["differs"] = differ
+    return rows
+
+
+def verdict(cells: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A row's verdict from its cells (one per population): its key, its words, and the
+    populations where the variant's options never came into play."""
+    unused = [cell["population"] for cell in cells if not cell["exercised"]]
+    measured = [cell for cell in cells if cell["exercised"]]
+    if not measured:
+        key = "not_exercised"
+    else:
+        signs = {math.copysign(1.0, c["diff"]) for c in measured if c.get("significant")}
+        shown = sum(1 for c in measured if c.get("significant"))
+        if shown == len(measured) and len(signs) == 1:
+            key = "holds"
+        elif shown == 0:
+            key = "none"
+        else:
+            key = "depends"
+    text = VERDICTS[key]
+    if unused and measured:
+        text = {"holds": "holds in every population where exercised"}.get(key, text)
+        text += f"; not exercised in {', '.join(unused)}"
+    return {"verdict": key, "verdict_text": text, "not_exercised": unused}
+
+
+def differs(cells: Sequence[Mapping[str, Any]]) -> float | None:
+    """The p-value that the populations' differences are not all the same: the smallest
+    two-sided z-test p-value over the pairs of populations (each difference's standard
+    error read from its 95% interval), times the number of pairs (Bonferroni); None with
+    fewer than two differences with a spread."""
+    measured = [
+        (c["diff"], (c["high"] - c["low"]) / (2 * _Z95))
+        for c in cells
+        if c["exercised"] and c.get("diff") is not None and c["high"] > c["low"]
+    ]
+    pairs = list(combinations(measured, 2))
+    if not pairs:
+        return None
+    gaps = [abs(a - b) / math.hypot(sa, sb) for (a, sa), (b, sb) in pairs]
+    return min(1.0, len(pairs) * 2.0 * (1.0 - NormalDist().cdf(max(gaps))))
+
+
+def _exercised(cell: Mapping[str, Any] | None) -> bool:
+    """Whether a difference measures its variant's options (a missing one is no
+    measurement, but not for want of the options: it is shown as no figure)."""
+    return cell is None or not cell.get("not_exercised")
