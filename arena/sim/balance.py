@@ -48,6 +48,7 @@ from arena.games.shengji.scoring import (
 )
 from arena.games.shengji.state import ShengjiState
 from arena.games.shengji.trick import largest_unit_cards, widest_set
+from arena.games.usage import rule_key, rules_applied
 from arena.match import deal_seed, play_deal
 from arena.rating import wilson_interval
 from arena.sim.runner import Runner
@@ -111,9 +112,11 @@ def deal_facts(
     ``match_over``, ``winner_team``, ``dealer_team`` (None when the deal has none),
     ``first_out`` (the seat out first, climbing games), ``change`` (the result as a
     label: levels gained, or the stake), ``gain`` (levels or stake won) and ``points``
-    (None in Guandan), plus family facts: Shengji ``kitty_multiplier``,
-    ``defenders_won_last``, ``last_bonus``; Guandan ``tribute`` (one of
-    :data:`TRIBUTE_KINDS`), ``receiver_team`` and ``receiver_gain``; sanfu ``turned``,
+    (None in Guandan), ``rules`` (the rule ids and uses the deal applied, in rule order:
+    :func:`arena.games.usage.rules_applied`; a forfeit deal's too), plus family facts:
+    Shengji ``kitty_multiplier``, ``defenders_won_last``, ``last_bonus``; Guandan
+    ``tribute`` (one of :data:`TRIBUTE_KINDS`), ``receiver_team`` and ``receiver_gain``;
+    sanfu ``turned``,
     ``same_receiver``, ``receiver_was_first``, ``swapped``, ``sweep``, ``stake``,
     ``joker_bonus`` and ``transferred``.
     """
@@ -123,6 +126,7 @@ def deal_facts(
         "decisions": decisions,
         "match_over": outcome.next_setup is None,
         "forfeit": "forfeit" in outcome.details or "fled" in outcome.details,
+        "rules": sorted(rules_applied(state), key=rule_key),
     }
     if facts["forfeit"]:
         return facts
@@ -256,7 +260,8 @@ class Summary:
     """Counts and sums of deal facts of one variant; ``a + b`` merges (associative).
 
     ``counts`` maps a key to an integer: a count (``deals``, ``seat_wins/2``,
-    ``change/+3``, ``tribute/single/receiver_wins`` …) or a sum (``decisions``,
+    ``change/+3``, ``tribute/single/receiver_wins``, ``rules/SJ-17/failed``: the deals
+    in which a rule id or use applied, forfeit deals included …) or a sum (``decisions``,
     ``points``) with its sum of squares (``decisions_sq``) for the intervals.
     """
 
@@ -286,6 +291,8 @@ class Summary:
         """Count one deal's facts (from :func:`deal_facts`)."""
         self.add("deals")
         self.add_sum("decisions", int(facts["decisions"]))
+        for rule in facts.get("rules", ()):  # every deal, a forfeit too: out of "deals"
+            self.add(f"rules/{rule}")
         if facts["match_over"]:
             self.add("matches")
         if facts["forfeit"]:
@@ -550,7 +557,8 @@ def report(summary: Summary, spec: VariantSpec, options: Mapping[str, Any]) -> d
 
     Sections: ``dealer_team``, ``seats``, ``first_out`` (climbing games),
     ``level_changes``, ``gain``, ``points`` (Shengji, sanfu), ``length`` and one
-    family section: ``kitty`` (Shengji), ``tribute`` (Guandan) or ``reveal`` (sanfu).
+    family section: ``kitty`` (Shengji), ``tribute`` (Guandan) or ``reveal`` (sanfu);
+    ``rules``: each rule id or use seen (:mod:`arena.games.usage`) → its rate per deal.
     """
     kind = family(summary.game)
     scored = summary["scored"]
@@ -602,7 +610,17 @@ def report(summary: Summary, spec: VariantSpec, options: Mapping[str, Any]) -> d
         data["tribute"] = _tribute_section(summary)
     else:
         data["reveal"] = _reveal_section(summary)
+    data["rules"] = _rules_section(summary)
     return data
+
+
+def _rules_section(summary: Summary) -> dict[str, Any]:
+    """Every rule id and use seen, in rule order: the share of all deals it applied in."""
+    seen = sorted(
+        (key.removeprefix("rules/") for key in summary.counts if key.startswith("rules/")),
+        key=rule_key,
+    )
+    return {rule: rate(summary[f"rules/{rule}"], summary["deals"]) for rule in seen}
 
 
 def _kitty_section(summary: Summary) -> dict[str, Any]:
