@@ -17,6 +17,7 @@ from arena.match import Policy, play_match
 from bots.guandan.partition import Splitter, splitter
 from bots.guandan_bot import GuandanHeuristic
 from bots.simple import RandomBot
+from bots.style import Style
 
 GAME = GuandanGame()
 TWO_DECKS = deck(2)
@@ -125,16 +126,18 @@ def test_same_seed_same_match() -> None:
     assert [d.actions for d in records[0].deals] == [d.actions for d in records[1].deals]
 
 
-def test_decisions_depend_only_on_the_observation() -> None:
-    """The observations of a whole match, replayed backwards to one fresh bot, get the
-    same answers: nothing carries over from earlier decisions or other seats."""
-    bots = [Recording(GuandanHeuristic(seat)) for seat in range(4)]
+@pytest.mark.parametrize("style", [Style(), Style(risk=1.0, points=0.0), Style(0.0, 1.0)])
+def test_decisions_depend_only_on_the_seed_and_the_observation(style: Style) -> None:
+    """The observations of a whole match, replayed backwards to fresh bots of the same
+    seeds and style, get the same answers: nothing carries over from earlier decisions
+    or other seats (the style's draws too)."""
+    bots = [Recording(GuandanHeuristic(seat, style)) for seat in range(4)]
     play_match(GAME, bots, seed=21, max_deals=3)
-    seen = [pair for bot in bots for pair in bot.seen]
-    assert len(seen) > 100
-    fresh = GuandanHeuristic(seed=99)
-    for observation, action in reversed(seen):
-        assert fresh.act(observation) == action
+    assert sum(len(bot.seen) for bot in bots) > 100
+    for seat, bot in enumerate(bots):
+        fresh = GuandanHeuristic(seat, style)
+        for observation, action in reversed(bot.seen):
+            assert fresh.act(observation) == action
 
 
 def test_refuses_another_game_and_a_seat_not_to_act() -> None:

@@ -9,7 +9,10 @@ actions, with the hand's split (:mod:`bots.guandan.partition`) as the plan:
 * **two plays from the end, lead the stronger** one (the likelier to win the trick),
   so that the other goes out from the lead;
 * **feed the partner** who is about to go out (and closer than the opponents):
-  lead a low combination small enough for them to follow;
+  lead a low combination small enough for them to follow; when an opponent leads,
+  **take the lead to feed** with a combination of the plan (controls included);
+* **let a finishing partner's play stand** (GD-11, 接风): never overtake the partner,
+  above all not their last play — when it wins the trick the lead comes to us;
 * **block an opponent who is about to go out**: lead combinations with more cards
   than they hold, or failing that the strongest;
 * **do not overtake the partner**: when the partner is winning the trick, pass,
@@ -17,10 +20,33 @@ actions, with the hand's split (:mod:`bots.guandan.partition`) as the plan:
 * **follow an opponent cheaply**: with a combination of the plan, else by breaking
   one when the plan keeps as many plays; a control card (joker, level card) is not
   spent on a low play early on;
-* **bombs when they matter**: when an opponent is about to go out, or when taking
-  the lead lets us go out (no more plays left than bombs to win leads back);
-* **tribute and return**: give the tribute card whose loss hurts the plan least,
-  and return a low card that breaks no combination.
+* **bombs when they matter** (GD-9): when an opponent is about to go out, or when
+  taking the lead lets us go out (no more plays left than bombs to win leads back);
+* **wild cards** (GD-6, GD-7) are placed by the split: in a straight flush or a bomb
+  when that sheds the hand in fewer plays than using them as level cards or in
+  sequences, and such a bomb is played like any other;
+* **tribute and return** (GD-13, GD-14): give the tribute card whose loss hurts the
+  plan least (the engine lists only the highest cards, the wild card excepted), and
+  return a low card that breaks no combination. Refusing tribute (GD-15) is no
+  decision: the engine refuses it whenever the givers hold both big jokers.
+
+The style (:mod:`bots.style`) moves these levers:
+
+* ``risk`` (cautious 0 ↔ aggressive 1) — **early bombs** (GD-9): with no planned
+  play to beat an opponent, bomb to take the lead at a rate of ``risk`` ×
+  :data:`EARLY_BOMB_RATE` (kept for a strong play or a long one worth stopping);
+  **breaking combinations to follow** (GD-10): the plan may get up to
+  ``risk`` × :data:`BREAK_PER_RISK` plays costlier; **controls spent early**: a
+  joker or level card goes on a low play at a rate of ``risk``² ×
+  :data:`CONTROL_RATE`;
+* ``points`` (tempo-first 0 ↔ team-first 1, GD-11, GD-16) — **feeding the
+  partner**: a partner is fed from :func:`feed_limit` cards (2 at 0, 4 at the
+  default, 6 at 1), and from :data:`TEAM_FIRST` up even when an opponent is as close,
+  and before our own last two plays (the double finish, GD-16, is worth more than our
+  own exit); **overtaking the partner**: from :data:`TEAM_FIRST` never, below
+  :data:`TEMPO_FIRST` with any cheap planned play; **the return to a partner**
+  (GD-13): from :data:`TEAM_FIRST` the highest loose card the rule allows (help the
+  partner), else the lowest (keep our own hand).
 """
 
 from __future__ import annotations
@@ -28,24 +54,52 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from arena.cards import Card, format_cards
-from arena.games.base import PASS, Action, Observation
-from arena.games.guandan.combos import LEVEL_VALUE, Kind, card_value, play_readings, strength
+from arena.games.base import PASS, Action, Observation, partner_of
+from arena.games.guandan.combos import (
+    LEVEL_VALUE,
+    Kind,
+    Reading,
+    card_value,
+    play_readings,
+    strength,
+)
 from bots.guandan.partition import Combo, Partition
 from bots.guandan.view import View
+from bots.style import DEFAULT_STYLE, Style
 
-__all__ = ["Split", "choose_play", "choose_return", "choose_tribute"]
+__all__ = ["Draw", "Split", "choose_play", "choose_return", "choose_tribute", "feed_limit"]
 
 Split = Callable[[tuple[Card, ...]], Partition]
 """The split of a hand (cached by the caller)."""
+Draw = Callable[[str, float], bool]
+"""Whether a choice named ``what`` taken at a rate is taken at this decision
+(:func:`bots.style.chance`, bound to the bot's seed and the observation)."""
+
+
+def never(what: str, rate: float) -> bool:
+    """The draw of a bot that takes no chance."""
+    return False
+
 
 THREAT = 5
 """An opponent with this many cards or fewer is about to go out."""
 FEED = 4
 """A partner with this many cards or fewer (and fewer than any opponent) is fed."""
-BREAK_TOLERANCE = 0.1
-"""How much costlier the plan may get when a follow breaks a combination: a little, so
-that a follow costing no play (one card of a pair on a single) is made, one that adds a
-play is not."""
+BREAK_PER_RISK = 0.5
+"""Per unit of ``risk``, how much costlier the plan may get when a follow breaks a
+combination: at the default risk a little (0.1), so that a follow costing no play (one
+card of a pair on a single) is made, one that adds a play is not."""
+EARLY_BOMB_RATE = 0.5
+"""Per unit of ``risk``, the rate of a bomb on an opponent's play that is not urgent."""
+STRONG_TABLE = 13
+"""An opponent's play up to this value (a K) is not worth an early bomb unless long."""
+LONG_PLAY = 5
+CONTROL_RATE = 0.5
+"""Per unit of ``risk`` squared, the rate of a control card spent on a low play early."""
+TEAM_FIRST = 0.75
+"""From this ``points`` up the bot plays for the team first (module docstring)."""
+TEMPO_FIRST = 0.25
+"""Below this ``points`` the bot plays for its own exit first."""
 BREAK_CANDIDATES = 3
 RETURN_CANDIDATES = 3
 CHEAP_VALUE = 10
@@ -76,9 +130,10 @@ def choose_tribute(observation: Observation, split: Split) -> Action:
     return min(observation.legal_actions, key=lambda a: (_harm(plan, a.cards[0]), a.cards))
 
 
-def choose_return(observation: Observation, split: Split) -> Action:
+def choose_return(observation: Observation, split: Split, style: Style = DEFAULT_STYLE) -> Action:
     """Return a low card that breaks no combination: the lowest single of the plan up
-    to a 10; else the low card whose loss leaves the cheapest plan (never a joker, level
+    to a 10 (to a partner, GD-13, from :data:`TEAM_FIRST` the highest: it helps them
+    more); else the low card whose loss leaves the cheapest plan (never a joker, level
     card or ace when a lower card will do)."""
     level = int(observation.public["level"])
     hand = tuple(observation.hand)
@@ -87,6 +142,8 @@ def choose_return(observation: Observation, split: Split) -> Action:
     low = [a for a in legal if card_value(a.cards[0], level) <= CHEAP_VALUE]
     loose = [a for a in low if _harm(plan, a.cards[0]) == 0]
     if loose:
+        if style.points >= TEAM_FIRST and _to_partner(observation):
+            return max(loose, key=lambda a: (card_value(a.cards[0], level), a.cards))
         return min(loose, key=lambda a: (card_value(a.cards[0], level), a.cards))
     pool = sorted(low or legal, key=lambda a: (card_value(a.cards[0], level), a.cards))
     by_value: dict[int, Action] = {}
@@ -102,6 +159,15 @@ def choose_return(observation: Observation, split: Split) -> Action:
             a.cards,
         ),
     )
+
+
+def _to_partner(observation: Observation) -> bool:
+    """Whether the return goes to this seat's partner (the tribute it answers came from
+    them: GD-13, the previous deal's last player was the partner)."""
+    for event in reversed(observation.events):
+        if event.kind == "tribute" and event.target == observation.seat:
+            return event.seat == partner_of(observation.seat)
+    return False
 
 
 def removal_cost(plan: Partition, cards: Sequence[Card], split: Split) -> float:
@@ -151,16 +217,36 @@ def _harm(plan: Partition, card: Card) -> int:
 # ------------------------------------------------------------------- play
 
 
-def choose_play(view: View, actions: Sequence[Action], split: Split) -> Action:
-    """The play (or pass) of the seat to act, by the rules of thumb above."""
+def choose_play(
+    view: View,
+    actions: Sequence[Action],
+    split: Split,
+    style: Style = DEFAULT_STYLE,
+    draw: Draw = never,
+) -> Action:
+    """The play (or pass) of the seat to act, by the rules of thumb above, in ``style``
+    (``draw`` decides the choices taken at a rate)."""
     legal = Legal(actions)
     whole = legal.of(view.hand) if len(view.hand) <= MAX_PLAY else None
     if whole is not None:  # go out
         return whole
     plan = split(view.hand)
     if view.table is None:
-        return _lead(view, plan, legal)
-    return _follow(view, plan, legal, split)
+        return _lead(view, plan, legal, style)
+    return _follow(view, plan, legal, split, style, draw)
+
+
+def feed_limit(style: Style) -> int:
+    """A partner holding this many cards or fewer is fed (2 tempo-first … 6 team-first)."""
+    return FEED + round((style.points - DEFAULT_STYLE.points) * 4)
+
+
+def _feeding(view: View, style: Style) -> bool:
+    """Whether the partner is about to go out and worth feeding (module docstring)."""
+    partner_cards = view.counts[view.partner]
+    if not 0 < partner_cards <= feed_limit(style):
+        return False
+    return partner_cards < view.fewest_opponent_cards() or style.points >= TEAM_FIRST
 
 
 MAX_PLAY = 10
@@ -204,10 +290,10 @@ def _lead_key(combo: Combo) -> tuple[float, tuple[Card, ...]]:
     return control(combo) - LEAD_SIZE_BONUS * combo.size, combo.cards
 
 
-def _lead(view: View, plan: Partition, legal: Legal) -> Action:
+def _lead(view: View, plan: Partition, legal: Legal, style: Style) -> Action:
     combos = list(plan.combos)
     while combos:  # every combination may lead: the first choice is legal
-        chosen = _choose_lead(view, plan, combos)
+        chosen = _choose_lead(view, plan, combos, style)
         action = legal.play(chosen)
         if action is not None:
             return action
@@ -219,15 +305,15 @@ def _lead(view: View, plan: Partition, legal: Legal) -> Action:
     return legal.actions[0]
 
 
-def _choose_lead(view: View, plan: Partition, combos: list[Combo]) -> Combo:
-    if len(combos) == 2 and not plan.bombs:
-        return max(combos, key=lambda c: (control(c), c.cards))  # the likelier to hold first
+def _choose_lead(view: View, plan: Partition, combos: list[Combo], style: Style) -> Combo:
     partner_cards = view.counts[view.partner]
+    feeding = _feeding(view, style)
+    small = [c for c in combos if c.size <= partner_cards] if feeding else []
+    if len(combos) == 2 and not plan.bombs and not (small and style.points >= TEAM_FIRST):
+        return max(combos, key=lambda c: (control(c), c.cards))  # the likelier to hold first
     threat = [view.counts[s] for s in view.active_opponents() if view.counts[s] <= THREAT]
-    if 0 < partner_cards <= FEED and partner_cards < view.fewest_opponent_cards():
-        small = [c for c in combos if c.size <= partner_cards]
-        if small:
-            return min(small, key=_lead_key)
+    if small:
+        return min(small, key=_lead_key)
     if threat:
         most = max(threat)
         safe = [c for c in combos if c.size > most]
@@ -237,7 +323,9 @@ def _choose_lead(view: View, plan: Partition, combos: list[Combo]) -> Combo:
     return min(combos, key=_lead_key)
 
 
-def _follow(view: View, plan: Partition, legal: Legal, split: Split) -> Action:
+def _follow(
+    view: View, plan: Partition, legal: Legal, split: Split, style: Style, draw: Draw
+) -> Action:
     table = view.table
     assert table is not None
     on = table.reading
@@ -247,30 +335,43 @@ def _follow(view: View, plan: Partition, legal: Legal, split: Split) -> Action:
         if c.kind == on.kind and c.size == on.size and c.value > on.value and legal.play(c)
     ]
     if table.seat == view.partner:
-        return _over_partner(view, plan, fits, legal)
+        return _over_partner(view, fits, legal, style)
     urgent = view.counts[table.seat] <= THREAT + 1 or view.fewest_opponent_cards() <= THREAT - 1
     if fits:
         cheapest = min(fits, key=lambda c: (c.value, c.cards))
-        if urgent or not _keeps_control(cheapest, on.value, plan):
+        if (
+            urgent
+            or _feeding(view, style)  # take the lead to feed the partner
+            or not _keeps_control(cheapest, on.value, plan)
+            or draw("spend a control early", style.risk**2 * CONTROL_RATE)
+        ):
             return legal.play(cheapest) or PASS
         return PASS
-    broken = _break_follow(view, plan, legal, split, urgent)
+    broken = _break_follow(view, plan, legal, split, urgent, style.risk * BREAK_PER_RISK)
     if broken is not None:
         return broken
     bomb = _bomb(view, plan, legal, urgent)
+    early = plan.bombs and _worth_an_early_bomb(table.reading, table.cards)
+    if bomb is None and early and draw("bomb early", style.risk * EARLY_BOMB_RATE):
+        bomb = _bomb(view, plan, legal, True)
     return bomb or PASS
 
 
-def _over_partner(view: View, plan: Partition, fits: list[Combo], legal: Legal) -> Action:
-    """Partner winning: pass, unless a low planned combination follows cheaply."""
+def _worth_an_early_bomb(on: Reading, cards: tuple[Card, ...]) -> bool:
+    """A strong play (above a K) or a long one is worth a bomb to take the lead early."""
+    return not on.power and (on.value > STRONG_TABLE or len(cards) >= LONG_PLAY)
+
+
+def _over_partner(view: View, fits: list[Combo], legal: Legal, style: Style) -> Action:
+    """Partner winning: pass — above all on a finishing partner's last play (GD-11: the
+    lead comes to us) — unless a low planned combination follows cheaply, the partner
+    far from going out, and the style not team-first."""
     table = view.table
     assert table is not None
-    partner_far = view.counts[view.partner] > THREAT
-    cheap = [
-        c
-        for c in fits
-        if c.value <= CHEAP_VALUE and table.reading.value <= CHEAP_VALUE - 2 and partner_far
-    ]
+    if style.points >= TEAM_FIRST or view.counts[view.partner] <= THREAT:
+        return PASS
+    top = CHEAP_VALUE if style.points < TEMPO_FIRST else CHEAP_VALUE - 2
+    cheap = [c for c in fits if c.value <= CHEAP_VALUE and table.reading.value <= top]
     if cheap and view.fewest_opponent_cards() > THREAT:
         return legal.play(min(cheap, key=lambda c: (c.value, c.cards))) or PASS
     return PASS
@@ -292,8 +393,10 @@ def _break_follow(
     legal: Legal,
     split: Split,
     urgent: bool,
+    tolerance: float,
 ) -> Action | None:
-    """Follow by breaking a combination, when the plan suffers little (or it is urgent)."""
+    """Follow by breaking a combination, when the plan gets at most ``tolerance`` plays
+    costlier (or it is urgent)."""
     table = view.table
     assert table is not None
     size = table.reading.size
@@ -325,7 +428,7 @@ def _break_follow(
     for value, action in ordered[:BREAK_CANDIDATES]:
         if value >= LEVEL_VALUE and plan.hands >= EARLY_HANDS:
             break  # early on, controls are not broken off for a low play
-        if removal_cost(plan, action.cards, split) <= BREAK_TOLERANCE:
+        if removal_cost(plan, action.cards, split) <= tolerance:
             return action
     return None
 
