@@ -2,9 +2,10 @@
 
 The rules, tried in this order:
 
-* **three jokers pay only when played** (SF-16): a three-joker combination is led
-  as soon as the deal may end soon (:data:`JOKER_URGENT_CARDS`), since holding it
-  earns nothing;
+* **three jokers pay only when played** (SF-16, 报喜): a three-joker combination is
+  led as soon as the deal may end soon (some seat holds
+  :attr:`~bots.sanfu.levers.Levers.joker_urgent_cards` cards or fewer), since holding
+  it earns nothing;
 * **lead to the partner**: when the partner is close to going out (at most
   :data:`PARTNER_SHORT` cards), lead the lowest single (a low pair to a partner with
   two cards), a combination the partner can follow and win;
@@ -13,7 +14,8 @@ The rules, tried in this order:
   failing that the highest one;
 * **weak combinations first**: otherwise lead the weakest ordinary combination
   (lowest rank, the longer at equal rank), holding back point cards an opponent
-  could capture (:data:`FEED_PENALTY` ranks of handicap) and keeping the bombs and
+  could capture (:attr:`~bots.sanfu.levers.Levers.feed_penalty` ranks of handicap,
+  SF-13) and keeping the bombs and
   same-suit triples for later; only when nothing else is left lead the weakest
   special play.
 """
@@ -23,26 +25,23 @@ from __future__ import annotations
 from arena.games.sanfu.combos import Kind
 from bots.sanfu.choice import Choice, tiebreak
 from bots.sanfu.hand import VALUES, Group, Plan, group
+from bots.sanfu.levers import Levers, levers
 from bots.sanfu.view import View
 
-JOKER_URGENT_CARDS = 20
-"""Three jokers are played once some seat holds this many cards or fewer."""
 PARTNER_SHORT = 2
 OPPONENT_SHORT = 3
-FEED_PENALTY = 6
-"""Ranks added to a point-carrying combination that an opponent could still beat."""
 
 _WIDTH = {Kind.SINGLE: 1, Kind.PAIR: 2, Kind.TRIPLE: 3, Kind.FULL_HOUSE: 3}
 """Cards of one higher rank needed to beat a combination of the kind (the runs: none)."""
 
 
-def joker_urgent(plan: Plan, view: View) -> Group | None:
+def joker_urgent(plan: Plan, view: View, lever: Levers) -> Group | None:
     """A three-joker play to make now: some seat is close enough to going out."""
     joker_triple = Kind.JOKER_TRIPLE
     jokers = [g for g in plan.specials if g.reading.kind == joker_triple]
     if not jokers:
         return None
-    if min(c for c in view.counts if c) <= JOKER_URGENT_CARDS:
+    if min(c for c in view.counts if c) <= lever.joker_urgent_cards:
         return jokers[0]
     return None
 
@@ -53,17 +52,19 @@ def can_be_beaten(combo: Group, view: View) -> bool:
     return width is not None and view.higher_unseen(combo.reading.value, width)
 
 
-def lead_key(combo: Group, view: View, seed: int) -> tuple[int, int, int]:
+def lead_key(combo: Group, view: View, seed: int, lever: Levers) -> tuple[int, int, int]:
     """Weakest first: rank, a handicap for points an opponent could capture, length."""
     strength = combo.reading.value
     if combo.points and can_be_beaten(combo, view):
-        strength += FEED_PENALTY
+        strength += lever.feed_penalty
     return strength, -combo.reading.size, tiebreak(seed, combo.cards)
 
 
-def choose_lead(plan: Plan, view: View, seed: int) -> Choice:
-    """The lead, by the rules of the module docstring."""
-    jokers = joker_urgent(plan, view)
+def choose_lead(plan: Plan, view: View, seed: int, lever: Levers | None = None) -> Choice:
+    """The lead, by the rules of the module docstring (``lever``: the style's, the
+    default style's when not given)."""
+    lever = lever or levers()
+    jokers = joker_urgent(plan, view, lever)
     if jokers is not None:
         return Choice.play(jokers, "three jokers pay only when played")
     if view.partner_in() and view.counts[view.partner] <= PARTNER_SHORT:
@@ -77,12 +78,12 @@ def choose_lead(plan: Plan, view: View, seed: int) -> Choice:
     if short <= OPPONENT_SHORT:
         longer = [g for g in ordinary if g.reading.size > short]
         if longer:
-            best = min(longer, key=lambda g: lead_key(g, view, seed))
+            best = min(longer, key=lambda g: lead_key(g, view, seed, lever))
         else:
             best = max(ordinary, key=lambda g: (g.reading.value, g.reading.size))
         return Choice.play(best, "block the opponent about to go out")
     return Choice.play(
-        min(ordinary, key=lambda g: lead_key(g, view, seed)), "weak combinations first"
+        min(ordinary, key=lambda g: lead_key(g, view, seed, lever)), "weak combinations first"
     )
 
 
