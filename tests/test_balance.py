@@ -541,7 +541,9 @@ def test_until_resolved_stops_once_a_known_effect_is_significant_in_its_directio
     assert found["means.length"]["status"] == "within margin"
     assert [q["level"] for q in until["questions"]] == pytest.approx([0.05 / 30] * 2)
     text = capsys.readouterr().out
-    assert f"until resolved: stopped after {played} deals per variant: every question" in text
+    assert (
+        f"until resolved: stopped after {played} of 3,000 deals per variant: every question" in text
+    )
     assert "--until-resolved" in data["command"]
     schema = json.loads((Path(__file__).parents[1] / "docs/balance-report.schema.json").read_text())
     jsonschema.validate(data, schema)
@@ -634,7 +636,15 @@ def test_the_lineup_in_words(players: str | list[str], text: str) -> None:
     [
         (["--variant", "guandan", "--bots", "nobot"], "unknown bot 'nobot'"),
         (
-            ["--variant", "guandan", "--until-resolved", "--ask", "kitty.bonus"],
+            [
+                "--variant",
+                "guandan",
+                "--variant",
+                "sanfu",
+                "--until-resolved",
+                "--ask",
+                "kitty.bonus",
+            ],
             "--ask kitty.bonus: no such row; rows that can be asked: wins.dealer_team",
         ),
         (["--variant", "guandan", "--bots", "random,random,random"], "name one bot for every"),

@@ -31,6 +31,12 @@ import arena
 import bots
 from arena.chance import derive_seed
 from arena.commands import Subcommands, add_db_argument, arguments, refuse
+from arena.commands.balance_exercise import (
+    EXERCISE_TITLE,
+    exercise_rows,
+    margin_line,
+    stopped_line,
+)
 from arena.commands.balance_runs import (
     again_words,
     defining_words,
@@ -45,7 +51,9 @@ from arena.commands.balance_until import (
     DEFAULT_ASKED,
     DEFAULT_MARGIN,
     check_asked,
+    check_compared,
     looks,
+    margin_deals,
     verdicts,
 )
 from arena.commands.metrics_endpoint import add_metrics_arguments, metrics_endpoint
@@ -72,6 +80,7 @@ from arena.sim.balance import (
     run_on_ray,
 )
 from arena.sim.differences import FAMILY_ERROR, holm, mean_difference, rate_difference
+from arena.sim.exercise import exercise, never_used, not_exercised
 from arena.sim.stopping import stopped
 from arena.store import BalanceRun, Store
 from arena.web.plots import Dot, interval_dots
@@ -360,7 +369,16 @@ def _run(args: argparse.Namespace, store: Store) -> tuple[int, dict[str, Any]]:
             for summary, spec, game in zip(summaries, specs, games, strict=True)
         ]
 
-    if args.until_resolved:  # the rows asked exist: checked before anything is played
+    def exercised() -> list[dict[str, Any]]:
+        return exercise(
+            [
+                (spec.name, spec.game, game.options, summary)
+                for summary, spec, game in zip(summaries, specs, games, strict=True)
+            ]
+        )
+
+    if args.until_resolved:  # a difference to resolve, and the rows asked: checked first
+        check_compared(len(specs))
         check_asked(comparison({"variants": variant_reports()}), asked)
     name = run_name(args.name, definition(args, specs, players))  # before the batch is sized
     stored = store.balance_run(name)
@@ -378,6 +396,8 @@ def _run(args: argparse.Namespace, store: Store) -> tuple[int, dict[str, Any]]:
     interrupted = False
     exit_code = 0
     questions: list[dict[str, Any]] = []
+    never: list[dict[str, Any]] = []  # options that differ and came into play nowhere
+    needed: int | None = None  # the deals per variant the margin needs, after a round
     speed = Speed()
     estimate: dict[str, Any] = {"probe_deals": PROBE_DEALS}
     rounds = 0
@@ -448,7 +468,13 @@ def _run(args: argparse.Namespace, store: Store) -> tuple[int, dict[str, Any]]:
                         sections = comparison({"variants": variant_reports()})
                         names = [spec.name for spec in specs]
                         questions = verdicts(sections, names, asked, args.margin, look, rounds)
-                        if all(q["status"] != "open" for q in questions):
+                        never = never_used(exercised())
+                        if look == 1:
+                            needed = margin_deals(sections, asked, args.margin)
+                            played = min(s["deals"] for s in summaries)
+                            line = margin_line(needed, args.margin, args.deals, played)
+                            progress.console.print(line)
+                        if never or all(q["status"] != "open" for q in questions):
                             break
             except KeyboardInterrupt as interrupt:  # Ctrl-C, SIGTERM, SIGHUP
                 interrupted = True
@@ -457,8 +483,10 @@ def _run(args: argparse.Namespace, store: Store) -> tuple[int, dict[str, Any]]:
     finally:
         data = _report_data(args, players, started, estimate, variant_reports(), interrupted)
         data["speed"] = speed.record()
+        data["exercise"] = exercised()
         if args.until_resolved:
-            data["until_resolved"] = _until_record(args, rounds, questions, interrupted)
+            until = _until_record(args, rounds, questions, interrupted, never)
+            data["until_resolved"] = {**until, "deals_needed": needed}
         data["differences"] = difference_records(data)
         if kept:
             store.set_balance_status(name, status, cast(dict[str, Any], json_ready(data)))
@@ -549,13 +577,20 @@ def _report_data(
 
 
 def _until_record(
-    args: argparse.Namespace, rounds: int, questions: list[dict[str, Any]], interrupted: bool
+    args: argparse.Namespace,
+    rounds: int,
+    questions: list[dict[str, Any]],
+    interrupted: bool,
+    never: list[dict[str, Any]],
 ) -> dict[str, Any]:
     resolved = bool(questions) and all(q["status"] != "open" for q in questions)
+    stopped = "interrupted" if interrupted else "not_exercised" if never else "maximum"
     return {
         "margin": args.margin,
         "rounds": rounds,
-        "stopped": "resolved" if resolved else "interrupted" if interrupted else "maximum",
+        "deals_allowed": args.deals,
+        "stopped": "resolved" if resolved and not interrupted else stopped,
+        "never_used": [{"option": o["option"], "use": o["use"]} for o in never],
         "questions": questions,
     }
 
@@ -692,6 +727,8 @@ def format_difference(cell: Cell, kind: str = "rate") -> str:
     points), ``-1.20 [-2.31, -0.09]`` for means; ``*`` when it is significant."""
     if cell is None:
         return NO_VALUE
+    if cell.get("not_exercised"):
+        return f"not exercised: {', '.join(cell['not_exercised'])}"
     mark = " *" if cell.get("significant") else ""
     if kind == "rate":
         diff, low, high = (100 * cell[key] for key in ("diff", "low", "high"))
@@ -916,9 +953,13 @@ def against_baseline(data: dict[str, Any]) -> list[tuple[Label, list[Row]]]:
     first column, and in every other column that variant's difference from it
     (:mod:`arena.sim.differences`: ``diff``, ``low``, ``high``, ``p`` and
     ``significant``, by Holm's procedure over every difference in the report; None
-    where either has no figure)."""
+    where either has no figure). A variant whose differing options came into play in
+    neither it nor the baseline measures none of them: its differences name those
+    options (``not_exercised``) and are left out of Holm's procedure, never significant."""
     found: list[dict[str, Any]] = []
     shown: list[tuple[Label, list[Row]]] = []
+    variants = data["variants"]
+    unused = [not_exercised(data.get("exercise", []), variants[0], other) for other in variants]
     for title, rows in comparison(data):
         compared: list[Row] = []
         for label, cells, kind in rows:
@@ -929,7 +970,11 @@ def against_baseline(data: dict[str, Any]) -> list[tuple[Label, list[Row]]]:
                 if base is not None and cell is not None:
                     measure = rate_difference if kind == "rate" else mean_difference
                     difference = measure(base, cell)
-                if difference is not None:
+                column = len(differences)
+                if difference is not None and unused[column]:
+                    difference = {**difference, "significant": False}
+                    difference["not_exercised"] = unused[column]
+                elif difference is not None:
                     found.append(difference)
                 differences.append(difference)
             compared.append((label, differences, kind))
@@ -985,14 +1030,14 @@ def until_lines(data: dict[str, Any]) -> list[str]:
     until = data.get("until_resolved")
     if not until:
         return []
-    deals = min(v["deals"] for v in data["variants"])
-    why = {
-        "resolved": "every question answered",
-        "maximum": "the most deals asked were played",
-        "interrupted": "interrupted",
-    }[until["stopped"]]
-    lines = [f"until resolved: stopped after {counted(deals, 'deal')} per variant: {why}"]
+    variants = data["variants"]
+    lines = [stopped_line(until, min(v["deals"] for v in variants))]
+    unused = {v["name"]: not_exercised(data.get("exercise", []), variants[0], v) for v in variants}
     for q in until["questions"]:
+        if unused.get(q["variant"]):
+            options = ", ".join(unused[q["variant"]])
+            lines.append(f"  {q['row_text']}, {q['variant']}: unanswered, {options} not exercised")
+            continue
         shown = format_difference(q if q["diff"] is not None else None, q["kind"])
         lines.append(
             f"  {q['row_text']}, {q['variant']}: {q['status']} ({shown.removesuffix(' *')}; "
@@ -1067,6 +1112,7 @@ def render_text(data: dict[str, Any]) -> str:
             continue
         cells = "  ".join(c.rjust(w) for c, w in zip(r[1:], cols, strict=True))
         lines.append(f"{r[0].ljust(width)}  {cells}".rstrip())
+    lines.extend(_exercise_text(data))
     lines.append("")
     lines.append("Rates in %, 95% Wilson intervals in brackets; means with 95% intervals.")
     lines.extend(_difference_note(data))
@@ -1074,6 +1120,23 @@ def render_text(data: dict[str, Any]) -> str:
     lines.extend(speed_lines(data))
     lines.extend(provenance(data))
     return "\n".join(lines) + "\n"
+
+
+def _exercise_text(data: dict[str, Any]) -> list[str]:
+    """The rules in play as a text table (a report from before they were counted, or
+    with no option to show, has none)."""
+    shown = exercise_rows(data.get("exercise", []))
+    if not shown:
+        return []
+    lines = ["", f"{EXERCISE_TITLE} (rates in %, 95% Wilson intervals)"]
+    cells = [row for _, rows in shown for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(4)]
+    for heading, rows in shown:
+        lines.append(f"  {heading}")
+        for row in rows:
+            fixed = "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False))
+            lines.append(f"    {fixed}  {row[4]}")
+    return lines
 
 
 def speed_lines(data: dict[str, Any]) -> list[str]:
@@ -1173,6 +1236,23 @@ figure { margin: 1em 0; max-width: 48em; }
 """
 
 
+def _exercise_html(data: dict[str, Any]) -> list[str]:
+    """The rules in play as an HTML table (nothing when there is none to show)."""
+    shown = exercise_rows(data.get("exercise", []))
+    if not shown:
+        return []
+    esc = html.escape
+    parts = [f"<h2>{esc(EXERCISE_TITLE)}</h2>", "<table>"]
+    heads = ("variant", "value", "deals", "share (95% Wilson)", "status")
+    parts.append("<tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr>")
+    for heading, rows in shown:
+        parts.append(f'<tr><th class="section" colspan="5">{esc(heading)}</th></tr>')
+        for row in rows:
+            parts.append("<tr>" + "".join(f"<td>{esc(cell)}</td>" for cell in row) + "</tr>")
+    parts.append("</table>")
+    return parts
+
+
 def render_html(data: dict[str, Any]) -> str:
     """A self-contained HTML report: the comparison table and its figures (inline SVG)."""
     names = [v["name"] for v in data["variants"]]
@@ -1210,6 +1290,7 @@ def render_html(data: dict[str, Any]) -> str:
             )
             parts.append(f"<tr><td>{esc(label.text)}</td>{tds}</tr>")
     parts.append("</table>")
+    parts.extend(_exercise_html(data))
     notes = [*_difference_note(data), *_notes(data), *speed_lines(data)]
     parts.extend(f"<p>{esc(note)}</p>" for note in notes)
     parts.extend(f"<p><code>{esc(line)}</code></p>" for line in provenance(data))
