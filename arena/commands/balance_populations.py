@@ -146,10 +146,12 @@ def style_lines(data: dict[str, Any]) -> list[str]:
             lines.append("")
         shown = "  ".join(c.rjust(w) for c, w in zip(r[1:-1], cols, strict=True))
         lines.append(f"{r[0].ljust(width)}  {shown}  {r[-1]}".rstrip())
-    lines.append(
-        "The populations' effects differ: the largest gap between two populations' "
-        "differences is significant (z-test, Bonferroni over the pairs, Holm over the rows)."
-    )
+    if any(row["differs"] for row in rows):
+        lines.append(
+            "The populations' effects differ: the largest gap between two populations' "
+            "differences is significant (z-test, Bonferroni over the pairs, Holm over the "
+            "rows)."
+        )
     return lines
 
 

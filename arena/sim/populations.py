@@ -12,10 +12,12 @@ gives each a verdict:
 * ``depends`` — significant in some populations and not in others, or significant in
   opposite directions: the effect depends on the style;
 * ``none`` — significant in no population;
-* ``not_exercised`` — the variant's options never came into play in any population;
-  a population where they never came into play is named (``not_exercised``) and left
-  out of the verdict: a difference measured without the option in play says nothing of
-  the option.
+* ``not_exercised`` — the variant's options came into play in no population (neither
+  in the variant nor in the baseline: the report of each population says so of its
+  differences, ``not_exercised``). A population where they never came into play is
+  named (``not_exercised``) and left out of the verdict and of the tests: a difference
+  measured without the option in play says nothing of the option. A population with no
+  figure for a row (a bucket none of its deals reached) counts as showing no effect.
 
 Which differences are significant is decided again across populations: by Holm's
 procedure over every difference of every population together (rows × variants ×
@@ -109,11 +111,11 @@ def verdict(cells: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """A row's verdict from its cells (one per population): its key, its words, and the
     populations where the variant's options never came into play."""
     unused = [cell["population"] for cell in cells if not cell["exercised"]]
-    measured = [cell for cell in cells if cell["exercised"]]
+    measured = [cell for cell in cells if cell["exercised"]]  # with a figure or none
     if not measured:
         key = "not_exercised"
     else:
-        signs = {math.copysign(1.0, c["diff"]) for c in measured if c.get("significant")}
+        signs = {c["diff"] > 0 for c in measured if c.get("significant")}
         shown = sum(1 for c in measured if c.get("significant"))
         if shown == len(measured) and len(signs) == 1:
             key = "holds"
