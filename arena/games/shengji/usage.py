@@ -12,12 +12,13 @@ deal, so the engine pays nothing for it. It returns rule ids (``SJ-17``) and fin
 - ``SJ-2/constant_twos``: a 2 that is a trump only by ``constant_twos`` was played;
 - ``SJ-3`` a trump suit, ``SJ-5`` notrump;
 - ``SJ-6``: a play equal to the best one lost to it (the earlier play won);
-- ``SJ-8`` someone declared; ``SJ-8/override`` another player declared over them
-  (反主); ``SJ-8/strengthen`` the declarer declared again (自保/自反); ``SJ-8/jokers``
-  a joker declaration (反无主); ``SJ-8/undeclared`` nobody declared with 1–3 decks
+- ``SJ-8`` a deal of 1 to 3 decks (its trump chosen by declarations):
+  ``SJ-8/declared`` someone declared, ``SJ-8/override`` another player declared over
+  them (反主), ``SJ-8/strengthen`` the declarer declared again (自保/自反),
+  ``SJ-8/jokers`` a joker declaration (反无主); ``SJ-8/undeclared`` nobody declared
   (what ``no_declaration`` acts on), and then ``SJ-8/flip_kitty`` or ``SJ-8/notrump``;
-- ``SJ-9`` a 1-deck deal; ``SJ-10`` a 4-deck deal (hidden declarations),
-  ``SJ-10/undeclared`` nobody declared there (spades);
+- ``SJ-9`` a 1-deck deal; ``SJ-10`` a 4-deck deal (hidden declarations), with
+  ``SJ-10/declared``, ``SJ-10/override`` and ``SJ-10/undeclared`` (spades) as for SJ-8;
 - ``SJ-11`` a declaration was made, ``SJ-11/after_dealing`` one in the final round;
 - ``SJ-12/first_deal`` the first deal of a match (the declaration chose the dealer);
 - ``SJ-13`` the dealer buried a kitty;
@@ -28,7 +29,8 @@ deal, so the engine pays nothing for it. It returns rule ids (``SJ-17``) and fin
   failed throw cost points (``throw_penalty`` > 0);
 - ``SJ-21`` a ruff won a trick, ``SJ-21/overruff`` a ruff beat another ruff;
 - ``SJ-23/take_over`` the defenders took over;
-- ``SJ-24/cap`` a level would have passed A; ``SJ-24/match_end`` the deal ended the
+- ``SJ-24`` every deal played out (the match end checked), ``SJ-24/cap`` a level would
+  have passed A; ``SJ-24/match_end`` the deal ended the
   match under one ``match_end`` rule and not the other (what ``match_end`` acts on);
   ``SJ-24/match_won`` the deal ended the match;
 - ``SJ-25`` the defenders won the last trick (the kitty multiplied), ``SJ-25/bonus``
@@ -59,7 +61,7 @@ from arena.games.shengji.trick import Contender, contender, lead_contender
 
 ALWAYS: Final = ("SJ-1", "SJ-2", "SJ-4", "SJ-7", "SJ-12", "SJ-18", "SJ-19", "SJ-20", "SJ-22")
 """Rules every Shengji deal uses (definitions and the deal's fixed course)."""
-SETTLED: Final = ("SJ-23",)
+SETTLED: Final = ("SJ-23", "SJ-24")
 """Rules every deal that was played out uses."""
 OPTION_USES: Final = {
     "constant_twos": "SJ-2/constant_twos",
@@ -81,8 +83,6 @@ def rules_applied(state: ShengjiState) -> frozenset[str]:
     used.add(f"SJ-{26 if rules.decks < 4 else 27}")
     if rules.decks == 1:
         used.add("SJ-9")
-    if rules.decks == 4:
-        used.add("SJ-10")
     if rules.two_colour:
         used.add("SJ-31")
     if state.setup.dealer is None:
@@ -102,6 +102,9 @@ def rules_applied(state: ShengjiState) -> frozenset[str]:
 
 
 def _declarations(events: Sequence[Event], decks: int, no_declaration: str, used: set[str]) -> None:
+    """SJ-8 (1 to 3 decks) or SJ-10 (4 decks, hidden), SJ-11: who declared, and over whom."""
+    rule = "SJ-10" if decks == 4 else "SJ-8"
+    used.add(rule)
     declarer = -1
     dealt = False
     for event in events:
@@ -109,21 +112,19 @@ def _declarations(events: Sequence[Event], decks: int, no_declaration: str, used
         if kind == "dealt":
             dealt = True
         elif kind == "declare":
-            used.add("SJ-8")
+            used.add(f"{rule}/declared")
             used.add("SJ-11")
             if dealt:
                 used.add("SJ-11/after_dealing")
             if declarer >= 0:
-                used.add("SJ-8/strengthen" if event.seat == declarer else "SJ-8/override")
+                used.add(f"{rule}/strengthen" if event.seat == declarer else f"{rule}/override")
             declarer = event.seat
             if event.cards and event.cards[0] >= SMALL_JOKER:
                 used.add("SJ-8/jokers")
         elif kind == "trump":
             if declarer < 0:
-                if decks == 4:
-                    used.add("SJ-10/undeclared")
-                else:
-                    used.add("SJ-8/undeclared")
+                used.add(f"{rule}/undeclared")
+                if decks < 4:
                     used.add(f"SJ-8/{no_declaration}")
             return
 
