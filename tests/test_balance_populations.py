@@ -189,6 +189,37 @@ def test_the_populations_resume_each_where_it_stopped(
     ]
 
 
+def test_a_population_that_never_brings_the_option_into_play_is_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bold population's deals never reach a match's end (SF-17, the rule the swept
+    ``deals`` option changes): its differences measure nothing of the option and are
+    reported as not exercised there, while the cautious population's effect holds."""
+    play = planted()
+
+    def never_ending(job: BalanceJob, on_deal: Any = None) -> Summary:
+        summary = play(job, on_deal)
+        if job.bots[0] == BOLD:
+            summary.counts.pop("rules/SF-17", None)
+        return summary
+
+    monkeypatch.setattr(balance, "play_balance_batch", never_ending)
+    assert run_balance(parse(*RUN, *POPULATIONS, "--json", "b.json")) == 0
+    data = json.loads(Path("b.json").read_text())
+    rows = {row["row_text"]: row for row in data["style"]}
+    points = rows["winners' points"]
+    assert points["verdict"] == "holds" and points["not_exercised"] == [BOLD]
+    assert points["verdict_text"] == (
+        f"holds in every population where exercised; not exercised in {BOLD}"
+    )
+    assert [cell["exercised"] for cell in points["populations"]] == [True, False]
+    assert rows["decisions per deal"]["verdict"] == "holds", "the bold population is left out"
+    assert data["style_test"]["differences"] == len(rows), "one population's differences"
+    line = next(line for line in capsys.readouterr().out.splitlines() if "winners' points" in
+                line and "exercised" in line)  # fmt: skip
+    assert "not exercised" in line
+
+
 def test_one_population_is_a_run_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     """One --bots writes the report of one run (no populations), stored under the name
     the same command always gave (so runs stored before resume)."""
