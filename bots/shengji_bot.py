@@ -8,8 +8,16 @@ partner's ruff, draw trumps, lead low) and :mod:`bots.shengji.following` (feed a
 winning partner, win when it pays, ruff and over-ruff, play low when losing).
 Cards seen are tracked from the public events (:mod:`bots.shengji.memory`).
 
-The bot reads its observation only and draws no random numbers: the same
-observation always gets the same action, from any instance.
+Its style (:class:`bots.style.Style`) moves it through :mod:`bots.shengji.levers`,
+which lists every lever with its rule ids: ``risk`` sets how often a throw the shared
+reading calls risky is tried (SJ-17), how eagerly it declares and contests a
+declaration (SJ-8 … SJ-11), how readily it buries points (SJ-13) and gambles in a
+follow (SJ-20); ``points`` weighs points fed, saved and kept out of the kitty against
+the tempo of taking and keeping the lead (SJ-18, SJ-22).
+
+The bot reads its observation only; its few chosen risks are drawn from its seed and
+the decision itself (:func:`bots.style.chance`): the same observation always gets the
+same action, from any instance with the same seed and style.
 """
 
 from __future__ import annotations
@@ -21,13 +29,14 @@ from arena.games.base import Action, Observation, Seat
 from arena.games.shengji import LAYOUT
 from arena.games.shengji.order import RANK_TWO, TRUMP, TrumpOrder
 from arena.games.shengji.shapes import decompose
-from bots.shengji.burying import bury_plan
+from bots.shengji.burying import bury_plan, kitty_safe
 from bots.shengji.declaring import choose_declaration
 from bots.shengji.following import choose_follow, constructed_follows
 from bots.shengji.leading import choose_lead
+from bots.shengji.levers import Levers
 from bots.shengji.memory import Memory, new_memory
 from bots.shengji.view import View
-from bots.style import DEFAULT_STYLE, Style
+from bots.style import DEFAULT_STYLE, Style, chance
 
 __all__ = ["ShengjiHeuristic"]
 
@@ -40,13 +49,14 @@ class ShengjiHeuristic:
     def __init__(self, seed: int = 0, style: Style = DEFAULT_STYLE) -> None:
         self.seed = seed
         self.style = style
+        self.levers = Levers.of(style)
         self._memories: dict[Seat, Memory] = {}
 
     def act(self, observation: Observation) -> Action:
         memory = self._memory_for(observation)
         decks = memory.decks
         if observation.phase == "declare":
-            return choose_declaration(observation, memory, LAYOUT[decks][0])
+            return choose_declaration(observation, memory, LAYOUT[decks][0], self.levers)
         if observation.phase == "bury":
             return self._bury(observation, memory)
         if observation.phase == "play":
@@ -75,7 +85,10 @@ class ShengjiHeuristic:
         assert memory.order is not None
         hand = observation.hand
         count = len(hand) - LAYOUT[memory.decks][0]
-        plan = bury_plan(hand, max(count, 1), memory.order)
+        levers = self.levers
+        safe = kitty_safe(hand, memory.order)
+        point_cost = levers.safe_point_cost if safe else levers.point_cost
+        plan = bury_plan(hand, max(count, 1), memory.order, point_cost)
         return Action("bury", (plan[0],))
 
     # ------------------------------------------------------------------ play
@@ -90,7 +103,12 @@ class ShengjiHeuristic:
         view = View.of(observation, memory, buried)
         decks = memory.decks
         if leading:
-            cards = choose_lead(view, throws_allowed=decks != 4)
+            seed = self.seed
+
+            def draw(what: str, rate: float) -> bool:
+                return chance(seed, observation, what, rate)
+
+            cards = choose_lead(view, decks != 4, self.levers, draw)
             action = Action.make("play", cards)
             if action in legal or (
                 not observation.legal_complete and _valid_lead(view, cards, decks != 4)
@@ -100,8 +118,8 @@ class ShengjiHeuristic:
         plays = [a.cards for a in legal]
         if not observation.legal_complete and not _twos_uncertain(view):
             known = set(plays)
-            plays += [p for p in constructed_follows(view) if p not in known]
-        return Action.make("play", choose_follow(view, plays))
+            plays += [p for p in constructed_follows(view, self.levers) if p not in known]
+        return Action.make("play", choose_follow(view, plays, self.levers))
 
 
 def _continues(memory: Memory, observation: Observation) -> bool:

@@ -23,6 +23,7 @@ from bots.shengji.declaring import trump_share
 from bots.shengji.memory import Memory
 from bots.shengji_bot import ShengjiHeuristic
 from bots.simple import RandomBot
+from bots.style import Style
 
 SPADES_TRUMP = TrumpOrder(level=0, trump=0)
 
@@ -171,14 +172,20 @@ def test_deterministic_for_a_seed() -> None:
     assert record(3) == record(3)
 
 
-def test_decisions_depend_only_on_the_observation() -> None:
-    """Each observation shown to a fresh bot (of another seed) gets the same action."""
-    recorders = [Recorder(ShengjiHeuristic(seed)) for seed in range(4)]
+@pytest.mark.parametrize("risk", [0.0, 0.2, 1.0])
+def test_decisions_depend_only_on_the_observation(risk: float) -> None:
+    """Each observation shown to a fresh bot of the same seed and style gets the same
+    action (its risks are drawn from the seed and the decision); a cautious bot (risk 0)
+    draws nothing, so a bot of any seed answers alike."""
+    style = Style(risk=risk)
+    recorders = [Recorder(ShengjiHeuristic(seed, style)) for seed in range(4)]
     play_match(make("shengji-2"), recorders, seed=21, max_deals=1)
-    seen = [pair for recorder in recorders for pair in recorder.seen]
-    assert len(seen) > 100
-    for observation, action in seen[::3]:
-        assert ShengjiHeuristic(99).act(observation) == action
+    seen = [(r.inner.seed, pair) for r in recorders for pair in r.seen]
+    assert len(seen) > 60
+    for seed, (observation, action) in seen[::3]:
+        assert ShengjiHeuristic(seed, style).act(observation) == action
+        if risk == 0:
+            assert ShengjiHeuristic(99, style).act(observation) == action
 
 
 def test_one_bot_at_every_seat_reads_each_event_once_per_seat(
@@ -202,7 +209,7 @@ def test_one_bot_at_every_seat_reads_each_event_once_per_seat(
     assert reads == Counter(last)
     monkeypatch.undo()
     for observation, action in bot.seen[::5]:
-        assert ShengjiHeuristic(7).act(observation) == action
+        assert ShengjiHeuristic(0).act(observation) == action
 
 
 def test_a_memory_is_rebuilt_for_observations_that_do_not_continue_it() -> None:

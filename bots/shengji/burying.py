@@ -1,8 +1,12 @@
 """Burying the kitty (SJ-13), one card at a time, by a plan made from the whole hand.
 
 * **Never bury trumps** unless the plain cards run out.
-* **Keep points safe** — 5s, 10s and Ks are buried only when nothing cheaper is left
-  (the defenders win the kitty's points, multiplied, with the last trick, SJ-25).
+* **Keep points safe** — 5s, 10s and Ks cost more to bury than other plain cards (the
+  defenders win the kitty's points, multiplied, with the last trick, SJ-25), by the
+  style (:mod:`bots.shengji.levers`): a points-first bot keeps them out of the kitty
+  unless the kitty is safe (:func:`kitty_safe`: the hand holds the top trump and half
+  its cards are trumps, so the declarers should win the last trick), where they cost a
+  quarter as much; a risk-taking bot buries them nearly as readily as other cards.
 * **Keep winners and sets** — aces and cards that make pairs (or wider sets) stay.
 * **Void a short suit** — whole short suits go first, so that the dealer can ruff
   them later; the cheapest other plain cards fill the rest.
@@ -19,21 +23,32 @@ from itertools import combinations
 
 from arena.cards import RANK_ACE, SMALL_JOKER, Card
 from arena.games.shengji.order import TRUMP, TrumpOrder, card_points
+from bots.shengji.levers import POINT_COST
 
 TRUMP_COST = 1000.0
-POINT_COST = 6.0
-"""Per point of a buried card: a 10 or a K costs 60, more than any other plain card."""
+SAFE_TRUMPS = 0.5
+"""The share of trumps in the hand, the top trump among them, that makes the kitty safe."""
 ACE_COST = 30.0
 SET_COST = 25.0
 VOID_BONUS = 20.0
 """What making a void in a plain suit is worth."""
 
 
-def bury_cost(card: Card, held: Counter[Card], order: TrumpOrder) -> float:
-    """The cost of burying one card (low is a good card to bury)."""
+def kitty_safe(hand: Sequence[Card], order: TrumpOrder) -> bool:
+    """Whether the dealer's hand should win the last trick, and with it keep the kitty's
+    points (SJ-25): it holds a card of the top trump order and half its cards are trumps."""
+    trumps = [order.orders[c] for c in hand if order.suits[c] == TRUMP]
+    top = max(order.orders)
+    return bool(trumps) and max(trumps) == top and len(trumps) >= SAFE_TRUMPS * len(hand)
+
+
+def bury_cost(
+    card: Card, held: Counter[Card], order: TrumpOrder, point_cost: float = POINT_COST
+) -> float:
+    """The cost of burying one card (low is a good card to bury); ``point_cost`` per point."""
     if order.suits[card] == TRUMP:
         return TRUMP_COST + order.orders[card]
-    cost = float(order.orders[card]) + POINT_COST * card_points(card)
+    cost = float(order.orders[card]) + point_cost * card_points(card)
     if card < SMALL_JOKER and card >> 2 == RANK_ACE:
         cost += ACE_COST
     if held[card] >= 2:
@@ -41,10 +56,13 @@ def bury_cost(card: Card, held: Counter[Card], order: TrumpOrder) -> float:
     return cost
 
 
-def bury_plan(hand: Sequence[Card], count: int, order: TrumpOrder) -> list[Card]:
-    """The ``count`` cards to bury, cheapest first (see the module docstring)."""
+def bury_plan(
+    hand: Sequence[Card], count: int, order: TrumpOrder, point_cost: float = POINT_COST
+) -> list[Card]:
+    """The ``count`` cards to bury, cheapest first (see the module docstring), a point
+    costing ``point_cost``."""
     held = Counter(hand)
-    costs = {c: bury_cost(c, held, order) for c in held}
+    costs = {c: bury_cost(c, held, order, point_cost) for c in held}
     suits: dict[int, list[Card]] = {}
     for card in hand:
         if order.suits[card] != TRUMP:
@@ -67,4 +85,4 @@ def bury_plan(hand: Sequence[Card], count: int, order: TrumpOrder) -> list[Card]
     return sorted(best, key=lambda c: (costs[c], c))
 
 
-__all__ = ["bury_cost", "bury_plan"]
+__all__ = ["bury_cost", "bury_plan", "kitty_safe"]

@@ -14,6 +14,11 @@ give up (:meth:`View.cost`) and whether it would win the trick. Then:
    table, try the strongest winning play even if it might be beaten.
 4. **Play low when losing** — otherwise give away the fewest points and the cheapest
    cards, keeping sets together and the big trumps for the last trick.
+
+The weights come from the style (:mod:`bots.shengji.levers`): a points-first bot weighs
+the points it feeds and saves more (SJ-22), a tempo-first bot values the lead a trick
+brings more (SJ-18); a risk-taking bot gambles on a play that may be beaten (SJ-20) for
+fewer points on the table.
 """
 
 from __future__ import annotations
@@ -28,18 +33,11 @@ from arena.games.shengji.follow import follow_error
 from arena.games.shengji.order import TRUMP, TrumpOrder
 from arena.games.shengji.shapes import Pile, Unit
 from arena.games.shengji.trick import Contender, contender
+from bots.shengji.levers import Levers
 from bots.shengji.view import CARD_POINTS, View, points
 
-FEED_WEIGHT = 2.5
-"""Points fed to a winning partner, against the cost of the cards spent."""
-LOSE_WEIGHT = 3.0
-"""Points given away to the opponents, against the cost of the cards spent."""
-LEAD_VALUE = 4
-"""What winning the lead is worth, in points."""
 WIN_RATIO = 1.5
 """A win is taken when (points won + lead) x this covers the extra cost of the cards."""
-GAMBLE_POINTS = 10
-"""Points on the table for which a winning play that might be beaten is tried."""
 
 
 class Candidate:
@@ -48,28 +46,35 @@ class Candidate:
     __slots__ = ("cards", "cost", "feed_key", "lose_key", "points", "wins")
 
     def __init__(
-        self, cards: tuple[Card, ...], points: int, cost: float, wins: Contender | None
+        self,
+        cards: tuple[Card, ...],
+        points: int,
+        cost: float,
+        wins: Contender | None,
+        levers: Levers,
     ) -> None:
         self.cards = cards
         self.points = points
         self.cost = cost
         self.wins = wins
-        self.feed_key = (cost - FEED_WEIGHT * points, cards)
-        self.lose_key = (cost + LOSE_WEIGHT * points, cards)
+        self.feed_key = (cost - levers.feed_weight * points, cards)
+        self.lose_key = (cost + levers.lose_weight * points, cards)
 
 
 _feed_key = attrgetter("feed_key")
 _lose_key = attrgetter("lose_key")
 
 
-def choose_follow(view: View, plays: Sequence[tuple[Card, ...]]) -> tuple[Card, ...]:
+def choose_follow(
+    view: View, plays: Sequence[tuple[Card, ...]], levers: Levers
+) -> tuple[Card, ...]:
     """The follow to play among ``plays`` (legal), by the rules of the module docstring."""
     memory = view.memory
     best_seat, best = view.best
     team = team_of(view.seat)
     later_opponents = [s for s in memory.still_to_play() if team_of(s) != team]
     suit, order = memory.trick.suit, view.order
-    candidates = [_candidate(view, cards, best, suit, order) for cards in plays]
+    candidates = [_candidate(view, cards, best, suit, order, levers) for cards in plays]
     table = memory.table_points()
     cheap = min(candidates, key=_lose_key)
     winners = [c for c in candidates if c.wins is not None]
@@ -77,14 +82,14 @@ def choose_follow(view: View, plays: Sequence[tuple[Card, ...]]) -> tuple[Card, 
     if team_of(best_seat) == team:
         if _stands(view, best, later_opponents):
             return min(candidates, key=_feed_key).cards
-        if standing and table >= GAMBLE_POINTS:
+        if standing and table >= levers.gamble_points:
             return min(standing, key=_feed_key).cards
         return cheap.cards
     if standing:
         win = min(standing, key=_feed_key)
-        if (table + win.points + LEAD_VALUE) * WIN_RATIO >= win.cost - cheap.cost:
+        if (table + win.points + levers.lead_value) * WIN_RATIO >= win.cost - cheap.cost:
             return win.cards
-    if winners and table >= GAMBLE_POINTS and later_opponents:
+    if winners and table >= levers.gamble_points and later_opponents:
         strongest = max(winners, key=lambda c: (_strength(c.wins), -c.cost, c.cards))
         return strongest.cards
     return cheap.cards
@@ -96,7 +101,12 @@ def _strength(found: Contender | None) -> tuple[bool, int, int]:
 
 
 def _candidate(
-    view: View, cards: tuple[Card, ...], best: Contender, suit: int, order: TrumpOrder
+    view: View,
+    cards: tuple[Card, ...],
+    best: Contender,
+    suit: int,
+    order: TrumpOrder,
+    levers: Levers,
 ) -> Candidate:
     """A follow with its points, its cost and, if it would take the lead, how (``suit``
     is the trick's, ``order`` the view's)."""
@@ -106,7 +116,7 @@ def _candidate(
         if card_suit == suit or (card_suit == TRUMP and suit != TRUMP):
             single = Contender(card_suit != suit, order.orders[cards[0]])
             wins = single if single.beats(best) else None
-        return Candidate(cards, CARD_POINTS[cards[0]], view.cost(cards), wins)
+        return Candidate(cards, CARD_POINTS[cards[0]], view.cost(cards), wins, levers)
     card_suits = order.suits
     first = card_suits[cards[0]]
     one_suit = all([card_suits[c] == first for c in cards])
@@ -115,7 +125,7 @@ def _candidate(
         found = contender(cards, view.lead, suit, order, view.memory.decks)
         if found is not None and found.beats(best):
             wins = found
-    return Candidate(cards, points(cards), view.cost(cards), wins)
+    return Candidate(cards, points(cards), view.cost(cards), wins, levers)
 
 
 def _may_beat(view: View, cards: tuple[Card, ...], ruff: bool, best: Contender) -> bool:
@@ -155,7 +165,7 @@ def _stands(view: View, found: Contender | None, later_opponents: Sequence[int])
 # ------------------------------------------------------------ constructed follows
 
 
-def constructed_follows(view: View) -> list[tuple[Card, ...]]:
+def constructed_follows(view: View, levers: Levers) -> list[tuple[Card, ...]]:
     """Follows built from the hand when the listed ones are only a sample: the lowest
     and the highest play matching the lead's shape (in the led suit, or in trumps when
     void), and the cheapest and the richest filling; each checked with the engine's
@@ -168,8 +178,9 @@ def constructed_follows(view: View) -> list[tuple[Card, ...]]:
     built: list[tuple[Card, ...]] = []
     if len(suited) <= size:
         need = size - len(suited)
-        by_lose = sorted(others, key=lambda c: (view.cost((c,)) + 3 * points((c,)), c))
-        by_feed = sorted(others, key=lambda c: (view.cost((c,)) - 2.5 * points((c,)), c))
+        lose, feed = levers.lose_weight, levers.feed_weight
+        by_lose = sorted(others, key=lambda c: (view.cost((c,)) + lose * points((c,)), c))
+        by_feed = sorted(others, key=lambda c: (view.cost((c,)) - feed * points((c,)), c))
         built += [tuple(sorted(suited + by_lose[:need])), tuple(sorted(suited + by_feed[:need]))]
         trumps = view.by_suit.get(TRUMP, [])
         if not suited and trick.suit != TRUMP and len(trumps) >= size:

@@ -1,15 +1,25 @@
 """Choosing a lead: the rules a good player leads by, tried in order.
 
 1. **Safe throw** — several units of one plain suit that are all the top of the
-   suit given the cards seen (nobody could beat any of them, SJ-17) go out at once,
-   in a suit no opponent has shown void in (a void opponent would ruff).
+   suit given the cards seen go out at once, when the reading the people's table
+   shows too (:func:`arena.games.shengji.reading.read_throw`, SJ-17) calls the throw
+   safe: it would stand even if one player held every card still out of the suit.
+   Only in a suit no opponent has shown void in, with enough cards of it still out
+   for the others to follow (a void opponent would ruff).
+   **Risky throw** — else, at the rate the style's ``risk`` sets
+   (:mod:`bots.shengji.levers`), the top units of such a suit go out with one unit
+   the reading says could be beaten: the one fewest unseen units could beat (a set
+   beaten by at most two, a single by at most one card still out), without points if
+   it can. If someone does hold a higher unit, the throw fails and that unit is played
+   instead (with ``throw_penalty``, at a cost in points).
 2. **Top tractor or set** — a pair, triple or tractor nobody can beat, from a
    plain suit no opponent is void in: the biggest first.
 3. **Top single** — an ace (or the highest remaining card) of such a suit.
 4. **Lead to the partner's ruff** — a small card of a suit the partner has shown
    void in and the opponents have not.
 5. **Draw trumps** — the dealer's side, holding many trumps, leads its trump
-   tractors and top trump sets, then its top trump single.
+   tractors and top trump sets, then its top trump single. "Many" grows with the
+   style's ``points``: a tempo-first bot takes control with fewer trumps.
 6. **Lead low** — otherwise (2 or 3 decks) the lowest plain pair or triple without
    points, which makes the others spend or break their sets; else a small card
    without points from the shortest plain suit (to make a void for ruffing later);
@@ -18,21 +28,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from arena.cards import Card
 from arena.games.shengji.order import TRUMP, card_points
-from arena.games.shengji.shapes import Unit, decompose
+from arena.games.shengji.reading import read_throw
+from arena.games.shengji.shapes import Pile, Unit, decompose
+from bots.shengji.levers import Levers
 from bots.shengji.view import View, points
 
+Draw = Callable[[str, float], bool]
+"""Whether a choice taken at a rate is taken at this decision (:func:`bots.style.chance`)."""
 
-def choose_lead(view: View, throws_allowed: bool) -> tuple[Card, ...]:
+SET_BEATERS = 2
+"""The most unseen units that could beat the set a risky throw risks."""
+SINGLE_BEATERS = 1
+"""The most unseen cards that could beat the single a risky throw risks."""
+
+
+def choose_lead(view: View, throws_allowed: bool, levers: Levers, draw: Draw) -> tuple[Card, ...]:
     """The cards to lead, by the first rule of the module docstring that applies."""
     plain = [s for s in view.by_suit if s != TRUMP and not view.opponents_void(s)]
     plain.sort()
     if throws_allowed:
         throw = _safe_throw(view, plain)
         if throw:
+            return throw
+        throw = _risky_throw(view, plain)
+        if throw and draw("throw", levers.throw_rate):
             return throw
     top = _top_units(view, plain, min_width=2)
     if top:
@@ -43,7 +66,7 @@ def choose_lead(view: View, throws_allowed: bool) -> tuple[Card, ...]:
     feed = _partner_ruff(view)
     if feed:
         return feed
-    trump = _draw_trumps(view)
+    trump = _draw_trumps(view, levers.draw_share)
     if trump:
         return trump
     return _low_card(view)
@@ -67,7 +90,7 @@ def _top_units(view: View, suits: Sequence[int], min_width: int) -> list[Unit]:
 
 
 def _safe_throw(view: View, suits: Sequence[int]) -> tuple[Card, ...]:
-    """The largest throw of top units in one suit, re-read as the engine reads it."""
+    """The largest throw of top units in one suit that the shared reading calls safe."""
     best: tuple[Card, ...] = ()
     for suit in suits:
         tops = [u for u in _units(view, suit) if view.is_top(u, suit)]
@@ -76,12 +99,51 @@ def _safe_throw(view: View, suits: Sequence[int]) -> tuple[Card, ...]:
         cards = tuple(sorted(c for u in tops for c in u.cards))
         if not _followed(view, suit, len(cards)):
             continue
-        if all(view.is_top(u, suit) for u in decompose(cards, view.order)) and (
-            len(cards),
-            points(cards),
-        ) > (len(best), points(best)):
+        if (len(cards), points(cards)) > (len(best), points(best)) and _safe(view, cards):
             best = cards
     return best
+
+
+def _safe(view: View, cards: tuple[Card, ...]) -> bool:
+    """The shared reading of a throw (SJ-17): safe given the cards this seat cannot place."""
+    return read_throw(decompose(cards, view.order), view.unknown, view.order) is None
+
+
+def _risky_throw(view: View, suits: Sequence[int]) -> tuple[Card, ...]:
+    """The top units of a suit with the one other unit fewest unseen units could beat
+    (module docstring), when the shared reading says the throw may fail; else ``()``."""
+    best: tuple[Card, ...] = ()
+    best_key: tuple[int, int, int] | None = None
+    for suit in suits:
+        units = _units(view, suit)
+        tops = [u for u in units if view.is_top(u, suit)]
+        if not tops or len(tops) == len(units):
+            continue
+        top_cards = [c for u in tops for c in u.cards]
+        for unit in units:
+            if unit in tops:
+                continue
+            beaters = _beaters(view, unit, suit)
+            if beaters > (SINGLE_BEATERS if unit.width == 1 else SET_BEATERS):
+                continue
+            cards = tuple(sorted(top_cards + list(unit.cards)))
+            key = (beaters, points(unit.cards), -len(cards))
+            if best_key is not None and key >= best_key:
+                continue
+            if _followed(view, suit, len(cards)) and not _safe(view, cards):
+                best, best_key = cards, key
+    return best
+
+
+def _beaters(view: View, unit: Unit, suit: int) -> int:
+    """How many units of the unit's shape, higher than it, the unseen cards of its suit
+    make (a single: how many unseen cards are higher)."""
+    unknown = view.unknown_of(suit)
+    if unit.width == 1:
+        orders = view.order.orders
+        return sum(1 for c in unknown if orders[c] > unit.top)
+    pile = Pile(unknown, view.order)
+    return sum(1 for u in pile.units(unit.width, unit.length) if u.top > unit.top)
 
 
 def _followed(view: View, suit: int, size: int) -> bool:
@@ -97,9 +159,9 @@ def _partner_ruff(view: View) -> tuple[Card, ...]:
     return ()
 
 
-def _draw_trumps(view: View) -> tuple[Card, ...]:
+def _draw_trumps(view: View, share: float) -> tuple[Card, ...]:
     trumps = view.by_suit.get(TRUMP, [])
-    if not view.declaring or len(trumps) * 2 < len(view.hand):
+    if not view.declaring or len(trumps) < share * len(view.hand):
         return ()
     units = [u for u in _units(view, TRUMP) if not view.reserved.intersection(u.cards)]
     tractors = [u for u in units if u.is_tractor]
