@@ -118,7 +118,7 @@ def test_an_option_that_never_applies_is_not_exercised_and_stops_until_resolved(
         "constant_twos=true",
     ]
     argv = ["--bots", "random", "--deals", "200", "--batch", "20", "--until-resolved"]
-    code, data = run(tmp_path, *argv, *variants)
+    code, data = run(tmp_path, *argv, *variants, "--html", str(tmp_path / "b.html"))
     assert code == 0
     until = data["until_resolved"]
     assert until["stopped"] == "not_exercised" and until["deals_allowed"] == 200
@@ -131,6 +131,9 @@ def test_an_option_that_never_applies_is_not_exercised_and_stops_until_resolved(
         d["not_exercised"] == ["constant_twos"] and not d["significant"]
         for d in data["differences"]
     )
+    page = (tmp_path / "b.html").read_text()
+    assert "Rules in play" in page and "NOT EXERCISED" in page
+    assert "not exercised: constant_twos" in page
     text = capsys.readouterr().out
     assert (
         "until resolved: stopped after 20 of 200 deals per variant because constant_twos "
@@ -154,6 +157,33 @@ def test_a_population_that_never_risks_a_throw_does_not_exercise_throw_penalty(
     rows = option(data, "throw_penalty")["variants"]
     assert [(row["count"], row["status"]) for row in rows] == [(0, "off"), (0, "not exercised")]
     assert all(d["not_exercised"] == ["throw_penalty"] for d in data["differences"])
+
+
+def test_until_resolved_says_after_its_first_round_the_deals_its_margin_needs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SJ-17 exercised (random bots fail throws): after the first 20 deals the run
+    prints the deals its margin needs at the spread seen, more than the 100 allowed, and
+    keeps the estimate; it then stops at its maximum, saying so."""
+    variants = ["--variant", "shengji-1", "--sweep", "throw_penalty=0,20"]
+    argv = ["--bots", "random", "--deals", "100", "--batch", "20", "--until-resolved"]
+    code, data = run(tmp_path, *argv, *variants, "--margin", "2")
+    assert code == 0
+    until = data["until_resolved"]
+    assert until["deals_needed"] > 100 and until["stopped"] in ("maximum", "resolved")
+    captured = capsys.readouterr()
+    printed = " ".join(captured.err.split())
+    assert (
+        f"until resolved: at the spread of the first 20 deals, a margin of ±2 needs about "
+        f"{until['deals_needed']:,} deals per variant, more than the 100 allowed" in printed
+    )
+    assert all(row["count"] > 0 for row in option(data, "throw_penalty")["variants"])
+    played = data["variants"][0]["deals"]
+    why = {
+        "maximum": ": the most deals allowed were played",
+        "resolved": ": every question answered",
+    }[until["stopped"]]
+    assert f"until resolved: stopped after {played} of 100 deals per variant{why}" in captured.out
 
 
 def test_until_resolved_with_one_variant_is_refused_in_one_line(
