@@ -243,6 +243,13 @@ def test_named_populations_are_stored_as_name_dot_index(monkeypatch: pytest.Monk
         assert sorted(run.id for run in store.balance_runs()) == ["risk.1", "risk.2"]
     assert run_balance(parse("--resume", "risk.2", "--local", "--json", "r.json")) == 0
     assert json.loads(Path("r.json").read_text())["bots"] == [BOLD] * 4
+    assert run_balance(parse("--resume", "risk", "--local", "--json", "both.json")) == 0
+    both = json.loads(Path("both.json").read_text())
+    assert both["population_names"] == [CAUTIOUS, BOLD]
+    assert run_balance(parse("--open", "risk", "--json", "open.json")) == 0
+    opened = json.loads(Path("open.json").read_text())
+    assert opened["style"] == both["style"] and opened["command"] == both["command"]
+    assert "--name risk" not in opened["command"] and opened["command"].count("--bots") == 2
 
 
 @pytest.mark.parametrize(

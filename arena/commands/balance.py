@@ -300,9 +300,16 @@ def run_balance(args: argparse.Namespace) -> int:
             with Store.open(args.db, read_only=True) as store:
                 print("\n".join(list_lines(store.balance_runs())))
             return 0
+        # imported here: that module renders with this one's functions
+        from arena.commands import balance_populations as populations
+
         if args.open:
             with Store.open(args.db, read_only=True) as store:
-                run = _stored_run(store, args.open)
+                group = populations.stored_group(store, args.open)
+                run = None if group else _stored_run(store, args.open)
+            if run is None:
+                populations.open_group(group, args, _parse_balance)
+                return 0
             if run.report is None:
                 raise ConfigError(
                     f"balance run {run.id} has no report yet ({run.status}, "
@@ -313,25 +320,17 @@ def run_balance(args: argparse.Namespace) -> int:
             return 0
         with Store.open(args.db) as store:
             if args.resume:
-                restore(args, _stored_run(store, args.resume), _parse_balance)
-            # imported here: that module renders with this one's functions
-            from arena.commands.balance_populations import population_runs, publish_populations
-
-            runs = population_runs(args)
+                group = populations.stored_group(store, args.resume)
+                restore(
+                    args, group[0] if group else _stored_run(store, args.resume), _parse_balance
+                )
+                populations.restore_group(args, group, _parse_balance)
+            runs = populations.population_runs(args)
             if len(runs) == 1:
                 exit_code, data = _run(runs[0], store)
                 _publish(data, args)
                 return exit_code
-            played: list[dict[str, Any]] = []
-            exit_code = 0
-            for index, population in enumerate(runs, start=1):
-                print(f"population {index} of {len(runs)}: {population.bots}", file=sys.stderr)
-                exit_code, data = _run(population, store)
-                played.append(data)
-                if exit_code:  # interrupted: the populations played so far are reported
-                    break
-            publish_populations(played, runs, args)
-            return exit_code
+            return populations.play_populations(runs, partial(_run, store=store), args)
     except ArenaError as err:
         return refuse(str(err))
 

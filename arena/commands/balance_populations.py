@@ -1,13 +1,13 @@
 """``arena balance --bots A --bots B …``: the same variants played by several populations
 of bots, and whether each difference holds in every population or depends on the style.
 
-Each ``--bots`` is a population, played as a balance run of its own (stored and resumed
-as one: the same command again plays only what is missing, ``--resume`` takes one
-population's run); ``--name NAME`` names them ``NAME.1``, ``NAME.2``, …. One ``--bots``
-is a run exactly as before. The report (:func:`populations_report`) holds each
-population's own report and the verdicts of :func:`arena.sim.populations.style_rows`;
-the text prints each population's report, then one table of every difference by
-population with its verdict.
+Each ``--bots`` is a population, played as a balance run of its own, stored and resumed
+as any run: the same command again plays only what is missing. ``--name NAME`` names
+them ``NAME.1``, ``NAME.2``, …; ``--resume NAME`` and ``--open NAME`` take them all,
+``--resume NAME.2`` one. One ``--bots`` is a run exactly as before. The report
+(:func:`populations_report`) holds each population's own report and the verdicts of
+:func:`arena.sim.populations.style_rows`; the text prints each population's report,
+then one table of every difference by population with its verdict.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import argparse
 import html
 import json
 import shlex
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -34,14 +35,25 @@ from arena.commands.balance import (
     render_text,
     rerun_command,
 )
+from arena.commands.balance_runs import restore
 from arena.commands.numbers import json_ready
 from arena.errors import ConfigError
 from arena.plural import counted
 from arena.sim.differences import FAMILY_ERROR
 from arena.sim.populations import style_rows
+from arena.store import BalanceRun, Store
 from arena.web.plots import Dot
 
-__all__ = ["population_runs", "populations_report", "publish_populations", "style_lines"]
+__all__ = [
+    "open_group",
+    "play_populations",
+    "population_runs",
+    "populations_report",
+    "publish_populations",
+    "restore_group",
+    "stored_group",
+    "style_lines",
+]
 
 NOT_EXERCISED: Final = "not exercised"
 
@@ -67,6 +79,82 @@ def population_runs(args: argparse.Namespace) -> list[argparse.Namespace]:
     return runs
 
 
+def play_populations(
+    runs: Sequence[argparse.Namespace],
+    play: Callable[[argparse.Namespace], tuple[int, dict[str, Any]]],
+    args: argparse.Namespace,
+) -> int:
+    """Play (or resume) each population's run with ``play`` in turn and publish their
+    report; an interrupt stops at the population it stopped (its exit code is returned)
+    and reports what was played."""
+    played: list[dict[str, Any]] = []
+    exit_code = 0
+    for index, run in enumerate(runs, start=1):
+        print(f"population {index} of {len(runs)}: {run.bots}", file=sys.stderr)
+        exit_code, data = play(run)
+        played.append(data)
+        if exit_code:
+            print(
+                f"interrupted in population {index} of {len(runs)}: the same command again "
+                "plays what every population is missing",
+                file=sys.stderr,
+            )
+            break
+    publish_populations(played, runs, args)
+    return exit_code
+
+
+def stored_group(store: Store, name: str) -> list[BalanceRun]:
+    """The stored runs of the populations named ``name`` (``NAME.1``, ``NAME.2``, …);
+    none when ``name`` is a run of its own or names no population. (A population whose
+    run never started is not among them: the command that named them plays it.)"""
+    if store.balance_run(name) is not None:
+        return []
+    group: list[BalanceRun] = []
+    while (run := store.balance_run(f"{name}.{len(group) + 1}")) is not None:
+        group.append(run)
+    return group
+
+
+def restore_group(
+    args: argparse.Namespace,
+    group: Sequence[BalanceRun],
+    parse: Callable[[list[str]], argparse.Namespace],
+) -> None:
+    """``--resume NAME`` of populations (``args`` restored from the first one's run):
+    every population's bots, under the group's name."""
+    if group:
+        args.bots = [_population(run, parse) for run in group]
+        args.name = group[0].id.rpartition(".")[0]
+
+
+def _population(run: BalanceRun, parse: Callable[[list[str]], argparse.Namespace]) -> str:
+    """The --bots a stored run was played with."""
+    population: str = parse(list(run.definition["arguments"])).bots[0]
+    return population
+
+
+def open_group(
+    group: Sequence[BalanceRun],
+    args: argparse.Namespace,
+    parse: Callable[[list[str]], argparse.Namespace],
+) -> None:
+    """``--open NAME`` of populations: their stored reports, published together."""
+    runs, reports = [], []
+    for run in group:
+        if run.report is None:
+            raise ConfigError(
+                f"balance run {run.id} has no report yet ({run.status}): play the rest with "
+                f"arena balance --resume {run.id.rpartition('.')[0]}"
+            )
+        restored = argparse.Namespace(**vars(args))
+        restore(restored, run, parse)
+        restored.bots = _population(run, parse)
+        runs.append(restored)
+        reports.append(run.report)
+    publish_populations(reports, runs, args)
+
+
 def populations_report(
     played: Sequence[dict[str, Any]], runs: Sequence[argparse.Namespace]
 ) -> dict[str, Any]:
@@ -79,7 +167,7 @@ def populations_report(
     cells = [cell for row in style for cell in row["populations"]]
     tested = sum(1 for cell in cells if cell["exercised"] and cell["diff"] is not None)
     return {
-        "command": _command(runs),
+        "command": _command(played, runs),
         "complete": len(played) == len(runs) and all(data["complete"] for data in played),
         "population_names": names,
         "populations": list(played),
@@ -94,16 +182,19 @@ def populations_report(
     }
 
 
-def _command(runs: Sequence[argparse.Namespace]) -> str:
-    """The command that plays every population again: the first's, with every --bots
-    (and the batch size only when every population was played in batches of one)."""
-    first = argparse.Namespace(**vars(runs[0]))
-    if len({run.batch for run in runs}) > 1:
-        first.batch = None
-    words = shlex.split(rerun_command(first))
+def _command(played: Sequence[dict[str, Any]], runs: Sequence[argparse.Namespace]) -> str:
+    """The command that plays every population again: the first one's, with every
+    population's --bots (and its batch size only if every population played batches of
+    that size)."""
+    words = shlex.split(played[0]["command"]) if played else []
+    if "--bots" not in words:  # a report written before its command was recorded
+        words = shlex.split(rerun_command(runs[0]))
     at = words.index("--bots")
-    every = [word for run in runs for word in ("--bots", run.bots)]
-    return shlex.join([*words[:at], *every, *words[at + 2 :]])
+    words[at : at + 2] = [word for run in runs for word in ("--bots", run.bots)]
+    if len({data.get("batch") for data in played}) > 1 and "--batch" in words:
+        at = words.index("--batch")
+        del words[at : at + 2]
+    return shlex.join(words)
 
 
 def style_lines(data: dict[str, Any]) -> list[str]:
