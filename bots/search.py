@@ -3,14 +3,21 @@
 The candidates of a decision are the rollout policy's (the heuristic bot's by
 default) own choice, passing when legal, then the policy's next choices — what it
 picks once the actions already chosen are taken from the legal ones. The bot draws
-``samples`` full deals consistent with everything its seat has seen
+``samples`` deals consistent with everything its seat has seen
 (:mod:`bots.determinize`), and in each plays every candidate and then the rest of
 the deal with the rollout policy at all four seats (same deals, same rollout seeds
 for every candidate). The candidate with the best mean result for its team is
 played if it beats the policy's own choice by more than ``margin`` standard errors
 of their paired difference; while it leads without that margin, more deals are
 drawn for the two of them, up to ``max_samples`` — so close decisions get the
-budget and forced or indifferent ones (all results equal) stop early.
+budget. A decision whose candidates all came to the same result in each of its
+first ``settle`` deals stops there: they do not matter in it.
+
+A rollout stops once ``horizon`` tricks have been led after the candidate (0: at
+the end of the deal; the default depends on the game, :data:`DEFAULT_HORIZON`).
+A deal in which some rollout stopped short scores every candidate by
+:func:`static_value` — points won and cards left, a function of the state alone —
+instead of the deal's result: a cheaper, shorter look ahead for the long deals.
 
 The budget is counted, not timed (:attr:`SearchBot.budget` rollouts at most), so a
 decision is reproducible for a seed whatever the machine. An optional
@@ -37,17 +44,25 @@ from bots.sanfu.actions import pattern_of
 
 __all__ = [
     "DEFAULT_CANDIDATES",
+    "DEFAULT_HORIZON",
     "DEFAULT_MARGIN",
     "DEFAULT_SAMPLES",
     "SearchBot",
     "SearchStats",
     "deal_value",
+    "static_value",
 ]
 
 DEFAULT_SAMPLES = 8
 """Drawn deals per decision of the registered ``search`` bot."""
 DEFAULT_CANDIDATES = 3
 """Most actions compared per decision (the rollout policy's choice among them)."""
+DEFAULT_HORIZON: Mapping[str, int] = {"guandan": 0, "sanfu": 0, "shengji": 3}
+"""Per family: tricks led after the candidate before a rollout stops (0: the deal's
+end)."""
+SETTLE = 2
+"""Deals after which a decision whose candidates all came to the same result in
+each of them stops (no candidate matters)."""
 DEFAULT_MARGIN = 2.0
 """Standard errors by which a candidate must beat the rollout policy's choice to be
 played instead (sampling noise otherwise picks a poor move that got lucky)."""
@@ -56,6 +71,11 @@ EXTEND = 4
 multiples of ``samples``."""
 DRAW_ATTEMPTS = 60
 """Draws tried for one consistent deal before that sample is given up."""
+SHENGJI_LEVELS_PER_SHARE = 5.5
+"""Levels (and half a level for the points) that the whole deal's points are worth
+in Shengji, where 20 points a deck move the result by a level."""
+CARDS_PER_LEVEL = 18
+"""Cards left in a climbing game's team hands that are worth a level."""
 
 RolloutFactory = Callable[[int], Policy]
 
@@ -98,6 +118,34 @@ def deal_value(state: State, seat: int, game: str) -> float:
     return value
 
 
+def static_value(state: State, seat: int, game: str) -> float:
+    """A deal's standing for ``seat``'s team, finished or not, from the state alone:
+    in Shengji the share of the points the defenders hold so far (for the defenders,
+    its negative for the declarers) in levels, points decide them; in the climbing
+    games the cards the opponents still hold less the team's own, in levels (sanfu:
+    plus the share of the points captured)."""
+    family = family_of(game)
+    if family == "shengji":
+        public = state.observe(seat).public
+        if int(public["dealer"]) < 0:
+            return 0.0
+        decks = int(game.split("-")[1])
+        share = float(public["defender_points"]) / (100 * decks)
+        defends = team_of(seat) != team_of(int(public["dealer"]))
+        return SHENGJI_LEVELS_PER_SHARE * (share if defends else -share)
+    held = [0, 0]
+    for other in range(4):
+        held[team_of(other)] += len(state.hand(other))
+    mine = team_of(seat)
+    value = (held[1 - mine] - held[mine]) / CARDS_PER_LEVEL
+    if family == "sanfu":
+        captured = [0, 0]
+        for other, points in enumerate(state.observe(seat).public["captured"]):
+            captured[team_of(other)] += int(points)
+        value += 0.5 * (captured[mine] - captured[1 - mine]) / 150.0
+    return value
+
+
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
 
@@ -128,6 +176,8 @@ class SearchBot:
         attempts: int = DRAW_ATTEMPTS,
         margin: float = DEFAULT_MARGIN,
         max_samples: int | None = None,
+        horizon: int | None = None,
+        settle: int = SETTLE,
     ) -> None:
         if samples < 1 or candidates < 1:
             raise ValueError(f"samples and candidates must be >= 1, got {samples}, {candidates}")
@@ -135,6 +185,10 @@ class SearchBot:
             raise ValueError(f"max_samples must be >= samples ({samples}), got {max_samples}")
         if max_seconds is not None and max_seconds <= 0:
             raise ValueError(f"max_seconds must be > 0, got {max_seconds}")
+        if horizon is not None and horizon < 0:
+            raise ValueError(f"horizon must be >= 0 (0: to the deal's end), got {horizon}")
+        if settle < 1:
+            raise ValueError(f"settle must be >= 1, got {settle}")
         self._seed = seed
         self.samples = samples
         self.candidates = candidates
@@ -144,6 +198,8 @@ class SearchBot:
         self._attempts = attempts
         self.margin = margin
         self.max_samples = EXTEND * samples if max_samples is None else max_samples
+        self.horizon = horizon
+        self.settle = settle
         self._games: dict[str, Game] = {}
         self.last = SearchStats()
         self.total = SearchStats()
@@ -155,6 +211,12 @@ class SearchBot:
         policy's choice."""
         extra = (self.max_samples - self.samples) * min(2, self.candidates)
         return self.samples * self.candidates + extra
+
+    def horizon_for(self, game: str) -> int:
+        """Tricks a rollout plays in ``game`` after the candidate's (0: all)."""
+        if self.horizon is not None:
+            return self.horizon
+        return DEFAULT_HORIZON.get(family_of(game), 0)
 
     def _game(self, observation: Observation) -> Game:
         game = self._games.get(observation.game)
@@ -183,7 +245,10 @@ class SearchBot:
         self.last.searched = 1
         deadline = None if self.max_seconds is None else time.monotonic() + self.max_seconds
         worlds = self._worlds(observation, random.Random(derive_seed(seed, "worlds")), seed)
-        results = self._round(worlds, observation, choices, self.samples, deadline)
+        first = min(self.settle, self.samples)
+        results = self._round(worlds, observation, choices, first, deadline)
+        if len(results) < first or any(len(set(values)) > 1 for values in results):
+            results += self._round(worlds, observation, choices, self.samples - first, deadline)
         if not results:
             return guide
         differences = {
@@ -299,24 +364,37 @@ class SearchBot:
         seed: int,
         deadline: float | None,
     ) -> list[float] | None:
-        """Each candidate's deal value in one drawn world (same rollout seed for all);
-        ``None`` if the time cap ran out before every candidate was played out."""
-        values: list[float] = []
+        """Each candidate's value in one drawn world (same rollout seed for all): the
+        deal's result, or if some rollout stopped at the horizon every candidate's
+        :func:`static_value`; ``None`` if the time cap ran out before every candidate
+        was played out."""
+        horizon = self.horizon_for(observation.game)
+        ends: list[State] = []
         for action in choices:
-            if deadline is not None and values and time.monotonic() > deadline:
+            if deadline is not None and ends and time.monotonic() > deadline:
                 return None
             state = world.clone()
             state.apply(action)
-            self._play_out(state, seed)
+            self._play_out(state, seed, horizon)
             self.last.rollouts += 1
-            values.append(deal_value(state, observation.seat, observation.game))
-        return values
+            ends.append(state)
+        value = deal_value if all(s.is_terminal() for s in ends) else static_value
+        return [value(state, observation.seat, observation.game) for state in ends]
 
-    def _play_out(self, state: State, seed: int) -> None:
-        """Play the deal to its end with one rollout policy per seat (a policy that
-        remembers the deal, like the Shengji heuristic, then reads each event once)."""
+    def _play_out(self, state: State, seed: int, horizon: int = 0) -> None:
+        """Play the deal on with one rollout policy per seat (a policy that remembers
+        the deal, like the Shengji heuristic, then reads each event once): to its end,
+        or with a ``horizon`` until that many tricks have been led."""
         policies: dict[int, Policy] = {}
+        led = 0
+        seen = len(state.events)
         while not state.is_terminal():
+            if horizon:
+                events = state.events
+                led += sum(events[i].kind == "lead" for i in range(seen, len(events)))
+                seen = len(events)
+                if led >= horizon:
+                    return
             seat = state.to_act
             policy = policies.get(seat)
             if policy is None:

@@ -19,7 +19,15 @@ from arena.match import Policy, play_match
 from bots.determinize import sample_state
 from bots.heuristic import HeuristicBot
 from bots.sanfu.actions import pattern_of
-from bots.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, EXTEND, SearchBot, deal_value
+from bots.search import (
+    DEFAULT_CANDIDATES,
+    DEFAULT_HORIZON,
+    DEFAULT_SAMPLES,
+    EXTEND,
+    SearchBot,
+    deal_value,
+    static_value,
+)
 from bots.simple import FirstBot, RandomBot
 
 VARIANTS = ["guandan", "sanfu", "shengji-1", "shengji-2", "shengji-3", "shengji-4"]
@@ -175,11 +183,28 @@ def guandan_choice() -> Observation:
     return next(obs for _, obs in decisions("guandan", 6, every=5) if len(obs.legal_actions) > 3)
 
 
-def test_ties_keep_the_rollout_policys_choice_after_the_first_deals() -> None:
+def test_ties_keep_the_rollout_policys_choice_after_the_settling_deals() -> None:
+    """Candidates that all came to the same result in each of the first ``settle``
+    deals do not matter: the decision stops there, with the policy's choice."""
     observation = guandan_choice()
     bot = Scripted(lambda i, seed: 1.0)
     assert bot.act(observation) == observation.legal_actions[0]
-    assert bot.last.samples == bot.samples
+    assert bot.last.samples == bot.settle < bot.samples
+
+
+def test_a_difference_in_the_settling_deals_draws_the_first_round() -> None:
+    """One deal where a candidate's result differs (even one worse than the policy's
+    choice) is enough to play every candidate in all ``samples`` deals."""
+    observation = guandan_choice()
+    seeds: list[int] = []
+
+    def worse_once(i: int, seed: int) -> float:
+        seeds.append(seed)
+        return -float(i == 2 and seed == seeds[0])
+
+    bot = Scripted(worse_once)
+    assert bot.act(observation) == observation.legal_actions[0]
+    assert bot.last.samples == bot.samples > bot.settle
 
 
 def test_a_clear_gain_is_taken_without_more_deals() -> None:
@@ -358,7 +383,7 @@ def test_the_counted_rollouts_are_every_candidate_in_every_drawn_deal(variant: s
     """Rollouts = candidates × first deals + 2 × deals drawn beyond them (the leader
     and the rollout policy's choice); with no failed draw the first deals are
     ``samples``. The totals are the sums of the decisions' counts."""
-    bot = SearchBot(2, samples=3, candidates=3, rollout=RandomBot, max_samples=9)
+    bot = SearchBot(2, samples=3, candidates=3, rollout=RandomBot, max_samples=9, settle=3)
     checked = extended = rollouts = samples = 0
     positions = list(decisions(variant, 4, every=4))[:8]
     for _, observation in positions:
@@ -410,3 +435,127 @@ def test_a_shengji_deal_is_worth_more_to_the_team_that_won_more_points(variant: 
         if more > points:
             assert defends_more > defends and declares_more < declares, finished
     assert len({points for points, _, _ in finished}) >= 4
+
+
+# ------------------------------------------------- short rollouts and their static value
+
+
+def played_positions(variant: str, seed: int, every: int = 9) -> list[State]:
+    """States along a heuristic deal (the rollout policy's own kind of play)."""
+    game = games.make(variant)
+    state = game.new_deal(game.first_setup(), seed=seed)
+    players = [HeuristicBot(seed + seat) for seat in range(NUM_SEATS)]
+    kept = []
+    for move in itertools.count():
+        if state.is_terminal():
+            return [*kept, state]
+        if move % every == 0:
+            kept.append(state.clone())
+        state.apply(players[state.player_at(state.to_act)].act(state.observe(state.to_act)))
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_static_value_is_the_teams_standing_from_the_state_alone(variant: str) -> None:
+    """Partners share a standing, opponents have its negative; a clone, and any state
+    that shows the same cards and points, has the same value (it reads the state
+    only); it does not change while nothing is played."""
+    for state in played_positions(variant, 5):
+        values = [static_value(state, seat, variant) for seat in range(NUM_SEATS)]
+        for seat in range(NUM_SEATS):
+            assert values[seat] == values[(seat + 2) % NUM_SEATS]
+            assert values[seat] == pytest.approx(-values[(seat + 1) % NUM_SEATS])
+        assert [static_value(state.clone(), s, variant) for s in range(NUM_SEATS)] == values
+
+
+@pytest.mark.parametrize("variant", ["shengji-1", "shengji-3"])
+def test_the_shengji_static_value_grows_with_the_defenders_points(variant: str) -> None:
+    """SJ-22 / SJ-26: the defenders' points decide the levels; the static value is their share
+    of the deal's points, the defenders' gain and the declarers' loss."""
+    decks = int(variant.split("-")[1])
+    for state in played_positions(variant, 3, every=4):
+        public = state.observe(0).public
+        if public["dealer"] < 0:
+            continue
+        declarer = public["dealer"]
+        defender = (declarer + 1) % NUM_SEATS
+        share = public["defender_points"] / (100 * decks)
+        assert static_value(state, defender, variant) == pytest.approx(5.5 * share)
+        assert static_value(state, declarer, variant) == pytest.approx(-5.5 * share)
+
+
+@pytest.mark.parametrize("variant", ["guandan", "sanfu"])
+def test_the_climbing_static_value_favours_the_team_with_fewer_cards(variant: str) -> None:
+    """GD-16 / SF-14: going out first is what wins a climbing deal; with no points
+    between the teams, the team holding fewer cards stands better."""
+    game = games.make(variant)
+    state = game.new_deal(game.first_setup(), seed=2)
+    while state.phase != "play":
+        state.apply(state.legal_actions()[0])
+    before = static_value(state, state.to_act, variant)
+    lead = max(state.legal_actions(), key=lambda a: len(a.cards))
+    seat = state.to_act
+    state.apply(lead)
+    assert static_value(state, seat, variant) > before
+
+
+def test_a_rollout_stops_once_its_horizon_of_tricks_has_been_led() -> None:
+    """A horizon of k tricks: the deal played on until the k-th trick after the
+    candidate's is about to be led, or to its end if that comes first."""
+    stopped = 0
+    for variant in ["guandan", "shengji-2", "sanfu"]:
+        bot = SearchBot(1, rollout=HeuristicBot)
+        for state in played_positions(variant, 7, every=25)[:-1]:
+            for horizon in (1, 2):
+                rollout = state.clone()
+                start = len(rollout.events)
+                bot._play_out(rollout, 9, horizon)
+                led = [e.kind for e in rollout.events[start:]].count("lead")
+                if not rollout.is_terminal():
+                    assert led == horizon and rollout.events[-1].kind == "lead"
+                    stopped += 1
+            whole = state.clone()
+            bot._play_out(whole, 9, 0)
+            assert whole.is_terminal()
+    assert stopped >= 10
+
+
+class Valued(SearchBot):
+    """Scores a finished deal and a stopped one by marks, to see which scored a row."""
+
+    def __init__(self, horizon: int) -> None:
+        super().__init__(1, samples=2, candidates=3, rollout=HeuristicBot, horizon=horizon)
+
+
+def test_a_deal_with_a_stopped_rollout_scores_every_candidate_statically(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The values of one drawn deal are all results of the finished deal or all static
+    values, never a mix of the two scales."""
+    monkeypatch.setattr("bots.search.static_value", lambda state, seat, game: 42.0)
+    state, observation = next(
+        (s, o) for s, o in decisions("shengji-2", 3, every=3) if o.phase == "play"
+    )
+    choices = list(observation.legal_actions[:3])
+    short = Valued(horizon=1)._evaluate(state, observation, choices, 5, None)
+    assert short == [42.0] * len(choices)
+    whole = Valued(horizon=0)._evaluate(state, observation, choices, 5, None)
+    assert whole is not None and 42.0 not in whole
+    for value, action in zip(whole, choices, strict=True):
+        finished = state.clone()
+        finished.apply(action)
+        Valued(horizon=0)._play_out(finished, 5)
+        assert value == deal_value(finished, observation.seat, observation.game)
+
+
+def test_the_default_horizon_is_the_games_and_can_be_set() -> None:
+    bot = SearchBot(1)
+    for variant in VARIANTS:
+        family = "shengji" if variant.startswith("shengji") else variant
+        assert bot.horizon_for(variant) == DEFAULT_HORIZON[family]
+    assert SearchBot(1, horizon=0).horizon_for("shengji-4") == 0
+    assert bots.make("search:horizon=5", 1).horizon_for("guandan") == 5  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="horizon"):
+        SearchBot(0, horizon=-1)
+    with pytest.raises(ValueError, match="settle"):
+        SearchBot(0, settle=0)
