@@ -15,7 +15,7 @@ The rules, tried in this order:
   more, or an opponent in the race to go out, is worth breaking a combination of
   loose cards for;
 * **keep bombs for point-rich tricks**: bombs only over a trick worth
-  :data:`BOMB_POINTS` or more, same-suit triples only over one worth
+  ``contest_points`` or more, same-suit triples only over one worth
   ``suited_triple_points`` (the weakest special play that beats);
 * **an early special** (risk): with two specials or more, the weakest one that beats
   takes the lead at the style's ``early_special_rate``;
@@ -45,7 +45,6 @@ from bots.sanfu.view import Table, View
 
 DANGER_CARDS = 15
 """An opponent with this many cards or fewer is worth a special play to stop."""
-BOMB_POINTS = 5
 RUN_OUT_PLAYS = 1
 EARLY_SPECIALS = 2
 """Specials held before one may be played early (the style's ``early_special_rate``)."""
@@ -91,7 +90,8 @@ def choose_follow(
         if loose is not None:
             return Choice.play(loose, "fight for a point trick")
     for special in specials:
-        worth = BOMB_POINTS if special.reading.kind == Kind.BOMB else lever.suited_triple_points
+        bomb = special.reading.kind == Kind.BOMB
+        worth = lever.contest_points if bomb else lever.suited_triple_points
         if points >= worth:
             return Choice.play(special, "keep bombs for point-rich tricks")
     if specials and left <= DANGER_CARDS:

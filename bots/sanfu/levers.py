@@ -5,8 +5,8 @@ the rules of :mod:`bots.sanfu.lead` and :mod:`bots.sanfu.follow` read, from ``ri
 ``points`` — capturing and saving points against shedding fast (SF-10, SF-13):
 
 * **contest**: a trick worth :attr:`Levers.contest_points` or more is fought for
-  (combinations broken, 2s and jokers spent): 5 from the default up, 10 at 0.25,
-  15 at 0;
+  (combinations broken, 2s and jokers spent, a bomb played): 5 from the default up,
+  10 at 0.25, 15 at 0;
 * **same-suit triples for points** (SF-9): spent on a trick worth
   :attr:`Levers.suited_triple_points` (15 at the default, 5 at 1, 25 at 0);
 * **points not fed**: a lead carrying points an opponent could overtake counts
