@@ -11,7 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import bots
 from arena.cards import RANK_ACE, SMALL_JOKER, parse_cards
+from arena.chance import derive_seed
 from arena.errors import ConfigError
 from arena.games import PASS, Action, make, team_of
 from arena.games.base import State
@@ -22,7 +24,8 @@ from arena.games.shengji import ShengjiSetup, ShengjiState
 from arena.games.shengji.order import TRUMP, TrumpOrder
 from arena.games.shengji.usage import _cards_used
 from arena.games.usage import OPTION_USES, rule_key, rules_applied
-from arena.match import deal_seed
+from arena.match import deal_seed, play_deal
+from arena.sim.balance import VariantSpec, plan_jobs, play_balance_batch, report
 
 Chooser = Callable[[State], Action | None]
 """A scripted decision, or ``None`` to let a seeded random choice decide."""
@@ -434,3 +437,33 @@ def test_uses_agree_with_recounts_from_the_events(
     for use in [u for u in used if "/" in u]:
         assert use.split("/")[0] in used or use.startswith(("GD-8/", "SF-8/")), use
     assert all(rule == rule.strip() and "-" in rule for rule in used)
+
+
+# ================================================================== balance counts
+
+
+@pytest.mark.parametrize("name", ["shengji-2", "guandan", "sanfu"])
+def test_balance_counts_each_rule_use_in_the_deals_it_applied_in(name: str) -> None:
+    """Summary key ``rules/<id>``: the deals of the batch whose rules_applied holds the id
+    (recounted by playing the same deals again), reported in rule order as rates."""
+    job = plan_jobs([VariantSpec(name)], deals=12, players=("random",) * 4)[0]
+    summary = play_balance_batch(job)
+    game = make(name)
+    policies = [bots.make(b, derive_seed(job.seed, "bot", p)) for p, b in enumerate(job.bots)]
+    expected: dict[str, int] = {}
+    setup = game.first_setup()
+    for number in range(job.deals):
+        state = game.new_deal(setup, seed=deal_seed(job.seed, number))
+        play_deal(state, policies)
+        for rule in rules_applied(state):
+            expected[rule] = expected.get(rule, 0) + 1
+        setup = state.outcome().next_setup or game.first_setup()
+    counted = {
+        k.removeprefix("rules/"): v for k, v in summary.counts.items() if k.startswith("rules/")
+    }
+    assert counted == expected
+    section = report(summary, VariantSpec(name), {})["rules"]
+    assert list(section) == sorted(expected, key=rule_key)
+    assert all(
+        cell["count"] == expected[rule] and cell["n"] == 12 for rule, cell in section.items()
+    )
