@@ -210,7 +210,7 @@ def test_a_population_that_never_brings_the_option_into_play_is_named(
     points = rows["winners' points"]
     assert points["verdict"] == "holds" and points["not_exercised"] == [BOLD]
     assert points["verdict_text"] == (
-        f"holds in every population where exercised; not exercised in {BOLD}"
+        f"holds where exercised (1 of 2 populations); not exercised in {BOLD}"
     )
     assert [cell["exercised"] for cell in points["populations"]] == [True, False]
     assert rows["decisions per deal"]["verdict"] == "holds", "the bold population is left out"
@@ -288,8 +288,9 @@ def test_a_population_where_the_options_never_came_into_play_is_named_not_measur
     ]
     [row] = style_rows(reports, ["bold", "cautious"])
     assert row["verdict"] == "holds" and row["not_exercised"] == ["cautious"]
-    assert row["verdict_text"] == (
-        "holds in every population where exercised; not exercised in cautious"
+    assert (
+        row["verdict_text"]
+        == "holds where exercised (1 of 2 populations); not exercised in cautious"
     )
     assert not row["populations"][1]["exercised"] and row["differs_p"] is None
     [never] = style_rows([{"differences": [record("v", 0.0, 1.0, **unused)]}] * 2, ["a", "b"])

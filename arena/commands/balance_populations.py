@@ -40,7 +40,7 @@ from arena.commands.numbers import json_ready
 from arena.errors import ConfigError
 from arena.plural import counted
 from arena.sim.differences import FAMILY_ERROR
-from arena.sim.populations import style_rows
+from arena.sim.populations import style_rows, verdict_words
 from arena.store import BalanceRun, Store
 from arena.web.plots import Dot
 
@@ -53,6 +53,7 @@ __all__ = [
     "restore_group",
     "stored_group",
     "style_lines",
+    "unused_lines",
 ]
 
 NOT_EXERCISED: Final = "not exercised"
@@ -214,12 +215,12 @@ def style_lines(data: dict[str, Any]) -> list[str]:
             variant, section = row["variant"], None
             heads.add(len(table))
             table.append([f"{variant} − {row['baseline']}", *names, "verdict"])
+            table.extend([line] for line in unused_lines(row))
         if row["section_text"] != section:
             section = row["section_text"]
             table.append([section])
         cells = [_shown(cell, row["kind"]) for cell in row["populations"]]
-        differ = "; the populations' effects differ" if row["differs"] else ""
-        table.append([f"  {row['row_text']}", *cells, row["verdict_text"] + differ])
+        table.append([f"  {row['row_text']}", *cells, _verdict(row)])
     width = max(len(r[0]) for r in table if len(r) > 1)
     cols = [max(len(r[i]) for r in table if len(r) > 1) for i in range(1, len(names) + 1)]
     lines = [
@@ -244,6 +245,22 @@ def style_lines(data: dict[str, Any]) -> list[str]:
             "rows)."
         )
     return lines
+
+
+def unused_lines(row: dict[str, Any]) -> list[str]:
+    """A line for each population where the row's variant was not exercised."""
+    return [
+        f"  not exercised in {cell['population']}: {', '.join(cell['not_exercised'])} came "
+        "into play in neither variant (its differences there measure nothing of it)"
+        for cell in row["populations"]
+        if not cell["exercised"]
+    ]
+
+
+def _verdict(row: dict[str, Any]) -> str:
+    """A row's verdict in a table whose variant heading names where it was not exercised."""
+    differ = "; the populations' effects differ" if row["differs"] else ""
+    return verdict_words(row["verdict"], row["populations"]) + differ
 
 
 def _shown(cell: dict[str, Any], kind: str) -> str:
@@ -322,12 +339,15 @@ def render_populations_html(data: dict[str, Any]) -> str:
             parts.append(
                 f'<tr><th class="section" colspan="{len(names) + 2}">{esc(head)}</th></tr>'
             )
+            parts.extend(
+                f'<tr><td colspan="{len(names) + 2}">{esc(line.strip())}</td></tr>'
+                for line in unused_lines(row)
+            )
         if row["section_text"] != section:
             section = row["section_text"]
             parts.append(f'<tr><td colspan="{len(names) + 2}"><i>{esc(section)}</i></td></tr>')
         tds = "".join(f"<td>{esc(_shown(cell, row['kind']))}</td>" for cell in row["populations"])
-        differ = "; the populations' effects differ" if row["differs"] else ""
-        verdict = esc(row["verdict_text"] + differ)
+        verdict = esc(_verdict(row))
         parts.append(f"<tr><td>{esc(row['row_text'])}</td>{tds}<td>{verdict}</td></tr>")
     parts.append("</table>")
     parts.extend(f"<figure>{figure.svg()}</figure>" for figure in style_figures(data))

@@ -42,9 +42,10 @@ from itertools import combinations
 from statistics import NormalDist
 from typing import Any, Final
 
+from arena.plural import counted
 from arena.sim.differences import holm
 
-__all__ = ["VERDICTS", "style_rows"]
+__all__ = ["VERDICTS", "differs", "style_rows", "verdict", "verdict_words"]
 
 VERDICTS: Final = {
     "holds": "holds in every population",
@@ -64,33 +65,51 @@ def style_rows(
 ) -> list[dict[str, Any]]:
     """Each difference of the populations' ``reports`` (their ``differences`` records)
     with, per population (named by ``populations``), its figures and whether it is
-    significant across populations, and the row's verdict. A record that names the
-    options it does not measure (``not_exercised``: they came into play in neither the
-    variant nor the baseline) is shown as such and left out of the tests."""
+    significant across populations, and the row's verdict; rows in the reports' order
+    (a row only some populations have, a bucket, after the row it follows there).
+
+    A variant whose records name the options they do not measure (``not_exercised``:
+    those came into play in neither the variant nor the baseline) is not exercised in
+    that population, in every row (a cell of its own with the options' names), and is
+    left out of the tests."""
+    unused: dict[tuple[int, str], list[str]] = {}
     found: dict[tuple[Any, ...], list[dict[str, Any] | None]] = {}
+    order: list[tuple[Any, ...]] = []
     for index, data in enumerate(reports):
+        after = -1  # where this population's previous row is in ``order``
         for record in data.get("differences", []):
-            cells = found.setdefault(tuple(record[key] for key in _KEYS), [None] * len(reports))
-            cells[index] = record
+            key = tuple(record[name] for name in _KEYS)
+            if record.get("not_exercised"):
+                unused[(index, record["variant"])] = list(record["not_exercised"])
+            if key in found:
+                after = order.index(key)
+            else:
+                after += 1
+                order.insert(after, key)
+                found[key] = [None] * len(reports)
+            found[key][index] = record
     tested = [  # the family: every difference measured with the options in play
-        cell for cells in found.values() for cell in cells if cell and _exercised(cell)
+        cell
+        for key, cells in found.items()
+        for index, cell in enumerate(cells)
+        if cell is not None and (index, key[6]) not in unused
     ]
     significant = dict(zip(map(id, tested), holm([cell["p"] for cell in tested]), strict=True))
     rows = []
-    for key, cells in found.items():
-        shown = [
-            {
-                "population": name,
-                "exercised": _exercised(cell),
-                **(
+    for key in order:
+        shown = []
+        for index, (name, cell) in enumerate(zip(populations, found[key], strict=True)):
+            options = unused.get((index, key[6]))
+            shown.append(
+                {"population": name, "exercised": not options}
+                | ({"not_exercised": options} if options else {})
+                | (
                     {k: cell[k] for k in ("diff", "low", "high", "p")}
                     | {"significant": significant.get(id(cell), False)}
                     if cell is not None
                     else {"diff": None}
-                ),
-            }
-            for name, cell in zip(populations, cells, strict=True)
-        ]
+                )
+            )
         rows.append(
             {
                 **dict(zip(_KEYS, key, strict=True)),
@@ -123,11 +142,19 @@ def verdict(cells: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             key = "none"
         else:
             key = "depends"
-    text = VERDICTS[key]
+    text = verdict_words(key, cells)
     if unused and measured:
-        text = {"holds": "holds in every population where exercised"}.get(key, text)
         text += f"; not exercised in {', '.join(unused)}"
     return {"verdict": key, "verdict_text": text, "not_exercised": unused}
+
+
+def verdict_words(key: str, cells: Sequence[Mapping[str, Any]]) -> str:
+    """A verdict's words; ``holds`` says in how many populations when some did not bring
+    the options into play."""
+    exercised = sum(1 for cell in cells if cell["exercised"])
+    if key == "holds" and exercised < len(cells):
+        return f"holds where exercised ({exercised} of {counted(len(cells), 'population')})"
+    return VERDICTS[key]
 
 
 def differs(cells: Sequence[Mapping[str, Any]]) -> float | None:
@@ -145,9 +172,3 @@ def differs(cells: Sequence[Mapping[str, Any]]) -> float | None:
         return None
     gaps = [abs(a - b) / math.hypot(sa, sb) for (a, sa), (b, sb) in pairs]
     return min(1.0, len(pairs) * 2.0 * (1.0 - NormalDist().cdf(max(gaps))))
-
-
-def _exercised(cell: Mapping[str, Any] | None) -> bool:
-    """Whether a difference measures its variant's options (a missing one is no
-    measurement, but not for want of the options: it is shown as no figure)."""
-    return cell is None or not cell.get("not_exercised")
