@@ -151,6 +151,8 @@ def test_sj31_a_pair_of_one_colour_two_suits() -> None:
     assert used("Kh Kd") == {"SJ-31/pair"}
     assert used("Ks Kc") == {"SJ-31/pair"}
     assert used("Kh Ks") == set()
+    assert used("Ks Kh Kc") == {"SJ-31/pair"}  # Ks Kc, with the Kh between them
+    assert used("Ks Kh 9c") == set()
     assert used("Kh") == set()
 
 
@@ -278,6 +280,8 @@ def test_gd13_single_tribute_between_partners() -> None:
     [
         ("play 3s 3d 3c 2h", {"GD-6", "GD-6/bomb", "GD-8/bomb"}, set()),
         ("play 2s 2h", {"GD-8/pair"}, {"GD-6"}),  # the wild card as itself
+        ("play 2h 2s 2d Ks Kd", {"GD-8/full_house"}, {"GD-6"}),  # read as 2s over Ks
+        ("play 2h 5s 5d Ks Kd", {"GD-6", "GD-8/full_house"}, {"GD-6/bomb"}),
         ("play 2h", {"GD-8/single"}, {"GD-6"}),
         ("play 3s 2h", {"GD-6", "GD-8/pair"}, {"GD-6/bomb"}),
         # read at its highest, 3h … 7h: the wild stands for the 7h

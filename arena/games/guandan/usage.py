@@ -37,7 +37,7 @@ from typing import Any, Final
 
 from arena.cards import RANK_ACE, SMALL_JOKER, Card
 from arena.games.base import Event, team_of
-from arena.games.guandan.combos import KIND_BY_LABEL, Kind, card_value, wild_card
+from arena.games.guandan.combos import KIND_BY_LABEL, Kind, card_value, rank_value, wild_card
 from arena.games.guandan.state import GuandanState
 
 ALWAYS: Final = ("GD-1", "GD-2", "GD-4", "GD-5", "GD-8", "GD-9", "GD-10")
@@ -134,8 +134,9 @@ def _wild_needed(cards: tuple[Card, ...], kind: Kind, value: int, wild: Card, le
     for card in cards:
         key = card if card >= SMALL_JOKER else card >> 2
         ranks[key] = ranks.get(key, 0) + 1
-    if kind == Kind.FULL_HOUSE:
-        return sorted(ranks.values()) != [2, 3]
+    if kind == Kind.FULL_HOUSE:  # natural: its triple the one the play was read by
+        triple = [rank for rank, count in ranks.items() if count == 3]
+        return sorted(ranks.values()) != [2, 3] or rank_value(triple[0], level) != value
     if kind in _SEQUENCES:
         if kind == Kind.STRAIGHT_FLUSH and len({card & 3 for card in cards}) > 1:
             return True

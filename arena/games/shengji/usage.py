@@ -72,6 +72,10 @@ OPTION_USES: Final = {
 }
 """Each option of ``make("shengji-N", ...)`` and the use that says it came into play."""
 _RANK_TWO: Final = 0
+_BLACK: Final = 1 << 0 | 1 << 3
+"""Spades and clubs, as bits of a rank's suits (SJ-31: one colour)."""
+_RED: Final = 1 << 1 | 1 << 2
+"""Hearts and diamonds."""
 
 
 def rules_applied(state: ShengjiState) -> frozenset[str]:
@@ -137,13 +141,11 @@ def _tricks(
     suit = -1
     best: Contender | None = None
     ruffed = False
-    failed = False
     for event in events:
         kind = event.kind
         if kind == "lead":
-            lead, best, ruffed, failed = [], None, False, False
+            lead, best, ruffed = [], None, False
         elif kind == "throw_failed":
-            failed = True
             used.add("SJ-17")
             used.add("SJ-17/failed")
             if penalty:
@@ -155,7 +157,7 @@ def _tricks(
                 suit = order.suits[cards[0]]
                 lead = decompose(cards, order)
                 best = lead_contender(lead, suit)
-                _lead_used(lead, decks, failed, used)
+                _lead_used(lead, decks, used)
                 continue
             play = contender(cards, lead, suit, order, decks)
             if play is None or best is None:
@@ -173,7 +175,8 @@ def _tricks(
                 ruffed = True
 
 
-def _lead_used(lead: list[Unit], decks: int, failed: bool, used: set[str]) -> None:
+def _lead_used(lead: list[Unit], decks: int, used: set[str]) -> None:
+    """Uses a lead shows: throws (SJ-17), sets, tractors, and the 3- and 4-deck leads."""
     if len(lead) > 1:
         used.add("SJ-17")
         used.add("SJ-17/standing")
@@ -193,24 +196,19 @@ def _lead_used(lead: list[Unit], decks: int, failed: bool, used: set[str]) -> No
 def _cards_used(cards: tuple[Card, ...], order: TrumpOrder, used: set[str]) -> None:
     """Uses a play's cards show: a 2 trump by ``constant_twos``, a two-colour pair."""
     level, trump, two_colour = order.level, order.trump, order.two_colour
-    previous = -1
+    rank_suits: dict[int, int] = {}
     for card in cards:
         if card >= SMALL_JOKER:
             break
-        rank = card >> 2
+        rank, suit = card >> 2, card & 3
         if order.constant_twos and rank == _RANK_TWO and level != _RANK_TWO:
-            group = colour_of(card & 3) if two_colour else card & 3
+            group = colour_of(suit) if two_colour else suit
             if order.suits[card] == TRUMP and group != trump:
                 used.add("SJ-2/constant_twos")
-        if (
-            two_colour
-            and previous >= 0
-            and previous >> 2 == rank
-            and previous != card
-            and colour_of(previous & 3) == colour_of(card & 3)
-        ):
-            used.add("SJ-31/pair")
-        previous = card
+        if two_colour:
+            suits = rank_suits[rank] = rank_suits.get(rank, 0) | 1 << suit
+            if suits & _BLACK == _BLACK or suits & _RED == _RED:
+                used.add("SJ-31/pair")
 
 
 def _settlement(state: ShengjiState, used: set[str]) -> None:
