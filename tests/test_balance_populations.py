@@ -220,6 +220,27 @@ def test_a_population_that_never_brings_the_option_into_play_is_named(
     assert "not exercised" in line
 
 
+def test_an_interrupt_in_the_first_population_compares_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    played: list[tuple[str, int, int]] = []
+    play = planted(played)
+
+    def interrupting(job: BalanceJob, on_deal: Any = None) -> Summary:
+        if len(played) == 1:
+            raise KeyboardInterrupt
+        return play(job, on_deal)
+
+    monkeypatch.setattr(balance, "play_balance_batch", interrupting)
+    assert run_balance(parse(*RUN, *POPULATIONS, "--json", "cut.json")) == 130
+    cut = json.loads(Path("cut.json").read_text())
+    assert cut["style"] == [] and cut["population_names"] == [CAUTIOUS] and not cut["complete"]
+    jsonschema.validate(cut, SCHEMA)
+    out, err = capsys.readouterr()
+    assert "interrupted in the first population, nothing to compare" in out
+    assert "interrupted in population 1 of 2: the same command again plays" in err
+
+
 def test_one_population_is_a_run_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     """One --bots writes the report of one run (no populations), stored under the name
     the same command always gave (so runs stored before resume)."""
@@ -265,7 +286,9 @@ def test_bad_populations_are_refused_before_any_is_played(
     assert run_balance(parse("--local", "--deals", "2", *SWEEP, *argv)) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
-    assert not Path("arena.sqlite").exists() or not Store.open("arena.sqlite").balance_runs()
+    if Path("arena.sqlite").exists():
+        with Store.open("arena.sqlite") as store:
+            assert not store.balance_runs(), "nothing played"
 
 
 # ------------------------------------------------------------------ verdicts alone

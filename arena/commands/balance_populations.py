@@ -164,7 +164,7 @@ def populations_report(
     every difference (``style``), how significance was decided (``style_test``) and the
     command that plays them all again."""
     names = [run.bots for run in runs[: len(played)]]
-    style = style_rows(played, names)
+    style = style_rows(played, names) if len(played) > 1 else []  # one: nothing to compare
     cells = [cell for row in style for cell in row["populations"]]
     tested = sum(1 for cell in cells if cell["exercised"] and cell["diff"] is not None)
     return {
@@ -204,6 +204,8 @@ def style_lines(data: dict[str, Any]) -> list[str]:
     populations), then the verdict."""
     names: list[str] = data["population_names"]
     rows: list[dict[str, Any]] = data["style"]
+    if len(names) < 2:
+        return ["across populations: interrupted in the first population, nothing to compare"]
     if not rows:
         return ["across populations: no difference to compare (one variant)"]
     test = data["style_test"]

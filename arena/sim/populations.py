@@ -31,7 +31,9 @@ significant in one population and not in another may be the same effect measured
 less precision. Each row therefore also tests whether the populations' effects differ
 (``differs``): the two-sided p-value of the largest gap between two populations'
 differences (a z-test on their difference, each difference's standard error read from
-its 95% interval, Bonferroni over the pairs), corrected by Holm over the rows.
+its 95% interval, Bonferroni over the pairs), corrected by Holm over the rows. The
+populations play the same shuffles, which can only correlate their differences
+positively; the test treats them as independent, which only widens it (conservative).
 """
 
 from __future__ import annotations
