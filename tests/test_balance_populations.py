@@ -357,3 +357,26 @@ def test_a_verdict_follows_its_definition(cells: list[dict[str, Any]]) -> None:
     )  # fmt: skip
     assert found["verdict"] == expected
     assert found["not_exercised"] == [c["population"] for c in cells if not c["exercised"]]
+
+
+def test_a_row_of_one_population_keeps_its_place_and_its_populations_exercise() -> None:
+    """A bucket only the bold population reached comes after the row it follows there,
+    and the cautious population, which never brought the variant's options into play,
+    is not exercised in it either (not a missing figure counted as no effect)."""
+    unused = {"not_exercised": ["throw_penalty"], "significant": False}
+    first, third = record("v", 0.0, 1.0, **unused), record("v", 0.0, 1.0, **unused)
+    third["row_text"] = "c"
+    bucket = {**record("v", 3.0, 1e-9), "row_text": "b"}
+    bold = [
+        {**first, "not_exercised": None, "p": 1e-9, "diff": 2.0},
+        bucket,
+        {**third, "not_exercised": None},
+    ]
+    rows = style_rows(
+        [{"differences": [first, third]}, {"differences": bold}], ["cautious", "bold"]
+    )
+    assert [row["row_text"] for row in rows] == ["decisions per deal", "b", "c"]
+    [_, middle, _] = rows
+    assert [cell["exercised"] for cell in middle["populations"]] == [False, True]
+    assert middle["populations"][0]["diff"] is None
+    assert middle["verdict"] == "holds" and middle["not_exercised"] == ["cautious"]
