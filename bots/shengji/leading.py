@@ -54,7 +54,7 @@ def choose_lead(view: View, throws_allowed: bool, levers: Levers, draw: Draw) ->
         throw = _safe_throw(view, plain)
         if throw:
             return throw
-        throw = _risky_throw(view, plain)
+        throw = _risky_throw(view, plain) if levers.throw_rate > 0 else ()
         if throw and draw("throw", levers.throw_rate):
             return throw
     top = _top_units(view, plain, min_width=2)
