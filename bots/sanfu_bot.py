@@ -60,6 +60,7 @@ class SanfuHeuristic:
     def __init__(self, seed: int = 0, style: Style = DEFAULT_STYLE) -> None:
         self.seed = seed
         self.style = style
+        self._levers = levers(style)
         self._memory = PlayedMemory()
 
     def act(self, observation: Observation) -> Action:
@@ -82,7 +83,7 @@ class SanfuHeuristic:
             return Decision(finish, GO_OUT_RULE)
         plan, held = read_hand(observation.hand)
         view = read_view(observation, self._memory, held)
-        lever = levers(self.style)
+        lever = self._levers
         if view.table is None:
             choice = choose_lead(plan, view, self.seed, lever)
         else:
