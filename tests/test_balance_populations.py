@@ -5,8 +5,10 @@ depends on the style, it shows in none, or its options were not exercised."""
 from __future__ import annotations
 
 import argparse
+import io
 import json
 from collections.abc import Callable, Iterator
+from contextlib import redirect_stdout
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -26,7 +28,7 @@ from arena.store import Store
 CAUTIOUS, BOLD = "heuristic:risk=0", "heuristic:risk=1"
 POPULATIONS = ["--bots", CAUTIOUS, "--bots", BOLD]
 SWEEP = ["--variant", "sanfu", "--sweep", "deals=8,9"]
-RUN = ["--local", "--deals", "100", "--batch", "50", "--seed", "3", *SWEEP]
+RUN = ["--local", "--deals", "60", "--batch", "30", "--seed", "3", *SWEEP]
 SCHEMA = json.loads((Path(__file__).parents[1] / "docs/balance-report.schema.json").read_text())
 PLAY = balance.play_balance_batch
 
@@ -83,17 +85,19 @@ def verdicts(data: dict[str, Any]) -> dict[str, str]:
     return {row["row_text"]: row["verdict"] for row in data["style"]}
 
 
-@pytest.fixture
-def two_populations(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> dict[str, Any]:
-    monkeypatch.setattr(balance, "play_balance_batch", planted())
-    argv = [*RUN, *POPULATIONS, "--json", "b.json", "--html", "b.html"]
-    assert run_balance(parse(*argv)) == 0
+@pytest.fixture(scope="module")
+def two_populations(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    out = tmp_path_factory.mktemp("populations")
+    files = ["--json", str(out / "b.json"), "--html", str(out / "b.html")]
+    text = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, redirect_stdout(text):
+        patch.setattr(balance, "play_balance_batch", planted())
+        code = run_balance(parse(*RUN, *POPULATIONS, *files, "--db", str(out / "runs.sqlite")))
+    assert code == 0
     return {
-        "json": json.loads(Path("b.json").read_text()),
-        "html": Path("b.html").read_text(),
-        "text": capsys.readouterr().out,
+        "json": json.loads((out / "b.json").read_text()),
+        "html": (out / "b.html").read_text(),
+        "text": text.getvalue(),
     }
 
 
