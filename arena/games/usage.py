@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Final
 
 from arena.errors import ConfigError
-from arena.games.base import State
+from arena.games.base import Outcome, State
 from arena.games.guandan.state import GuandanState
 from arena.games.guandan.usage import OPTION_USES as GUANDAN_OPTION_USES
 from arena.games.guandan.usage import rules_applied as guandan_rules
@@ -38,17 +38,18 @@ PREFIXES: Final = {"shengji": "SJ", "guandan": "GD", "sanfu": "SF"}
 """Each family's rule id prefix (rules/<family>.md)."""
 
 
-def rules_applied(state: State) -> frozenset[str]:
-    """The rule ids and uses of its game's rules that a finished deal used.
+def rules_applied(state: State, outcome: Outcome | None = None) -> frozenset[str]:
+    """The rule ids and uses of its game's rules that a finished deal used; ``outcome``
+    is the deal's (``state.outcome()`` when not given: it is worked out again).
 
     Raises ``ValueError`` for a deal still being played and ``ConfigError`` for a
     game without rule ids."""
     if isinstance(state, ShengjiState):
-        return shengji_rules(state)
+        return shengji_rules(state, outcome)
     if isinstance(state, GuandanState):
-        return guandan_rules(state)
+        return guandan_rules(state, outcome)
     if isinstance(state, SanfuState):
-        return sanfu_rules(state)
+        return sanfu_rules(state, outcome)
     raise ConfigError(f"no rule usage for a {type(state).__name__}")
 
 

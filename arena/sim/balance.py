@@ -126,7 +126,7 @@ def deal_facts(
         "decisions": decisions,
         "match_over": outcome.next_setup is None,
         "forfeit": "forfeit" in outcome.details or "fled" in outcome.details,
-        "rules": sorted(rules_applied(state), key=rule_key),
+        "rules": sorted(rules_applied(state, outcome), key=rule_key),
     }
     if facts["forfeit"]:
         return facts

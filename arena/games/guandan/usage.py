@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from arena.cards import RANK_ACE, SMALL_JOKER, Card
-from arena.games.base import Event, team_of
+from arena.games.base import Event, Outcome, team_of
 from arena.games.guandan.combos import KIND_BY_LABEL, Kind, card_value, rank_value, wild_card
 from arena.games.guandan.state import GuandanState
 
@@ -63,8 +63,9 @@ _LOW_ACE: Final = -1
 """The rank index an A takes below the 2 in a low sequence."""
 
 
-def rules_applied(state: GuandanState) -> frozenset[str]:
-    """The rule ids and uses of rules/guandan.md that the finished deal used."""
+def rules_applied(state: GuandanState, outcome: Outcome | None = None) -> frozenset[str]:
+    """The rule ids and uses of rules/guandan.md that the finished deal (whose outcome is
+    ``outcome``, worked out again when not given) used."""
     if not state.is_terminal():
         raise ValueError("rules_applied needs a finished deal; this one is still being played")
     used: set[str] = set(ALWAYS)
@@ -75,7 +76,7 @@ def rules_applied(state: GuandanState) -> frozenset[str]:
         used.add("GD-17")
     _events_used(state.events, state.level, used)
     if state.fled < 0:
-        _settlement(state.outcome().details, used)
+        _settlement((outcome or state.outcome()).details, used)
     return frozenset(used)
 
 

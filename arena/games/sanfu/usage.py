@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from arena.games.base import Event
+from arena.games.base import Event, Outcome
 from arena.games.sanfu.combos import Kind
 from arena.games.sanfu.scoring import TOTAL_POINTS
 from arena.games.sanfu.state import SanfuState
@@ -45,13 +45,14 @@ _BOMB_CLASS: Final = frozenset({"bomb", "suited_triple", "joker_triple"})
 _KIND_LABELS: Final = frozenset(kind.label for kind in Kind)
 
 
-def rules_applied(state: SanfuState) -> frozenset[str]:
-    """The rule ids and uses of rules/sanfu.md that the finished deal used."""
+def rules_applied(state: SanfuState, outcome: Outcome | None = None) -> frozenset[str]:
+    """The rule ids and uses of rules/sanfu.md that the finished deal (whose outcome is
+    ``outcome``, worked out again when not given) used."""
     if not state.is_terminal():
         raise ValueError("rules_applied needs a finished deal; this one is still being played")
     used: set[str] = set(ALWAYS)
     _events_used(state.events, state.setup.previous_first, used)
-    details: Mapping[str, Any] = state.outcome().details
+    details: Mapping[str, Any] = (outcome or state.outcome()).details
     if "fled" in details:
         used.add("SF-15")
     else:

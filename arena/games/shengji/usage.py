@@ -52,7 +52,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from arena.cards import RANK_ACE, SMALL_JOKER, Card
-from arena.games.base import NOBODY, Event, Seat, team_of
+from arena.games.base import NOBODY, Event, Outcome, Seat, team_of
 from arena.games.shengji import scoring
 from arena.games.shengji.order import TRUMP, TrumpOrder, colour_of
 from arena.games.shengji.shapes import Unit, decompose
@@ -78,8 +78,9 @@ _RED: Final = 1 << 1 | 1 << 2
 """Hearts and diamonds."""
 
 
-def rules_applied(state: ShengjiState) -> frozenset[str]:
-    """The rule ids and uses of rules/shengji.md that the finished deal used."""
+def rules_applied(state: ShengjiState, outcome: Outcome | None = None) -> frozenset[str]:
+    """The rule ids and uses of rules/shengji.md that the finished deal (whose outcome is
+    ``outcome``, worked out again when not given) used."""
     if not state.is_terminal():
         raise ValueError("rules_applied needs a finished deal; this one is still being played")
     rules = state.rules
@@ -101,7 +102,7 @@ def rules_applied(state: ShengjiState) -> frozenset[str]:
         used.add("SJ-13")
     _tricks(events, order, rules.decks, rules.throw_penalty, used)
     if state.fled < 0:
-        _settlement(state, used)
+        _settlement(state, (outcome or state.outcome()).details, used)
     return frozenset(used)
 
 
@@ -155,6 +156,11 @@ def _tricks(
             _cards_used(cards, order, used)
             if not lead:
                 suit = order.suits[cards[0]]
+                if len(cards) == 1:  # a single: no shape to read
+                    top = order.orders[cards[0]]
+                    lead = [Unit(1, 1, top, cards)]
+                    best = Contender(False, top, 0)
+                    continue
                 lead = decompose(cards, order)
                 best = lead_contender(lead, suit)
                 _lead_used(lead, decks, used)
@@ -211,9 +217,8 @@ def _cards_used(cards: tuple[Card, ...], order: TrumpOrder, used: set[str]) -> N
                 used.add("SJ-31/pair")
 
 
-def _settlement(state: ShengjiState, used: set[str]) -> None:
+def _settlement(state: ShengjiState, details: Mapping[str, Any], used: set[str]) -> None:
     """Uses the result shows: kitty, level bands, cap at A, match end."""
-    details: Mapping[str, Any] = state.outcome().details
     rules = state.rules
     points = int(details["defender_points"])
     bonus = int(details["last_bonus"])
