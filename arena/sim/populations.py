@@ -67,8 +67,9 @@ def style_rows(
 ) -> list[dict[str, Any]]:
     """Each difference of the populations' ``reports`` (their ``differences`` records)
     with, per population (named by ``populations``), its figures and whether it is
-    significant across populations, and the row's verdict; rows in the reports' order
-    (a row only some populations have, a bucket, after the row it follows there).
+    significant across populations, and the row's verdict; a variant's rows together,
+    in the reports' order (a row only some populations have, a bucket, after the row it
+    follows there).
 
     A variant whose records name the options they do not measure (``not_exercised``:
     those came into play in neither the variant nor the baseline) is not exercised in
@@ -90,6 +91,8 @@ def style_rows(
                 order.insert(after, key)
                 found[key] = [None] * len(reports)
             found[key][index] = record
+    variants = list(dict.fromkeys(key[6] for key in order))  # a variant's rows together
+    order.sort(key=lambda key: variants.index(key[6]))
     tested = [  # the family: every difference measured with the options in play
         cell
         for key, cells in found.items()
