@@ -384,3 +384,14 @@ def test_a_row_of_one_population_keeps_its_place_and_its_populations_exercise() 
     assert [cell["exercised"] for cell in middle["populations"]] == [False, True]
     assert middle["populations"][0]["diff"] is None
     assert middle["verdict"] == "holds" and middle["not_exercised"] == ["cautious"]
+
+
+def test_a_variants_rows_stay_together() -> None:
+    """A report lists each row's variants together; across populations each variant's
+    rows come together, in the report's order."""
+    second = {**record("v", 0.0, 1.0), "row_text": "second"}
+    interleaved = [record("v", 0.0, 1.0), record("w", 0.0, 1.0), second, {**second, "variant": "w"}]
+    rows = style_rows([{"differences": interleaved}] * 2, ["a", "b"])
+    assert [(row["variant"], row["row_text"]) for row in rows] == [
+        ("v", "decisions per deal"), ("v", "second"), ("w", "decisions per deal"), ("w", "second"),
+    ]  # fmt: skip
