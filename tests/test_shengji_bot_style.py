@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import pairwise
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -286,19 +287,24 @@ def test_levers_move_the_way_the_docstring_says() -> None:
 STYLES = st.builds(Style, st.sampled_from([0.0, 0.2, 0.6, 1.0]), st.sampled_from([0.0, 0.5, 1.0]))
 
 
-@settings(max_examples=6, deadline=None)
-@given(
-    variant=st.sampled_from(["shengji-1", "shengji-2", "shengji-3", "shengji-4"]),
-    styles=st.lists(STYLES, min_size=4, max_size=4),
-    seed=st.integers(0, 10**6),
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("shengji-1", {"two_colour": True}),
+        ("shengji-2", {"throw_penalty": 5, "no_declaration": "flip_kitty"}),
+        ("shengji-3", {"constant_twos": True}),
+        ("shengji-4", {}),
+    ],
 )
+@settings(max_examples=2, deadline=None)
+@given(styles=st.lists(STYLES, min_size=4, max_size=4), seed=st.integers(0, 10**6))
 def test_whole_matches_of_mixed_styles_are_legal(
-    variant: str, styles: list[Style], seed: int
+    variant: str, options: dict[str, object], styles: list[Style], seed: int
 ) -> None:
     """Every variant, four bots of any styles: a whole match to its end (the driver
     refuses any illegal action, so finishing is the check)."""
     bots = [HeuristicBot(seed + i, s.risk, s.points) for i, s in enumerate(styles)]
-    result = play_match(make(variant), bots, seed=seed)
+    result = play_match(make(variant, **options), bots, seed=seed)
     assert result.outcomes[-1].match_over
 
 
