@@ -1,14 +1,15 @@
-"""Where the bot's :class:`~bots.style.Style` moves its Shengji play: every lever, its
-rule ids, and what it is at the default style (``risk`` 0.2, ``points`` 0.5), where each
-equals the value the bot played by before styles existed.
+"""Where the bot's :class:`~bots.style.Style` moves its Shengji play: every lever, with
+its rule ids. At the default style (``risk`` 0.2, ``points`` 0.5) each equals the value the
+bot played by before styles existed, but for two additions: risky throws at the rate 0.2,
+and the cheaper points in a safe kitty.
 
 ``risk`` — cautious (0) ↔ aggressive (1):
 
 * **Risky throws (SJ-17)** — a throw the shared reading
   (:func:`arena.games.shengji.reading.read_throw`) says *may fail* is tried at a lead
   where one is on offer with probability ``risk`` (:attr:`Levers.throw_rate`; a
-  deterministic draw per decision, :func:`bots.style.chance`). Safe throws are always
-  made; at ``risk`` 0 a throw never fails.
+  deterministic draw per decision, :func:`bots.style.chance`). Safe throws are made
+  whatever the style; at ``risk`` 0 a throw never fails.
 * **Declaring and overriding (SJ-8 … SJ-11)** — the trump share of the hand that makes
   a suit worth declaring, or an opponent's declaration worth overriding, falls as
   ``risk`` grows (:attr:`Levers.early_share`, :attr:`Levers.late_share`), and so does
