@@ -10,10 +10,13 @@ the rules of :mod:`bots.sanfu.lead` and :mod:`bots.sanfu.follow` read, from ``ri
 * **same-suit triples for points** (SF-9): spent on a trick worth
   :attr:`Levers.suited_triple_points` (15 at the default, 5 at 1, 25 at 0);
 * **points not fed**: a lead carrying points an opponent could overtake counts
-  :attr:`Levers.feed_penalty` ranks weaker (12 × ``points``: 6 at the default), and
+  :attr:`Levers.feed_penalty` ranks weaker (12 × ``points`` up to the default's 6:
+  holding point cards back longer was measured to lose points, not save them, as the
+  ones kept are given away later or end in the last player's hand, SF-13), and
   below 0.25 a follow may carry such points;
 * **the race**: ordinary plays are spent freely once an opponent holds
-  :attr:`Levers.race_cards` cards or fewer (28 at the default, 36 at 0, 20 at 1).
+  :attr:`Levers.race_cards` cards or fewer (28 from the default up, 36 at 0): a
+  tempo-first bot starts racing sooner.
 
 ``risk`` — playing strong combinations early against keeping them:
 
@@ -55,9 +58,9 @@ def levers(style: Style = DEFAULT_STYLE) -> Levers:
     return Levers(
         contest_points=5 + 5 * max(0, round(tempo * 4)),
         suited_triple_points=max(5, 15 + 5 * round(tempo * 4)),
-        feed_penalty=round(12 * style.points),
+        feed_penalty=round(12 * min(style.points, DEFAULT_STYLE.points)),
         guard_points=style.points >= 0.25,
-        race_cards=28 + round(tempo * 16),
+        race_cards=28 + max(0, round(tempo * 16)),
         early_special_rate=0.3 * style.risk,
         joker_urgent_cards=20 + round((DEFAULT_STYLE.risk - style.risk) * 20),
     )
