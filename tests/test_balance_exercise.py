@@ -107,7 +107,7 @@ def test_an_option_that_never_applies_is_not_exercised_and_stops_until_resolved(
     saying why and after how many of the deals allowed."""
     applied = balance.rules_applied
     monkeypatch.setattr(
-        balance, "rules_applied", lambda state: applied(state) - {"SJ-2/constant_twos"}
+        balance, "rules_applied", lambda *deal: applied(*deal) - {"SJ-2/constant_twos"}
     )
     variants = [
         "--variant",

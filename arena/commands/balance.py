@@ -1124,7 +1124,7 @@ def render_text(data: dict[str, Any]) -> str:
 def _exercise_text(data: dict[str, Any]) -> list[str]:
     """The rules in play as a text table (a report from before they were counted, or
     with no option to show, has none)."""
-    shown = exercise_rows(data.get("exercise", []))
+    shown = exercise_rows(data.get("exercise", []), format_cell)
     if not shown:
         return []
     lines = ["", f"{EXERCISE_TITLE} (rates in %, 95% Wilson intervals)"]
@@ -1237,7 +1237,7 @@ figure { margin: 1em 0; max-width: 48em; }
 
 def _exercise_html(data: dict[str, Any]) -> list[str]:
     """The rules in play as an HTML table (nothing when there is none to show)."""
-    shown = exercise_rows(data.get("exercise", []))
+    shown = exercise_rows(data.get("exercise", []), format_cell)
     if not shown:
         return []
     esc = html.escape

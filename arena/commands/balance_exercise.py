@@ -4,7 +4,7 @@ margin needs."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arena.plural import counted
@@ -20,15 +20,6 @@ __all__ = [
 ]
 
 EXERCISE_TITLE = "Rules in play: the deals in which each option came into play"
-
-
-def _share(row: Mapping[str, Any]) -> str:
-    if row["rate"] is None:
-        return "no deal"
-    digits = 2 if row["high"] < 0.01 else 1
-    shown = (f"{100 * row[k]:.{digits}f}" for k in ("rate", "low", "high"))
-    rate, low, high = shown
-    return f"{rate}% [{low}, {high}]"
 
 
 def status_words(row: Mapping[str, Any]) -> str:
@@ -48,10 +39,12 @@ def status_words(row: Mapping[str, Any]) -> str:
     return f"NOT EXERCISED{bound}"
 
 
-def exercise_rows(options: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[list[str]]]]:
-    """Each option's heading (its value per variant, its use in words) and its rows: the
-    variant, its value, the deals that used it of those played, their share with its
-    95% Wilson interval, and the status."""
+def exercise_rows(
+    options: Sequence[Mapping[str, Any]], share: Callable[[dict[str, Any]], str]
+) -> list[tuple[str, list[list[str]]]]:
+    """Each option's heading (why it is shown, its use in words) and its rows: the
+    variant, its value, the deals that used it of those played, their share (a rate
+    with its 95% Wilson interval, in the words of ``share``), and the status."""
     shown: list[tuple[str, list[list[str]]]] = []
     for option in options:
         why = "differs between the variants" if option["differs"] else "a house rule switched on"
@@ -61,7 +54,7 @@ def exercise_rows(options: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[
                 row["variant"],
                 f"{option['option']}={row['value']}" + (" (default)" if row["default"] else ""),
                 f"{row['count']} of {row['n']}",
-                _share(row),
+                share(dict(row)),
                 status_words(row),
             ]
             for row in option["variants"]
