@@ -3,15 +3,15 @@
 The candidates of a decision are the rollout policy's (the heuristic bot's by
 default) own choice, passing when legal, then the policy's next choices — what it
 picks once the actions already chosen are taken from the legal ones. The bot draws
-``samples`` deals consistent with everything its seat has seen
-(:mod:`bots.determinize`), and in each plays every candidate and then the rest of
-the deal with the rollout policy at all four seats (same deals, same rollout seeds
-for every candidate). The candidate with the best mean result for its team is
-played if it beats the policy's own choice by more than ``margin`` standard errors
-of their paired difference; while it leads without that margin, more deals are
-drawn for the two of them, up to ``max_samples`` — so close decisions get the
-budget. A decision whose candidates all came to the same result in each of its
-first ``settle`` deals stops there: they do not matter in it.
+``samples`` deals (by default per game, :data:`DEFAULT_SAMPLES`) consistent with
+everything its seat has seen (:mod:`bots.determinize`), and in each plays every
+candidate and then the rest of the deal with the rollout policy at all four seats
+(same deals, same rollout seeds for every candidate). The candidate with the best
+mean result for its team is played if it beats the policy's own choice by more than
+``margin`` standard errors of their paired difference; while it leads without that
+margin, more deals are drawn for the two of them, up to ``max_samples`` — so close
+decisions get the budget. A decision whose candidates all came to the same result in
+each of its first ``settle`` deals stops there: they do not matter in it.
 
 A rollout stops once ``horizon`` tricks have been led after the candidate (0: at
 the end of the deal; the default depends on the game, :data:`DEFAULT_HORIZON`).
@@ -19,8 +19,8 @@ A deal in which some rollout stopped short scores every candidate by
 :func:`static_value` — points won and cards left, a function of the state alone —
 instead of the deal's result: a cheaper, shorter look ahead for the long deals.
 
-The budget is counted, not timed (:attr:`SearchBot.budget` rollouts at most), so a
-decision is reproducible for a seed whatever the machine. An optional
+The budget is counted, not timed (:meth:`SearchBot.budget`: its ``rollouts`` at
+most), so a decision is reproducible for a seed whatever the machine. An optional
 ``max_seconds`` cap only cuts the work short (then the decision depends on speed).
 The bot reads nothing but its observation, and keeps no memory between decisions.
 """
@@ -33,7 +33,7 @@ import random
 import time
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.chance import derive_seed
 from arena.games.base import PASS, Action, Game, Observation, Outcome, State, team_of
@@ -47,19 +47,20 @@ __all__ = [
     "DEFAULT_HORIZON",
     "DEFAULT_MARGIN",
     "DEFAULT_SAMPLES",
+    "Budget",
     "SearchBot",
     "SearchStats",
     "deal_value",
     "static_value",
 ]
 
-DEFAULT_SAMPLES = 8
-"""Drawn deals per decision of the registered ``search`` bot."""
+DEFAULT_SAMPLES: Mapping[str, int] = {"guandan": 4, "sanfu": 4, "shengji": 8}
+"""Per game family (or variant): deals drawn for every candidate of a decision."""
+DEFAULT_HORIZON: Mapping[str, int] = {"guandan": 0, "sanfu": 3, "shengji": 3}
+"""Per game family (or variant): tricks led after the candidate before a rollout
+stops (0: the deal's end)."""
 DEFAULT_CANDIDATES = 3
 """Most actions compared per decision (the rollout policy's choice among them)."""
-DEFAULT_HORIZON: Mapping[str, int] = {"guandan": 0, "sanfu": 0, "shengji": 3}
-"""Per family: tricks led after the candidate before a rollout stops (0: the deal's
-end)."""
 SETTLE = 2
 """Deals after which a decision whose candidates all came to the same result in
 each of them stops (no candidate matters)."""
@@ -78,6 +79,31 @@ CARDS_PER_LEVEL = 18
 """Cards left in a climbing game's team hands that are worth a level."""
 
 RolloutFactory = Callable[[int], Policy]
+
+
+class Budget(NamedTuple):
+    """A decision's counted work in one game."""
+
+    samples: int
+    """Deals drawn for every candidate."""
+    max_samples: int
+    """Most deals drawn in all (the further ones for the leader and the policy's choice)."""
+    horizon: int
+    """Tricks led after the candidate before a rollout stops (0: the deal's end)."""
+    candidates: int
+
+    @property
+    def rollouts(self) -> int:
+        """Most rollouts of one decision: ``samples`` deals for every candidate, then
+        more deals, up to ``max_samples``, for the leading one and the rollout
+        policy's choice."""
+        extra = (self.max_samples - self.samples) * min(2, self.candidates)
+        return self.samples * self.candidates + extra
+
+
+def _for_game(table: Mapping[str, int], game: str) -> int:
+    """The variant's entry of a per-game table, else its family's."""
+    return table[game] if game in table else table[family_of(game)]
 
 
 def _itself(action: Action) -> Hashable:
@@ -167,7 +193,7 @@ class SearchBot:
     def __init__(
         self,
         seed: int = 0,
-        samples: int = DEFAULT_SAMPLES,
+        samples: int | None = None,
         candidates: int = DEFAULT_CANDIDATES,
         *,
         max_seconds: float | None = None,
@@ -179,10 +205,10 @@ class SearchBot:
         horizon: int | None = None,
         settle: int = SETTLE,
     ) -> None:
-        if samples < 1 or candidates < 1:
+        if (samples is not None and samples < 1) or candidates < 1:
             raise ValueError(f"samples and candidates must be >= 1, got {samples}, {candidates}")
-        if max_samples is not None and max_samples < samples:
-            raise ValueError(f"max_samples must be >= samples ({samples}), got {max_samples}")
+        if max_samples is not None and max_samples < (samples or 1):
+            raise ValueError(f"max_samples must be >= samples ({samples or 1}), got {max_samples}")
         if max_seconds is not None and max_seconds <= 0:
             raise ValueError(f"max_seconds must be > 0, got {max_seconds}")
         if horizon is not None and horizon < 0:
@@ -197,26 +223,20 @@ class SearchBot:
         self._options = dict(options or {})
         self._attempts = attempts
         self.margin = margin
-        self.max_samples = EXTEND * samples if max_samples is None else max_samples
+        self.max_samples = max_samples
         self.horizon = horizon
         self.settle = settle
         self._games: dict[str, Game] = {}
         self.last = SearchStats()
         self.total = SearchStats()
 
-    @property
-    def budget(self) -> int:
-        """Most rollouts of one decision: ``samples`` deals for every candidate, then
-        more deals, up to ``max_samples``, for the leading one and the rollout
-        policy's choice."""
-        extra = (self.max_samples - self.samples) * min(2, self.candidates)
-        return self.samples * self.candidates + extra
-
-    def horizon_for(self, game: str) -> int:
-        """Tricks a rollout plays in ``game`` after the candidate's (0: all)."""
-        if self.horizon is not None:
-            return self.horizon
-        return DEFAULT_HORIZON.get(family_of(game), 0)
+    def budget(self, game: str) -> Budget:
+        """The counted work of a decision in ``game``: the parameters given, the
+        game's defaults for the others (``max_samples``: ``EXTEND`` × ``samples``)."""
+        samples = _for_game(DEFAULT_SAMPLES, game) if self.samples is None else self.samples
+        most = EXTEND * samples if self.max_samples is None else max(samples, self.max_samples)
+        horizon = _for_game(DEFAULT_HORIZON, game) if self.horizon is None else self.horizon
+        return Budget(samples, most, horizon, self.candidates)
 
     def _game(self, observation: Observation) -> Game:
         game = self._games.get(observation.game)
@@ -245,10 +265,11 @@ class SearchBot:
         self.last.searched = 1
         deadline = None if self.max_seconds is None else time.monotonic() + self.max_seconds
         worlds = self._worlds(observation, random.Random(derive_seed(seed, "worlds")), seed)
-        first = min(self.settle, self.samples)
+        budget = self.budget(observation.game)
+        first = min(self.settle, budget.samples)
         results = self._round(worlds, observation, choices, first, deadline)
         if len(results) < first or any(len(set(values)) > 1 for values in results):
-            results += self._round(worlds, observation, choices, self.samples - first, deadline)
+            results += self._round(worlds, observation, choices, budget.samples - first, deadline)
         if not results:
             return guide
         differences = {
@@ -257,7 +278,7 @@ class SearchBot:
         best = max(differences, key=lambda i: (_mean(differences[i]), -i))
         while _mean(differences[best]) > 0 and not self._clear(differences[best]):
             drawn = self.last.samples + self.last.failed_samples
-            wanted = min(self.samples, self.max_samples - drawn)
+            wanted = min(budget.samples, budget.max_samples - drawn)
             if wanted <= 0:
                 break
             more = self._round(worlds, observation, [guide, choices[best]], wanted, deadline)
@@ -368,7 +389,7 @@ class SearchBot:
         deal's result, or if some rollout stopped at the horizon every candidate's
         :func:`static_value`; ``None`` if the time cap ran out before every candidate
         was played out."""
-        horizon = self.horizon_for(observation.game)
+        horizon = self.budget(observation.game).horizon
         ends: list[State] = []
         for action in choices:
             if deadline is not None and ends and time.monotonic() > deadline:

@@ -17,14 +17,14 @@ from arena.replay import MatchRecord, replay_entry, start_deal
 from arena.sim.compare import compare, pair_jobs
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.worker import play_job, play_jobs
-from bots.search import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, SearchBot
+from bots.search import DEFAULT_CANDIDATES, SearchBot
 
 
 def test_plain_names_make_the_default_bots() -> None:
     assert set(bots.names()) >= {"random", "first", "heuristic", "search"}
     search = bots.make("search", seed=5)
     assert isinstance(search, SearchBot)
-    assert (search.samples, search.candidates) == (DEFAULT_SAMPLES, DEFAULT_CANDIDATES)
+    assert (search.samples, search.candidates) == (None, DEFAULT_CANDIDATES)  # per game
 
 
 def test_parameters_after_a_colon_go_to_the_constructor() -> None:

@@ -57,8 +57,8 @@ def test_search_plays_legal_actions_within_its_budget(variant: str) -> None:
     for state, observation in list(decisions(variant, 3))[:4]:
         action = bot.act(observation)
         state.check_legal(action)
-        assert bot.last.rollouts <= bot.budget
-        assert bot.last.samples + bot.last.failed_samples <= bot.max_samples
+        assert bot.last.rollouts <= bot.budget(variant).rollouts
+        assert bot.last.samples + bot.last.failed_samples <= bot.budget(variant).max_samples
         if bot.last.searched and not bot.last.failed_samples:
             width = min(bot.candidates, len(observation.legal_actions))
             assert bot.last.rollouts >= bot.samples * width
@@ -70,7 +70,7 @@ def test_search_with_the_heuristic_rollouts_is_legal() -> None:
     bot = SearchBot(7, samples=1, candidates=2)
     for state, observation in list(decisions("guandan", 4, every=25))[:2]:
         state.check_legal(bot.act(observation))
-        assert 2 <= bot.last.rollouts <= bot.budget
+        assert 2 <= bot.last.rollouts <= bot.budget("guandan").rollouts
 
 
 @pytest.mark.parametrize("variant", ["guandan", "shengji-2", "sanfu"])
@@ -119,17 +119,17 @@ def test_budget_is_checked() -> None:
         SearchBot(0, samples=4, max_samples=3)
 
 
-def test_registered_with_its_default_budget() -> None:
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_registered_with_its_games_default_budget(variant: str) -> None:
     assert "search" in bots.names()
     bot = bots.make("search", seed=4)
     assert isinstance(bot, SearchBot)
-    assert (bot.samples, bot.candidates, bot.max_seconds) == (
-        DEFAULT_SAMPLES,
-        DEFAULT_CANDIDATES,
-        None,
-    )
-    assert bot.max_samples == EXTEND * DEFAULT_SAMPLES
-    assert bot.budget == DEFAULT_SAMPLES * DEFAULT_CANDIDATES + 2 * (bot.max_samples - bot.samples)
+    assert (bot.candidates, bot.max_seconds) == (DEFAULT_CANDIDATES, None)
+    family = variant.split("-")[0]
+    samples, horizon = DEFAULT_SAMPLES[family], DEFAULT_HORIZON[family]
+    budget = bot.budget(variant)
+    assert budget == (samples, EXTEND * samples, horizon, DEFAULT_CANDIDATES)
+    assert budget.rollouts == samples * DEFAULT_CANDIDATES + 2 * (EXTEND - 1) * samples
 
 
 def test_search_plays_a_whole_deal_in_the_match_driver() -> None:
@@ -145,7 +145,7 @@ def test_without_a_clear_gain_the_rollout_policys_choice_is_kept() -> None:
         stubborn = SearchBot(2, 2, 3, rollout=lambda seed: FirstBot(), margin=float("inf"))
         assert stubborn.act(observation) == observation.legal_actions[0]
         assert 2 * min(3, len(observation.legal_actions)) <= stubborn.last.rollouts
-        assert stubborn.last.rollouts <= stubborn.budget
+        assert stubborn.last.rollouts <= stubborn.budget("sanfu").rollouts
 
 
 Scores = Callable[[int, int], float]
@@ -375,7 +375,7 @@ def test_the_search_finds_the_play_the_heuristic_misses(
     chosen = bot.act(observation)
     state.check_legal(chosen)
     assert chosen == best != rule_of_thumb
-    assert bot.last.searched == 1 and bot.last.rollouts <= bot.budget
+    assert bot.last.searched == 1 and bot.last.rollouts <= bot.budget(observation.game).rollouts
 
 
 @pytest.mark.parametrize("variant", ["guandan", "shengji-1", "shengji-2"])
@@ -548,13 +548,12 @@ def test_a_deal_with_a_stopped_rollout_scores_every_candidate_statically(
         assert value == deal_value(finished, observation.seat, observation.game)
 
 
-def test_the_default_horizon_is_the_games_and_can_be_set() -> None:
-    bot = SearchBot(1)
-    for variant in VARIANTS:
-        family = "shengji" if variant.startswith("shengji") else variant
-        assert bot.horizon_for(variant) == DEFAULT_HORIZON[family]
-    assert SearchBot(1, horizon=0).horizon_for("shengji-4") == 0
-    assert bots.make("search:horizon=5", 1).horizon_for("guandan") == 5  # type: ignore[attr-defined]
+def test_a_budgets_parameters_given_replace_the_games_defaults() -> None:
+    assert SearchBot(1, horizon=0).budget("shengji-4").horizon == 0
+    tuned = bots.make("search:horizon=5,samples=3", 1)
+    assert isinstance(tuned, SearchBot)
+    assert tuned.budget("guandan") == (3, 3 * EXTEND, 5, DEFAULT_CANDIDATES)
+    assert SearchBot(1, max_samples=6).budget("guandan").max_samples == 6
     with pytest.raises(ValueError, match="horizon"):
         SearchBot(0, horizon=-1)
     with pytest.raises(ValueError, match="settle"):

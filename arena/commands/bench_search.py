@@ -24,7 +24,7 @@ from arena.errors import ConfigError
 from arena.games import make
 from arena.games.base import Observation, State
 from bots import determinize
-from bots.search import DEFAULT_SAMPLES, SearchBot
+from bots.search import SearchBot
 
 __all__ = [
     "Decisions",
@@ -153,7 +153,7 @@ def bench_search(
         "seed": seed,
         "positions": len(states),
         "clone_us": clone_us(states, repeats),
-        "sample_us": sample_us(observations[:samples], DEFAULT_SAMPLES, seed),
+        "sample_us": sample_us(observations[:samples], SearchBot().budget(variant).samples, seed),
         "decisions": decisions,
         "decision_ms": decided.ms,
         "rollouts": decided.rollouts,
