@@ -1,11 +1,13 @@
 """The Shengji (Tractor, 1–4 decks) heuristic: a good human player's explicit rules.
 
 Each phase has its own rules, named in the docstrings of the modules that hold
-them: :mod:`bots.shengji.declaring` (declare trump when the hand supports it),
-:mod:`bots.shengji.burying` (void a short suit, keep points, trumps and sets),
-:mod:`bots.shengji.leading` (safe throws, top tractors and cards, lead to the
-partner's ruff, draw trumps, lead low) and :mod:`bots.shengji.following` (feed a
-winning partner, win when it pays, ruff and over-ruff, play low when losing).
+them: :mod:`bots.shengji.declaring` (declare trump, or contest a declaration, when
+the hand supports it; SJ-8 … SJ-11), :mod:`bots.shengji.burying` (void a short suit,
+keep points unless the kitty is safe, trumps and sets; SJ-13),
+:mod:`bots.shengji.leading` (safe throws and, at the style's rate, risky ones, SJ-17;
+top tractors and cards, lead to the partner's ruff, draw trumps, lead low) and
+:mod:`bots.shengji.following` (feed a winning partner, win when it pays, ruff and
+over-ruff, play low when losing).
 Cards seen are tracked from the public events (:mod:`bots.shengji.memory`).
 
 Its style (:class:`bots.style.Style`) moves it through :mod:`bots.shengji.levers`,
