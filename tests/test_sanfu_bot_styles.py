@@ -33,11 +33,13 @@ class Recorder:
     def __init__(self, seed: int, style: Style) -> None:
         self.bot = SanfuHeuristic(seed, style)
         self.seen: list[Observation] = []
+        self.actions: list[Action] = []
 
     def act(self, obs: Observation) -> Action:
         action = self.bot.act(obs)
         assert action in obs.legal_actions
         self.seen.append(obs)
+        self.actions.append(action)
         return action
 
 
@@ -168,3 +170,15 @@ def test_whole_matches_are_legal_and_repeatable_in_any_styles(
         seats = [Recorder(seed + s, styles[s]) for s in range(4)]
         records.append(play_match(GAME, seats, seed=seed, max_deals=2).record)
     assert [d.actions for d in records[0].deals] == [d.actions for d in records[1].deals]
+
+
+def test_decisions_in_a_style_depend_only_on_the_seed_and_the_observation() -> None:
+    """An aggressive, tempo-first table's observations, given in reverse to fresh bots of
+    the same seeds and style, get the same actions (the drawn choices included)."""
+    style = Style(risk=1.0, points=0.0)
+    seats = [Recorder(seat, style) for seat in range(4)]
+    play_match(GAME, seats, seed=4, max_deals=2)
+    for seat, recorder in enumerate(seats):
+        fresh = SanfuHeuristic(seat, style)
+        replayed = [fresh.act(obs) for obs in reversed(recorder.seen)]
+        assert replayed == recorder.actions[::-1]
