@@ -268,11 +268,12 @@ def test_bombs_an_opponent_about_to_go_out() -> None:
 
 
 def test_keeps_its_bomb_when_no_opponent_is_close() -> None:
+    """A cautious bot (the others bomb early at a drawn rate: tests of the styles)."""
     ours = "5s 5s 5d 5c 3s 4s 9s Js Qh Th 8d Kd"
     theirs = "Ah Ad 9d 9h 3d 4d 6d 7d 8h Tc Jc Qc"
     state = build({1: theirs, 2: ours}, leader=1)
     play(state, "play Ah Ad")
-    assert decide(state) == PASS
+    assert GuandanHeuristic(0, Style(risk=0.0)).act(state.observe(2)) == PASS
 
 
 # ---------------------------------------------------------- tribute, return
