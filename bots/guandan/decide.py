@@ -68,7 +68,15 @@ from bots.guandan.partition import Combo, Partition
 from bots.guandan.view import View
 from bots.style import DEFAULT_STYLE, Style
 
-__all__ = ["Draw", "Split", "choose_play", "choose_return", "choose_tribute", "feed_limit"]
+__all__ = [
+    "Draw",
+    "Split",
+    "choose_play",
+    "choose_return",
+    "choose_tribute",
+    "early_bomb_rate",
+    "feed_limit",
+]
 
 Split = Callable[[tuple[Card, ...]], Partition]
 """The split of a hand (cached by the caller)."""
@@ -90,13 +98,6 @@ BREAK_PER_RISK = 0.5
 """Per unit of ``risk``, how much costlier the plan may get when a follow breaks a
 combination: at the default risk a little (0.1), so that a follow costing no play (one
 card of a pair on a single) is made, one that adds a play is not."""
-
-
-def early_bomb_rate(style: Style) -> float:
-    """The rate of a bomb on an opponent's strong play that is not urgent: √``risk``
-    (0.45 at the default: measured against the bot that never bombed early, taking the
-    lead back this often wins more deals than keeping every bomb for the end)."""
-    return math.sqrt(style.risk)
 
 
 STRONG_TABLE = 13
@@ -247,6 +248,13 @@ def choose_play(
 def feed_limit(style: Style) -> int:
     """A partner holding this many cards or fewer is fed (2 tempo-first … 6 team-first)."""
     return FEED + round((style.points - DEFAULT_STYLE.points) * 4)
+
+
+def early_bomb_rate(style: Style) -> float:
+    """The rate of a bomb on an opponent's strong play that is not urgent: √``risk``
+    (0.45 at the default: measured against the bot that never bombed early, taking the
+    lead back this often wins more deals than keeping every bomb for the end)."""
+    return math.sqrt(style.risk)
 
 
 def _feeding(view: View, style: Style) -> bool:
