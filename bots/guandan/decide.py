@@ -44,7 +44,8 @@ The style (:mod:`bots.style`) moves these levers:
   default, 6 at 1), and from :data:`TEAM_FIRST` up even when an opponent is as close,
   and before our own last two plays (the double finish, GD-16, is worth more than our
   own exit); **overtaking the partner**: from :data:`TEAM_FIRST` never, below
-  :data:`TEMPO_FIRST` with any cheap planned play; **the return to a partner**
+  :data:`TEMPO_FIRST` with any planned play up to an A (the default: up to a 10, on a
+  play up to an 8); **the return to a partner**
   (GD-13): from :data:`TEAM_FIRST` the highest loose card the rule allows (help the
   partner), else the lowest (keep our own hand).
 """
@@ -380,14 +381,15 @@ def _worth_an_early_bomb(on: Reading, cards: tuple[Card, ...]) -> bool:
 
 def _over_partner(view: View, fits: list[Combo], legal: Legal, style: Style) -> Action:
     """Partner winning: pass — above all on a finishing partner's last play (GD-11: the
-    lead comes to us) — unless a low planned combination follows cheaply, the partner
-    far from going out, and the style not team-first."""
+    lead comes to us) — unless a planned combination follows cheaply (low, or tempo-first
+    short of a control), the partner far from going out, and the style not team-first."""
     table = view.table
     assert table is not None
     if style.points >= TEAM_FIRST or view.counts[view.partner] <= THREAT:
         return PASS
-    top = CHEAP_VALUE if style.points < TEMPO_FIRST else CHEAP_VALUE - 2
-    cheap = [c for c in fits if c.value <= CHEAP_VALUE and table.reading.value <= top]
+    tempo = style.points < TEMPO_FIRST  # any planned play short of a control, on a K
+    limit, top = (LEVEL_VALUE - 1, LEVEL_VALUE - 2) if tempo else (CHEAP_VALUE, CHEAP_VALUE - 2)
+    cheap = [c for c in fits if c.value <= limit and table.reading.value <= top]
     if cheap and view.fewest_opponent_cards() > THREAT:
         return legal.play(min(cheap, key=lambda c: (c.value, c.cards))) or PASS
     return PASS
