@@ -110,12 +110,19 @@ def test_gd11_team_first_feeds_the_partner_before_its_own_last_two_plays() -> No
 
 def test_the_points_lever_moves_overtaking_a_partner() -> None:
     """A low planned single over the partner's 9: the default passes, tempo-first takes
-    the trick to shed; over the partner's 7 the default takes it, team-first never."""
+    the trick to shed (over a J too, with a K); over the partner's 7 the default takes
+    it, team-first never."""
     ours = "3s 3d 5c 5d Ts Qh Qd Ks Kd"
     nine = build({0: "9s 4c 4d 6h 6s 7c 7d 8h 8s Jh Jd Qc", 2: ours}, leader=0)
     play(nine, "play 9s", "pass")
     assert decide(nine) == PASS
     assert decide(nine, TEMPO_FIRST).cards == cards("Ts")
+    jack = build(
+        {0: "Js 4c 4d 6h 6s 7c 7d 8h 8s Jh Jd Qc", 2: "3s 3d 5c 5d 9s Qh Qd Ah Kd"}, leader=0
+    )
+    play(jack, "play Js", "pass")
+    assert decide(jack) == PASS
+    assert decide(jack, TEMPO_FIRST).cards == cards("Kd")  # short of a control (level card)
     seven = build({0: "7s 4c 4d 6h 6s 7c 7d 8h 8s Jh Jd Qc", 2: ours}, leader=0)
     play(seven, "play 7s", "pass")
     assert decide(seven).cards == cards("Ts")
