@@ -43,7 +43,9 @@ def test_gd6_the_split_completes_a_straight_flush_with_the_wild_card() -> None:
 
 
 def test_gd6_bombs_an_opponent_about_to_go_out_with_a_wild_straight_flush() -> None:
-    state = build({1: "Ah Ad 9d 9h", 2: "5s 6s 8s 9s 2h 7d Kc Kd"}, leader=1)
+    """The opponent keeps five cards: the planned straight flush is played (a bot that
+    does not plan it passes, keeping its wild bomb for a last resort)."""
+    state = build({1: "Ah Ad 9d 9h 3c 4c 6c", 2: "5s 6s 8s 9s 2h 7d Kc Kd"}, leader=1)
     play(state, "play Ah Ad")
     assert decide(state).cards == cards("5s 6s 8s 9s 2h")
 
