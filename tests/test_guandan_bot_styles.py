@@ -66,8 +66,10 @@ def _wild_plays(style: Style, matches: int) -> Counter[str]:
 
 
 def test_gd6_gd7_wild_cards_are_played_in_bombs_and_straight_flushes_over_seeded_deals() -> None:
+    """Over these 24 deals the wild card goes into 7 straight flushes and 12 bombs (a
+    split that never plans a wild straight flush finds 1, by chance)."""
     found = _wild_plays(Style(), 12)
-    assert found["bomb"] >= 1 and found["straight_flush"] >= 1, found
+    assert found["bomb"] >= 5 and found["straight_flush"] >= 4, found
 
 
 # ------------------------------------------------- a finishing partner (接风)
