@@ -57,7 +57,7 @@ def test_a_game_without_a_sampler_is_a_clear_error_and_the_search_plays_its_guid
     monkeypatch.delitem(determinize._PREPARERS, "sanfu")
     with pytest.raises(SampleError, match="no sampler for game 'sanfu'"):
         determinizer(observation)
-    bot = SearchBot(3, samples=2, rollout=RandomBot)
+    bot = SearchBot(3, samples=2, rollout=RandomBot, reach=0)
     guide = RandomBot(derive_seed(3, "search", _observation_key(observation))).act(observation)
     assert bot.act(observation) == guide
     assert bot.last.rollouts == 0 and bot.last.samples == 0

@@ -22,9 +22,11 @@ from bots.sanfu.actions import pattern_of
 from bots.search import (
     DEFAULT_CANDIDATES,
     DEFAULT_HORIZON,
+    DEFAULT_REACH,
     DEFAULT_SAMPLES,
     EXTEND,
     SearchBot,
+    _observation_key,
     deal_value,
     static_value,
 )
@@ -47,7 +49,7 @@ def decisions(variant: str, seed: int, every: int = 15) -> Iterator[tuple[State,
 
 
 def small_bot(seed: int = 1, samples: int = 2, candidates: int = 3) -> SearchBot:
-    return SearchBot(seed, samples, candidates, rollout=RandomBot)
+    return SearchBot(seed, samples, candidates, rollout=RandomBot, reach=0)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -67,7 +69,7 @@ def test_search_plays_legal_actions_within_its_budget(variant: str) -> None:
 
 
 def test_search_with_the_heuristic_rollouts_is_legal() -> None:
-    bot = SearchBot(7, samples=1, candidates=2)
+    bot = SearchBot(7, samples=1, candidates=2, reach=0)
     for state, observation in list(decisions("guandan", 4, every=25))[:2]:
         state.check_legal(bot.act(observation))
         assert 2 <= bot.last.rollouts <= bot.budget("guandan").rollouts
@@ -104,7 +106,7 @@ def test_a_single_legal_action_needs_no_rollout() -> None:
 
 def test_a_time_cap_only_cuts_the_counted_work_short() -> None:
     state, observation = next(decisions("guandan", 6, every=5))
-    capped = SearchBot(1, samples=50, candidates=3, rollout=RandomBot, max_seconds=1e-9)
+    capped = SearchBot(1, 50, 3, rollout=RandomBot, max_seconds=1e-9, reach=0)
     state.check_legal(capped.act(observation))
     assert capped.last.rollouts < 50 * 3
     assert capped.last.samples <= 1
@@ -126,9 +128,12 @@ def test_registered_with_its_games_default_budget(variant: str) -> None:
     assert isinstance(bot, SearchBot)
     assert (bot.candidates, bot.max_seconds) == (DEFAULT_CANDIDATES, None)
     family = variant.split("-")[0]
-    samples, horizon = DEFAULT_SAMPLES[family], DEFAULT_HORIZON[family]
+    samples, horizon, reach = (
+        table.get(variant, table[family])
+        for table in (DEFAULT_SAMPLES, DEFAULT_HORIZON, DEFAULT_REACH)
+    )
     budget = bot.budget(variant)
-    assert budget == (samples, EXTEND * samples, horizon, DEFAULT_CANDIDATES)
+    assert budget == (samples, EXTEND * samples, horizon, DEFAULT_CANDIDATES, reach)
     assert budget.rollouts == samples * DEFAULT_CANDIDATES + 2 * (EXTEND - 1) * samples
 
 
@@ -142,7 +147,7 @@ def test_search_plays_a_whole_deal_in_the_match_driver() -> None:
 def test_without_a_clear_gain_the_rollout_policys_choice_is_kept() -> None:
     """A candidate replaces the rollout policy's choice only by a margin of its noise."""
     for _state, observation in list(decisions("sanfu", 9, every=6))[:3]:
-        stubborn = SearchBot(2, 2, 3, rollout=lambda seed: FirstBot(), margin=float("inf"))
+        stubborn = SearchBot(2, 2, 3, rollout=lambda seed: FirstBot(), margin=float("inf"), reach=0)
         assert stubborn.act(observation) == observation.legal_actions[0]
         assert 2 * min(3, len(observation.legal_actions)) <= stubborn.last.rollouts
         assert stubborn.last.rollouts <= stubborn.budget("sanfu").rollouts
@@ -163,7 +168,7 @@ class Scripted(SearchBot):
         rollout: Callable[[int], Policy] = lambda seed: FirstBot(),
         candidates: int = 3,
     ) -> None:
-        super().__init__(1, samples, candidates, rollout=rollout, max_samples=max_samples)
+        super().__init__(1, samples, candidates, rollout=rollout, max_samples=max_samples, reach=0)
         self._scores = scores
         self.compared: list[Action] = []
 
@@ -383,7 +388,7 @@ def test_the_counted_rollouts_are_every_candidate_in_every_drawn_deal(variant: s
     """Rollouts = candidates × first deals + 2 × deals drawn beyond them (the leader
     and the rollout policy's choice); with no failed draw the first deals are
     ``samples``. The totals are the sums of the decisions' counts."""
-    bot = SearchBot(2, samples=3, candidates=3, rollout=RandomBot, max_samples=9, settle=3)
+    bot = SearchBot(2, 3, 3, rollout=RandomBot, max_samples=9, settle=3, reach=0)
     checked = extended = rollouts = samples = 0
     positions = list(decisions(variant, 4, every=4))[:8]
     for _, observation in positions:
@@ -524,7 +529,7 @@ class Valued(SearchBot):
     """Scores a finished deal and a stopped one by marks, to see which scored a row."""
 
     def __init__(self, horizon: int) -> None:
-        super().__init__(1, samples=2, candidates=3, rollout=HeuristicBot, horizon=horizon)
+        super().__init__(1, 2, 3, rollout=HeuristicBot, horizon=horizon, reach=0)
 
 
 def test_a_deal_with_a_stopped_rollout_scores_every_candidate_statically(
@@ -552,9 +557,42 @@ def test_a_budgets_parameters_given_replace_the_games_defaults() -> None:
     assert SearchBot(1, horizon=0).budget("shengji-4").horizon == 0
     tuned = bots.make("search:horizon=5,samples=3", 1)
     assert isinstance(tuned, SearchBot)
-    assert tuned.budget("guandan") == (3, 3 * EXTEND, 5, DEFAULT_CANDIDATES)
-    assert SearchBot(1, max_samples=6).budget("guandan").max_samples == 6
+    assert tuned.budget("guandan") == (
+        3,
+        3 * EXTEND,
+        5,
+        DEFAULT_CANDIDATES,
+        DEFAULT_REACH["guandan"],
+    )
+    assert SearchBot(1, max_samples=20).budget("guandan").max_samples == 20
+    assert SearchBot(1, max_samples=2).budget("guandan").max_samples == DEFAULT_SAMPLES["guandan"]
     with pytest.raises(ValueError, match="horizon"):
         SearchBot(0, horizon=-1)
     with pytest.raises(ValueError, match="settle"):
         SearchBot(0, settle=0)
+
+
+def bot_seed(seed: int, observation: Observation) -> int:
+    """The seed a search bot seeded ``seed`` gives its rollout policy's own choice."""
+    return derive_seed(seed, "search", _observation_key(observation))
+
+
+def test_a_hand_beyond_the_reach_plays_the_policys_choice_unsearched() -> None:
+    """With ``reach`` cards at most, a decision holding more, or taken outside the
+    play phase (while dealing, burying, paying tribute), is the rollout policy's
+    choice, drawn and played out nowhere; a play within it is searched."""
+    for variant in ["guandan", "shengji-2", "sanfu"]:
+        positions = [o for _, o in decisions(variant, 4, every=2) if len(o.legal_actions) > 2]
+        small = sorted(len(o.hand) for o in positions if o.phase == "play")[len(positions) // 4]
+        searched = 0
+        for observation in positions:
+            bot = SearchBot(3, samples=2, rollout=HeuristicBot, reach=small)
+            action = bot.act(observation)
+            if observation.phase != "play" or len(observation.hand) > small:
+                assert action == HeuristicBot(bot_seed(3, observation)).act(observation)
+                assert (bot.last.searched, bot.last.rollouts, bot.last.samples) == (0, 0, 0)
+            else:
+                searched += bot.last.searched
+        assert searched >= 1
+    with pytest.raises(ValueError, match="reach"):
+        SearchBot(0, reach=-1)
