@@ -778,7 +778,10 @@ def test_an_interrupted_run_resumes_where_it_stopped_with_the_figures_of_one_run
 def test_resume_by_name_takes_the_stored_definition(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = [*RESUMED, "--until-resolved", "--margin", "50", *RESUMED_VARIANTS]
+    # throw_penalty comes into play in random bots' deals (SJ-17): the run is not stopped
+    # for an option never used
+    penalty = ["--variant", "shengji-1", "--variant", "shengji-1", "--option", "throw_penalty=20"]
+    argv = [*RESUMED, "--until-resolved", "--margin", "50", *penalty]
     _interrupt_after(monkeypatch, 1)
     assert run_balance(parse(*argv, "--name", "tribute-limit")) == 130
     monkeypatch.setattr(balance, "play_balance_batch", PLAY)
@@ -791,7 +794,7 @@ def test_resume_by_name_takes_the_stored_definition(
     assert data["until_resolved"] == whole["until_resolved"]
     deals = sum(v["deals"] for v in data["variants"])
     assert deals < 24, "stopped early"
-    assert "--until-resolved" in data["command"] and "a_fail_limit=2" in data["command"]
+    assert "--until-resolved" in data["command"] and "throw_penalty=20" in data["command"]
     capsys.readouterr()
     assert run_balance(parse("--list")) == 0
     listed = capsys.readouterr().out
