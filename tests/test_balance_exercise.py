@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import bots
 from arena.cards import SMALL_JOKER
 from arena.chance import derive_seed
-from arena.commands.balance import Label, add_parser, run_balance, variant_specs
+from arena.commands.balance import Label, add_parser, figures, run_balance, variant_specs
 from arena.commands.balance_until import (
     DEFAULT_MARGIN,
     Z95,
@@ -131,6 +131,7 @@ def test_an_option_that_never_applies_is_not_exercised_and_stops_until_resolved(
         d["not_exercised"] == ["constant_twos"] and not d["significant"]
         for d in data["differences"]
     )
+    assert figures(data, str) == [], "no difference drawn as if it measured something"
     page = (tmp_path / "b.html").read_text()
     assert "Rules in play" in page and "NOT EXERCISED" in page
     assert "not exercised: constant_twos" in page

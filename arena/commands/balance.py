@@ -1184,7 +1184,8 @@ def figures(
 ) -> list[Figure]:
     """One figure per question: a section's rates together, each mean alone. With a
     baseline, the dots are the other variants' differences from it (significant ones
-    filled); with one variant, its figures. ``words`` gives a label's words."""
+    filled, none for a difference that measures no option: not exercised); with one
+    variant, its figures. ``words`` gives a label's words."""
     names = [v["name"] for v in data["variants"]]
     compared = len(names) > 1
     shown = against_baseline(data) if compared else comparison(data)
@@ -1199,7 +1200,9 @@ def figures(
                     _dot(words(label), cell, kind, compared, index)
                     for label, cells in group
                     for index, cell in enumerate(cells[1:] if compared else cells)
-                    if cell is not None and cell.get("diff" if compared else kind) is not None
+                    if cell is not None
+                    and cell.get("diff" if compared else kind) is not None
+                    and not cell.get("not_exercised")
                 ]
                 if not dots:
                     continue
