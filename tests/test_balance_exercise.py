@@ -164,27 +164,26 @@ def test_until_resolved_says_after_its_first_round_the_deals_its_margin_needs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """SJ-17 exercised (random bots fail throws): after the first 20 deals the run
-    prints the deals its margin needs at the spread seen, more than the 100 allowed, and
-    keeps the estimate; it then stops at its maximum, saying so."""
+    prints the deals a margin of half a decision per deal needs at the spread seen, more
+    than the 100 allowed, keeps the estimate, and stops at its maximum saying so."""
     variants = ["--variant", "shengji-1", "--sweep", "throw_penalty=0,20"]
     argv = ["--bots", "random", "--deals", "100", "--batch", "20", "--until-resolved"]
-    code, data = run(tmp_path, *argv, *variants, "--margin", "2")
+    code, data = run(tmp_path, *argv, *variants, "--ask", "means.length", "--margin", "0.5")
     assert code == 0
     until = data["until_resolved"]
-    assert until["deals_needed"] > 100 and until["stopped"] in ("maximum", "resolved")
+    assert until["deals_needed"] > 100 and until["stopped"] == "maximum"
     captured = capsys.readouterr()
-    printed = " ".join(captured.err.split())
     assert (
-        f"until resolved: at the spread of the first 20 deals, a margin of ±2 needs about "
-        f"{until['deals_needed']:,} deals per variant, more than the 100 allowed" in printed
+        "until resolved: at the spread of the first 20 deals, a margin of ±0.5 needs about "
+        f"{until['deals_needed']:,} deals per variant, more than the 100 allowed"
+        in " ".join(captured.err.split())
     )
     assert all(row["count"] > 0 for row in option(data, "throw_penalty")["variants"])
-    played = data["variants"][0]["deals"]
-    why = {
-        "maximum": ": the most deals allowed were played",
-        "resolved": ": every question answered",
-    }[until["stopped"]]
-    assert f"until resolved: stopped after {played} of 100 deals per variant{why}" in captured.out
+    assert (
+        "until resolved: stopped after 100 of 100 deals per variant: the most deals allowed "
+        "were played, 1 question still open (the margin needs about "
+        f"{until['deals_needed']:,} deals per variant at the first round's spread)"
+    ) in captured.out
 
 
 def test_until_resolved_with_one_variant_is_refused_in_one_line(

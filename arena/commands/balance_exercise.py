@@ -93,6 +93,12 @@ def stopped_line(until: Mapping[str, Any], played: int) -> str:
     else:
         still = sum(1 for q in until["questions"] if q["status"] == "open")
         why = f"the most deals allowed were played, {counted(still, 'question')} still open"
+        needed = until.get("deals_needed")
+        if still and needed:
+            why += (
+                f" (the margin needs about {needed:,} deals per variant at the first round's "
+                "spread)"
+            )
     return f"until resolved: stopped after {of} per variant: {why}"
 
 
