@@ -18,7 +18,14 @@ from hypothesis import strategies as st
 import bots
 from arena.cards import SMALL_JOKER
 from arena.chance import derive_seed
-from arena.commands.balance import Label, add_parser, figures, run_balance, variant_specs
+from arena.commands.balance import (
+    Label,
+    add_parser,
+    figures,
+    render_text,
+    run_balance,
+    variant_specs,
+)
 from arena.commands.balance_until import (
     DEFAULT_MARGIN,
     Z95,
@@ -326,3 +333,17 @@ def test_the_deals_a_margin_needs_are_the_fewest_that_reach_it(
 
     assert half_width(needed) <= margin * (1 + 1e-9)
     assert needed == 1 or half_width(needed - 1) > margin
+
+
+def test_a_report_stored_before_rules_were_counted_still_reads(tmp_path: Path) -> None:
+    """A report without ``exercise`` nor the stop's deals allowed (written by an older
+    version, read back by --open) shows its differences and why it stopped as before."""
+    variants = ["--variant", "shengji-1", "--sweep", "throw_penalty=0,20"]
+    argv = ["--bots", "random", "--deals", "20", "--batch", "20", "--until-resolved"]
+    _, data = run(tmp_path, *argv, *variants, "--margin", "50")
+    del data["exercise"]
+    for key in ("deals_allowed", "deals_needed", "never_used"):
+        del data["until_resolved"][key]
+    text = render_text(data)
+    assert "until resolved: stopped after 20 deals per variant: " in text
+    assert "Rules in play" not in text and "not exercised" not in text
