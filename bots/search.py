@@ -15,7 +15,8 @@ each of its first ``settle`` deals stops there: they do not matter in it.
 
 Only plays made with at most ``reach`` cards in hand are searched (by default per
 game, :data:`DEFAULT_REACH`): the end of a deal, where rollouts are short and decide
-most; other decisions play the rollout policy's choice. A rollout may also stop once
+most; the decisions before the play only where ``early`` says so
+(:data:`DEFAULT_EARLY`); the others play the rollout policy's choice. A rollout may also stop once
 ``horizon`` tricks have been led after the candidate (default 0: at the deal's end);
 a deal in which some rollout stopped short scores every candidate by
 :func:`static_value` (points won and cards left, a function of the state alone)
@@ -65,10 +66,13 @@ DEFAULT_REACH: Mapping[str, int] = {
     "shengji-3": 12,
 }
 """Per variant (or game family): most cards in hand for a play to be searched (0: any
-decision is). The end of a deal is where whole-deal rollouts are short and where the
-search finds most of its gain; earlier plays, dealing, burying and tribute play the
-rollout policy's choice. Set so that a decision costs at most 20 ms on average over
-whole deals (``arena bench bots --bots search``)."""
+play is). The end of a deal is where whole-deal rollouts are short and where the
+search finds most of its gain; earlier plays are the rollout policy's choice. Set so
+that a decision costs at most 20 ms on average over whole deals (``arena bench bots
+--bots search``)."""
+DEFAULT_EARLY: Mapping[str, int] = {"guandan": 0, "sanfu": 0, "shengji": 0, "shengji-1": 1}
+"""Per variant (or game family): 1 if the decisions before the play are searched
+(Shengji's declaring and burying, Guandan's tribute) whatever the hand, else 0."""
 DEFAULT_HORIZON: Mapping[str, int] = {"guandan": 0, "sanfu": 0, "shengji": 0}
 """Per variant (or game family): tricks led after the candidate before a rollout
 stops (0: the deal's end). Stopping short with :func:`static_value` is cheaper but,
@@ -107,8 +111,9 @@ class Budget(NamedTuple):
     """Tricks led after the candidate before a rollout stops (0: the deal's end)."""
     candidates: int
     reach: int = 0
-    """Most cards in the seat's hand for a decision to be searched, in the play phase
-    only (0: any decision); other decisions play the rollout policy's choice."""
+    """Most cards in the seat's hand for a play to be searched (0: any play is)."""
+    early: bool = True
+    """Whether the decisions before the play (declaring, burying, tribute) are searched."""
 
     @property
     def rollouts(self) -> int:
@@ -223,6 +228,7 @@ class SearchBot:
         horizon: int | None = None,
         settle: int = SETTLE,
         reach: int | None = None,
+        early: int | None = None,
     ) -> None:
         if (samples is not None and samples < 1) or candidates < 1:
             raise ValueError(f"samples and candidates must be >= 1, got {samples}, {candidates}")
@@ -247,6 +253,7 @@ class SearchBot:
         self.max_samples = max_samples
         self.horizon = horizon
         self.reach = reach
+        self.early = early
         self.settle = settle
         self._games: dict[str, Game] = {}
         self.last = SearchStats()
@@ -259,7 +266,8 @@ class SearchBot:
         most = EXTEND * samples if self.max_samples is None else max(samples, self.max_samples)
         horizon = _for_game(DEFAULT_HORIZON, game) if self.horizon is None else self.horizon
         reach = _for_game(DEFAULT_REACH, game) if self.reach is None else self.reach
-        return Budget(samples, most, horizon, self.candidates, reach)
+        early = bool(_for_game(DEFAULT_EARLY, game) if self.early is None else self.early)
+        return Budget(samples, most, horizon, self.candidates, reach, early)
 
     def _game(self, observation: Observation) -> Game:
         game = self._games.get(observation.game)
@@ -283,7 +291,9 @@ class SearchBot:
         seed = derive_seed(self._seed, "search", _observation_key(observation))
         guide = _as_action(self._rollout(seed).act(observation))
         budget = self.budget(observation.game)
-        if budget.reach and (observation.phase != "play" or len(observation.hand) > budget.reach):
+        if observation.phase != "play" and not budget.early:
+            return guide
+        if observation.phase == "play" and budget.reach and len(observation.hand) > budget.reach:
             return guide
         choices = self._candidates(observation, guide, seed)
         if len(choices) == 1:

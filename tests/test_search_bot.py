@@ -21,6 +21,7 @@ from bots.heuristic import HeuristicBot
 from bots.sanfu.actions import pattern_of
 from bots.search import (
     DEFAULT_CANDIDATES,
+    DEFAULT_EARLY,
     DEFAULT_HORIZON,
     DEFAULT_REACH,
     DEFAULT_SAMPLES,
@@ -128,12 +129,12 @@ def test_registered_with_its_games_default_budget(variant: str) -> None:
     assert isinstance(bot, SearchBot)
     assert (bot.candidates, bot.max_seconds) == (DEFAULT_CANDIDATES, None)
     family = variant.split("-")[0]
-    samples, horizon, reach = (
+    samples, horizon, reach, early = (
         table.get(variant, table[family])
-        for table in (DEFAULT_SAMPLES, DEFAULT_HORIZON, DEFAULT_REACH)
+        for table in (DEFAULT_SAMPLES, DEFAULT_HORIZON, DEFAULT_REACH, DEFAULT_EARLY)
     )
     budget = bot.budget(variant)
-    assert budget == (samples, EXTEND * samples, horizon, DEFAULT_CANDIDATES, reach)
+    assert budget == (samples, EXTEND * samples, horizon, DEFAULT_CANDIDATES, reach, early)
     assert budget.rollouts == samples * DEFAULT_CANDIDATES + 2 * (EXTEND - 1) * samples
 
 
@@ -557,13 +558,8 @@ def test_a_budgets_parameters_given_replace_the_games_defaults() -> None:
     assert SearchBot(1, horizon=0).budget("shengji-4").horizon == 0
     tuned = bots.make("search:horizon=5,samples=3", 1)
     assert isinstance(tuned, SearchBot)
-    assert tuned.budget("guandan") == (
-        3,
-        3 * EXTEND,
-        5,
-        DEFAULT_CANDIDATES,
-        DEFAULT_REACH["guandan"],
-    )
+    expected = (3, 3 * EXTEND, 5, DEFAULT_CANDIDATES, DEFAULT_REACH["guandan"], False)
+    assert tuned.budget("guandan") == expected
     assert SearchBot(1, max_samples=20).budget("guandan").max_samples == 20
     assert SearchBot(1, max_samples=2).budget("guandan").max_samples == DEFAULT_SAMPLES["guandan"]
     with pytest.raises(ValueError, match="horizon"):
@@ -586,7 +582,7 @@ def test_a_hand_beyond_the_reach_plays_the_policys_choice_unsearched() -> None:
         small = sorted(len(o.hand) for o in positions if o.phase == "play")[len(positions) // 4]
         searched = 0
         for observation in positions:
-            bot = SearchBot(3, samples=2, rollout=HeuristicBot, reach=small)
+            bot = SearchBot(3, samples=2, rollout=HeuristicBot, reach=small, early=0)
             action = bot.act(observation)
             if observation.phase != "play" or len(observation.hand) > small:
                 assert action == HeuristicBot(bot_seed(3, observation)).act(observation)
@@ -596,3 +592,21 @@ def test_a_hand_beyond_the_reach_plays_the_policys_choice_unsearched() -> None:
         assert searched >= 1
     with pytest.raises(ValueError, match="reach"):
         SearchBot(0, reach=-1)
+
+
+def test_early_decisions_are_searched_when_early_says_so() -> None:
+    """SJ-8, SJ-13: declaring and burying come before the play; ``early=1`` searches
+    them whatever the hand, ``early=0`` plays the rollout policy's choice there."""
+    before_play = [
+        o for _, o in decisions("shengji-1", 6, every=1) if o.phase in ("declare", "bury")
+    ]
+    assert {o.phase for o in before_play} == {"declare", "bury"}
+    searched = 0
+    for observation in before_play[:: max(1, len(before_play) // 6)]:
+        eager = SearchBot(2, samples=2, rollout=RandomBot, reach=1, early=1)
+        eager.act(observation)
+        searched += eager.last.searched
+        lazy = SearchBot(2, samples=2, rollout=RandomBot, reach=0, early=0)
+        lazy.act(observation)
+        assert (lazy.last.searched, lazy.last.rollouts) == (0, 0)
+    assert searched >= 2
