@@ -23,9 +23,11 @@ from arena.match import play_deal, play_match
 from arena.web.readings import read_selection
 from bots.heuristic import HeuristicBot
 from bots.shengji.burying import bury_plan, kitty_safe
+from bots.shengji.leading import choose_lead
 from bots.shengji.levers import Levers
+from bots.shengji.view import View
 from bots.shengji_bot import ShengjiHeuristic
-from bots.style import Style, chance
+from bots.style import Style
 
 CAUTIOUS = Style(risk=0.0)
 BOLD = Style(risk=1.0)
@@ -127,21 +129,57 @@ def _codes(action: Action) -> list[str]:
 
 
 def test_a_risky_throw_is_tried_at_the_rate_the_style_sets_sj_17() -> None:
-    """Where a bold bot makes a risky throw, a bot of risk r makes it exactly when its
-    deterministic draw at rate r says so (and otherwise leads something else)."""
+    """Where a bold bot makes a risky throw, a bot of another style draws once, at its
+    rate for the unit risked (√risk a set, risk² a single), if the throw is within the
+    odds it takes: the risky throw when the draw says so, else a lead the reading does
+    not call risky."""
     risky = []
     for observation, action in throws_made(recorded_deals(BOLD, range(8))):
-        assert observation.hand
-        memory_order = _order(observation)
-        out = cards_out(2, observation.hand, observation.events, _buried(observation))
-        if read_throw(decompose(action.cards, memory_order), out, memory_order) is not None:
+        order = _order(observation)
+        if read_throw(decompose(action.cards, order), _out(observation), order) is not None:
             risky.append((observation, action))
     assert len(risky) >= 5
-    for seed in (1, 2):
-        bot = ShengjiHeuristic(seed, Style(risk=0.5))
+    asked = 0
+    for style in (Style(risk=0.5), BOLD):
+        levers = Levers.of(style)
         for observation, action in risky:
-            drawn = chance(seed, observation, "throw", 0.5)
-            assert (bot.act(observation) == action) == drawn
+            bot = ShengjiHeuristic(0, style)
+            view = View.of(observation, bot._memory_for(observation), _buried(observation))
+            order, out = view.order, _out(observation)
+            taking, declining = Draws(True), Draws(False)
+            taken = choose_lead(view, True, levers, taking)
+            declined = choose_lead(view, True, levers, declining)
+            units = decompose(declined, order)
+            assert len(units) == 1 or read_throw(units, out, order) is None
+            assert taking.rates == declining.rates and len(taking.rates) <= 1
+            if not taking.rates:
+                assert style != BOLD and taken == declined
+                continue
+            asked += 1
+            forced = read_throw(decompose(taken, order), out, order)
+            assert forced is not None
+            rate = levers.single_rate if forced.width == 1 else levers.throw_rate
+            assert taking.rates == [rate]
+            if style == BOLD:
+                assert taken == action.cards
+    assert asked > len(risky)
+
+
+class Draws:
+    """A draw that always answers the same, noting the rates it was asked at."""
+
+    def __init__(self, answer: bool) -> None:
+        self.answer = answer
+        self.rates: list[float] = []
+
+    def __call__(self, what: str, rate: float) -> bool:
+        assert what == "throw"
+        self.rates.append(rate)
+        return self.answer
+
+
+def _out(observation: Observation) -> list[int]:
+    return cards_out(2, observation.hand, observation.events, _buried(observation))
 
 
 def _order(observation: Observation) -> TrumpOrder:
@@ -269,7 +307,8 @@ def test_points_first_feeds_and_saves_more_points_than_tempo_first_sj_22() -> No
 def test_levers_move_the_way_the_docstring_says() -> None:
     """Each lever moves with its axis, and the default style keeps the old values."""
     calm, bold = Levers.of(Style(risk=0.0)), Levers.of(Style(risk=1.0))
-    assert calm.throw_rate == 0 and bold.throw_rate == 1
+    assert calm.throw_rate == calm.single_rate == 0 and bold.throw_rate == bold.single_rate == 1
+    assert bold.set_beaters > calm.set_beaters
     assert bold.early_share < calm.early_share and bold.late_share < calm.late_share
     assert bold.early_part < calm.early_part and bold.notrump_share > calm.notrump_share
     assert bold.point_cost < calm.point_cost and bold.gamble_points < calm.gamble_points

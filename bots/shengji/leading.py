@@ -8,9 +8,11 @@
    for the others to follow (a void opponent would ruff).
    **Risky throw** — else, at the rate the style's ``risk`` sets
    (:mod:`bots.shengji.levers`), the top units of such a suit go out with one unit
-   the reading says could be beaten: the one fewest unseen units could beat (a set
-   beaten by at most two, a single by at most one card still out), without points if
-   it can. If someone does hold a higher unit, the throw fails and that unit is played
+   the reading says could be beaten: a set rather than a single (someone nearly
+   always holds a higher single), the one fewest unseen units could beat, within the
+   odds the style takes (a set beaten by one unseen set, more for a bolder bot; a
+   single by one unseen card, rarely but for a bold bot), without points if it can.
+   If someone does hold a higher unit, the throw fails and that unit is played
    instead (with ``throw_penalty``, at a cost in points).
 2. **Top tractor or set** — a pair, triple or tractor nobody can beat, from a
    plain suit no opponent is void in: the biggest first.
@@ -40,11 +42,6 @@ from bots.shengji.view import View, points
 Draw = Callable[[str, float], bool]
 """Whether a choice taken at a rate is taken at this decision (:func:`bots.style.chance`)."""
 
-SET_BEATERS = 2
-"""The most unseen units that could beat the set a risky throw risks."""
-SINGLE_BEATERS = 1
-"""The most unseen cards that could beat the single a risky throw risks."""
-
 
 def choose_lead(view: View, throws_allowed: bool, levers: Levers, draw: Draw) -> tuple[Card, ...]:
     """The cards to lead, by the first rule of the module docstring that applies."""
@@ -54,9 +51,11 @@ def choose_lead(view: View, throws_allowed: bool, levers: Levers, draw: Draw) ->
         throw = _safe_throw(view, plain)
         if throw:
             return throw
-        throw = _risky_throw(view, plain) if levers.throw_rate > 0 else ()
-        if throw and draw("throw", levers.throw_rate):
-            return throw
+        risky = _risky_throw(view, plain, levers) if levers.throw_rate > 0 else None
+        if risky is not None:
+            throw, single = risky
+            if draw("throw", levers.single_rate if single else levers.throw_rate):
+                return throw
     top = _top_units(view, plain, min_width=2)
     if top:
         return max(top, key=lambda u: (u.size, u.width, points(u.cards), u.top)).cards
@@ -109,11 +108,14 @@ def _safe(view: View, cards: tuple[Card, ...]) -> bool:
     return read_throw(decompose(cards, view.order), view.unknown, view.order) is None
 
 
-def _risky_throw(view: View, suits: Sequence[int]) -> tuple[Card, ...]:
+def _risky_throw(
+    view: View, suits: Sequence[int], levers: Levers
+) -> tuple[tuple[Card, ...], bool] | None:
     """The top units of a suit with the one other unit fewest unseen units could beat
-    (module docstring), when the shared reading says the throw may fail; else ``()``."""
-    best: tuple[Card, ...] = ()
-    best_key: tuple[int, int, int] | None = None
+    (module docstring), when the shared reading says the throw may fail, and whether
+    the unit risked is a single; else ``None``."""
+    best: tuple[tuple[Card, ...], bool] | None = None
+    best_key: tuple[int, int, int, int] | None = None
     for suit in suits:
         units = _units(view, suit)
         tops = [u for u in units if view.is_top(u, suit)]
@@ -123,15 +125,16 @@ def _risky_throw(view: View, suits: Sequence[int]) -> tuple[Card, ...]:
         for unit in units:
             if unit in tops:
                 continue
+            single = unit.width == 1
             beaters = _beaters(view, unit, suit)
-            if beaters > (SINGLE_BEATERS if unit.width == 1 else SET_BEATERS):
+            if beaters > (1 if single else levers.set_beaters):
                 continue
             cards = tuple(sorted(top_cards + list(unit.cards)))
-            key = (beaters, points(unit.cards), -len(cards))
+            key = (single, beaters, points(unit.cards), -len(cards))
             if best_key is not None and key >= best_key:
                 continue
             if _followed(view, suit, len(cards)) and not _safe(view, cards):
-                best, best_key = cards, key
+                best, best_key = (cards, single), key
     return best
 
 

@@ -1,15 +1,19 @@
 """Where the bot's :class:`~bots.style.Style` moves its Shengji play: every lever, with
 its rule ids. At the default style (``risk`` 0.2, ``points`` 0.5) each equals the value the
-bot played by before styles existed, but for two additions: risky throws at the rate 0.2,
-and the cheaper points in a safe kitty.
+bot played by before styles existed, but for two additions: risky throws (at the rate
+√0.2 ≈ 0.45 risking a set, 0.04 a single), and the cheaper points in a safe kitty.
 
 ``risk`` — cautious (0) ↔ aggressive (1):
 
 * **Risky throws (SJ-17)** — a throw the shared reading
   (:func:`arena.games.shengji.reading.read_throw`) says *may fail* is tried at a lead
-  where one is on offer with probability ``risk`` (:attr:`Levers.throw_rate`; a
-  deterministic draw per decision, :func:`bots.style.chance`). Safe throws are made
-  whatever the style; at ``risk`` 0 a throw never fails.
+  where one is on offer, a deterministic draw per decision (:func:`bots.style.chance`):
+  when the unit it risks is a set, with probability √``risk`` (:attr:`Levers.throw_rate`),
+  the set beaten by at most 1 + ⌊2 ``risk``⌋ unseen sets of its shape
+  (:attr:`Levers.set_beaters`); when it is a single, which someone nearly always can
+  beat, with probability ``risk``² (:attr:`Levers.single_rate`), the single beaten by one
+  unseen card at most. Safe throws are made whatever the style; at ``risk`` 0 a throw
+  never fails.
 * **Declaring and overriding (SJ-8 … SJ-11)** — the trump share of the hand that makes
   a suit worth declaring, or an opponent's declaration worth overriding, falls as
   ``risk`` grows (:attr:`Levers.early_share`, :attr:`Levers.late_share`), and so does
@@ -45,6 +49,7 @@ and the cheaper points in a safe kitty.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from bots.style import DEFAULT_POINTS, DEFAULT_RISK, Style
@@ -79,6 +84,8 @@ class Levers:
     """The numbers the bot plays by, from its style (module docstring)."""
 
     throw_rate: float
+    set_beaters: int
+    single_rate: float
     early_share: float
     late_share: float
     early_part: float
@@ -100,7 +107,9 @@ class Levers:
         keen = style.points - DEFAULT_POINTS  # -0.5 … 0.5: 0 at the default
         point_cost = POINT_COST * (1 + keen) * max(1 - bold, 0.2)
         return cls(
-            throw_rate=style.risk,
+            throw_rate=math.sqrt(style.risk),
+            set_beaters=1 + int(2 * style.risk),
+            single_rate=style.risk**2,
             early_share=EARLY_SHARE - SHARE_STEP * bold,
             late_share=LATE_SHARE - SHARE_STEP * bold,
             early_part=EARLY_PART * (1 - bold),
