@@ -50,7 +50,7 @@ def decisions(variant: str, seed: int, every: int = 15) -> Iterator[tuple[State,
 
 
 def small_bot(seed: int = 1, samples: int = 2, candidates: int = 3) -> SearchBot:
-    return SearchBot(seed, samples, candidates, rollout=RandomBot, reach=0)
+    return SearchBot(seed, samples, candidates, rollout=RandomBot, reach=0, early=1)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -70,7 +70,7 @@ def test_search_plays_legal_actions_within_its_budget(variant: str) -> None:
 
 
 def test_search_with_the_heuristic_rollouts_is_legal() -> None:
-    bot = SearchBot(7, samples=1, candidates=2, reach=0)
+    bot = SearchBot(7, samples=1, candidates=2, reach=0, early=1)
     for state, observation in list(decisions("guandan", 4, every=25))[:2]:
         state.check_legal(bot.act(observation))
         assert 2 <= bot.last.rollouts <= bot.budget("guandan").rollouts
@@ -107,7 +107,7 @@ def test_a_single_legal_action_needs_no_rollout() -> None:
 
 def test_a_time_cap_only_cuts_the_counted_work_short() -> None:
     state, observation = next(decisions("guandan", 6, every=5))
-    capped = SearchBot(1, 50, 3, rollout=RandomBot, max_seconds=1e-9, reach=0)
+    capped = SearchBot(1, 50, 3, rollout=RandomBot, max_seconds=1e-9, reach=0, early=1)
     state.check_legal(capped.act(observation))
     assert capped.last.rollouts < 50 * 3
     assert capped.last.samples <= 1
@@ -148,7 +148,9 @@ def test_search_plays_a_whole_deal_in_the_match_driver() -> None:
 def test_without_a_clear_gain_the_rollout_policys_choice_is_kept() -> None:
     """A candidate replaces the rollout policy's choice only by a margin of its noise."""
     for _state, observation in list(decisions("sanfu", 9, every=6))[:3]:
-        stubborn = SearchBot(2, 2, 3, rollout=lambda seed: FirstBot(), margin=float("inf"), reach=0)
+        stubborn = SearchBot(
+            2, 2, 3, rollout=lambda seed: FirstBot(), margin=float("inf"), reach=0, early=1
+        )
         assert stubborn.act(observation) == observation.legal_actions[0]
         assert 2 * min(3, len(observation.legal_actions)) <= stubborn.last.rollouts
         assert stubborn.last.rollouts <= stubborn.budget("sanfu").rollouts
@@ -169,7 +171,9 @@ class Scripted(SearchBot):
         rollout: Callable[[int], Policy] = lambda seed: FirstBot(),
         candidates: int = 3,
     ) -> None:
-        super().__init__(1, samples, candidates, rollout=rollout, max_samples=max_samples, reach=0)
+        super().__init__(
+            1, samples, candidates, rollout=rollout, max_samples=max_samples, reach=0, early=1
+        )
         self._scores = scores
         self.compared: list[Action] = []
 
@@ -389,7 +393,7 @@ def test_the_counted_rollouts_are_every_candidate_in_every_drawn_deal(variant: s
     """Rollouts = candidates × first deals + 2 × deals drawn beyond them (the leader
     and the rollout policy's choice); with no failed draw the first deals are
     ``samples``. The totals are the sums of the decisions' counts."""
-    bot = SearchBot(2, 3, 3, rollout=RandomBot, max_samples=9, settle=3, reach=0)
+    bot = SearchBot(2, 3, 3, rollout=RandomBot, max_samples=9, settle=3, reach=0, early=1)
     checked = extended = rollouts = samples = 0
     positions = list(decisions(variant, 4, every=4))[:8]
     for _, observation in positions:
@@ -530,7 +534,7 @@ class Valued(SearchBot):
     """Scores a finished deal and a stopped one by marks, to see which scored a row."""
 
     def __init__(self, horizon: int) -> None:
-        super().__init__(1, 2, 3, rollout=HeuristicBot, horizon=horizon, reach=0)
+        super().__init__(1, 2, 3, rollout=HeuristicBot, horizon=horizon, reach=0, early=1)
 
 
 def test_a_deal_with_a_stopped_rollout_scores_every_candidate_statically(
