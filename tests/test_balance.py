@@ -18,15 +18,8 @@ import bots
 from arena.cards import BIG_JOKER
 from arena.chance import derive_seed, shuffled_deck
 from arena.commands import balance as balance_command
-from arena.commands.balance import (
-    add_parser,
-    comparison,
-    figures,
-    format_cell,
-    lineup_label,
-    run_balance,
-    variant_specs,
-)
+from arena.commands.balance import add_parser, run_balance, variant_specs
+from arena.commands.balance_report import comparison, figures, format_cell, lineup_label
 from arena.errors import ConfigError
 from arena.games import Game, State, make, team_of
 from arena.games.base import Outcome

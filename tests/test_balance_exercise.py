@@ -18,14 +18,8 @@ from hypothesis import strategies as st
 import bots
 from arena.cards import SMALL_JOKER
 from arena.chance import derive_seed
-from arena.commands.balance import (
-    Label,
-    add_parser,
-    figures,
-    render_text,
-    run_balance,
-    variant_specs,
-)
+from arena.commands.balance import add_parser, run_balance, variant_specs
+from arena.commands.balance_report import Label, figures, render_text
 from arena.commands.balance_until import (
     DEFAULT_MARGIN,
     Z95,

@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 
 from arena import metrics
 from arena.cli import main as arena_main
-from arena.commands.balance import Label, comparison, render_text
+from arena.commands.balance_report import Label, comparison, render_text
 from arena.log import configure
 from arena.store import Store
 from arena.web import plots

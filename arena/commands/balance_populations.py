@@ -23,9 +23,8 @@ from typing import Any, Final
 
 import bots
 from arena.commands import arguments
-from arena.commands.balance import (
+from arena.commands.balance_report import (
     AXES,
-    DEFAULT_BOTS,
     NO_VALUE,
     STYLE,
     Figure,
@@ -33,9 +32,8 @@ from arena.commands.balance import (
     lineup_label,
     render_html,
     render_text,
-    rerun_command,
 )
-from arena.commands.balance_runs import restore
+from arena.commands.balance_runs import DEFAULT_BOTS, rerun_command, restore
 from arena.commands.numbers import json_ready
 from arena.errors import ConfigError
 from arena.plural import counted

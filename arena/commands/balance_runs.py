@@ -22,6 +22,9 @@ from arena.plural import counted
 from arena.sim.balance import BalanceJob, Summary, VariantSpec
 from arena.store import BalanceBatch, BalanceRun, Store
 
+DEFAULT_BOTS: Final = "heuristic"
+"""The bots of a balance run when --bots is not given."""
+
 __all__ = [
     "DEFINING",
     "again_words",
@@ -150,3 +153,9 @@ def list_lines(runs: Sequence[BalanceRun]) -> list[str]:
 def again_words(run: BalanceRun) -> str:
     """How to play the run's missing batches."""
     return shlex.join(["arena", "balance", "--resume", run.id])
+
+
+def rerun_command(args: argparse.Namespace) -> str:
+    """The command line that plays this run again: every variant, option and sweep as
+    given, and every setting the figures depend on spelled out (defaults included)."""
+    return shlex.join(["arena", "balance", *defining_words(args), *(["--local"] * args.local)])

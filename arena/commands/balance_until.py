@@ -98,7 +98,7 @@ def looks(deals: int, batch: int) -> int:
 
 
 Sections = Sequence[tuple[Any, Sequence[tuple[Any, Sequence[Any], str]]]]
-"""A comparison's sections (``arena.commands.balance.comparison``): a title and rows of
+"""A comparison's sections (``arena.commands.balance_report.comparison``): a title and rows of
 (label with ``key`` and ``text``, a cell per variant, kind)."""
 
 

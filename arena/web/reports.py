@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from arena.commands.balance import (
+from arena.commands.balance_report import (
     AXES,
     Label,
     against_baseline,
@@ -57,7 +57,7 @@ class ReportView:
     complete: bool
     sections: list[ReportSection]
     charts: list[Markup]
-    """A figure per question (:func:`arena.commands.balance.figures`), as SVG."""
+    """A figure per question (:func:`arena.commands.balance_report.figures`), as SVG."""
     until: list[str]
     """With ``--until-resolved``: why the run stopped, then each question's answer."""
     speed: str
