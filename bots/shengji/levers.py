@@ -73,10 +73,15 @@ POINT_COST = 6.0
 SAFE_DISCOUNT = 0.25
 """The point cost's factor when the kitty is safe."""
 GAMBLE_POINTS = 10
+"""Points on the table for which a winning play that might be beaten is tried."""
 FEED_WEIGHT = 2.5
+"""Points fed to a winning partner, against the cost of the cards spent."""
 LOSE_WEIGHT = 3.0
+"""Points given away to the opponents, against the cost of the cards spent."""
 LEAD_VALUE = 4.0
+"""What winning the lead is worth, in points."""
 DRAW_SHARE = 0.5
+"""The declarers' share of trumps in the hand from which trumps are led to draw."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +108,11 @@ class Levers:
 
     @classmethod
     def of(cls, style: Style) -> Levers:
-        bold = style.risk - DEFAULT_RISK  # -0.2 … 0.8: 0 at the default
-        keen = style.points - DEFAULT_POINTS  # -0.5 … 0.5: 0 at the default
-        point_cost = POINT_COST * (1 + keen) * max(1 - bold, 0.2)
+        """Each constant above moved linearly by how far the style is from the default
+        (0 at the default), the throw rates as the module docstring says."""
+        bold = style.risk - DEFAULT_RISK  # -0.2 … 0.8
+        keen = style.points - DEFAULT_POINTS  # -0.5 … 0.5
+        point_cost = POINT_COST * (1 + keen) * (1 - bold)
         return cls(
             throw_rate=math.sqrt(style.risk),
             set_beaters=1 + int(2 * style.risk),
