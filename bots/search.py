@@ -63,7 +63,8 @@ DEFAULT_REACH: Mapping[str, int] = {
     "guandan": 14,
     "sanfu": 15,
     "shengji": 10,
-    "shengji-3": 12,
+    "shengji-1": 6,
+    "shengji-3": 16,
 }
 """Per variant (or game family): most cards in hand for a play to be searched (0: any
 play is). The end of a deal is where whole-deal rollouts are short and where the
