@@ -17,6 +17,7 @@ from arena.web import plots
 from arena.web.paging import href, page_link, page_of, paging
 from arena.web.params import choice, identifier
 from arena.web.rendering import Renderer, page_language, path_of, pool_name
+from arena.web.report_populations import is_populations, populations_view
 from arena.web.reports import report_view
 from arena.web.viewer import LeaderRow, MatchQuery, MatchRow, NotFound, TournamentRow, Viewer
 
@@ -215,7 +216,11 @@ class Pages:
     def report(self, request: Request) -> Response:
         name = request.path_params["name"]
         data = self.viewer.report(name)
-        view = report_view(data, page_language(request), name)
+        lang = page_language(request)
+        if is_populations(data):
+            shown = populations_view(data, lang, name)
+            return self.renderer.page(request, "populations.html", {"name": name, "view": shown})
+        view = report_view(data, lang, name)
         return self.renderer.page(request, "report.html", {"name": name, "report": view})
 
     # -- health ---------------------------------------------------------------------

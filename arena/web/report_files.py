@@ -1,7 +1,8 @@
-"""Balance reports: the JSON files ``arena balance --json FILE`` writes, read from one
-folder by a checked name (letters, digits, ``.``, ``_``, ``-``; the file ``NAME.json``
-of the folder itself, never a link leading out). A file that is not a report is listed
-with why, never a crash."""
+"""Balance reports: the JSON files ``arena balance --json FILE`` writes (a run's report,
+or with several ``--bots`` the report of several populations), read from one folder by
+a checked name (letters, digits, ``.``, ``_``, ``-``; the file ``NAME.json`` of the
+folder itself, never a link leading out). A file that is not a report is listed with
+why, never a crash."""
 
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ class ReportRow:
     """Why the file cannot be read as a report (listed as broken); None when fine."""
     stored: str | None = None
     """A run of the store (``arena balance`` keeps every run): its status; None: a file."""
+    populations: tuple[str, ...] = ()
+    """A report of several populations: their names (its variants: the first one's)."""
 
 
 class _ReportVariant(BaseModel):
@@ -65,6 +68,17 @@ class _Report(BaseModel):
     deals_per_variant: int
     complete: bool
     variants: list[_ReportVariant]
+
+
+class _Populations(BaseModel):
+    """What a row needs of a report of several populations (``--bots`` more than once)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    complete: bool
+    population_names: list[str]
+    populations: list[_Report]
+    style: list[dict[str, Any]]
 
 
 def report_rows(folder: Path) -> list[ReportRow]:
@@ -103,7 +117,8 @@ def _read_report(path: Path) -> tuple[dict[str, Any] | None, str | None]:
                 f"{counted(size, 'byte', spec=',')}: a report is at most {MAX_REPORT_BYTES:,}",
             )
         data = json.loads(path.read_text(encoding="utf-8"))
-        _Report.model_validate(data)
+        kind = _Populations if isinstance(data, dict) and "populations" in data else _Report
+        kind.model_validate(data)
     except OSError as err:
         return None, err.strerror or type(err).__name__
     except ValidationError as err:
@@ -122,13 +137,18 @@ def _report_row(path: Path) -> ReportRow | None:
     except OSError:
         return None
     modified = datetime.fromtimestamp(stat.st_mtime, UTC).isoformat(timespec="seconds")
-    variants = () if data is None else tuple(v["name"] for v in data["variants"])
+    populations: tuple[str, ...] = ()
+    first = data
+    if data is not None and "populations" in data:
+        populations = tuple(data["population_names"])
+        first = data["populations"][0] if data["populations"] else None
     return ReportRow(
         name=path.stem,
         modified=modified,
         size=stat.st_size,
-        variants=variants,
-        deals_per_variant=None if data is None else data["deals_per_variant"],
+        variants=() if first is None else tuple(v["name"] for v in first["variants"]),
+        deals_per_variant=None if first is None else first["deals_per_variant"],
         complete=None if data is None else data["complete"],
         error=error,
+        populations=populations,
     )

@@ -1,6 +1,8 @@
 """A balance report (the JSON ``arena balance --json`` writes) made ready for the site's
 report page: the same comparison table as ``arena balance`` prints and puts in its
-HTML, and a chart per section of rates, drawn as SVG by :mod:`arena.web.plots`."""
+HTML, the rules that came into play (:mod:`arena.sim.exercise`), and a chart per section
+of rates, drawn as SVG by :mod:`arena.web.plots`; every word in the page's language.
+A report of several populations is :mod:`arena.web.report_populations`'s."""
 
 from __future__ import annotations
 
@@ -20,13 +22,17 @@ from arena.commands.balance_report import (
     provenance,
 )
 from arena.errors import ArenaError
+from arena.sim.exercise import MIN_USES
 from arena.web.i18n import catalog, translate
 from arena.web.viewer import NotFound
 
 __all__ = [
+    "ExerciseOption",
     "ReportSection",
     "ReportView",
     "cell_text",
+    "difference_text",
+    "exercise_view",
     "label_text",
     "report_view",
     "until_view",
@@ -39,6 +45,17 @@ class ReportSection:
 
     title: str
     rows: list[tuple[str, list[str]]]
+
+
+@dataclass(frozen=True)
+class ExerciseOption:
+    """An option of the rules in play: why it is shown and its use in words, then a row
+    per variant (variant, value, deals that used it, their share, status)."""
+
+    heading: str
+    rows: list[list[str]]
+    statuses: list[str]
+    """Each row's status (``measured``, ``too rare``, ``not exercised``, ``off``)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +79,8 @@ class ReportView:
     """With ``--until-resolved``: why the run stopped, then each question's answer."""
     speed: str
     """How fast the run played ('' when the report does not say)."""
+    exercise: list[ExerciseOption]
+    """The rules in play (none when no option differs or is switched on)."""
 
 
 def label_text(label: Label, lang: str) -> str:
@@ -87,6 +106,66 @@ def cell_text(cell: dict[str, Any] | None, kind: str, lang: str) -> str:
     return format_cell(cell, kind)
 
 
+def difference_text(cell: dict[str, Any] | None, kind: str, lang: str) -> str:
+    """A difference from the baseline as ``arena balance`` writes it, or, when it measures
+    no option (none came into play), the options' names in ``lang``."""
+    if cell is not None and cell.get("not_exercised"):
+        return translate(lang, "reports.not_exercised", options=", ".join(cell["not_exercised"]))
+    return format_difference(cell, kind)
+
+
+def use_text(use: str, lang: str) -> str:
+    """The use ``SJ-17/failed`` in ``lang``: what a deal shows when it applied, then its id
+    (the id alone for a use the catalog has no words for)."""
+    key = f"reports.use.{use}"
+    if key not in catalog(lang):
+        return use
+    return translate(lang, "reports.use_words", words=translate(lang, key), use=use)
+
+
+def status_text(row: dict[str, Any], lang: str) -> str:
+    """A variant's use of an option in ``lang``: its status, and the deals a run would
+    need when it is not measured yet."""
+    status, needed = row["status"], row["deals_needed"]
+    key = f"reports.exercise_{status.replace(' ', '_')}"
+    if status == "not exercised" and needed is not None:
+        key += "_bound"
+    return translate(lang, key, needed=f"{needed:,}" if needed is not None else "", uses=MIN_USES)
+
+
+def exercise_view(options: list[dict[str, Any]], lang: str) -> list[ExerciseOption]:
+    """The rules in play of a report (its ``exercise``) in ``lang``."""
+    shown = []
+    for option in options:
+        why = translate(
+            lang, "reports.exercise_differs" if option["differs"] else "reports.exercise_house"
+        )
+        heading = translate(
+            lang,
+            "reports.exercise_option",
+            option=option["option"],
+            why=why,
+            use=use_text(option["use"], lang),
+        )
+        rows = []
+        for row in option["variants"]:
+            value = f"{option['option']}={row['value']}"
+            if row["default"]:
+                value = translate(lang, "reports.exercise_default", value=value)
+            rows.append(
+                [
+                    str(row["variant"]),
+                    value,
+                    translate(lang, "reports.exercise_count", count=row["count"], n=row["n"]),
+                    format_cell(row, "rate"),
+                    status_text(row, lang),
+                ]
+            )
+        statuses = [str(row["status"]) for row in option["variants"]]
+        shown.append(ExerciseOption(heading, rows, statuses))
+    return shown
+
+
 def speed_text(speed: dict[str, Any] | None, lang: str) -> str:
     """How fast the run played, in ``lang``; '' for a report without it."""
     if not speed or not speed.get("deals"):
@@ -110,8 +189,8 @@ def until_view(data: dict[str, Any], lang: str) -> list[str]:
     until = data.get("until_resolved")
     if not until:
         return []
-    labels = {
-        label.key: label_text(label, lang)
+    labels = {  # by key and English text: a key alone names several rows (``wins.seats``)
+        (label.key, label.text): label_text(label, lang)
         for _, rows in against_baseline(data)
         for label, _, _ in rows
     }
@@ -124,7 +203,7 @@ def until_view(data: dict[str, Any], lang: str) -> list[str]:
             translate(
                 lang,
                 "reports.until_question",
-                row=labels.get(q["row"], q["row_text"]),
+                row=labels.get((q["row"], q["row_text"]), q["row_text"]),
                 variant=q["variant"],
                 status=translate(lang, f"reports.status_{q['status'].replace(' ', '_')}"),
                 difference=shown.removesuffix(" *"),
@@ -148,7 +227,7 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
                 (
                     label_text(label, lang),
                     [
-                        cell_text(c, kind, lang) if column == 0 else format_difference(c, kind)
+                        cell_text(c, kind, lang) if column == 0 else difference_text(c, kind, lang)
                         for column, c in enumerate(cells)
                     ],
                 )
@@ -179,6 +258,7 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
             charts=charts,
             until=until_view(data, lang),
             speed=speed_text(data.get("speed"), lang),
+            exercise=exercise_view(list(data.get("exercise", [])), lang),
         )
     except (KeyError, TypeError, ValueError, IndexError, ArenaError) as err:
         problem = f"not a balance report: {type(err).__name__} {err}"
