@@ -30,7 +30,7 @@ def test_bench_search_reports_its_figures_as_json() -> None:
     assert result["variant"] == "shengji-1" and result["positions"] == 3
     assert result["clone_us"] > 0 and result["sample_us"] > 0 and result["decision_ms"] > 0
     assert result["decisions"] == 2
-    bot = SearchBot(1)
+    bot = SearchBot(1, reach=0, early=1)  # the bench searches every position
     observations = [p.observation for p in positions("shengji-1", 3, seed=1)][:2]
     assert result["chosen"] == [str(bot.act(observation)) for observation in observations]
     assert result["rollouts"] == bot.total.rollouts > 0
