@@ -97,7 +97,7 @@ def _cell(cell: dict[str, Any], kind: str, lang: str) -> str:
 
 def _labels(reports: list[dict[str, Any]], lang: str) -> dict[tuple[str, str], str]:
     """Every section title and row label of the populations' reports in ``lang``, by its
-    key and English text (a key alone names several rows: ``wins.seats`` for each team)."""
+    key and English text (a key alone names several rows: ``wins.team`` for each team)."""
     found: dict[tuple[str, str], str] = {}
     for data in reports:
         for title, rows in against_baseline(data):

@@ -189,7 +189,7 @@ def until_view(data: dict[str, Any], lang: str) -> list[str]:
     until = data.get("until_resolved")
     if not until:
         return []
-    labels = {  # by key and English text: a key alone names several rows (``wins.seats``)
+    labels = {  # by key and English text: a key alone names several rows (``wins.team``)
         (label.key, label.text): label_text(label, lang)
         for _, rows in against_baseline(data)
         for label, _, _ in rows
