@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
+import jsonschema
 import pytest
 from browser import DESKTOP, PHONE, Pages, WebThread, shoot
 
@@ -359,3 +360,29 @@ def test_the_report_pages_fit_a_phone_and_a_desktop(pages: Pages, site: str, lan
             shown.goto(f"{site}/reports/{name}?lang={lang}")
             assert overflow(shown, selector) <= 0, (name, label)
             shoot(shown, f"report-{name}-{lang}-{label}")
+
+
+# -- the documented schema -------------------------------------------------------------
+
+
+SCHEMA = Path(__file__).parents[1] / "docs" / "balance-report.schema.json"
+
+
+@pytest.mark.parametrize("name", ["swept", "unused", "populations"])
+def test_the_reports_rules_follow_the_documented_schema(folder: Path, name: str) -> None:
+    """Each variant's ``rules`` (SJ-17/failed, GD-17/a_fail ...: a rate per rule id or
+    use) is described by the schema: the real reports validate, and a rule counted under
+    a name that is no rule id, or as a bare number, does not."""
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    data = report(folder, name)
+    jsonschema.validate(data, schema)
+    single = data["populations"][0] if name == "populations" else data
+    assert single["variants"][0]["rules"], "the rules of each variant are counted"
+    rules = single["variants"][0]["rules"]
+    a_rate = next(iter(rules.values()))
+    for broken in ({"throw": a_rate}, {next(iter(rules)): 0.5}):
+        variant = {**single["variants"][0], "rules": broken}
+        changed = {**single, "variants": [variant, *single["variants"][1:]]}
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(changed, schema)
