@@ -386,3 +386,32 @@ def test_the_reports_rules_follow_the_documented_schema(folder: Path, name: str)
         changed = {**single, "variants": [variant, *single["variants"][1:]]}
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(changed, schema)
+
+
+def test_a_population_that_never_used_the_option_is_named_in_the_page_language(
+    folder: Path,
+) -> None:
+    """SJ-17/failed never applied in one population: its cells say not exercised, the
+    variant's heading names it, and a verdict that holds says where it was exercised."""
+    data = report(folder, "populations")
+    first = data["population_names"][0]
+    for row in data["style"]:
+        row["populations"][0] = {
+            "population": first,
+            "exercised": False,
+            "not_exercised": ["throw_penalty"],
+            "diff": None,
+        }
+        row["verdict"] = "holds"
+    zh, en = populations_view(data, "zh"), populations_view(data, "en")
+    (group,) = zh.groups
+    unused = f"在 {first} 中未触发：throw_penalty 在两种玩法中都没有起作用"
+    assert group.unused == [unused + "（该群体的差值说明不了它的影响）"]
+    row = group.sections[0][1][0]
+    assert row.cells[0] == "未触发"
+    assert row.verdict.startswith(f"在触发的群体中成立（2 个中的 1 个）；在 {first} 中未触发")
+    english = en.groups[0].sections[0][1][0]
+    assert english.cells[0] == "not exercised"
+    assert english.verdict.startswith(
+        f"holds where exercised (1 of 2 populations); not exercised in {first}"
+    )
