@@ -17,7 +17,7 @@ import html
 import json
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -285,9 +285,14 @@ def render_populations_text(data: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def style_figures(data: dict[str, Any]) -> list[Figure]:
+def style_figures(
+    data: dict[str, Any],
+    words: Callable[[str, str], str] = lambda key, text: text,
+    axes: Mapping[str, str] = AXES,
+) -> list[Figure]:
     """A figure per variant and section: each row's difference in each population (a
-    series per population, significant ones filled)."""
+    series per population, significant ones filled); ``words`` gives a section's or
+    row's words from its key and English text, ``axes`` the axes' (another language's)."""
     names: list[str] = data["population_names"]
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for row in data["style"]:
@@ -297,7 +302,7 @@ def style_figures(data: dict[str, Any]) -> list[Figure]:
         scale = 100.0 if kind == "rate" else 1.0
         dots = [
             Dot(
-                row["row_text"],
+                words(row["row"], row["row_text"]),
                 scale * cell["diff"],
                 scale * cell["low"],
                 scale * cell["high"],
@@ -309,8 +314,9 @@ def style_figures(data: dict[str, Any]) -> list[Figure]:
             if cell["exercised"] and cell["diff"] is not None
         ]
         if dots:
-            axis = AXES[f"{kind}_difference"]
-            drawn.append(Figure(f"{variant}: {section}", dots, names, axis, True))
+            axis = axes[f"{kind}_difference"]
+            title = f"{variant}: {words(rows[0]['section'], section)}"
+            drawn.append(Figure(title, dots, names, axis, True))
     return drawn
 
 
