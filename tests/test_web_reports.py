@@ -275,6 +275,8 @@ def test_a_report_of_populations_shows_its_verdicts_and_each_population(
                 assert cell.startswith(f"{scale * figures['diff']:+.{digits}f}"), (cell, figures)
         verdict = translate(lang, f"reports.verdict_{record['verdict']}")
         assert cells[-1].startswith(verdict)
+    across = html.split('id="population-1"', 1)[0]
+    assert across.count('class="interval-dots"') >= 1, "a figure of the populations' differences"
     for index, population in enumerate(data["populations"], start=1):
         section = html.split(f'id="population-{index}"', 1)[1]
         expected = [row for option in population["exercise"] for row in option["variants"]]

@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.commands.balance_report import NO_VALUE, against_baseline, lineup_label
+from markupsafe import Markup
+
+from arena.commands.balance_populations import style_figures
+from arena.commands.balance_report import AXES, NO_VALUE, against_baseline, lineup_label
 from arena.errors import ArenaError
 from arena.web.i18n import translate
 from arena.web.reports import ReportView, difference_text, label_text, report_view
@@ -56,6 +59,8 @@ class PopulationsView:
     groups: list[VerdictGroup]
     differs: bool
     """Whether some row's populations' effects differ (the note says what that means)."""
+    charts: list[Markup]
+    """A figure per variant and section: each row's difference in each population."""
     command: str
     reports: list[tuple[str, ReportView]]
     """Each population's heading and report."""
@@ -107,8 +112,9 @@ def _labels(reports: list[dict[str, Any]], lang: str) -> dict[tuple[str, str], s
     return found
 
 
-def _groups(data: dict[str, Any], lang: str) -> list[VerdictGroup]:
-    labels = _labels(list(data["populations"]), lang)
+def _groups(
+    data: dict[str, Any], labels: dict[tuple[str, str], str], lang: str
+) -> list[VerdictGroup]:
     groups: list[VerdictGroup] = []
     for row in data["style"]:
         head = f"{row['variant']} − {row['baseline']}"
@@ -145,6 +151,9 @@ def populations_view(data: dict[str, Any], lang: str, name: str = "") -> Populat
     try:
         names = [str(n) for n in data["population_names"]]
         test = data["style_test"]
+        labels = _labels(list(data["populations"]), lang)
+        axes = {key: translate(lang, f"reports.axis_{key}") for key in AXES}
+        figures = style_figures(data, lambda key, text: labels.get((key, text), text), axes)
         reports = [
             (
                 translate(
@@ -166,8 +175,9 @@ def populations_view(data: dict[str, Any], lang: str, name: str = "") -> Populat
                 error=f"{test['family_error']:.0%}",
                 count=test["differences"],
             ),
-            groups=_groups(data, lang),
+            groups=_groups(data, labels, lang),
             differs=any(row.get("differs") for row in data["style"]),
+            charts=[figure.svg() for figure in figures],
             command=translate(lang, "reports.again", command=data["command"]),
             reports=reports,
         )
