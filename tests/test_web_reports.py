@@ -351,16 +351,39 @@ def overflow(page: Page, selector: str) -> int:
     return reach
 
 
+def overlaps(page: Page, selector: str) -> list[str]:
+    """The cells of a table whose text runs out of the cell (over its neighbour) or that
+    overlap another cell of their row."""
+    found: list[str] = page.eval_on_selector(
+        selector,
+        """table => [...table.querySelectorAll('tr')].flatMap(tr => {
+            const cells = [...tr.children].map(c => [c, c.getBoundingClientRect()]);
+            const over = cells.filter(([c]) => c.scrollWidth > c.clientWidth + 1)
+                .map(([c]) => 'runs out: ' + c.textContent.trim());
+            return over.concat(cells.flatMap(([a, r], i) => cells.slice(i + 1).filter(
+                ([b, s]) => r.left < s.right - 1 && s.left < r.right - 1 &&
+                    r.top < s.bottom - 1 && s.top < r.bottom - 1
+            ).map(([b]) => a.textContent.trim() + ' / ' + b.textContent.trim())));
+        })""",
+    )
+    return found
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_report_pages_fit_a_phone_and_a_desktop(pages: Pages, site: str, lang: str) -> None:
     """On a 390 px phone the rules in play and the populations' verdicts fit the screen
     (no sideways scrolling for the words that matter); screenshots of each page on a
     desktop and a phone go to build/screenshots/."""
-    for name, selector in (("unused", "#exercise"), ("populations", "#verdicts")):
+    for name, selector in (
+        ("swept", "#exercise"),
+        ("unused", "#exercise"),
+        ("populations", "#verdicts"),
+    ):
         for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
             shown = pages.open(viewport=viewport)
             shown.goto(f"{site}/reports/{name}?lang={lang}")
             assert overflow(shown, selector) <= 0, (name, label)
+            assert not overlaps(shown, selector), (name, label)
             shoot(shown, f"report-{name}-{lang}-{label}")
 
 
