@@ -64,7 +64,8 @@ DEFAULT_REACH: Mapping[str, int] = {
     "sanfu": 15,
     "shengji": 10,
     "shengji-1": 6,
-    "shengji-3": 16,
+    "shengji-2": 14,
+    "shengji-3": 22,
 }
 """Per variant (or game family): most cards in hand for a play to be searched (0: any
 play is). The end of a deal is where whole-deal rollouts are short and where the
