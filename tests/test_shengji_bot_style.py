@@ -11,6 +11,7 @@ from itertools import pairwise
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_shengji_bot import Recorder
 
 from arena.cards import parse_cards
 from arena.games import PASS, Action, Observation, make
@@ -32,19 +33,6 @@ from bots.style import Style
 CAUTIOUS = Style(risk=0.0)
 BOLD = Style(risk=1.0)
 SAFE = "A throw safe to try"
-
-
-class Recorder:
-    """A policy that records every observation it is shown and the action it gives."""
-
-    def __init__(self, inner: ShengjiHeuristic) -> None:
-        self.inner = inner
-        self.seen: list[tuple[Observation, Action]] = []
-
-    def act(self, observation: Observation) -> Action:
-        action = self.inner.act(observation)
-        self.seen.append((observation, action))
-        return action
 
 
 def played_deals(style: Style, deals: range, variant: str = "shengji-2") -> Iterator[ShengjiState]:

@@ -19,7 +19,6 @@ from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import product
-from pathlib import Path
 from typing import Any, Final, cast
 
 import arena
@@ -32,8 +31,7 @@ from arena.commands.balance_exercise import (
 from arena.commands.balance_report import (
     comparison,
     difference_records,
-    render_html,
-    render_text,
+    publish,
 )
 from arena.commands.balance_runs import (
     DEFAULT_BOTS,
@@ -308,7 +306,7 @@ def run_balance(args: argparse.Namespace) -> int:
                     f"{counted(run.deals, 'deal', spec=',')} "
                     f"stored): play the rest with {again_words(run)}"
                 )
-            _publish(run.report, args)
+            publish(run.report, args)
             return 0
         with Store.open(args.db) as store:
             if args.resume:
@@ -320,7 +318,7 @@ def run_balance(args: argparse.Namespace) -> int:
             runs = populations.population_runs(args)
             if len(runs) == 1:
                 exit_code, data = _run(runs[0], store)
-                _publish(data, args)
+                publish(data, args)
                 return exit_code
             return populations.play_populations(runs, partial(_run, store=store), args)
     except ArenaError as err:
@@ -584,18 +582,6 @@ def _until_record(
         "never_used": [{"option": o["option"], "use": o["use"]} for o in never],
         "questions": questions,
     }
-
-
-def _publish(data: dict[str, Any], args: argparse.Namespace) -> None:
-    """The report as text, and as JSON and HTML files when asked."""
-    print(render_text(data), end="")
-    if args.json:
-        text = json.dumps(json_ready(data), ensure_ascii=False, indent=2, allow_nan=False)
-        Path(args.json).write_text(text + "\n")
-        print(f"statistics written to {args.json}")
-    if args.html:
-        Path(args.html).write_text(render_html(data), encoding="utf-8")
-        print(f"report written to {args.html}")
 
 
 PROBE_DEALS: Final = 3

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import argparse
 import html
-import json
 import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, Final
 
 import bots
@@ -30,11 +28,11 @@ from arena.commands.balance_report import (
     Figure,
     format_difference,
     lineup_label,
+    publish,
     render_html,
     render_text,
 )
 from arena.commands.balance_runs import DEFAULT_BOTS, rerun_command, restore
-from arena.commands.numbers import json_ready
 from arena.errors import ConfigError
 from arena.plural import counted
 from arena.sim.differences import FAMILY_ERROR
@@ -373,12 +371,6 @@ def publish_populations(
 ) -> None:
     """The report of several populations as text, and as JSON and HTML files when
     asked."""
-    data = populations_report(played, runs)
-    print(render_populations_text(data), end="")
-    if args.json:
-        text = json.dumps(json_ready(data), ensure_ascii=False, indent=2, allow_nan=False)
-        Path(args.json).write_text(text + "\n")
-        print(f"statistics written to {args.json}")
-    if args.html:
-        Path(args.html).write_text(render_populations_html(data), encoding="utf-8")
-        print(f"report written to {args.html}")
+    publish(
+        populations_report(played, runs), args, render_populations_text, render_populations_html
+    )

@@ -4,11 +4,14 @@ figures, and the self-contained HTML page; also what the web face's reports show
 
 from __future__ import annotations
 
+import argparse
 import html
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any, Final
 
 from markupsafe import Markup
@@ -18,6 +21,7 @@ from arena.commands.balance_exercise import (
     exercise_rows,
     stopped_line,
 )
+from arena.commands.numbers import json_ready
 from arena.plural import counted
 from arena.sim.balance import (
     TRIBUTE_KINDS,
@@ -657,3 +661,21 @@ def render_html(data: dict[str, Any]) -> str:
     parts.extend(f"<figure>{figure.svg()}</figure>" for figure in figures(data, str))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def publish(
+    data: dict[str, Any],
+    args: argparse.Namespace,
+    text: Callable[[dict[str, Any]], str] = render_text,
+    page: Callable[[dict[str, Any]], str] = render_html,
+) -> None:
+    """A report printed as ``text``, and written as JSON (``--json``) and as the HTML
+    ``page`` (``--html``) when asked."""
+    print(text(data), end="")
+    if args.json:
+        written = json.dumps(json_ready(data), ensure_ascii=False, indent=2, allow_nan=False)
+        Path(args.json).write_text(written + "\n")
+        print(f"statistics written to {args.json}")
+    if args.html:
+        Path(args.html).write_text(page(data), encoding="utf-8")
+        print(f"report written to {args.html}")
