@@ -65,7 +65,7 @@ DEFAULT_REACH: Mapping[str, int] = {
     "shengji": 10,
     "shengji-1": 6,
     "shengji-2": 14,
-    "shengji-3": 22,
+    "shengji-3": 18,
 }
 """Per variant (or game family): most cards in hand for a play to be searched (0: any
 play is). The end of a deal is where whole-deal rollouts are short and where the
