@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from printed import Printed, agree, figure, figures
@@ -61,3 +62,28 @@ def test_bench_bots_text_ratios_are_the_printed_times_quotients(
     ):
         assert per_deal.high > 0 and count.high >= 1
         assert most.low <= (per_deal * 2).high  # a decision within the two deals' time
+
+
+def test_the_search_bots_target_is_its_mean_time_per_decision(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every decision of the deals counts, forced ones too: 20 ms on average at most."""
+    from arena.commands import bench_bots
+
+    def costs(variant: str, names: list[str], deals: int, seed: int) -> dict[str, Any]:
+        return {
+            "random": bench_bots.Cost(seconds=0.01, decisions=100, deals=2),
+            "search": bench_bots.Cost(seconds=2.1, decisions=100, deals=2),
+            "search:samples=1": bench_bots.Cost(seconds=1.9, decisions=100, deals=2),
+        }
+
+    monkeypatch.setattr(bench_bots, "measure", costs)
+    argv = ["bench", "bots", "--variant", "guandan", "--bots", "search,search:samples=1"]
+    assert main([*argv, "--json"]) == 0
+    rows = {row["bot"]: row for row in json.loads(capsys.readouterr().out)["bots"]}
+    assert rows["search"]["ms_per_decision"] == pytest.approx(21.0)
+    assert rows["search"]["target_ms_per_decision"] == 20.0 and rows["search"]["met"] is False
+    assert rows["search:samples=1"]["target_ms_per_decision"] is None  # named, not the default
+    assert rows["random"]["met"] is None
+    assert main(argv) == 0
+    assert "21.000 ms/decision  target ≤ 20 ms: NOT met" in capsys.readouterr().out
