@@ -16,10 +16,10 @@ each of its first ``settle`` deals stops there: they do not matter in it.
 Only plays made with at most ``reach`` cards in hand are searched (by default per
 game, :data:`DEFAULT_REACH`): the end of a deal, where rollouts are short and decide
 most; the decisions before the play only where ``early`` says so
-(:data:`DEFAULT_EARLY`); the others play the rollout policy's choice. A rollout may also stop once
-``horizon`` tricks have been led after the candidate (default 0: at the deal's end);
-a deal in which some rollout stopped short scores every candidate by
-:func:`static_value` (points won and cards left, a function of the state alone)
+(:data:`DEFAULT_EARLY`); the others play the rollout policy's choice. A rollout may
+also stop once ``horizon`` tricks have been led after the candidate (default 0: at
+the deal's end); a deal in which some rollout stopped short scores every candidate
+by :func:`static_value` (points won and cards left, a function of the state alone)
 instead of the deal's result — cheaper, but a weaker guide than the deal's end.
 
 The budget is counted, not timed (:meth:`SearchBot.budget`: its ``rollouts`` at
@@ -47,8 +47,10 @@ from bots.sanfu.actions import pattern_of
 
 __all__ = [
     "DEFAULT_CANDIDATES",
+    "DEFAULT_EARLY",
     "DEFAULT_HORIZON",
     "DEFAULT_MARGIN",
+    "DEFAULT_REACH",
     "DEFAULT_SAMPLES",
     "Budget",
     "SearchBot",
