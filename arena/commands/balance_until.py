@@ -88,7 +88,8 @@ def margin_deals(sections: Sections, asked: Sequence[str], margin: float) -> int
                 other = _spread(cell, kind)
                 if base is not None and other is not None:
                     total = base + other
-                    needed.append(max(1, math.ceil(Z95**2 * total / (margin / scale) ** 2)))
+                    exact = Z95**2 * total / (margin / scale) ** 2  # rounded: 5000.0000001 is 5000
+                    needed.append(max(1, math.ceil(round(exact, 6))))
     return max(needed, default=None)
 
 
