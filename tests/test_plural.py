@@ -109,7 +109,7 @@ SINGULAR = {
 NOUNS = "|".join(sorted(SINGULAR, key=len, reverse=True))
 NOUN = re.compile(rf"^ ?(?:{NOUNS})(?![/\w])")
 NOT_COUNTS = {
-    ("arena/commands/balance.py", "bot"): "a bot's name: 'random bots'",
+    ("arena/commands/balance_report.py", "bot"): "a bot's name: 'random bots'",
     ("arena/commands/bench_scale.py", "players"): "a bot's name: 'random bots'",
     ("arena/compiled.py", "odd"): "a module's name: 'runs' is the verb",
     ("arena/env/codecs/cards.py", "name"): "a suit's name: 'matches' is the verb",

@@ -32,10 +32,14 @@ def status_words(row: Mapping[str, Any]) -> str:
         return "off (its default, never used)"
     if status == "too rare":
         return (
-            f"too rare to measure: about {needed:,} deals would show it {MIN_USES} times "
-            "at this rate"
+            f"too rare to measure: about {counted(needed, 'deal', spec=',')} would show it "
+            f"{counted(MIN_USES, 'time')} at this rate"
         )
-    bound = "" if needed is None else f"; at least {needed:,} deals to see it {MIN_USES} times"
+    bound = (
+        ""
+        if needed is None
+        else f"; at least {counted(needed, 'deal', spec=',')} to see it {counted(MIN_USES, 'time')}"
+    )
     return f"NOT EXERCISED{bound}"
 
 
@@ -96,7 +100,8 @@ def stopped_line(until: Mapping[str, Any], played: int) -> str:
         needed = until.get("deals_needed")
         if still and needed:
             why += (
-                f" (the margin needs about {needed:,} deals per variant at the first round's "
+                f" (the margin needs about {counted(needed, 'deal', spec=',')} per variant at the "
+                "first round's "
                 "spread)"
             )
     return f"until resolved: stopped after {of} per variant: {why}"
@@ -109,7 +114,7 @@ def margin_line(needed: int | None, margin: float, allowed: int, played: int) ->
         return f"until resolved: after {counted(played, 'deal')} no spread to measure yet"
     head = (
         f"until resolved: at the spread of the first {counted(played, 'deal', spec=',')}, "
-        f"a margin of ±{margin:g} needs about {needed:,} deals per variant"
+        f"a margin of ±{margin:g} needs about {counted(needed, 'deal', spec=',')} per variant"
     )
     if needed <= allowed:
         return f"{head}: within the {allowed:,} allowed"
