@@ -23,8 +23,9 @@ from arena.sim.league import League
 from arena.store import Store, StoredMatch
 
 REPO = Path(__file__).resolve().parents[1]
-SLOW_BOT = "search:samples=4,candidates=2,max_samples=4"
-"""A built-in bot slow enough (about a second a deal) for faults to land mid-run."""
+SLOW_BOT = "search:samples=4,candidates=2,max_samples=4,reach=0,early=1"
+"""A built-in bot slow enough (about a second a deal: it searches every decision) for faults
+to land mid-run."""
 
 
 @dataclass(frozen=True)
