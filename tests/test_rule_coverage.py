@@ -14,11 +14,9 @@ reached fails too (its reason went stale). The use of every option
 from __future__ import annotations
 
 import itertools
-import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -184,17 +182,3 @@ def test_every_option_of_every_game_has_a_use() -> None:
     """The options each game takes (its check_options) are exactly those OPTION_USES names."""
     for name in ("shengji-1", "shengji-2", "shengji-3", "shengji-4", "guandan", "sanfu"):
         assert set(make(name).options) == set(OPTION_USES[_family(name)]), name
-
-
-RULES_DIR = Path(__file__).resolve().parents[2] / "shared" / "rules"
-
-
-@pytest.mark.skipif(
-    not RULES_DIR.is_dir(), reason="the rules documents are not beside the checkout"
-)
-@pytest.mark.parametrize("family", sorted(RULE_IDS))
-def test_rule_ids_are_those_of_the_rules(family: str) -> None:
-    text = (RULES_DIR / f"{family}.md").read_text(encoding="utf-8")
-    prefix = PREFIXES[family]
-    ids = sorted(set(re.findall(rf"\*\*({prefix}-\d+)\*\*", text)), key=rule_key)
-    assert tuple(ids) == RULE_IDS[family]
