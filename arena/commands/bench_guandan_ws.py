@@ -23,15 +23,17 @@ import argparse
 import asyncio
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Final
 
-from arena.chance import derive_seed
-from arena.commands.bench_grpc import _quiet, _Server
-from arena.commands.bench_phases import ROUND_TRIP, Times, run_gateway_bench, run_phase, schedule
+from arena.commands.bench_phases import (
+    Phase,
+    Times,
+    play_phases,
+    report_head,
+    run_gateway_bench,
+)
 from arena.plural import counted
-from arena.store import Store
 
 __all__ = ["measure", "run_guandan_ws_bench"]
 
@@ -97,32 +99,26 @@ async def _gateway_phase(address: str, tokens: tuple[str, ...], matches: int) ->
 def measure(matches: int, deals: int, seed: int) -> dict[str, Any]:
     """Both phases on one server; the report (JSON-ready)."""
     load = os.getloadavg()[0]
-    seeds = [derive_seed(seed, "bench-guandan-ws", n) for n in range(matches)]
-    with (
-        tempfile.TemporaryDirectory(prefix="arena-bench-gws-") as folder,
-        Store.open(Path(folder) / "bench.sqlite") as store,
-        _quiet("arena.server"),
-        _quiet("arena.gateways"),
-    ):
-        server = _Server(store, deals, 4)
-        try:
-            tokens = server.register(4)
-            names = tuple(f"bench-bot-{n}" for n in range(4))
-            schedule(server, VARIANT, names, seeds, deals, "grpc")
-            grpc = run_phase(_grpc_phase(server.address, tokens, matches), PHASE_TIMEOUT)
-            schedule(server, VARIANT, names, seeds, deals, "gateway")
-            gateway = run_phase(_gateway_phase(server.address, tokens, matches), PHASE_TIMEOUT)
-        finally:
-            server.close()
-    base, through = grpc.figures(), gateway.figures()
+
+    def phases(folder: Path) -> dict[str, Phase]:
+        return {
+            "grpc": lambda address, tokens: _grpc_phase(address, tokens, matches),
+            "gateway": lambda address, tokens: _gateway_phase(address, tokens, matches),
+        }
+
+    played = play_phases(
+        "bench-guandan-ws",
+        VARIANT,
+        matches,
+        deals,
+        seed,
+        phases,
+        PHASE_TIMEOUT,
+        ("arena.server", "arena.gateways"),
+    )
+    base, through = played["grpc"].figures(), played["gateway"].figures()
     return {
-        "variant": VARIANT,
-        "matches": matches,
-        "deals_per_match": deals,
-        "strategy": "first legal action (actIndex 0)",
-        "round_trip": ROUND_TRIP,
-        "load_average": load,
-        "cores": os.cpu_count(),
+        **report_head(VARIANT, matches, deals, "first legal action (actIndex 0)", load),
         "grpc": base,
         "gateway": through,
         "ratios": {

@@ -24,17 +24,20 @@ import argparse
 import asyncio
 import os
 import sys
-import tempfile
 import textwrap
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
-from arena.chance import derive_seed
-from arena.commands.bench_grpc import _quiet, _Server
-from arena.commands.bench_phases import ROUND_TRIP, Times, run_gateway_bench, run_phase, schedule
+from arena.commands.bench_phases import (
+    Phase,
+    Times,
+    play_phases,
+    report_head,
+    run_gateway_bench,
+)
 from arena.plural import counted
-from arena.store import Store
 
 __all__ = ["measure", "run_programs_bench"]
 
@@ -143,44 +146,29 @@ def measure(matches: int, deals: int, seed: int) -> dict[str, Any]:
     from bots.simple import FirstBot
 
     load = os.getloadavg()[0]
-    seeds = [derive_seed(seed, "bench-programs", n) for n in range(matches)]
-    with (
-        tempfile.TemporaryDirectory(prefix="arena-bench-programs-") as folder,
-        Store.open(Path(folder) / "bench.sqlite") as store,
-        _quiet("arena.server"),
-    ):
-        exec_path, botzone_path = Path(folder) / "exec.py", Path(folder) / "botzone.py"
+
+    def phases(folder: Path) -> dict[str, Phase]:
+        exec_path, botzone_path = folder / "exec.py", folder / "botzone.py"
         exec_path.write_text(textwrap.dedent(EXEC_PROGRAM))
         botzone_path.write_text(textwrap.dedent(BOTZONE_PROGRAM))
         python = sys.executable
-        phases: dict[str, Callable[[], Any]] = {
+        makers: dict[str, Callable[[], Any]] = {
             "grpc": FirstBot,
             "exec": lambda: ExecBot([python, str(exec_path)]),
             "botzone_simple": lambda: BotzoneBot([python, str(botzone_path)]),
             "botzone_long": lambda: BotzoneBot([python, str(botzone_path), "--long"]),
         }
-        server = _Server(store, deals, 4)
-        figures: dict[str, dict[str, Any]] = {}
-        try:
-            tokens = server.register(4)
-            names = tuple(f"bench-bot-{n}" for n in range(4))
-            for phase, make in phases.items():
-                schedule(server, VARIANT, names, seeds, deals, phase)
-                played = _phase(server.address, tokens, matches, make)
-                times = run_phase(played, PHASE_TIMEOUT)
-                figures[phase] = {**times.figures(), "programs_started": times.programs}
-        finally:
-            server.close()
+        return {tag: partial(_phase, matches=matches, make=make) for tag, make in makers.items()}
+
+    played = play_phases("bench-programs", VARIANT, matches, deals, seed, phases, PHASE_TIMEOUT)
+    figures = {
+        tag: {**times.figures(), "programs_started": times.programs}
+        for tag, times in played.items()
+    }
     base = figures["grpc"]
     simple, long = figures["botzone_simple"], figures["botzone_long"]
     return {
-        "variant": VARIANT,
-        "matches": matches,
-        "deals_per_match": deals,
-        "strategy": "first legal action",
-        "round_trip": ROUND_TRIP,
-        "load_average": load,
-        "cores": os.cpu_count(),
+        **report_head(VARIANT, matches, deals, "first legal action", load),
         **figures,
         "ratios": {
             phase: {
