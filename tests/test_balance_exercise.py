@@ -36,6 +36,16 @@ from arena.sim.exercise import MIN_USES, deals_needed, exercise
 
 SCHEMA = json.loads((Path(__file__).parents[1] / "docs/balance-report.schema.json").read_text())
 
+TWOS_VARIANTS = (
+    "--variant",
+    "shengji-1",
+    "--variant",
+    "shengji-1",
+    "--option",
+    "constant_twos=true",
+)
+"""shengji-1 against itself with constant twos (SJ-2), the option the planted tests use."""
+
 
 def parse(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="arena")
@@ -82,15 +92,9 @@ def test_a_variant_with_a_hidden_advantage_for_one_seat_is_reported_significant(
     """SJ-2: constant_twos comes into play (a 2 played as a trump by it) and, planted,
     weakens seats 1 and 3: the report finds seats 0 and 2 winning more, significantly."""
     monkeypatch.setitem(bots._FACTORIES, "weakened", SeatOneWeakened)
-    variants = [
-        "--variant",
-        "shengji-1",
-        "--variant",
-        "shengji-1",
-        "--option",
-        "constant_twos=true",
-    ]
-    code, data = run(tmp_path, "--bots", "weakened", "--deals", "200", "--batch", "100", *variants)
+    code, data = run(
+        tmp_path, "--bots", "weakened", "--deals", "200", "--batch", "100", *TWOS_VARIANTS
+    )
     assert code == 0
     (seats_02,) = [d for d in data["differences"] if d["row_text"] == "seats 0 and 2"]
     assert seats_02["significant"] and seats_02["low"] > 0, "seats 0 and 2 win more"
@@ -110,16 +114,8 @@ def test_an_option_that_never_applies_is_not_exercised_and_stops_until_resolved(
     monkeypatch.setattr(
         balance, "rules_applied", lambda *deal: applied(*deal) - {"SJ-2/constant_twos"}
     )
-    variants = [
-        "--variant",
-        "shengji-1",
-        "--variant",
-        "shengji-1",
-        "--option",
-        "constant_twos=true",
-    ]
     argv = ["--bots", "random", "--deals", "200", "--batch", "20", "--until-resolved"]
-    code, data = run(tmp_path, *argv, *variants, "--html", str(tmp_path / "b.html"))
+    code, data = run(tmp_path, *argv, *TWOS_VARIANTS, "--html", str(tmp_path / "b.html"))
     assert code == 0
     until = data["until_resolved"]
     assert until["stopped"] == "not_exercised" and until["deals_allowed"] == 200
