@@ -20,7 +20,8 @@ interval, and a status:
 * ``measured``: :data:`MIN_USES` deals or more;
 * ``off``: at its default and never used (nothing there to measure).
 
-Options no use is named for (a match's length, a clock) are not listed.
+Every option has a use; one that bot deals cannot bring into play (sanfu's
+``time_limit``: bots answer in time) is reported as not exercised, which is the truth.
 """
 
 from __future__ import annotations
