@@ -232,6 +232,8 @@ class MatchSession:
         """How many of the deal's events the spectators have been sent."""
         self._deal_events: list[arena_pb2.Event] = []
         self._deal_started: list[arena_pb2.DealStarted] = []
+        self._finished_deals: list[arena_pb2.WatchMessage] = []
+        """The public messages of the deals finished so far (a spectator may review them)."""
         self._totals = [0] * NUM_SEATS
         self._finished = 0
         self._started_at: timestamp_pb2.Timestamp | None = None
@@ -443,6 +445,12 @@ class MatchSession:
             arena_pb2.ServerMessage(deal_result=result),
             arena_pb2.WatchMessage(deal_result=result, live=True),
         )
+        batch = arena_pb2.EventBatch(match_id=self.match_id, events=self._deal_events)
+        self._finished_deals += (
+            arena_pb2.WatchMessage(deal_started=self._public_start()),
+            arena_pb2.WatchMessage(events=batch),
+            arena_pb2.WatchMessage(deal_result=result),
+        )
         self._state = None
 
     # -- resume and spectators (event loop, between the match's steps) ----------------
@@ -493,13 +501,18 @@ class MatchSession:
                 grace_seconds=self.grace,
             )
 
-    def watch(self, watcher: Watcher, after_seq: int) -> bool:
+    def watch(self, watcher: Watcher, after_seq: int, history: bool = False) -> bool:
         """Catch a spectator up (info, the deal so far), then send it every public message;
-        False (nothing sent) if the match is over already."""
+        False (nothing sent) if the match is over already. ``history``: the deals finished
+        so far are sent whole after the info, as a stored match's are (a page reviews
+        them)."""
         if self.over:
             return False
         self._show_watchers()  # the others first: the newcomer's catch-up holds these
         watcher(arena_pb2.WatchMessage(match=self.info(), live=False))
+        if history:
+            for message in self._finished_deals:
+                watcher(message)
         if self._state is not None and self._deal_started:
             watcher(arena_pb2.WatchMessage(deal_started=self._public_start(), live=False))
             events = [e for e in self._deal_events if e.seq > after_seq]

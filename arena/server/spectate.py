@@ -354,15 +354,16 @@ class LiveFeed:
         else:
             self._loop.call_soon_threadsafe(self._inbox.put_nowait, message)
 
-    async def open(self, after_seq: int = 0) -> bool:
-        """Start watching: False (nothing sent) if the match is over already."""
+    async def open(self, after_seq: int = 0, history: bool = False) -> bool:
+        """Start watching (``history``: the finished deals too, :meth:`MatchSession.watch`):
+        False (nothing sent) if the match is over already."""
         session = self._session
         loop = session.loop
         if loop is None or loop is self._loop:
-            return session.watch(self._watcher, after_seq)
+            return session.watch(self._watcher, after_seq, history)
 
         async def on_its_loop() -> bool:
-            return session.watch(self._watcher, after_seq)
+            return session.watch(self._watcher, after_seq, history)
 
         return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(on_its_loop(), loop))
 
