@@ -95,7 +95,7 @@ def test_watch_stored_match_sends_the_engine_public_events(
     assert messages[0].match.players == ["random", "first", "random", "first"]
 
     deals: list[list[arena_pb2.Event]] = []
-    results = 0
+    results = turns = 0
     for message in messages[1:-1]:
         body = message.WhichOneof("body")
         if body == "deal_started":
@@ -104,11 +104,21 @@ def test_watch_stored_match_sends_the_engine_public_events(
         elif body == "events":
             assert message.events.match_id == match_id and message.events.events
             deals[-1].extend(message.events.events)
+        elif body == "turn":  # whose decision brings the next batch: never the last word
+            turn = message.turn
+            assert turn.deal == len(deals) and 0 <= turn.seat < 4 and turn.phase
+            assert turn.after_seq == deals[-1][-1].seq and not turn.HasField("deadline")
+            turns += 1
         else:
             assert body == "deal_result"
             results += 1
             assert message.deal_result.deal == len(deals)
     assert results == len(deals) == len(expected[match_id]) == 2
+    assert turns > 0 and all(  # a turn follows an events batch, and a batch follows it
+        bodies[k - 1] == "events" and bodies[k + 1] == "events"
+        for k, body in enumerate(bodies)
+        if body == "turn"
+    )
     assert deals == expected[match_id]
     seqs = [e.seq for deal in deals for e in deal]
     assert seqs == list(range(1, len(seqs) + 1))

@@ -3,7 +3,9 @@
 A finished match is re-played from its stored record: the game is re-created with the
 record's options, each deal started from its recorded setup and seed, and every entry
 applied; the engine's public events (``State.events``, never a hidden card) are sent
-as they appear, numbered 1, 2, 3 … across the match. A running match is followed live:
+as they appear, numbered 1, 2, 3 … across the match, each batch followed by a ``Turn``
+naming the seat whose decision brings the next one (who is to act is public). A running
+match is followed live:
 the spectator is caught up (the match, the current deal so far) and then gets every
 public message as the seats do.
 """
@@ -13,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from contextlib import aclosing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import grpc
@@ -64,6 +66,8 @@ class _Deal:
     """Events of the match before this deal (its first event is numbered one more)."""
     kinds: Kinds
     """Each event batch's events as (kind, seat): the deal's shape, without a card."""
+    turns: list[arena_pb2.Turn | None] = field(default_factory=list)
+    """After each batch (when built), whose decision brought about the next one."""
 
 
 @dataclass(frozen=True)
@@ -140,12 +144,22 @@ class _Replay:
             setup=struct(deal.setup),
         )
         batches: list[list[arena_pb2.Event]] = []
+        turns: list[arena_pb2.Turn | None] = []
         kinds: list[tuple[tuple[str, int | None], ...]] = []
         events_before = seq
         seen = 0
         apply = replay_entry if built else _count_entry
+        asked: arena_pb2.Turn | None = None
         for text in (None, *deal.actions):
             if text is not None:
+                if built and not state.is_terminal():  # public: whose decision comes next
+                    asked = arena_pb2.Turn(
+                        match_id=self.match_id,
+                        deal=number,
+                        seat=state.to_act,
+                        phase=state.phase,
+                        after_seq=seq,
+                    )
                 apply(state, text)
             fresh = state.events[seen:]
             seen = len(state.events)
@@ -153,6 +167,9 @@ class _Replay:
                 continue
             kinds.append(tuple((event.kind, event.seat) for event in fresh))
             if built:
+                if turns:
+                    turns[-1] = asked
+                turns.append(None)
                 batches.append(
                     [
                         event_to_proto(event, seq + k, number, game.describe_event(event, state))
@@ -172,7 +189,9 @@ class _Replay:
             totals=[total + score for total, score in zip(totals, outcome.scores, strict=True)],
             match_over=number == self.deals,  # the match's last deal: its result follows
         )
-        return _Deal(started, batches, result, outcome.match_over, events_before, tuple(kinds))
+        return _Deal(
+            started, batches, result, outcome.match_over, events_before, tuple(kinds), turns
+        )
 
 
 def _count_entry(state: State, text: str) -> None:
@@ -313,9 +332,10 @@ def _stored_record(store: Store, match_id: str) -> tuple[StoredMatch, MatchRecor
 
 
 def _deal_messages(match_id: str, deal: _Deal, after_seq: int) -> list[arena_pb2.WatchMessage]:
-    """A deal's start, its event batches (events after ``after_seq``), its result."""
+    """A deal's start, its event batches (events after ``after_seq``), each followed by
+    whose decision brings the next one, its result."""
     messages = [arena_pb2.WatchMessage(deal_started=deal.started, live=False)]
-    for batch in deal.batches:
+    for batch, turn in zip(deal.batches, deal.turns or [None] * len(deal.batches), strict=True):
         events = [e for e in batch if e.seq > after_seq]
         if events:
             messages.append(
@@ -323,6 +343,8 @@ def _deal_messages(match_id: str, deal: _Deal, after_seq: int) -> list[arena_pb2
                     events=arena_pb2.EventBatch(match_id=match_id, events=events), live=False
                 )
             )
+            if turn is not None:
+                messages.append(arena_pb2.WatchMessage(turn=turn, live=False))
     messages.append(arena_pb2.WatchMessage(deal_result=deal.result, live=False))
     return messages
 

@@ -496,6 +496,26 @@ class Draining(_message.Message):
     deadline: _timestamp_pb2.Timestamp
     def __init__(self, reason: _Optional[str] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
+class Turn(_message.Message):
+    __slots__ = ("match_id", "deal", "seat", "phase", "after_seq", "decision_ms", "time_bank_ms", "deadline")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    AFTER_SEQ_FIELD_NUMBER: _ClassVar[int]
+    DECISION_MS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    deal: int
+    seat: int
+    phase: str
+    after_seq: int
+    decision_ms: int
+    time_bank_ms: int
+    deadline: _timestamp_pb2.Timestamp
+    def __init__(self, match_id: _Optional[str] = ..., deal: _Optional[int] = ..., seat: _Optional[int] = ..., phase: _Optional[str] = ..., after_seq: _Optional[int] = ..., decision_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
 class WatchRequest(_message.Message):
     __slots__ = ("match_id", "after_seq")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
@@ -505,20 +525,22 @@ class WatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., after_seq: _Optional[int] = ...) -> None: ...
 
 class WatchMessage(_message.Message):
-    __slots__ = ("match", "deal_started", "events", "deal_result", "match_result", "live")
+    __slots__ = ("match", "deal_started", "events", "deal_result", "match_result", "turn", "live")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     DEAL_STARTED_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     DEAL_RESULT_FIELD_NUMBER: _ClassVar[int]
     MATCH_RESULT_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
     LIVE_FIELD_NUMBER: _ClassVar[int]
     match: MatchInfo
     deal_started: DealStarted
     events: EventBatch
     deal_result: DealResult
     match_result: MatchResult
+    turn: Turn
     live: bool
-    def __init__(self, match: _Optional[_Union[MatchInfo, _Mapping]] = ..., deal_started: _Optional[_Union[DealStarted, _Mapping]] = ..., events: _Optional[_Union[EventBatch, _Mapping]] = ..., deal_result: _Optional[_Union[DealResult, _Mapping]] = ..., match_result: _Optional[_Union[MatchResult, _Mapping]] = ..., live: _Optional[bool] = ...) -> None: ...
+    def __init__(self, match: _Optional[_Union[MatchInfo, _Mapping]] = ..., deal_started: _Optional[_Union[DealStarted, _Mapping]] = ..., events: _Optional[_Union[EventBatch, _Mapping]] = ..., deal_result: _Optional[_Union[DealResult, _Mapping]] = ..., match_result: _Optional[_Union[MatchResult, _Mapping]] = ..., turn: _Optional[_Union[Turn, _Mapping]] = ..., live: _Optional[bool] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
     __slots__ = ("variant", "bot", "tournament_id", "statuses", "page_size", "page_token")
