@@ -119,11 +119,14 @@ def drive(steps: Steps[T]) -> T:
         return done.value  # type: ignore[no-any-return]
 
 
-async def drive_async(steps: Steps[T]) -> T:
-    """Run the loop, every question awaited (:meth:`Ask.answer_async`)."""
+async def drive_async(steps: Steps[T], on_ask: Callable[[Ask], None] | None = None) -> T:
+    """Run the loop, every question awaited (:meth:`Ask.answer_async`); ``on_ask`` is
+    told each question first (whose turn it is, by when)."""
     try:
         ask = next(steps)
         while True:
+            if on_ask is not None:
+                on_ask(ask)
             try:
                 answer = await ask.answer_async()
             except Exception as err:
@@ -433,15 +436,16 @@ async def play_match_async(
     max_deals: int | None = None,
     on_event: EventSink | None = None,
     clock: Clock | None = None,
+    on_ask: Callable[[Ask], None] | None = None,
 ) -> MatchResult:
     """:func:`play_match` in a coroutine: a policy with ``act_async`` (``act_by_async``
     under a clock) is awaited, any other asked here; the same match for the same
-    answers."""
+    answers. ``on_ask`` is told each question before it is asked."""
     # each policy is only asked through Ask.answer_async, which awaits act_async first
     steps = match_steps(
         game, cast(Sequence[Policy], policies), seed, players, max_deals, on_event, clock
     )
-    return await drive_async(steps)
+    return await drive_async(steps, on_ask)
 
 
 def match_steps(

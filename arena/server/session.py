@@ -21,6 +21,7 @@ import asyncio
 import functools
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -36,6 +37,7 @@ from arena.games.base import NUM_SEATS, Action, Event, Game, Observation, State,
 from arena.log import get_logger
 from arena.match import (
     AUTO_PLAYS_TO_FLEE,
+    Ask,
     Clock,
     Conduct,
     MatchAborted,
@@ -246,6 +248,8 @@ class MatchSession:
         self._setup = self.game.first_setup()
         """The current (or next) deal's setup."""
         self._watchers: list[Watcher] = []
+        self._asked: Ask | None = None
+        """The question awaited now (whose turn, by when); None between decisions."""
         self.seats: list[RemotePolicy | None] = []
         self.policies: list[RemotePolicy | Stoppable] = []
         for player, connection in enumerate(connections):
@@ -356,6 +360,35 @@ class MatchSession:
             for watcher in list(self._watchers):
                 watcher(arena_pb2.WatchMessage(events=batch, live=True))
 
+    def _on_ask(self, ask: Ask) -> None:
+        """A seat is asked: the spectators see the plays so far, then whose turn it is."""
+        self._asked = ask
+        if self._watchers:
+            self._show_watchers()
+            turn = self._turn()
+            for watcher in list(self._watchers):
+                watcher(arena_pb2.WatchMessage(turn=turn, live=True))
+
+    def _turn(self) -> arena_pb2.Turn:
+        """Whose decision is awaited, and the time it has left now."""
+        ask = self._asked
+        assert ask is not None
+        observation = ask.observation
+        turn = arena_pb2.Turn(
+            match_id=self.match_id,
+            deal=self._deal,
+            seat=observation.seat,
+            phase=observation.phase,
+            after_seq=self._seq,
+        )
+        deadline = ask.deadline
+        if deadline is not None:
+            now = self.clock.now()
+            turn.decision_ms = int(max(0.0, deadline.decision - now) * 1000)
+            turn.time_bank_ms = int(max(0.0, deadline.final - max(now, deadline.decision)) * 1000)
+            turn.deadline.FromMilliseconds(int((time.time() + deadline.final - now) * 1000))
+        return turn
+
     def _show_plays(self) -> None:
         """Before a built-in bot decides: the spectators (a person's drawn table among
         them) see every play so far, rather than when a remote seat is next asked."""
@@ -400,6 +433,7 @@ class MatchSession:
             self._started_at = timestamp_pb2.Timestamp()
             self._started_at.GetCurrentTime()
         self._deal_events = []
+        self._asked = None
         self._sent = [0] * NUM_SEATS
         self._watched = 0
         seats = {state.player_at(seat): seat for seat in range(NUM_SEATS)}
@@ -427,6 +461,7 @@ class MatchSession:
         if state is None or not state.is_terminal():
             return
         self.flush()
+        self._asked = None
         outcome = state.outcome()
         self._setup = outcome.next_setup
         for seat, score in enumerate(outcome.scores):
@@ -479,6 +514,13 @@ class MatchSession:
         policy.resend_open()
         self._log.info("seat_changed", player=player, bot=connection.bot, change="taken back")
 
+    @property
+    def deal_state(self) -> State | None:
+        """The deal being played (None between deals), to read its public order of
+        cards (the web face sorts a seat's own hand by it); what a seat sees is
+        ``observe``'s alone."""
+        return self._state if self._deal_started else None
+
     def hand_of(self, player: int) -> tuple[int, list[str]] | None:
         """``player``'s seat in the deal being played and its own cards now (for its own
         connection only); None between deals."""
@@ -519,6 +561,8 @@ class MatchSession:
             if events:
                 batch = arena_pb2.EventBatch(match_id=self.match_id, events=events)
                 watcher(arena_pb2.WatchMessage(events=batch, live=False))
+            if self._asked is not None:
+                watcher(arena_pb2.WatchMessage(turn=self._turn(), live=False))
         self._watchers.append(watcher)
         return True
 
@@ -617,6 +661,7 @@ class MatchSession:
             max_deals=self.max_deals,
             on_event=self.on_event,
             clock=self.clock,
+            on_ask=self._on_ask,
         )
         self._end_deal()
         self.flush()
