@@ -422,7 +422,7 @@ def test_reports_listed_and_shown_in_the_site(client: Client) -> None:
     shown = Tags(report)
     assert shown.find("table", id="report")
     assert "Bots: heuristic bots; consecutive match deals" in report  # the default bots
-    assert "guandan (baseline)" in report and "sanfu − baseline" in report
+    assert "Guandan (baseline)" in report and "Sanfu − baseline" in report
     assert "Holm" in report
     assert "again: arena balance --variant guandan" in report and "made by arena" in report
     zh = get(client, "/reports/mixed?lang=zh").text

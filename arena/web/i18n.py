@@ -27,6 +27,7 @@ __all__ = [
     "catalog",
     "choose_language",
     "translate",
+    "variant_name",
 ]
 
 LANGUAGES: Final = ("zh", "en")
@@ -64,6 +65,13 @@ def translate(language: str, key: str, /, **fields: object) -> str:
     except KeyError:
         raise KeyError(f"no text {key!r} in the {language!r} catalog") from None
     return fill(text, **fields) if fields else text
+
+
+def variant_name(language: str, variant: str) -> str:
+    """A variant as people name it in ``language`` (``掼蛋``, ``Shengji, 2 decks``): the
+    catalog's ``variant.<id>``; the id itself for one the catalogs do not know (a
+    balance report's variant with options, a variant stored by another version)."""
+    return catalog(language).get(f"variant.{variant}", variant)
 
 
 def choose_language(asked: str | None, cookie: str | None, accept: str | None) -> str:

@@ -1,7 +1,8 @@
 """Server-rendered pages: the Jinja2 environment of the package's templates and what every
-template gets — ``t`` (the page's words), ``lang``, ``static_url``, ``request``, the
-language switch's links — plus a few number and time filters, and ``segment``: a name
-or an id as one segment of a link's path (:func:`segment`)."""
+template gets — ``t`` (the page's words), ``variant_name`` (a variant as people name
+it), ``lang``, ``static_url``, ``request``, the language switch's links — plus a few
+number and time filters, and ``segment``: a name or an id as one segment of a link's
+path (:func:`segment`)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ from functools import partial
 from typing import Any, Final
 from urllib.parse import quote, urlencode
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context, select_autoescape
+from jinja2.runtime import Context
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from arena.rating.pools import pool_variant
 from arena.web.assets import StaticAssets
-from arena.web.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, translate
+from arena.web.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, translate, variant_name
 
 __all__ = [
     "DASH",
@@ -89,6 +91,12 @@ def _end_reason(lang: str, text: str) -> str:
     return translate(lang, key) if key in catalog(lang) else text
 
 
+@pass_context
+def _variant(context: Context, variant: str) -> str:
+    """``| variant``: a variant as the page's language names it (``| map('variant')``)."""
+    return variant_name(str(context.get("lang", DEFAULT_LANGUAGE)), variant)
+
+
 CHANGING_PARTNERS: Final = frozenset({"sanfu"})
 """Games whose partners change every deal (SF-3): a match has no two fixed teams."""
 
@@ -109,9 +117,10 @@ def leaders(players: Sequence[str], totals: Sequence[int]) -> tuple[list[str], i
 
 
 def pool_name(lang: str, pool: str) -> str:
-    """A rating pool as a page names it: ``guandan``, or ``guandan · People``."""
+    """A rating pool as a page names it: ``Guandan``, or ``Guandan · People``."""
     variant = pool_variant(pool)
-    return variant if variant == pool else f"{variant} · {translate(lang, 'board.people')}"
+    name = variant_name(lang, variant)
+    return name if variant == pool else f"{name} · {translate(lang, 'board.people')}"
 
 
 def pool_link(pool: str) -> str:
@@ -147,7 +156,9 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        self.env.filters.update(number=_number, percent=_percent, when=_when, segment=segment)
+        self.env.filters.update(
+            number=_number, percent=_percent, when=_when, segment=segment, variant=_variant
+        )
         self.env.globals.update(
             changing_partners=changing_partners, leaders=leaders, pool_link=pool_link
         )
@@ -160,6 +171,7 @@ class Renderer:
         return {
             "reason": partial(_end_reason, lang),
             "pool_name": partial(pool_name, lang),
+            "variant_name": partial(variant_name, lang),
             "request": request,
             "lang": lang,
             "languages": LANGUAGES,

@@ -15,7 +15,7 @@ from markupsafe import Markup
 from arena.commands.balance_populations import style_figures
 from arena.commands.balance_report import AXES, NO_VALUE, against_baseline, lineup_label
 from arena.errors import ArenaError
-from arena.web.i18n import translate
+from arena.web.i18n import translate, variant_name
 from arena.web.reports import ReportView, difference_text, label_text, report_view
 from arena.web.viewer import NotFound
 
@@ -117,7 +117,7 @@ def _groups(
 ) -> list[VerdictGroup]:
     groups: list[VerdictGroup] = []
     for row in data["style"]:
-        head = f"{row['variant']} − {row['baseline']}"
+        head = f"{variant_name(lang, row['variant'])} − {variant_name(lang, row['baseline'])}"
         if not groups or groups[-1].title != head:
             unused = [
                 translate(

@@ -23,7 +23,7 @@ from arena.commands.balance_report import (
 )
 from arena.errors import ArenaError
 from arena.sim.exercise import MIN_USES
-from arena.web.i18n import catalog, translate
+from arena.web.i18n import catalog, translate, variant_name
 from arena.web.viewer import NotFound
 
 __all__ = [
@@ -204,7 +204,7 @@ def until_view(data: dict[str, Any], lang: str) -> list[str]:
                 lang,
                 "reports.until_question",
                 row=labels.get((q["row"], q["row_text"]), q["row_text"]),
-                variant=q["variant"],
+                variant=variant_name(lang, str(q["variant"])),
                 status=translate(lang, f"reports.status_{q['status'].replace(' ', '_')}"),
                 difference=shown.removesuffix(" *"),
                 level=f"{q['level']:.3%}",
@@ -220,7 +220,7 @@ def report_view(data: dict[str, Any], lang: str, name: str = "") -> ReportView:
     file of another kind, or broken) is :class:`NotFound`, naming what is missing."""
     try:
         variants = list(data["variants"])
-        names = [str(v["name"]) for v in variants]
+        names = [variant_name(lang, str(v["name"])) for v in variants]
         sections = []
         for title, rows in against_baseline(data):
             shown = [
