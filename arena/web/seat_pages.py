@@ -40,6 +40,7 @@ from arena.web.i18n import Refusal, catalog, translate
 from arena.web.params import identifier
 from arena.web.people import People, Person, guest_name, person_name_problem
 from arena.web.readings import read_selection
+from arena.web.refusals import in_person_words, pass_key
 from arena.web.rendering import Renderer, page_language, segment
 from arena.web.tables import TablePages
 from arena.web.viewer import NotFound
@@ -72,10 +73,12 @@ VERBS: Final = ("pass", "play", "declare", "bury", "tribute", "return")
 
 
 def seat_words(lang: str, family: str) -> dict[str, str]:
-    """How the seat panel names actions in ``lang``: verbs (``verb.play``), the kinds a
-    play may be read as (``kind.pair_run``), and the rules a refusal may cite, each in a
-    line (``rule.GD-8``, ``rule_is``). Cards are named with the felt's own words."""
+    """How the seat panel names actions in ``lang``: verbs (``verb.play``; a phase's own
+    word, ``verb.pass.declare``), the kinds a play may be read as (``kind.pair_run``),
+    and the rules a refusal may cite, each in a line (``rule.GD-8``, ``rule_is``). Cards
+    are named with the felt's own words."""
     words = {f"verb.{verb}": translate(lang, f"tables.verb.{verb}") for verb in VERBS}
+    words["verb.pass.declare"] = translate(lang, pass_key("declare"))
     for key, text in catalog(lang).items():
         if key.startswith(f"table.kind.{family}."):
             words["kind." + key.rsplit(".", 1)[1]] = text
@@ -240,7 +243,7 @@ class SeatPages:
         family = family_of(table.variant)
         seat_data["words"] = seat_words(lang, family)
         seat_data["tutorial"] = table.tutorial
-        view, _ = await self.tables.view(table.id, lang)
+        view, _ = await self.tables.view(table.id, lang, viewer=player)
         held = table.session.hand_of(player)
         context = {
             "table": table,
@@ -291,7 +294,10 @@ class SeatPages:
 
     async def seat(self, request: Request) -> Response:
         table, player = self._seated(request, self.people.of(request))
-        return EventStream(_sse(self.host.seat_stream(table, player)))
+        said = in_person_words(
+            self.host.seat_stream(table, player), page_language(request), family_of(table.variant)
+        )
+        return EventStream(_sse(said))
 
     async def hint(self, request: Request) -> Response:
         """What the heuristic bot would play in the seat's open decision."""

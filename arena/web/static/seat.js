@@ -154,7 +154,8 @@
   function actionName(action) {
     const parts = [];
     if (action.verb !== "play" || !action.cards.length) {
-      parts.push(names[`verb.${action.verb}`] || action.verb);
+      const phase = state.decision ? state.decision.phase : "";
+      parts.push(names[`verb.${action.verb}.${phase}`] || names[`verb.${action.verb}`] || action.verb);
     }
     parts.push(...action.cards.map(cardName));
     if (action.tag) {
