@@ -27,9 +27,12 @@ from typing import Any, Final
 from google.protobuf import json_format
 
 from arena._proto.arena.v1 import arena_pb2
+from arena.cards import parse_cards
+from arena.games.base import State
 from arena.server.connection import Connection
+from arena.web.table_hands import held_cards, held_order
 
-__all__ = ["LOOK_AGAIN", "SEND_QUEUE_LIMIT", "BrowserSeat", "seat_events"]
+__all__ = ["LOOK_AGAIN", "SEND_QUEUE_LIMIT", "BrowserSeat", "held_event", "seat_events"]
 
 SEND_QUEUE_LIMIT: Final = 2_000
 """Messages a browser may leave unread before its stream is cut (it resumes on reload)."""
@@ -142,3 +145,18 @@ def seat_events(message: arena_pb2.ServerMessage) -> list[Event]:
     if kind == "draining":
         return [("problem", {"message": message.draining.reason or "the server is stopping"})]
     return []
+
+
+def held_event(event: Event, state: State | None) -> Event:
+    """A ``hand`` or ``decision`` event with its cards as a player holds them in the
+    deal being played (:func:`~arena.web.table_hands.held_order`, the felt's order),
+    each card's group beside them (``groups``: a new suit, or the trumps, starts a new
+    group); other events, and any between deals, as they are."""
+    name, data = event
+    if state is None or name not in ("hand", "decision"):
+        return event
+    hand = held_cards(state, data["hand"])
+    key = held_order(state)
+    shengji = state.game_name == "shengji"
+    groups = [key(card)[0] for card in parse_cards(" ".join(hand))] if shengji else []
+    return name, {**data, "hand": hand, "groups": groups}

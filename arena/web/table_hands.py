@@ -9,21 +9,23 @@ entry that produced event ``seq`` are the hands of a frame whose last event is `
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Final
 
 from arena import games
-from arena.cards import Card, card_names
+from arena.cards import HEARTS, SMALL_JOKER, Card, card_names, parse_cards
 from arena.games.base import NUM_SEATS, Game, State
 from arena.games.guandan import GuandanState
 from arena.games.guandan.combos import card_value as guandan_value
 from arena.games.sanfu import SanfuState
 from arena.games.sanfu.combos import card_value as sanfu_value
 from arena.games.shengji import ShengjiState
+from arena.games.shengji.order import TRUMP
 from arena.plural import counted
 from arena.replay import DealRecord, MatchRecord, replay_entry, start_deal
 
-__all__ = ["Hands", "RecordMismatch", "RevealedHands"]
+__all__ = ["Hands", "RecordMismatch", "RevealedHands", "held_cards", "held_order", "suit_place"]
 
 Hands = tuple[tuple[str, ...], ...]
 """The four seats' cards (card codes, in the order a player holds them: :func:`held_order`)."""
@@ -104,18 +106,72 @@ class RevealedHands:
         return hands[deal]
 
 
+SUIT_PLACES: Final = (0, 1, 3, 2)
+"""Where each suit (s h d c) sits in a held hand: ♠ ♥ ♣ ♦ (黑红梅方), the colours
+alternating."""
+JOKERS_PLACE: Final = 4
+"""After the four suits: the jokers."""
+
+
+def suit_place(card: Card) -> int:
+    """A card's suit as a hand holds it (:data:`SUIT_PLACES`; the jokers after them)."""
+    return JOKERS_PLACE if card >= SMALL_JOKER else SUIT_PLACES[card & 3]
+
+
 def held_order(state: State) -> Callable[[Card], tuple[int, ...]]:
-    """How a player sorts a hand: Shengji by suit with the trumps last once trump is
-    known (SJ-3), Guandan by GD-5 value (the level cards above the ace), sanfu by SF-7
-    value (the 2s above the ace); the suit breaks ties."""
-    if isinstance(state, ShengjiState) and state.order is not None:
-        return state.order.sort_key
+    """How a player sorts a hand, low to high, one order for the felt and the seat.
+
+    Shengji: by suit (♠ ♥ ♣ ♦) and, within a suit, by rank; the trumps last, together,
+    in trump order (SJ-3, SJ-4, SJ-5: the trump suit's plain cards, the level cards and
+    the jokers last). While cards are dealt and no trump is fixed, the level cards and
+    the jokers (trumps whatever suit is declared) already wait at the end. Guandan: by
+    GD-5 value (the level cards above the ace, below the jokers), the heart level
+    cards (the wild cards, GD-6) the last of the level cards. Sanfu: by SF-7 value (the
+    2s above the ace). The suit breaks ties."""
+    if isinstance(state, ShengjiState):
+        return _shengji_order(state)
     if isinstance(state, GuandanState):
         level = state.level
-        return lambda card: (guandan_value(card, level), card)
+        return lambda card: (
+            guandan_value(card, level),
+            int(card < SMALL_JOKER and card >> 2 == level and card & 3 == HEARTS),
+            suit_place(card),
+        )
     if isinstance(state, SanfuState):
-        return lambda card: (sanfu_value(card), card)
+        return lambda card: (sanfu_value(card), suit_place(card))
     return lambda card: (card,)
+
+
+def _shengji_order(state: ShengjiState) -> Callable[[Card], tuple[int, ...]]:
+    order = state.order
+    if order is not None:
+        places = (0, 1) if order.two_colour else SUIT_PLACES
+
+        def known(card: Card) -> tuple[int, ...]:
+            suit = order.suits[card]
+            return (TRUMP if suit == TRUMP else places[suit], order.orders[card], suit_place(card))
+
+        return known
+    level = state.level
+    twos = state.rules.constant_twos or state.rules.decks == 4
+
+    def dealing(card: Card) -> tuple[int, ...]:
+        if card >= SMALL_JOKER:
+            return (TRUMP, 2, card)
+        rank = card >> 2
+        if rank == level:
+            return (TRUMP, 1, suit_place(card))
+        if twos and rank == 0:
+            return (TRUMP, 0, suit_place(card))
+        return (suit_place(card), rank, 0)
+
+    return dealing
+
+
+def held_cards(state: State, cards: Iterable[str]) -> list[str]:
+    """Card codes as a player holds them in ``state``'s deal (:func:`held_order`)."""
+    key = held_order(state)
+    return card_names(sorted(parse_cards(" ".join(cards)), key=key))
 
 
 def _hands(state: State) -> Hands:
