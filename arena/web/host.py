@@ -34,7 +34,7 @@ from arena.server.remote import RemotePolicy
 from arena.server.session import ClockConfig, MatchPlan, MatchSession
 from arena.web.i18n import Refusal
 from arena.web.people import Person
-from arena.web.seats import BrowserSeat, Event, seat_events
+from arena.web.seats import BrowserSeat, Event, held_event, seat_events
 
 __all__ = ["PEOPLE_CLOCK", "PERSON", "Table", "TableHost", "TableProblem"]
 
@@ -274,8 +274,9 @@ class TableHost:
     # -- a person's seat ----------------------------------------------------------------
 
     async def seat_stream(self, table: Table, player: int) -> AsyncIterator[Event]:
-        """The seat's events for its browser, from now until the match is over (or this
-        stream is replaced by a newer one of the same seat)."""
+        """The seat's events for its browser, from now until the match is over, or until
+        a newer stream of the same seat (a reload, another tab) takes it: this one then
+        ends with ``replaced``, and its page stops rather than take the seat back."""
         yield "table", {"seats": list(table.seats), "players": list(table.players())}
         await table.started.wait()
         session = table.session
@@ -313,14 +314,17 @@ class TableHost:
                     now = session.hand_of(player)
                     if now is not None and now != hand:
                         hand = now
-                        yield "hand", {"seat": now[0], "hand": now[1]}
+                        held = ("hand", {"seat": now[0], "hand": now[1]})
+                        yield held_event(held, session.deal_state)
                     continue
                 for event in seat_events(message):
                     if event[0] == "hand":
                         hand = (event[1]["seat"], event[1]["hand"])
-                    yield event
+                    yield held_event(event, session.deal_state)
                     if event[0] == "over":
                         return
+            if table.connections[player] is not connection:
+                yield "replaced", {}  # a newer page (another tab) took the seat
         finally:
             if watched:
                 session.unwatch(watcher)
