@@ -811,7 +811,7 @@ def test_sanfu_three_jokers_bonus_is_a_moment() -> None:
         },
     ]
     view = table_view(messages, None, "zh")
-    assert view["frames"][-1]["moment"] == {"kind": "bonus", "text": "报喜：random 打出三王"}
+    assert view["frames"][-1]["moment"] == {"kind": "bonus", "text": "报喜：random（南） 打出三王"}
     assert view["frames"][-1]["table"][0]["label"] == "三王"
 
 

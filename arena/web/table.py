@@ -6,7 +6,8 @@ the wild card, finishing places, roles, automatic plays and flights, the moment 
 step and the log lines in the page's language are all in the frames.
 
 Messages are ``WatchMessage`` dicts (``MessageToDict(..., preserving_proto_field_name=
-True)``): ``match``, ``deal_started``, ``events``, ``deal_result``, ``match_result``.
+True)``): ``match``, ``deal_started``, ``events``, ``turn``, ``deal_result``,
+``match_result``.
 One frame is drawn for a deal's start, one per step (one decision and what it caused:
 a batch of events, split if a catch-up batch holds several decisions) and one for the
 deal's result. :class:`TableFold` draws them as the messages arrive (a live match);
@@ -16,6 +17,12 @@ What a frame shows of the hands: the four hands only when the match's record is 
 (a finished, stored match, whose record anyone may read), re-played by the engine and
 matched to the frames by the events' ``seq``; otherwise ``hand`` is ``null`` and
 ``count`` only what the game makes public.
+
+Whose turn it is: a frame's ``to_act`` is the seat whose decision comes next (public),
+``phase`` the deal's phase then. Within a batch it is the next step's actor; after a
+batch a ``turn`` message says it (a stored match's re-play, or the session asking a seat
+as the match is played), with the time left (``clock``: ``decision_ms``, ``bank_ms``) on
+a running match. A ``turn`` message draws no frame: it completes the last one.
 """
 
 from __future__ import annotations
@@ -52,10 +59,14 @@ its declarations (which a pass that shows no event may bring about)."""
 
 
 def table_view(
-    messages: Sequence[Mapping[str, Any]], record: MatchRecord | None, language: str
+    messages: Sequence[Mapping[str, Any]],
+    record: MatchRecord | None,
+    language: str,
+    viewer: int | None = None,
 ) -> dict[str, Any]:
-    """A whole match drawn: its header, deals, frames, result and the UI's words."""
-    fold = TableFold(language, record)
+    """A whole match drawn: its header, deals, frames, result and the UI's words;
+    ``viewer``: the player whose own page it is (seats named relative to them)."""
+    fold = TableFold(language, record, viewer)
     frames = [frame for message in messages for frame in fold.feed(message)]
     return {
         "match": fold.header,
@@ -72,6 +83,7 @@ def deal_view(
     record: MatchRecord | None,
     language: str,
     deal: int,
+    viewer: int | None = None,
 ) -> dict[str, Any]:
     """One deal of a stored match drawn, as :func:`table_view` draws it in the whole.
 
@@ -84,7 +96,7 @@ def deal_view(
     (:func:`carried_forward`)."""
     if not 1 <= deal <= len(outline):
         raise ValueError(f"deal {deal} is not one of the match's {counted(len(outline), 'deal')}")
-    fold = TableFold(language)
+    fold = TableFold(language, viewer=viewer)
     if record is not None:
         events_before = int(outline[deal - 1].get("events_before", 0))
         fold.revealed = RevealedHands.of(record, deal, events_before)
@@ -183,8 +195,11 @@ def _actor(step: Sequence[Event]) -> int | None:
 class TableFold:
     """The frames of a match drawn as its Watch messages arrive."""
 
-    def __init__(self, language: str, record: MatchRecord | None = None) -> None:
+    def __init__(
+        self, language: str, record: MatchRecord | None = None, viewer: int | None = None
+    ) -> None:
         self.words = Words(language)
+        self.viewer = viewer
         self.revealed = None if record is None else RevealedHands.of(record)
         self.match: MatchFacts | None = None
         self._header: dict[str, Any] = {}
@@ -195,6 +210,8 @@ class TableFold:
         self.seq = 0
         self._result: dict[str, Any] | None = None
         self.labels: dict[str, str] = {}
+        self.last: dict[str, Any] | None = None
+        """The newest frame drawn (a ``turn`` message completes it)."""
 
     @property
     def header(self) -> dict[str, Any]:
@@ -217,6 +234,9 @@ class TableFold:
             return [self._start_deal(message["deal_started"])]
         if "events" in message:
             return self._events((message["events"] or {}).get("events") or [])
+        if "turn" in message:
+            self._turn(message["turn"])
+            return []
         if "deal_result" in message:
             return self._deal_result(message["deal_result"])
         if "match_result" in message:
@@ -269,6 +289,8 @@ class TableFold:
             options=dict(info.get("options") or {}),
             players=players,
             decks=int(decks) if decks.isdigit() else None,
+            turn=turn_of(variant),
+            viewer=self.viewer,
         )
         self._header = {
             "id": str(info.get("match_id", "")),
@@ -282,6 +304,7 @@ class TableFold:
             "tournament": info.get("tournament_id") or None,
             "live": live,
             "revealed": self.revealed is not None,
+            "viewer": self.viewer,
         }
         self.labels = self.words.labels(game)
 
@@ -298,8 +321,10 @@ class TableFold:
 
     def _events(self, events: Sequence[Event]) -> list[dict[str, Any]]:
         deal = self._current()
-        frames = []
+        frames: list[dict[str, Any]] = []
         for step in split_steps(events):
+            if frames:
+                frames[-1]["to_act"] = _actor(step)  # the next decision, in the same batch
             done = deal.apply(step, _actor(step))
             last = step[-1]
             self.seq = int(last.get("seq", self.seq))
@@ -308,6 +333,27 @@ class TableFold:
                 hands = self.revealed.at(self.seq, str(last.get("kind", "")))
             frames.append(self._frame(done, hands))
         return frames
+
+    def _turn(self, turn: Mapping[str, Any]) -> None:
+        """Whose decision comes after the newest frame (and, live, the time it has)."""
+        frame = self.last
+        if frame is None or self.deal is None or int(turn.get("deal", 0)) != self.deal.number:
+            return
+        if any(line.get("kind") == "deal_result" for line in frame.get("log") or ()):
+            return  # the deal is over
+        frame["to_act"] = int(turn.get("seat", 0))
+        frame["phase"] = str(turn.get("phase", "")) or None
+        decision, bank = int(turn.get("decision_ms", 0)), int(turn.get("time_bank_ms", 0))
+        frame["clock"] = {"decision_ms": decision, "bank_ms": bank} if decision or bank else None
+
+    @property
+    def turn(self) -> dict[str, Any] | None:
+        """The newest frame's number and whose turn it shows (a live stream sends it when
+        a ``turn`` message completes a frame already sent)."""
+        frame = self.last
+        if frame is None:
+            return None
+        return {key: frame.get(key) for key in ("i", "deal", "seq", "to_act", "phase", "clock")}
 
     def _deal_result(self, result: Mapping[str, Any]) -> list[dict[str, Any]]:
         deal = self._current()
@@ -326,9 +372,12 @@ class TableFold:
         players = self.match.players if self.match else []
         if winner is None:
             summary = self.words("result.no_winner", deals=int(result.get("deals", 0)))
+        elif self.deal is not None:
+            summary = self.words("result.match_winner", team=self.deal.team_text(int(winner)))
         else:
             names = [players[p] if p < len(players) else "" for p in (int(winner), int(winner) + 2)]
-            summary = self.words("result.match_winner", team=self.words.team(int(winner), names))
+            side = "north_south" if int(winner) == 0 else "east_west"
+            summary = self.words("result.match_winner", team=self.words.team(side, names))
         self._result = {
             "summary": summary,
             "totals": totals,
@@ -346,6 +395,8 @@ class TableFold:
     def _frame(self, step: Step, hands: Hands | None) -> dict[str, Any]:
         deal = self._current()
         frame = deal.frame(self.count, self.seq, step, self.totals, hands)
+        frame.update(to_act=None, phase=None, clock=None)
+        self.last = frame
         self.deals[-1]["last"] = self.count
         self.count += 1
         return frame

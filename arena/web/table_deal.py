@@ -8,7 +8,10 @@ the log lines and the moment of the step. Each game subclasses it
 game knows is still logged, with the server's description.
 
 Every seat an event names is a seat of the table the deal is played at (as its
-DealStarted shows it). A frame's ``totals`` and a seat's ``total`` are the match totals
+DealStarted shows it). Every text names a seat's player where they sit
+(:meth:`Words.named`: ``heuristic (E)``; relative to the viewer on a person's own page:
+``heuristic (left)``) and a team by its side (``N–S``, ``us``), so that bots of one name
+are told apart. A frame's ``totals`` and a seat's ``total`` are the match totals
 of the players (DealResult totals are by player index; in sanfu a player moves between
 deals).
 """
@@ -21,7 +24,7 @@ from typing import Any, ClassVar
 
 from arena.games.base import NUM_SEATS, team_of
 from arena.web.table_hands import Hands
-from arena.web.table_text import Words
+from arena.web.table_text import Words, person_name, position_of, where_key
 
 __all__ = ["DealView", "Event", "MatchFacts", "entry", "event_cards", "event_seat", "number"]
 
@@ -71,13 +74,22 @@ class MatchFacts:
     options: Mapping[str, Any]
     players: Sequence[str]
     decks: int | None
+    turn: str | None = None
+    """Where the turn goes round (``counter-clockwise``, ``clockwise``)."""
+    viewer: int | None = None
+    """The player whose own page draws the table (named ``you``, drawn south); None: the
+    match's page, seats named by compass, seat 0 south."""
 
 
 @dataclass
 class SeatState:
     seat: int
-    name: str
+    player_name: str
     player: int
+    where: str = "south"
+    """Where the seat sits (a ``table.where.*`` key)."""
+    name: str = ""
+    """How the texts name the seat's player: with where they sit (:meth:`Words.named`)."""
     count: int | None = None
     out: int | None = None
     role: str | None = None
@@ -113,15 +125,22 @@ class DealView:
         self.setup: Mapping[str, Any] = started.get("setup") or {}
         seating = list(started.get("seating") or [])
         players = [int(p) for p in started.get("players") or range(NUM_SEATS)]
+        viewer = match.viewer
+        self.relative = viewer is not None and viewer in players
+        self.bottom = players.index(viewer) if viewer is not None and self.relative else 0
+        relative = self.relative
         self.seats = [
             SeatState(
                 seat,
                 seating[seat] if seat < len(seating) else _name(match.players, players[seat]),
                 players[seat],
+                where=where_key(seat, self.bottom, match.turn, relative),
                 points=0 if self.scores_points else None,
             )
             for seat in range(NUM_SEATS)
         ]
+        for state in self.seats:
+            state.name = words.named(state.player_name, state.where)
         self.table: list[dict[str, Any]] = []
         self.table_is_trick = False
         self.trick_done = False
@@ -305,8 +324,33 @@ class DealView:
             )
         return str(result.get("summary", ""))
 
+    def side(self, team: int) -> str:
+        """The side of the table a team sits on (a ``table.side.*`` key): ``us`` or
+        ``them`` on a player's own page, else ``north_south`` or ``east_west``."""
+        if self.relative:
+            return "us" if team_of(self.bottom) == team else "them"
+        north_south = position_of(team, self.bottom, self.match.turn) in (0, 2)
+        return "north_south" if north_south else "east_west"
+
+    def side_text(self, team: int) -> str:
+        return self.words(f"side.{self.side(team)}")
+
     def team_text(self, team: int) -> str:
-        return self.words.team(team, [self.seats[team].name, self.seats[team + 2].name])
+        """A team by its side and its players' names."""
+        names = [person_name(self.seats[s].player_name) for s in (team, team + 2)]
+        return self.words.team(self.side(team), names)
+
+    def by_team(self, values: Sequence[str]) -> str:
+        """Two values of the teams, each named by its side (``N–S 9 · E–W 8``); the
+        viewer's team first on their own page."""
+        order = (team_of(self.bottom), 1 - team_of(self.bottom)) if self.relative else (0, 1)
+        return self.words(
+            "by_team",
+            first=self.side_text(order[0]),
+            a=values[order[0]],
+            second=self.side_text(order[1]),
+            b=values[order[1]],
+        )
 
     # ---------------------------------------------------------------- frames
 
@@ -335,7 +379,8 @@ class DealView:
             seats.append(
                 {
                     "seat": state.seat,
-                    "name": state.name,
+                    "name": person_name(state.player_name),
+                    "where": self.words(f"where.{state.where}"),
                     "player": state.player,
                     "team": team_of(state.seat),
                     "hand": hand,
@@ -364,6 +409,7 @@ class DealView:
             "marks": self.marks(),
             "moment": step.moment,
             "totals": list(totals),
+            "sides": [self.side_text(0), self.side_text(1)],
         }
 
 

@@ -106,7 +106,7 @@ class GuandanView(DealView):
         return [
             *super().facts(),
             [w("fact.level"), w.rank(self.level)],
-            [w("fact.levels"), f"{w.rank(self.levels[0])} / {w.rank(self.levels[1])}"],
+            [w("fact.levels"), self.by_team([w.rank(level) for level in self.levels])],
             [w("fact.wild"), w.card(RANKS[self.level] + "h")],
         ]
 
@@ -128,8 +128,8 @@ class GuandanView(DealView):
             places=places,
             team=self.team_text(number(details.get("winner_team"))),
             gain=number(details.get("gain")),
-            before=f"{w.rank(number(before[0]))} / {w.rank(number(before[1]))}",
-            after=f"{w.rank(number(after[0]))} / {w.rank(number(after[1]))}",
+            before=self.by_team([w.rank(number(level)) for level in before]),
+            after=self.by_team([w.rank(number(level)) for level in after]),
         )
         winner = details.get("match_winner")
         if winner is not None:

@@ -3,7 +3,9 @@
 - SF-1: the first two seats dealt get 41 cards, the others 40; counts are public.
 - SF-2 … SF-5: each turned card (明牌) and its receiver is a moment, as is every seat
   swap that seats partners opposite; the receivers are marked (role ``turned``).
-- SF-10: the last player to play in a trick captures its points (a seat's ``points``).
+- SF-10: the last player to play in a trick captures its points (a seat's ``points``);
+  the teams' points are their captures until the deal ends, then the engine's settled
+  figures (SF-13: the last player's captures and hand go to the other team).
 - SF-11/SF-14: a team out first and second is a sweep (抬了).
 - SF-16: three jokers played (报喜) is a moment.
 - SF-12/SF-15: automatic play and fleeing marked on the seat.
@@ -37,11 +39,17 @@ class SanfuView(DealView):
         super().__init__(words, match, started)
         self.deals = number(self.setup.get("deals"))
         self.turned: list[tuple[int, str]] = []
+        self.settled: list[int] | None = None
+        """The teams' points as the deal's result settles them (SF-13)."""
         self.handlers.update(
             deal=self.on_deal, turn=self.on_turn, swap=self.on_swap, capture=self.on_capture
         )
 
     def player_name(self, player: int) -> str:
+        """A player of the match named where they sit in this deal."""
+        for state in self.seats:
+            if state.player == player:
+                return state.name
         players = self.match.players
         return players[player] if 0 <= player < len(players) else str(player)
 
@@ -92,7 +100,9 @@ class SanfuView(DealView):
         taken = [0, 0]
         for state in self.seats:
             taken[team_of(state.seat)] += state.points or 0
-        facts.append([w("fact.team_points"), f"{taken[0]} / {taken[1]}"])
+        if self.settled is not None:
+            taken = self.settled
+        facts.append([w("fact.team_points"), self.by_team([str(t) for t in taken])])
         return facts
 
     def result_moment(self, details: Mapping[str, Any]) -> str:
@@ -108,6 +118,7 @@ class SanfuView(DealView):
         points = [number(p) for p in details.get("team_points") or (0, 0)]
         if len(teams) != 2 or len(points) != 2:
             return str(result.get("summary", ""))
+        self.settled = points
         text = w(
             "result.sanfu",
             first=teams[0],
@@ -125,5 +136,6 @@ class SanfuView(DealView):
         return text
 
     def _team(self, players: Sequence[Any], team: int) -> str:
-        names = [self.player_name(number(p)) for p in players]
-        return self.words.team(team, names) if len(names) == 2 else ", ".join(names)
+        if len(players) != 2:
+            return ", ".join(self.player_name(number(p)) for p in players)
+        return self.team_text(team)

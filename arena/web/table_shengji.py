@@ -277,7 +277,7 @@ class ShengjiView(DealView):
         facts = [
             *super().facts(),
             [w("fact.level"), w.rank(self.level)],
-            [w("fact.levels"), f"{w.rank(self.levels[0])} / {w.rank(self.levels[1])}"],
+            [w("fact.levels"), self.by_team([w.rank(level) for level in self.levels])],
         ]
         if self.declaration is not None:
             facts.append(
@@ -313,8 +313,8 @@ class ShengjiView(DealView):
             "result.shengji",
             points=self.defender_points,
             verdict=verdict,
-            before=f"{w.rank(number(before[0]))} / {w.rank(number(before[1]))}",
-            after=f"{w.rank(number(after[0]))} / {w.rank(number(after[1]))}",
+            before=self.by_team([w.rank(number(level)) for level in before]),
+            after=self.by_team([w.rank(number(level)) for level in after]),
         )
         winner = details.get("match_winner")
         if winner is not None:

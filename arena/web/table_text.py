@@ -12,7 +12,12 @@ from collections.abc import Iterable, Sequence
 from arena.cards import BIG_JOKER, SMALL_JOKER, parse_card, rank_label
 from arena.web.i18n import translate
 
-__all__ = ["LABEL_KEYS", "PLACES", "Words"]
+__all__ = ["LABEL_KEYS", "PLACES", "POSITIONS", "Words", "person_name", "position_of", "where_key"]
+
+POSITIONS = ("south", "west", "north", "east")
+"""Where the drawn table puts a seat, counted from the bottom (templates/match.html)."""
+PERSON_PREFIX = "person:"
+"""How a person's seat is named among bots (arena.web.host)."""
 
 PLACES = ("guandan", "sanfu")
 """The games whose players finish in places (头游 …, 上游 …)."""
@@ -68,10 +73,39 @@ LABEL_KEYS = (
     "scrub",
     "keys",
     "reconnecting",
+    "to_act",
+    "time_left",
+    "time_bank",
     "joker_big",
     "joker_small",
 )
 """The UI words a frame's ``labels`` carries (``table.label.<key>``)."""
+
+
+def person_name(name: str) -> str:
+    """A player's name as people read it: a person by their own name."""
+    return name.removeprefix(PERSON_PREFIX)
+
+
+def position_of(seat: int, bottom: int, turn: str | None) -> int:
+    """Where ``seat`` is drawn (an index of :data:`POSITIONS`) when ``bottom`` is drawn
+    south: the seat after it east when the turn goes counter-clockwise, west when
+    clockwise (static/table.js draws so)."""
+    after = (seat - bottom) % 4
+    return (4 - after) % 4 if turn == "counter-clockwise" else after
+
+
+def where_key(seat: int, bottom: int, turn: str | None, relative: bool) -> str:
+    """The catalog key (``table.where.*``) saying where ``seat`` sits: its compass point
+    (the bottom seat south), or, ``relative`` to a player at ``bottom``: you, partner,
+    the next or previous player with their side of the drawn table."""
+    position = POSITIONS[position_of(seat, bottom, turn)]
+    if not relative:
+        return position
+    if position in ("south", "north"):
+        return "you" if position == "south" else "partner"
+    side = "left" if position == "west" else "right"
+    return f"{side}_{'next' if (seat - bottom) % 4 == 1 else 'previous'}"
 
 
 class Words:
@@ -116,9 +150,14 @@ class Words:
         """A trump name as the engine gives it (``s h d c``, ``notrump``, ``red``, ``black``)."""
         return self(f"suit.{name}")
 
-    def team(self, team: int, names: Sequence[str]) -> str:
-        """A team with its two players' names."""
-        return self("team", team=team, first=names[0], second=names[1])
+    def team(self, side: str, names: Sequence[str]) -> str:
+        """A team by its side of the table (``side.*``) with its two players' names."""
+        return self("team", side=self(f"side.{side}"), first=names[0], second=names[1])
+
+    def named(self, name: str, where: str) -> str:
+        """A player named where they sit (``where.*``): ``heuristic (E)``, ``random（下家）``.
+        Every line of the table names a seat so, and bots of one name are told apart."""
+        return self("named", name=person_name(name), where=self(f"where.{where}"))
 
     def kind(self, game: str, label: str) -> str:
         """A combination's name (``pair``, ``bomb`` …) in ``game``'s words."""

@@ -6,7 +6,10 @@ the public messages only (:meth:`~arena.web.viewer.Viewer.follow`, the Spectate
 operations): its frames carry no hands, ever.
 
 The stream (``/api/matches/{id}/live``) sends server-sent events: ``header`` (the match
-object) first, then ``frame`` for each new step, then ``result``, after which it ends.
+object) first, then ``frame`` for each new step and ``turn`` when whose turn it is
+completes the newest frame (its ``i``, ``to_act``, ``phase``, ``clock``), then
+``result``, after which it ends. ``viewer=N`` (a player's own page) names the seats
+relative to player N, on the page, the JSON and the stream alike.
 ``after=SEQ`` (the highest event number the client holds) leaves out the frames of
 earlier events: a reconnecting page asks for what it has not drawn yet. The frames of
 event SEQ itself are sent again (a deal's result shares its last event's number), and
@@ -84,6 +87,16 @@ def _deal(params: Mapping[str, str]) -> int | None:
     return int(text)
 
 
+def _viewer(params: Mapping[str, str]) -> int | None:
+    """``viewer``: the player (0 … 3) whose own page draws the table; absent: None."""
+    text = params.get("viewer")
+    if text is None or text == "":
+        return None
+    if text not in ("0", "1", "2", "3"):
+        raise BadParameter("viewer", text, "must be a player from 0 to 3", "number", high=3)
+    return int(text)
+
+
 async def _then(first: Event, rest: AsyncGenerator[Event, None]) -> AsyncIterator[Event]:
     """``first``, then ``rest``."""
     yield first
@@ -104,7 +117,7 @@ class TablePages:
         self.renderer = renderer
 
     async def view(
-        self, match_id: str, lang: str, deal: int | None = None
+        self, match_id: str, lang: str, deal: int | None = None, viewer: int | None = None
     ) -> tuple[dict[str, Any], bool]:
         """The table of a match (a stored one's, what was played so far of a running
         one) with the frames of ``deal`` (:data:`ALL_DEALS`: every deal; None: a stored
@@ -113,9 +126,9 @@ class TablePages:
         if not row.live:
             if deal is None:
                 deal = 1 if row.deals > 0 else ALL_DEALS
-            return await run_in_threadpool(self._stored, match_id, lang, deal), False
+            return await run_in_threadpool(self._stored, match_id, lang, deal, viewer), False
         messages = await self._caught_up(match_id)
-        view = await run_in_threadpool(table_view, messages, None, lang)
+        view = await run_in_threadpool(table_view, messages, None, lang, viewer)
         view["match"]["live"] = True
         if deal == ALL_DEALS:
             return view, True
@@ -124,12 +137,14 @@ class TablePages:
         except ValueError as err:
             raise NotFound(f"deal: {err}", "deal", "" if deal is None else str(deal)) from None
 
-    def _stored(self, match_id: str, lang: str, deal: int) -> dict[str, Any]:
+    def _stored(
+        self, match_id: str, lang: str, deal: int, viewer: int | None = None
+    ) -> dict[str, Any]:
         record = self.viewer.revealed_record(match_id)
         if deal == ALL_DEALS:
-            return table_view(self.viewer.watch_messages(match_id), record, lang)
+            return table_view(self.viewer.watch_messages(match_id), record, lang, viewer)
         messages, outline = self.viewer.deal_messages(match_id, deal)
-        return deal_view(messages, outline, record, lang, deal)
+        return deal_view(messages, outline, record, lang, deal, viewer)
 
     async def _caught_up(self, match_id: str) -> list[dict[str, Any]]:
         """A running match's public messages up to now: those that come at once, until
@@ -149,24 +164,29 @@ class TablePages:
     async def page(self, request: Request) -> Response:
         lang = page_language(request)
         deal = _deal(request.query_params)
-        view, live = await self.view(request.path_params["id"], lang, deal)
+        viewer = _viewer(request.query_params)
+        view, live = await self.view(request.path_params["id"], lang, deal, viewer)
         return self.renderer.page(request, "match.html", {"view": view, "live": live})
 
     async def table(self, request: Request) -> Response:
         deal = _deal(request.query_params)
-        view, _ = await self.view(request.path_params["id"], page_language(request), deal)
+        viewer = _viewer(request.query_params)
+        view, _ = await self.view(request.path_params["id"], page_language(request), deal, viewer)
         return JSONResponse(view, headers={"cache-control": "no-store"})
 
     async def live(self, request: Request) -> Response:
         after = _after(request.query_params)
-        events = self._events(request.path_params["id"], page_language(request), after)
+        viewer = _viewer(request.query_params)
+        events = self._events(request.path_params["id"], page_language(request), after, viewer)
         # the first event (the header) before the response starts: an unknown match is a
         # 404 and a broken one a 500, not a stream that ends at once
         first = await anext(events)
         return EventStream(_then(first, events))
 
-    async def _events(self, match_id: str, lang: str, after: int) -> AsyncGenerator[Event, None]:
-        fold = TableFold(lang)
+    async def _events(
+        self, match_id: str, lang: str, after: int, viewer: int | None = None
+    ) -> AsyncGenerator[Event, None]:
+        fold = TableFold(lang, viewer=viewer)
         header_sent = False
         async with aclosing(self.viewer.follow(match_id)) as stream:
             async for message in stream:
@@ -177,6 +197,9 @@ class TablePages:
                 for frame in frames:
                     if int(frame.get("seq", 0)) >= after:
                         yield "frame", _json(frame)
+                turn = fold.turn
+                if "turn" in message and turn is not None and int(turn.get("seq") or 0) >= after:
+                    yield "turn", _json(turn)
                 result = fold.result
                 if result is not None:
                     yield "result", _json(result)

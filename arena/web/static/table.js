@@ -62,6 +62,9 @@
     wanted: null, // the frame a move waits for while its deal is fetched
     followPaint: null, // the next paint after a live frame was drawn
     followLate: false, // a frame came after it, to draw at that paint
+    clockFrame: null, // the frame whose clock was last told (live), and when
+    clockAt: 0,
+    clockTimer: null,
   };
 
   const el = {
@@ -192,6 +195,14 @@
     const dot = make("span", "team");
     dot.title = label("team");
     plate.append(dot, make("span", "name", seat.name));
+    if (seat.where) {
+      plate.append(make("span", "where", seat.where));
+    }
+    if (frame.to_act === seat.seat) {
+      const turn = make("span", "tag to-act", label("to_act"));
+      turn.append(make("span", "clock"));
+      plate.append(turn);
+    }
     if (seat.role) {
       plate.append(make("span", `tag role role-${seat.role}`, label(seat.role)));
     }
@@ -273,6 +284,7 @@
       node.classList.add(`team-${seat.team}`);
     }
     node.classList.toggle("acting", frame.actor === seat.seat);
+    node.classList.toggle("to-act", frame.to_act === seat.seat);
     node.classList.toggle("is-out", Boolean(seat.out));
     node.classList.toggle("has-fled", Boolean(seat.fled));
     node.replaceChildren(seatPlate(seat, frame), seatHand(seat, frame.marks));
@@ -573,10 +585,75 @@
       el.deal.value = String(frame.deal);
     }
     drawLog(index);
+    drawClock();
     updateButtons();
     keepInHash(position);
     if (state.playing || position.steps - position.step < 3) {
       prefetchAfter(frame.deal);
+    }
+  }
+
+  /* ---------- whose turn: the clock ---------- */
+
+  /** Seconds as m:ss. */
+  function clockText(ms) {
+    const seconds = Math.max(0, Math.ceil(ms / 1000));
+    return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  }
+
+  /** The time the seat to act has left, counting down: on a live match's newest frame
+   *  only (a stored match, or a step back, shows whose turn it was, no clock). The
+   *  decision's own time first, then the seat's time bank. */
+  function drawClock() {
+    const frame = frames[state.index];
+    const node = root.querySelector(".seat.to-act .clock");
+    const clock = frame && frame.clock;
+    const newest = state.index === frames.length - 1 && state.live && !state.ended;
+    if (!node || !clock || !newest) {
+      if (node) {
+        node.hidden = true;
+      }
+      stopClock();
+      return;
+    }
+    if (state.clockFrame !== frame) {
+      state.clockFrame = frame;
+      state.clockAt = performance.now();
+    }
+    const spent = performance.now() - state.clockAt;
+    const own = (clock.decision_ms || 0) - spent;
+    const bank = (clock.bank_ms || 0) + Math.min(0, own);
+    const inBank = own <= 0;
+    node.hidden = false;
+    node.classList.toggle("bank", inBank);
+    node.classList.toggle("low", !inBank && own < 3000);
+    node.textContent = inBank ? `${label("time_bank")} ${clockText(bank)}` : clockText(own);
+    node.title = inBank ? label("time_bank") : label("time_left");
+    if (state.clockTimer === null) {
+      state.clockTimer = setInterval(drawClock, 250);
+    }
+  }
+
+  function stopClock() {
+    if (state.clockTimer !== null) {
+      clearInterval(state.clockTimer);
+      state.clockTimer = null;
+    }
+  }
+
+  /** A `turn` event: whose turn it is completes a frame already held. */
+  function receiveTurn(event) {
+    const turn = JSON.parse(event.data);
+    const frame = frames[turn.i];
+    if (!frame || frame.deal !== turn.deal) {
+      return;
+    }
+    frame.to_act = turn.to_act;
+    frame.phase = turn.phase;
+    frame.clock = turn.clock;
+    state.clockFrame = null; // the clock restarts from what this turn says
+    if (state.index === turn.i) {
+      draw(state.index); // redrawn in place, nothing animated
     }
   }
 
@@ -933,7 +1010,8 @@
   function connect() {
     const id = encodeURIComponent(root.dataset.match);
     const lang = encodeURIComponent(root.dataset.lang || "");
-    const url = `/api/matches/${id}/live?lang=${lang}&after=${lastSeq()}`;
+    const viewer = view.match && typeof view.match.viewer === "number" ? `&viewer=${view.match.viewer}` : "";
+    const url = `/api/matches/${id}/live?lang=${lang}&after=${lastSeq()}${viewer}`;
     const source = new EventSource(url);
     state.source = source;
     source.addEventListener("open", () => {
@@ -944,6 +1022,7 @@
       view.match = Object.assign({}, view.match, JSON.parse(event.data));
     });
     source.addEventListener("frame", receiveFrame);
+    source.addEventListener("turn", receiveTurn);
     source.addEventListener("result", (event) => finish(JSON.parse(event.data)));
     source.addEventListener("error", () => {
       source.close();
