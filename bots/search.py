@@ -49,6 +49,7 @@ __all__ = [
     "DEFAULT_CANDIDATES",
     "DEFAULT_EARLY",
     "DEFAULT_HORIZON",
+    "DEFAULT_INFER",
     "DEFAULT_MARGIN",
     "DEFAULT_REACH",
     "DEFAULT_SAMPLES",
@@ -77,6 +78,10 @@ that a decision costs at most 20 ms on average over whole deals (``arena bench b
 DEFAULT_EARLY: Mapping[str, int] = {"guandan": 0, "sanfu": 0, "shengji": 0, "shengji-1": 1}
 """Per variant (or game family): 1 if the decisions before the play are searched
 (Shengji's declaring and burying, Guandan's tribute) whatever the hand, else 0."""
+DEFAULT_INFER: Mapping[str, int] = {"guandan": 1, "sanfu": 0, "shengji": 0}
+"""Per variant (or game family): 1 if the drawn deals read the opponents' plays as the
+heuristic bot's where the sampler can (:func:`bots.determinize.determinizer`; Guandan:
+the urgent passes), 0 if they only respect what the rules reveal."""
 DEFAULT_HORIZON: Mapping[str, int] = {"guandan": 0, "sanfu": 0, "shengji": 0}
 """Per variant (or game family): tricks led after the candidate before a rollout
 stops (0: the deal's end). Stopping short with :func:`static_value` is cheaper but,
@@ -118,6 +123,8 @@ class Budget(NamedTuple):
     """Most cards in the seat's hand for a play to be searched (0: any play is)."""
     early: bool = True
     """Whether the decisions before the play (declaring, burying, tribute) are searched."""
+    infer: bool = False
+    """Whether the drawn deals read the opponents' plays as the heuristic's."""
 
     @property
     def rollouts(self) -> int:
@@ -233,6 +240,8 @@ class SearchBot:
         settle: int = SETTLE,
         reach: int | None = None,
         early: int | None = None,
+        infer: int | None = None,
+        win: float = 0.0,
     ) -> None:
         if (samples is not None and samples < 1) or candidates < 1:
             raise ValueError(f"samples and candidates must be >= 1, got {samples}, {candidates}")
@@ -258,6 +267,8 @@ class SearchBot:
         self.horizon = horizon
         self.reach = reach
         self.early = early
+        self.infer = infer
+        self.win = win
         self.settle = settle
         self._games: dict[str, Game] = {}
         self.last = SearchStats()
@@ -271,7 +282,8 @@ class SearchBot:
         horizon = _for_game(DEFAULT_HORIZON, game) if self.horizon is None else self.horizon
         reach = _for_game(DEFAULT_REACH, game) if self.reach is None else self.reach
         early = bool(_for_game(DEFAULT_EARLY, game) if self.early is None else self.early)
-        return Budget(samples, most, horizon, self.candidates, reach, early)
+        infer = bool(_for_game(DEFAULT_INFER, game) if self.infer is None else self.infer)
+        return Budget(samples, most, horizon, self.candidates, reach, early, infer)
 
     def _game(self, observation: Observation) -> Game:
         game = self._games.get(observation.game)
@@ -343,7 +355,10 @@ class SearchBot:
         """Drawn deals consistent with the observation, each with its rollout seed;
         ``None`` for a draw that found no consistent deal."""
         try:  # what the observation decides, worked out once for every draw
-            drawer: Determinizer | None = determinizer(observation, self._game(observation))
+            infer = self.budget(observation.game).infer
+            drawer: Determinizer | None = determinizer(
+                observation, self._game(observation), infer=infer
+            )
         except SampleError:  # a game without a sampler: no draw succeeds
             drawer = None
         for sample in itertools.count():
@@ -438,8 +453,13 @@ class SearchBot:
             self._play_out(state, seed, horizon)
             self.last.rollouts += 1
             ends.append(state)
-        value = deal_value if all(s.is_terminal() for s in ends) else static_value
-        return [value(state, observation.seat, observation.game) for state in ends]
+        seat, game = observation.seat, observation.game
+        if not all(s.is_terminal() for s in ends):
+            return [static_value(state, seat, game) for state in ends]
+        values = [deal_value(state, seat, game) for state in ends]
+        if self.win:
+            values = [v + math.copysign(self.win, v) if v else v for v in values]
+        return values
 
     def _play_out(self, state: State, seed: int, horizon: int = 0) -> None:
         """Play the deal on with one rollout policy per seat (a policy that remembers

@@ -23,6 +23,7 @@ from bots.search import (
     DEFAULT_CANDIDATES,
     DEFAULT_EARLY,
     DEFAULT_HORIZON,
+    DEFAULT_INFER,
     DEFAULT_REACH,
     DEFAULT_SAMPLES,
     EXTEND,
@@ -129,12 +130,12 @@ def test_registered_with_its_games_default_budget(variant: str) -> None:
     assert isinstance(bot, SearchBot)
     assert (bot.candidates, bot.max_seconds) == (DEFAULT_CANDIDATES, None)
     family = variant.split("-")[0]
-    samples, horizon, reach, early = (
+    samples, horizon, reach, early, infer = (
         table.get(variant, table[family])
-        for table in (DEFAULT_SAMPLES, DEFAULT_HORIZON, DEFAULT_REACH, DEFAULT_EARLY)
+        for table in (DEFAULT_SAMPLES, DEFAULT_HORIZON, DEFAULT_REACH, DEFAULT_EARLY, DEFAULT_INFER)
     )
     budget = bot.budget(variant)
-    assert budget == (samples, EXTEND * samples, horizon, DEFAULT_CANDIDATES, reach, early)
+    assert budget == (samples, EXTEND * samples, horizon, DEFAULT_CANDIDATES, reach, early, infer)
     assert budget.rollouts == samples * DEFAULT_CANDIDATES + 2 * (EXTEND - 1) * samples
 
 
@@ -562,8 +563,9 @@ def test_a_budgets_parameters_given_replace_the_games_defaults() -> None:
     assert SearchBot(1, horizon=0).budget("shengji-4").horizon == 0
     tuned = bots.make("search:horizon=5,samples=3", 1)
     assert isinstance(tuned, SearchBot)
-    expected = (3, 3 * EXTEND, 5, DEFAULT_CANDIDATES, DEFAULT_REACH["guandan"], False)
+    expected = (3, 3 * EXTEND, 5, DEFAULT_CANDIDATES, DEFAULT_REACH["guandan"], False, True)
     assert tuned.budget("guandan") == expected
+    assert not SearchBot(1, infer=0).budget("guandan").infer
     assert SearchBot(1, max_samples=20).budget("guandan").max_samples == 20
     assert SearchBot(1, max_samples=2).budget("guandan").max_samples == DEFAULT_SAMPLES["guandan"]
     with pytest.raises(ValueError, match="horizon"):

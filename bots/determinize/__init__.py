@@ -48,17 +48,25 @@ _PREPARERS: dict[str, Prepare] = {
 }
 
 
+_INFERRING: dict[str, Prepare] = {"guandan": guandan.prepare_inferring}
+
+
 def game_for(observation: Observation, options: Mapping[str, Any] | None = None) -> Game:
     """The game of an observation, with ``options`` (the observation does not carry them)."""
     return games.make(observation.game, **dict(options or {}))
 
 
-def determinizer(observation: Observation, game: Game | None = None) -> Determinizer:
+def determinizer(
+    observation: Observation, game: Game | None = None, *, infer: bool = False
+) -> Determinizer:
     """Draws of full states consistent with ``observation`` (what the observation
     decides worked out once for them all); ``game`` gives the rules options (default:
-    the variant's defaults). Raises :class:`SampleError` for a game without a sampler."""
+    the variant's defaults); ``infer`` reads the opponents' plays as the heuristic
+    bot's where the game's sampler can (Guandan's urgent passes). Raises
+    :class:`SampleError` for a game without a sampler."""
     family = observation.game.split("-", 1)[0]
-    prepare = _PREPARERS.get(family)
+    prepare = _INFERRING.get(family) if infer else None
+    prepare = prepare or _PREPARERS.get(family)
     if prepare is None:
         raise SampleError(f"no sampler for game {observation.game!r}")
     return Determinizer(observation, game or game_for(observation), prepare)

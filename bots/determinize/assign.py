@@ -133,6 +133,10 @@ class Assignment:
             if kinds:
                 self._halls.append((kinds, [b for b in range(len(bins)) if subset >> b & 1]))
 
+    def feasible(self) -> bool:
+        """Whether some assignment respects every refusal (Hall's condition)."""
+        return _fits(list(self._pending), self._sizes, self._halls)
+
     def draw(self, rng: random.Random) -> list[list[Card]]:
         """One assignment drawn with ``rng``; :class:`NoAssignment` when the refusals
         leave no way to fill every bin."""

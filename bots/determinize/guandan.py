@@ -4,7 +4,11 @@ Each seat is dealt 27 cards. What a seat is known to have held at the deal is wh
 sent out (plays, tribute, returns) beyond what it received; the seat's own deal is
 its hand plus what it sent out minus what it received. The rest is dealt at random,
 respecting the tribute facts: a tribute is the giver's highest card (GD-13), and a
-refused tribute means the givers held both big jokers (GD-15). The previous deal's
+refused tribute means the givers held both big jokers (GD-15). With ``infer``, the
+opponents' urgent passes are read as the heuristic bot's (:mod:`.guandan_passes`): no
+hidden card above a single they passed on, no pair, triple or bomb they would have
+played (a draw against them is thrown away; facts that leave no deal are dropped).
+The previous deal's
 finishing order — which decides the tribute — is read from the tribute events, or
 drawn among the orders the seat cannot tell apart (a tribute still face down).
 """
@@ -34,9 +38,13 @@ from arena.games.guandan import GuandanGame, GuandanSetup, GuandanState
 from arena.games.guandan.combos import card_value, wild_card
 from bots.determinize.assign import Assignment, Bin
 from bots.determinize.common import Draw, Inconsistent, expand, full_deck, minus
+from bots.determinize.guandan_passes import PassFact, breaks, pass_facts, refused_singles
 
 DECKS = 2
 HAND_SIZE = 27
+REJECTIONS = 30
+"""Draws in a row thrown away by the passes' facts after which these are no longer read
+(the singles' facts stay: they are refusals, every draw keeps them)."""
 
 
 def previous_orders(observation: Observation) -> list[tuple[Seat, ...]]:
@@ -131,9 +139,12 @@ class _Deal:
 class _Draw:
     """Draws Guandan states for one observation (see :func:`prepare`)."""
 
-    def __init__(self, observation: Observation, game: Game) -> None:
+    def __init__(self, observation: Observation, game: Game, infer: bool = False) -> None:
         self.observation = observation
         self.game = game
+        self._infer = infer
+        self._passes: list[PassFact] | None = None
+        self._rejected = 0
         self._orders: list[tuple[Seat, ...]] | None = None
         self._deal: _Deal | None = None
         self._by_order: dict[tuple[Seat, ...], tuple[Assignment, GuandanSetup]] = {}
@@ -149,12 +160,40 @@ class _Draw:
             self._deal = _Deal(self.observation)
         return self._deal
 
+    def _pass_facts(self, deal: _Deal) -> list[PassFact]:
+        """The opponents' urgent passes read as the heuristic's (none without ``infer``),
+        but for a seat whose own plays since contradict them."""
+        if self._passes is None:
+            self._passes = []
+            if self._infer:
+                me = self.observation.seat
+                rivals = [s for s in deal.others if team_of(s) != team_of(me)]
+                facts = pass_facts(self.observation, rivals)
+                wrong = {f.seat for f in facts if breaks(f, (), deal.level)}
+                self._passes = [f for f in facts if f.seat not in wrong]
+        return self._passes
+
+    def _check_passes(self, drawn: list[list[Card]], deal: _Deal) -> None:
+        """:class:`Inconsistent` if a drawn hand would not have passed as its seat did;
+        after :data:`REJECTIONS` such draws in a row the facts are no longer read."""
+        for fact in self._pass_facts(deal):
+            if breaks(fact, drawn[deal.others.index(fact.seat)], deal.level):
+                self._rejected += 1
+                if self._rejected >= REJECTIONS:
+                    self._passes = [f for f in self._passes or () if f.size == 1 and not f.no_bomb]
+                raise Inconsistent(f"seat {fact.seat} would not have passed with the drawn hand")
+        self._rejected = 0
+
     def _for_order(self, order: tuple[Seat, ...], deal: _Deal) -> tuple[Assignment, GuandanSetup]:
         """The hidden cards' assignment and the setup, given the previous order."""
         prepared = self._by_order.get(order)
         if prepared is None:
             refuses = _refusals(self.observation.events, order, deal.level, deal.others)
-            bins = [Bin(size, refuses[s]) for s, size in zip(deal.others, deal.sizes, strict=True)]
+            inferred = refused_singles(self._pass_facts(deal), deal.level)
+            assignment = _assignment(deal, refuses, inferred)
+            if inferred and not assignment.feasible():
+                self._passes = []  # the facts leave no deal: not read
+                assignment = _assignment(deal, refuses, {})
             levels = self.observation.public["levels"]
             setup = GuandanSetup(
                 levels=(int(levels[0]), int(levels[1])),
@@ -162,7 +201,7 @@ class _Draw:
                 previous_order=order,
                 leader=None if order else deal.leads[0],
             )
-            prepared = self._by_order[order] = (Assignment(deal.pool, bins), setup)
+            prepared = self._by_order[order] = (assignment, setup)
         return prepared
 
     def __call__(self, rng: random.Random) -> GuandanState:
@@ -173,6 +212,7 @@ class _Draw:
         deal = self._facts()
         assignment, setup = self._for_order(order, deal)
         drawn = assignment.draw(rng)
+        self._check_passes(drawn, deal)
         known = deal.known
         hands: list[list[Card]] = [list(known[self.observation.seat]) for _ in range(NUM_SEATS)]
         for s, cards in zip(deal.others, drawn, strict=True):
@@ -182,11 +222,27 @@ class _Draw:
         return state
 
 
+def _assignment(
+    deal: _Deal, refuses: dict[Seat, frozenset[Card]], inferred: dict[Seat, frozenset[Card]]
+) -> Assignment:
+    """The hidden cards into the other seats' hands, each refusing the cards given."""
+    bins = [
+        Bin(size, refuses[s] | inferred.get(s, frozenset()))
+        for s, size in zip(deal.others, deal.sizes, strict=True)
+    ]
+    return Assignment(deal.pool, bins)
+
+
 def prepare(observation: Observation, game: Game) -> Draw:
     """Draws of Guandan states consistent with ``observation`` (each may raise
     :class:`Inconsistent`): the known cards, the tribute facts and the actions to
     re-apply are worked out once."""
     return _Draw(observation, game)
+
+
+def prepare_inferring(observation: Observation, game: Game) -> Draw:
+    """:func:`prepare`, the opponents' urgent passes read as the heuristic's too."""
+    return _Draw(observation, game, infer=True)
 
 
 def _refusals(
