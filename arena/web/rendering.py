@@ -85,9 +85,9 @@ def _when(value: str | None) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")
 
 
-def _end_reason(lang: str, text: str) -> str:
-    """Why a match ended, in ``lang`` when it is one of the known reasons."""
-    key = "end_reason." + text.replace(" ", "_")
+def _known(lang: str, prefix: str, text: str) -> str:
+    """``text`` in ``lang`` when the catalog names it (``prefix`` + its words), else as is."""
+    key = prefix + text.replace(" ", "_")
     return translate(lang, key) if key in catalog(lang) else text
 
 
@@ -169,7 +169,8 @@ class Renderer:
         t: Callable[..., str] = partial(translate, lang)
         switch = {other: _with_language(request, other) for other in LANGUAGES}
         return {
-            "reason": partial(_end_reason, lang),
+            "reason": partial(_known, lang, "end_reason."),
+            "bot_kind": partial(_known, lang, "bot.kinds."),
             "pool_name": partial(pool_name, lang),
             "variant_name": partial(variant_name, lang),
             "request": request,

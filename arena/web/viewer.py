@@ -2,7 +2,8 @@
 running matches.
 
 Public events come only from the Spectate operations: :func:`stored_messages` for a
-stored match, :meth:`MatchSession.watch` (through :class:`LiveFeed`) for a running one.
+stored match, :meth:`MatchSession.watch` (through :class:`LiveFeed`) for a running one,
+whose finished deals come first, public messages alone, so that a page reviews them.
 All hands come only from a finished match's stored record, the one
 ``Leaderboard.GetMatchRecord`` gives anyone (:meth:`Viewer.revealed_record`); a running
 match never gives out a record. Lists, counts, leaderboards and head-to-head figures are
@@ -200,6 +201,9 @@ class BotPage:
     decisions) over every stored match that keeps them; ``unknown``: matches that don't."""
     refused_matches: list[str] = field(default_factory=list)
     """Its last matches in which the server refused any of its answers, newest first."""
+    person: bool = False
+    """A person's page (``person:NAME``): a refused click is no conduct of theirs (the
+    page shows their time, not their refused answers)."""
 
 
 @dataclass(frozen=True)
@@ -459,7 +463,7 @@ class Viewer:
             raise NotFound(f"no bot {quoted(name)}", "bot", name)
         info = BotInfo(
             name=name,
-            kind=bot.kind if bot is not None else "unregistered",
+            kind=bot.kind if bot is not None else "person" if is_person(name) else "unregistered",
             owner=bot.owner_name if bot is not None else None,
             version=bot.version if bot is not None else None,
             description=bot.description if bot is not None else None,
@@ -467,6 +471,7 @@ class Viewer:
             created=bot.created_at if bot is not None else None,
         )
         incidents, where = self._bot_incidents(name)
+        person = is_person(name)
         return BotPage(
             bot=info,
             ratings=self._bot_ratings(name),
@@ -475,8 +480,9 @@ class Viewer:
             head_to_head=store.head_to_head(name),
             incidents=incidents,
             incident_matches=where,
-            conduct=store.conduct_totals(name),
-            refused_matches=store.refused_match_ids(name, REFUSED_SHOWN),
+            conduct=ConductTotals() if person else store.conduct_totals(name),
+            refused_matches=[] if person else store.refused_match_ids(name, REFUSED_SHOWN),
+            person=person,
         )
 
     def _bot_ratings(self, name: str) -> dict[str, LeaderRow]:
@@ -690,12 +696,13 @@ class Viewer:
             raise BrokenMatch(f"match {quoted(id)}: its record cannot be read: {err}") from None
 
     async def follow(self, id: str, after_seq: int = 0) -> AsyncGenerator[dict[str, Any], None]:
-        """A running match: its catch-up, then every public message up to its result.
-        A stored one: its stored messages. NotFound for an unknown match."""
+        """A running match: its catch-up (the match, its finished deals, the current deal so
+        far), then every public message up to its result. A stored one: its stored
+        messages. NotFound for an unknown match."""
         session = self._sessions.get(id)
         if session is not None:
             feed = LiveFeed(session)
-            if await feed.open(after_seq):
+            if await feed.open(after_seq, history=True):
                 async with aclosing(feed.messages()) as live:  # unwatched when left
                     async for message in live:
                         yield message_dict(message)
