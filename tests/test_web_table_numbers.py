@@ -23,7 +23,7 @@ from google.protobuf.json_format import MessageToDict
 import bots
 from arena import games
 from arena.cards import rank_label
-from arena.games.base import NUM_SEATS, NOBODY, team_of
+from arena.games.base import NOBODY, NUM_SEATS, team_of
 from arena.match import play_match
 from arena.record import MatchRecord, start_deal
 from arena.replay import replay_entry
@@ -253,7 +253,7 @@ def test_seats_are_named_where_they_sit_and_teams_by_their_side(walked: Walked) 
     for frame in walked.view["frames"]:
         assert sorted(seat["where"] for seat in frame["seats"]) == ["E", "N", "S", "W"]
         assert frame["sides"] == ["N–S", "E–W"]
-    texts = lines + [walked.view["result"]["summary"]]
+    texts = [*lines, walked.view["result"]["summary"]]
     assert not [t for t in texts if re.search(r"\bteam [01]\b", t)]
 
 
