@@ -31,7 +31,8 @@ from arena.web.refusals import REASONS, action_text, in_person_words, refusal_te
 RAW_VARIANT = re.compile(r"(?<![\w-])(?:guandan|sanfu|shengji(?:-\d)?)(?![\w-])")
 """A variant's id as a word of a page's text."""
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-ENGINE_WORDS = ("illegal action", "bad action", "seat ", "(SJ-", "(GD-", "(SF-", "you hold")
+ENGINE_WORDS = ("illegal action", "bad action", "seat ", "you hold", "allowed:")
+RULE_ID = re.compile(r"\b(?:GD|SJ|SF)-\d+\b")
 PERSON = "person:ann"
 
 
@@ -242,15 +243,18 @@ def test_every_refusal_is_said_in_player_words(
     other = {lang: catalog(lang)["tables.refusal.other"] for lang in LANGUAGES}
     for reason in refusals_of(variant, seed, tries):
         zh, en = refusal_text("zh", reason), refusal_text("en", reason)
-        assert not LATIN_WORD.search(zh), (reason, zh)
+        assert not LATIN_WORD.search(RULE_ID.sub("", zh)), (reason, zh)
+        assert set(RULE_ID.findall(zh)) == set(RULE_ID.findall(reason)), (reason, zh)
         assert not any(word in en for word in ENGINE_WORDS), (reason, en)
         assert zh != other["zh"] and en != other["en"], reason
 
 
 def test_the_example_refusals() -> None:
     reason = "illegal action 'play 3c 6c': must play 2 cards of c: you hold 3 (SJ-19)"
-    assert refusal_text("zh", reason) == "你还有 3 张♣ 梅花：须出其中 2 张。"
-    assert refusal_text("en", reason) == "You still hold 3 cards of ♣ clubs: play 2 of them."
+    assert refusal_text("zh", reason) == "你还有 3 张♣ 梅花：须出其中 2 张。（SJ-19）"
+    assert (
+        refusal_text("en", reason) == "You still hold 3 cards of ♣ clubs: play 2 of them. (SJ-19)"
+    )
     cited = "illegal action 'play 3c': a new rule (SJ-21)"
     assert refusal_text("en", cited).startswith("Not allowed: a player void in the led suit")
     assert refusal_text("zh", "whatever the server says") == catalog("zh")["tables.refusal.other"]
@@ -322,7 +326,7 @@ def test_a_seats_stream_is_said_in_the_page_language() -> None:
         return [event async for event in in_person_words(stream, "zh", "shengji")]
 
     events = asyncio.run(said())
-    assert events[1][1]["reason"] == "这次亮主不比已亮的更强。"
+    assert events[1][1]["reason"] == "这次亮主不比已亮的更强。（SJ-8）"
     assert str(events[1][1]["engine_reason"]).startswith("illegal action")
     assert events[2][1]["action"] == "不叫"
     assert events[4][1]["action"] == "♣3 ♣6"

@@ -27,7 +27,8 @@ from starlette.responses import Response
 
 from arena.rating.pools import PERSON_PREFIX
 from arena.server.limits import RateLimit
-from arena.web.i18n import Refusal
+from arena.web.i18n import Refusal, translate
+from arena.web.rendering import page_language
 
 __all__ = [
     "CSRF_HEADER",
@@ -154,16 +155,18 @@ class People:
         """The person behind a state-changing request, after its checks: a session, the
         site's own origin, the CSRF token (``token``: a form's field; else the
         :data:`CSRF_HEADER` header) and the rate limit (``read``: the readings' own).
-        403 or 429 naming what failed."""
+        403 or 429 naming what failed, in the page's language."""
+        lang = page_language(request)
         person = self.of(request)
         if person is None:
-            raise HTTPException(403, "no session: open the table page first, then try again")
+            raise HTTPException(403, translate(lang, "tables.denied.no_session"))
         origin = request.headers.get("origin")
         if origin is not None and urlsplit(origin).netloc != request.headers.get("host", ""):
-            raise HTTPException(403, f"request from another site ({origin[:80]}) refused")
+            said = translate(lang, "tables.denied.other_site", origin=origin[:80])
+            raise HTTPException(403, said)
         given = token if token is not None else request.headers.get(CSRF_HEADER, "")
         if not hmac.compare_digest(given.encode(), person.csrf.encode()):
-            raise HTTPException(403, "missing or wrong CSRF token: reload the page and try again")
+            raise HTTPException(403, translate(lang, "tables.denied.csrf"))
         if not (person.reads if read else person.limit).allow():
-            raise HTTPException(429, "too many requests: slow down")
+            raise HTTPException(429, translate(lang, "tables.denied.too_many"))
         return person

@@ -57,12 +57,12 @@ REASONS: Final[tuple[tuple[re.Pattern[str], str, Fields], ...]] = tuple(
         (r"not (?:\(all\) |\(or not that many\) )?in (?:your|the) hand", "not_held", _none),
         (r"GD-13: tribute", "tribute_highest", _none),
         (r"GD-13: a return", "return_low", _none),
-        (r"exactly one card", "one_card", _none),
+        (r"exactly (?:one|1) card\b", "one_card", _none),
         (r"must answer .* phase|must \w+ now", "not_now", _none),
         (r"ambiguous, add|these cards are played as", "ambiguous", _none),
         (r"the deal is (?:already )?over", "deal_over", _none),
         (r"request id|is already closed|replies to request", "stale", _none),
-        (r"^expected |is not a verb|is not a card|malformed", "malformed", _none),
+        (r"^expected |is not a verb|is not a card|malformed|takes ", "malformed", _none),
     )
 )
 """A reason's shape → its ``tables.refusal`` key and the fields it fills."""
@@ -79,7 +79,8 @@ def _suit(lang: str, name: str) -> str:
 
 def refusal_text(lang: str, reason: str) -> str:
     """Why a person's answer was refused, in ``lang``: the engine's or the server's
-    English ``reason`` said in player words (the rule it cites, else "not allowed")."""
+    English ``reason`` said in player words with the ids of the rules it cites (a reason
+    of no known shape: the text of the rule it cites, else "not allowed")."""
     said = PREFIX.sub("", reason.strip())
     for pattern, key, fields in REASONS:
         found = pattern.search(said)
@@ -87,7 +88,11 @@ def refusal_text(lang: str, reason: str) -> str:
             filled = fields(found)
             if "suit" in filled:
                 filled["suit"] = _suit(lang, filled["suit"])
-            return translate(lang, f"tables.refusal.{key}", **filled)
+            text = translate(lang, f"tables.refusal.{key}", **filled)
+            cited = list(dict.fromkeys(RULE.findall(said)))
+            if cited:  # the seat panel says each cited rule in the page's language
+                text += translate(lang, "tables.refusal.cites", rules=", ".join(cited))
+            return text
     for rule in RULE.findall(said):
         text = catalog(lang).get(f"tables.rule.{rule}")
         if text is not None:
