@@ -299,7 +299,7 @@ def watch_live(base: str, match: LiveMatch) -> Seen:
         for pause in PAUSES:
             if not match.reach(pause):
                 break
-            for deals in ("", "&deal=all"):  # the current deal's frames, every deal's
+            for deals in ("", "&deal=all", "&deal=1"):  # the current deal, all, the first
                 table = httpx.get(f"{address}/table?lang={LANGUAGE}{deals}", timeout=WAIT)
                 assert table.status_code == 200, table.text[:300]
                 if table.json()["match"]["live"]:
