@@ -93,11 +93,10 @@ def test_the_names_people_read() -> None:
 # -- the site's pages in each language -----------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def people_store(tmp_path_factory: pytest.TempPathFactory) -> Played:
+def store_with_people(path: Path) -> Played:
     """The played store, with a person's matches: two casual ones in which the table
     refused four of their clicks and played one decision for them."""
-    played = build_played_store(tmp_path_factory.mktemp("words") / "played.sqlite")
+    played = build_played_store(path)
     with Store.open(played.path) as store:
         for n, variant in enumerate(("guandan", "shengji-2")):
             job = MatchJob(f"people-{variant}", variant, {}, 70 + n, ("first", "random") * 2)
@@ -108,6 +107,11 @@ def people_store(tmp_path_factory: pytest.TempPathFactory) -> Played:
             stored = replace(report, job=seated, record=record, conduct=refused)
             store.add_match(stored.stored(None))  # casual: stored, not rated
     return played
+
+
+@pytest.fixture(scope="module")
+def people_store(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    return store_with_people(tmp_path_factory.mktemp("words") / "played.sqlite")
 
 
 @pytest.fixture(scope="module")
