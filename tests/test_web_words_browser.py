@@ -102,3 +102,21 @@ def test_an_earlier_deal_of_a_running_match_is_reviewed_from_the_picker(
         shoot(page, "words-table-form-zh")
     finally:
         match.finish()
+
+
+def test_not_declaring_is_offered_as_such_in_the_seat_panel(two_deals: Live, pages: Pages) -> None:
+    """Shengji's declarations: the pass button says 不叫 (Don't declare), not 不出."""
+    from test_web_seats_browser import open_table, seat_state, wait_turn
+
+    for _ in range(8):  # a deal in which the person may declare (holds a level card)
+        page = pages.open(locale="zh-CN")
+        open_table(page, two_deals, "shengji-2", ("random", "random", "random"))
+        page.goto(page.url.split("#")[0] + "?lang=zh")
+        wait_turn(page)
+        if page.locator("#seat").get_attribute("data-phase") == "declare":
+            break
+    else:
+        raise AssertionError(f"no declaration offered in eight deals: {seat_state(page)}")
+    button = page.locator("#legal .legal-action[data-action='pass']")
+    assert button.inner_text() == "不叫"
+    shoot(page, "words-declare-pass-zh")
