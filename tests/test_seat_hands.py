@@ -6,6 +6,7 @@ the level cards (GD-6), sanfu by SF-7 value; and the seat's events carrying it."
 from __future__ import annotations
 
 import random
+from collections import Counter
 from itertools import pairwise
 from typing import Any
 
@@ -160,3 +161,21 @@ def test_the_seats_hand_and_decision_come_in_the_felts_order() -> None:
     guandan = games.make("guandan")
     deal = guandan.new_deal(guandan.first_setup(), seed=2)
     assert held_event(("hand", {"hand": card_names(deal.hand(0))}), deal)[1]["groups"] == []
+
+
+def test_the_dealer_alone_is_told_the_kitty_they_took_up() -> None:
+    """SJ-13: the dealer's own events name the kitty's cards once they hold them; no
+    other seat's, and none while the cards are dealt."""
+    dealing = games.make("shengji-2")
+    state = dealing.new_deal(dealing.first_setup(), seed=5)
+    assert held_event(("hand", {"seat": 0, "hand": []}), state)[1]["kitty"] == []
+    state = played_to("shengji-2", {}, 5, "bury")
+    assert isinstance(state, ShengjiState)
+    dealer = state.dealer
+    hand = card_names(state.hand(dealer))
+    _, data = held_event(("decision", {"seat": dealer, "hand": hand}), state)
+    assert Counter(data["kitty"]) == Counter(card_names(state.kitty)) and len(data["kitty"]) == 8
+    assert not Counter(data["kitty"]) - Counter(data["hand"])
+    other = (dealer + 1) % NUM_SEATS
+    _, theirs = held_event(("hand", {"seat": other, "hand": card_names(state.hand(other))}), state)
+    assert theirs["kitty"] == []

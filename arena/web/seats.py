@@ -30,7 +30,7 @@ from arena._proto.arena.v1 import arena_pb2
 from arena.cards import parse_cards
 from arena.games.base import State
 from arena.server.connection import Connection
-from arena.web.table_hands import held_cards, held_order
+from arena.web.table_hands import held_cards, held_order, taken_kitty
 
 __all__ = ["LOOK_AGAIN", "SEND_QUEUE_LIMIT", "BrowserSeat", "held_event", "seat_events"]
 
@@ -151,7 +151,8 @@ def held_event(event: Event, state: State | None) -> Event:
     """A ``hand`` or ``decision`` event with its cards as a player holds them in the
     deal being played (:func:`~arena.web.table_hands.held_order`, the felt's order),
     each card's group beside them (``groups``: a new suit, or the trumps, starts a new
-    group); other events, and any between deals, as they are."""
+    group) and, for the Shengji dealer, the kitty they took up (``kitty``); other
+    events, and any between deals, as they are."""
     name, data = event
     if state is None or name not in ("hand", "decision"):
         return event
@@ -159,4 +160,5 @@ def held_event(event: Event, state: State | None) -> Event:
     key = held_order(state)
     shengji = state.game_name == "shengji"
     groups = [key(card)[0] for card in parse_cards(" ".join(hand))] if shengji else []
-    return name, {**data, "hand": hand, "groups": groups}
+    kitty = taken_kitty(state, data["seat"]) if "seat" in data else []
+    return name, {**data, "hand": hand, "groups": groups, "kitty": kitty}

@@ -25,7 +25,15 @@ from arena.games.shengji.order import TRUMP
 from arena.plural import counted
 from arena.replay import DealRecord, MatchRecord, replay_entry, start_deal
 
-__all__ = ["Hands", "RecordMismatch", "RevealedHands", "held_cards", "held_order", "suit_place"]
+__all__ = [
+    "Hands",
+    "RecordMismatch",
+    "RevealedHands",
+    "held_cards",
+    "held_order",
+    "suit_place",
+    "taken_kitty",
+]
 
 Hands = tuple[tuple[str, ...], ...]
 """The four seats' cards (card codes, in the order a player holds them: :func:`held_order`)."""
@@ -172,6 +180,14 @@ def held_cards(state: State, cards: Iterable[str]) -> list[str]:
     """Card codes as a player holds them in ``state``'s deal (:func:`held_order`)."""
     key = held_order(state)
     return card_names(sorted(parse_cards(" ".join(cards)), key=key))
+
+
+def taken_kitty(state: State, seat: int) -> list[str]:
+    """The kitty's cards when ``seat`` is the Shengji dealer who took them up (SJ-13):
+    the cards they saw come into their hand; none for any other seat or game."""
+    if not isinstance(state, ShengjiState) or state.order is None or seat != state.dealer:
+        return []
+    return card_names(sorted(state.kitty, key=held_order(state)))
 
 
 def _hands(state: State) -> Hands:

@@ -7,7 +7,16 @@
    plays that hold the selection and what the selection reads as, and sends an action's
    text with the request's id (POST /api/tables/ID/act, with the CSRF token). A selection
    that no listed action has is sent as it is: the rules refuse it or not, and a refusal's
-   reason is shown. A waiting table's page reloads once the match starts. */
+   reason is shown. A waiting table's page reloads once the match starts.
+
+   The hand comes in the order players hold it (the server's, the felt's: Shengji by
+   suit with the trumps together in trump order, Guandan and sanfu by rank), or by rank
+   alone (a switch, remembered). A phase of several one-card decisions in a row (the
+   kitty buried card by card) is one gesture: the cards are selected against a counter,
+   then sent one decision after another. A decision with one legal action is played by
+   itself after a short, visible pause (a switch, on unless turned off). The kitty's
+   cards are marked once the dealer took them up (their own stream names them). A newer page
+   of the same seat (another tab) takes the seat: this one then says so and stops. */
 (function () {
   "use strict";
 
@@ -24,6 +33,29 @@
   const names = seat.words || {};
   const SHOWN_LEGAL = 16; // legal actions listed at once
   const RETRY_MS = [500, 1000, 2000, 4000];
+  const FORCED_MS = 800; // the pause before a forced move is played by itself
+  const NARROW = "(max-width: 640px)"; // a phone: seat.css's layout
+  const RANKS = "23456789TJQKA";
+  const SUIT_PLACES = { s: 0, h: 1, c: 2, d: 3 }; // ♠ ♥ ♣ ♦, as the server holds them
+  const SWITCHES = { autoplay: "arena.seat.autoplay", byRank: "arena.seat.by-rank" };
+
+  /** A remembered switch (localStorage), `fallback` when never set or unreadable. */
+  function remembered(key, fallback) {
+    try {
+      const value = window.localStorage.getItem(key);
+      return value === null ? fallback : value === "1";
+    } catch (error) {
+      return fallback;
+    }
+  }
+
+  function remember(key, on) {
+    try {
+      window.localStorage.setItem(key, on ? "1" : "0");
+    } catch (error) {
+      // a private window may refuse: the switch holds for this page only
+    }
+  }
 
   const state = {
     hand: [],
@@ -38,6 +70,16 @@
     hinted: "", // the open decision's hint, once asked
     retries: 0,
     over: false,
+    groups: [], // each card's group in the held order (a suit, the trumps)
+    byRank: remembered(SWITCHES.byRank, false),
+    autoplay: remembered(SWITCHES.autoplay, true),
+    forced: null, // the timer of a forced move
+    kitty: [], // the cards of the kitty the seat took up (Shengji's dealer)
+    queue: [], // cards still to send, one decision each (burying)
+    batch: 0, // how many the gesture sends in all
+    sentCards: null, // the hand as it was when cards were last sent
+    lastCards: [], // the cards last sent
+    replaced: false,
   };
 
   const el = {
@@ -53,6 +95,11 @@
     refusal: document.getElementById("refusal"),
     over: document.getElementById("seat-over"),
     rating: document.getElementById("seat-rating"),
+    count: document.getElementById("seat-count"),
+    forced: document.getElementById("forced"),
+    autoplay: document.getElementById("autoplay"),
+    byRank: document.getElementById("by-rank"),
+    result: document.getElementById("seat-result"),
   };
 
   function word(key, fields) {
@@ -99,6 +146,58 @@
     return state.decision ? state.decision.legal.map(parse) : [];
   }
 
+  /** A card's place when sorted by rank alone: rank, then suit; the jokers last. */
+  function rankKey(code) {
+    if (code === "SJ" || code === "BJ") {
+      return [code === "SJ" ? 13 : 14, 0];
+    }
+    return [RANKS.indexOf(code[0]), SUIT_PLACES[code[1]]];
+  }
+
+  /** The hand's positions in the order drawn: as held (the server's), or by rank. */
+  function drawnOrder() {
+    const positions = state.hand.map((_, index) => index);
+    if (!state.byRank) {
+      return positions;
+    }
+    return positions.sort((a, b) => {
+      const [x, y] = [rankKey(state.hand[a]), rankKey(state.hand[b])];
+      return x[0] - y[0] || x[1] - y[1] || a - b;
+    });
+  }
+
+  /** Positions of `cards` (a multiset) in the hand, each copy once, the last copies
+   *  first (the ones that came in last). */
+  function positionsOf(cards) {
+    const left = counts(cards);
+    const found = new Set();
+    for (let index = state.hand.length - 1; index >= 0; index -= 1) {
+      const card = state.hand[index];
+      if ((left.get(card) || 0) > 0) {
+        left.set(card, left.get(card) - 1);
+        found.add(index);
+      }
+    }
+    return found;
+  }
+
+  /** A phase of several one-card decisions in a row (the kitty buried card by card):
+   *  its verb and how many cards it takes now; null for any other decision. */
+  function batchPhase() {
+    const decision = state.decision;
+    if (!decision || decision.phase !== "bury") {
+      return null;
+    }
+    const actions = legalActions().filter((a) => a.cards.length);
+    if (!actions.length || actions.some((a) => a.cards.length !== 1)) {
+      return null;
+    }
+    const held = (decision.public && decision.public.counts) || [];
+    const others = held.filter((_, seatIndex) => seatIndex !== decision.seat);
+    const total = others.length ? state.hand.length - Math.min(...others) : 1;
+    return total > 1 ? { verb: actions[0].verb, total } : null;
+  }
+
   /* ---------- drawing ---------- */
 
   function cardButton(code, index) {
@@ -120,6 +219,35 @@
     return button;
   }
 
+  /** On a phone, a decision brings the whole hand onto the screen: the page scrolls
+   *  as little as it takes (the felt above gives up what it must). */
+  function showHand() {
+    if (!state.hand.length || !window.matchMedia(NARROW).matches) {
+      return;
+    }
+    const box = el.hand.getBoundingClientRect();
+    const below = box.bottom - window.innerHeight;
+    if (below > 0) {
+      window.scrollBy(0, Math.min(below + 4, box.top));
+    }
+  }
+
+  /** Marks the first card of each held group (a gap before it) and the kitty's cards. */
+  function markCards(order) {
+    const fromKitty = positionsOf(state.kitty);
+    let group = null;
+    order.forEach((index, at) => {
+      const button = el.hand.children[at];
+      const starts = !state.byRank && at > 0 && state.groups[index] !== group;
+      group = state.groups[index];
+      button.classList.toggle("group-start", starts);
+      button.classList.toggle("from-kitty", fromKitty.has(index));
+      if (fromKitty.has(index)) {
+        button.title = `${button.dataset.card} · ${word("kitty_card")}`;
+      }
+    });
+  }
+
   function drawHand() {
     if (!el.hand) {
       return;
@@ -129,10 +257,13 @@
     const usable = new Set(fitting.flatMap((a) => a.cards));
     // a sampled list (Shengji's long follows, burying) cannot tell: nothing is dimmed
     const sampled = Boolean(state.decision) && state.decision.complete === false;
-    el.hand.replaceChildren(...state.hand.map(cardButton));
+    const batch = batchPhase(); // any card may be among those the batch sends
+    const order = drawnOrder();
+    el.hand.replaceChildren(...order.map((index) => cardButton(state.hand[index], index)));
+    markCards(order);
     for (const button of el.hand.children) {
       const index = Number(button.dataset.index);
-      const playable = sampled || usable.has(button.dataset.card);
+      const playable = sampled || Boolean(batch) || usable.has(button.dataset.card);
       button.classList.toggle("selected", state.selected.has(index));
       button.classList.toggle("playable", Boolean(state.decision) && playable);
     }
@@ -184,8 +315,9 @@
     const decision = state.decision;
     const chosen = selectedCards();
     const actions = legalActions();
+    const batch = state.queue.length ? null : batchPhase();
     const exact = actions.filter((a) => a.cards.length && sameCards(a.cards, chosen));
-    const shown = actions.filter((a) => !a.cards.length || within(chosen, a.cards));
+    const shown = batch ? [] : actions.filter((a) => !a.cards.length || within(chosen, a.cards));
     el.legal.replaceChildren(...shown.slice(0, SHOWN_LEGAL).map((a) => actionButton(a)));
     if (shown.length > SHOWN_LEGAL) {
       const more = document.createElement("span");
@@ -199,8 +331,10 @@
     if (el.legalNote) {
       el.legalNote.hidden = !decision || decision.complete !== false;
     }
-    const ready = Boolean(decision) && !state.sent && chosen.length > 0;
-    el.send.disabled = !ready;
+    const ready = Boolean(decision) && !state.sent && chosen.length > 0 && !state.queue.length;
+    el.send.disabled = !ready || (batch !== null && chosen.length !== batch.total);
+    el.send.textContent = batch ? word("bury", { n: batch.total }) : word("send");
+    drawCount(batch, chosen.length);
     el.clear.disabled = chosen.length === 0;
     if (el.hint) {
       el.hint.disabled = !decision || state.sent;
@@ -213,13 +347,40 @@
       : "";
   }
 
+  /** The counter of a batch: chosen so far out of the cards it takes, or being sent. */
+  function drawCount(batch, chosen) {
+    if (!el.count) {
+      return;
+    }
+    if (state.queue.length) {
+      const sent = state.batch - state.queue.length;
+      el.count.textContent = word("burying", { n: sent, total: state.batch });
+    } else if (batch) {
+      el.count.textContent = word("kitty_count", { n: chosen, total: batch.total });
+    }
+    el.count.hidden = !state.queue.length && !batch;
+    el.count.classList.toggle("full", Boolean(batch) && chosen === batch.total);
+  }
+
   function drawTurn() {
-    panel.dataset.state = state.over ? "over" : state.decision ? (state.sent ? "sent" : "acting") : "waiting";
+    panel.dataset.state = state.replaced
+      ? "replaced"
+      : state.over
+        ? "over"
+        : state.decision
+          ? state.sent
+            ? "sent"
+            : "acting"
+          : "waiting";
     panel.dataset.request = state.decision ? state.decision.request_id : "";
+    panel.dataset.phase = state.decision ? state.decision.phase : "";
+    panel.dataset.options = state.decision ? String(state.decision.legal.length) : "";
     if (!el.turn || !seat.started) {
       return; // a waiting table's page keeps its own words until it reloads
     }
-    if (state.over) {
+    if (state.replaced) {
+      el.turn.textContent = word("replaced");
+    } else if (state.over) {
       el.turn.textContent = word("over");
     } else if (state.decision) {
       el.turn.textContent = state.sent ? word("sent") : word("your_turn");
@@ -277,8 +438,14 @@
   /* ---------- acting ---------- */
 
   function toggle(index) {
+    const batch = batchPhase();
+    if (state.queue.length) {
+      return; // the chosen cards are being sent
+    }
     if (state.selected.has(index)) {
       state.selected.delete(index);
+    } else if (batch && state.selected.size >= batch.total) {
+      return; // the counter is full: a card is unselected first
     } else {
       state.selected.add(index);
     }
@@ -292,6 +459,9 @@
   }
 
   function clear() {
+    if (state.queue.length) {
+      return;
+    }
     state.selected.clear();
     drawHand();
   }
@@ -300,7 +470,7 @@
    *  throw safe to try or not), shortly after the selection stops changing; shown
    *  beside the button. */
   function readSoon() {
-    if (seat.variant.startsWith("sanfu")) {
+    if (seat.variant.startsWith("sanfu") || batchPhase()) {
       return;
     }
     clearTimeout(state.reading);
@@ -355,12 +525,69 @@
     return `${verb} ${chosen.join(" ")}`;
   }
 
+  /** The selection sent: a batch's cards one decision after another, else one action. */
+  function sendSelection() {
+    const batch = batchPhase();
+    if (batch && state.selected.size === batch.total) {
+      state.queue = selectedCards();
+      state.batch = state.queue.length;
+      sendQueued();
+    } else if (!batch) {
+      send(selectionText());
+    }
+  }
+
+  /** The next queued card, for the open decision of the batch's phase. */
+  function sendQueued() {
+    if (!state.queue.length || !state.decision || state.sent) {
+      return;
+    }
+    if (state.decision.phase !== "bury") {
+      state.queue = []; // the phase ended otherwise: nothing more is sent
+      return;
+    }
+    send(`bury ${state.queue.shift()}`);
+  }
+
+  function cancelForced() {
+    clearTimeout(state.forced);
+    state.forced = null;
+    if (el.forced) {
+      el.forced.hidden = true;
+    }
+  }
+
+  /** A decision with one legal action: played by itself after a visible pause, when
+   *  the switch is on. */
+  function playForced() {
+    const decision = state.decision;
+    cancelForced();
+    if (!state.autoplay || !decision || state.sent || state.queue.length) {
+      return;
+    }
+    if (decision.legal.length !== 1 || decision.complete === false) {
+      return;
+    }
+    if (el.forced) {
+      el.forced.hidden = false;
+    }
+    state.forced = setTimeout(() => {
+      cancelForced();
+      if (state.decision === decision && !state.sent && state.autoplay) {
+        send(decision.legal[0]);
+      }
+    }, FORCED_MS);
+  }
+
   async function send(text) {
     const decision = state.decision;
     if (!decision || state.sent) {
       return;
     }
+    cancelForced();
     state.sent = true;
+    state.lastCards = parse(text).cards;
+    state.sentCards = state.lastCards.length ? [...state.hand] : null;
     showRefusal("");
     drawTurn();
     drawChoices();
@@ -389,6 +616,7 @@
     }
     if (problem) {
       state.sent = false;
+      state.queue = [];
       showRefusal(problem);
       drawTurn();
       drawChoices();
@@ -478,7 +706,7 @@
     ) {
       handled = false; // a focused button (an action, Clear …) is pressed as a button
     } else if (event.key === "Enter" && !el.send.disabled) {
-      send(selectionText());
+      sendSelection();
     } else if (event.key === "Enter" && state.hinted && !state.selected.size) {
       send(state.hinted); // the hint had no cards to select (a pass)
     } else if (event.key === "Escape") {
@@ -501,12 +729,15 @@
   function onHand(data) {
     const before = state.hand.join(" ");
     state.hand = data.hand || [];
+    state.groups = data.groups || [];
+    state.kitty = data.kitty || [];
     if (state.hand.join(" ") !== before) {
-      state.selected.clear();
+      state.selected = state.queue.length ? positionsOf(state.queue) : new Set();
       state.focus = Math.min(state.focus, Math.max(0, state.hand.length - 1));
     }
     drawHand();
   }
+
 
   function onDecision(data) {
     state.decision = data;
@@ -516,26 +747,36 @@
     state.deadline = now + (data.decision_ms || 0);
     state.bankMs = data.time_bank_ms || 0;
     state.bankUntil = state.deadline + state.bankMs;
+    const batch = batchPhase();
     drawTurn();
     drawHand();
     tickClock();
-    if (seat.tutorial) {
+    window.requestAnimationFrame(showHand);
+    if (state.queue.length) {
+      sendQueued();
+      return;
+    }
+    if (seat.tutorial && !batch) {
       hint(); // a tutorial deal shows the bot's suggestion at every turn
     }
+    playForced();
   }
 
   function onRefused(data) {
     if (state.decision && data.request_id === state.decision.request_id) {
       state.sent = false;
     }
+    state.queue = [];
     showRefusal(data.reason || data.status);
     drawTurn();
     drawChoices();
   }
 
   function onTimedOut(data) {
+    cancelForced();
     state.decision = null;
     state.sent = false;
+    state.queue = [];
     showRefusal("");
     if (el.refusal) {
       el.refusal.hidden = false;
@@ -545,12 +786,53 @@
     drawHand();
   }
 
-  function onOver(result) {
-    state.over = true;
+  /** A deal's or the match's end: the last cards sent leave the hand (no hand comes
+   *  after the play that ended it), nothing stays selected. */
+  function clearPlayed() {
+    if (state.sent && state.sentCards && state.hand.join(" ") === state.sentCards.join(" ")) {
+      const gone = positionsOf(state.lastCards);
+      state.hand = state.hand.filter((_, index) => !gone.has(index));
+      state.groups = state.groups.filter((_, index) => !gone.has(index));
+    }
+    cancelForced();
+    state.sent = false;
+    state.sentCards = null;
     state.decision = null;
+    state.queue = [];
+    state.selected.clear();
+    showRefusal("");
+    if (el.reading) {
+      el.reading.textContent = "";
+    }
+  }
+
+  /** The match's end for the person: their team won or lost, else (a match cut to so
+   *  many deals) the teams' totals. */
+  function showResult(result) {
+    const won = result.winner_team;
+    const totals = result.totals || [];
+    if (!el.result) {
+      return;
+    }
+    if (won !== undefined && won !== null) {
+      el.result.textContent = word(won === seat.player % 2 ? "team_won" : "team_lost");
+    } else if (totals.length === 4) {
+      const us = totals[seat.player] || 0;
+      const them = totals[(seat.player + 1) % 4] || 0;
+      el.result.textContent = word("team_totals", { us, them });
+    } else {
+      return;
+    }
+    el.result.hidden = false;
+  }
+
+  function onOver(result) {
+    clearPlayed();
+    state.over = true;
     if (el.over) {
       el.over.hidden = false;
     }
+    showResult(result);
     const mine = (result.rating_changes || []).find(
       (change) => change.bot === seat.name && change.system === "elo",
     );
@@ -566,7 +848,7 @@
   /** A decision ends when the next event of the seat comes after the answer was sent:
    *  the hand changed (the cards left it) or another decision. */
   function settle() {
-    if (state.sent) {
+    if (state.sent && !state.queue.length) {
       state.decision = null;
       state.sent = false;
       drawTurn();
@@ -599,13 +881,28 @@
       onOver(JSON.parse(event.data));
       source.close();
     });
+    source.addEventListener("deal", () => {
+      clearPlayed();
+      drawTurn();
+      drawHand();
+    });
+    source.addEventListener("replaced", () => {
+      source.close();
+      clearPlayed();
+      state.replaced = true;
+      drawTurn();
+      drawHand();
+      if (el.send) {
+        el.send.disabled = true;
+      }
+    });
     source.addEventListener("problem", (event) => {
       const data = JSON.parse(event.data);
       showRefusal(data.message || "");
     });
     source.addEventListener("error", () => {
       source.close();
-      if (state.over) {
+      if (state.over || state.replaced) {
         return;
       }
       if (el.turn && seat.started) {
@@ -617,8 +914,23 @@
     });
   }
 
+  /** A switch of the panel: its remembered state shown, its changes kept. */
+  function bindSwitch(box, key, apply) {
+    if (!box) {
+      return;
+    }
+    box.checked = state[key];
+    box.addEventListener("change", () => {
+      state[key] = box.checked;
+      remember(SWITCHES[key], box.checked);
+      apply();
+    });
+  }
+
   if (el.send) {
-    el.send.addEventListener("click", () => send(selectionText()));
+    bindSwitch(el.autoplay, "autoplay", playForced);
+    bindSwitch(el.byRank, "byRank", drawHand);
+    el.send.addEventListener("click", sendSelection);
     el.clear.addEventListener("click", clear);
     el.hint.addEventListener("click", hint);
     document.addEventListener("keydown", onKey, true); // before the felt's keys
