@@ -158,17 +158,16 @@ def test_no_page_shows_a_variant_id_where_a_person_reads(
 ) -> None:
     """zh pages name 掼蛋, 升级（两副牌）…; en pages Guandan, Shengji, 2 decks…: in
     lists, tabs, titles, filters, a match's table page, a tournament, a bot's ratings."""
-    seen = set()
+    seen: set[str] = set()
+    names = [variant_name(lang, variant) for variant in games.names()]
     for path in pages(people_store):
         joiner = "&" if "?" in path else "?"
         response = httpx.get(f"{site.url}{path}{joiner}lang={lang}", timeout=60)
         assert response.status_code == 200, path
         text = visible(response.text, ids_of(people_store))
         assert not RAW_VARIANT.findall(text), f"{path} ({lang}): {RAW_VARIANT.findall(text)}"
-        seen.update(
-            name for name in map(lambda v: variant_name(lang, v), games.names()) if name in text
-        )
-    assert {variant_name(lang, v) for v in games.names()} <= seen
+        seen.update(name for name in names if name in text)
+    assert set(names) <= seen
 
 
 def test_a_report_names_its_variants_in_the_page_language(site: WebThread) -> None:

@@ -94,9 +94,9 @@ def refusal_text(lang: str, reason: str) -> str:
                 text += translate(lang, "tables.refusal.cites", rules=", ".join(cited))
             return text
     for rule in RULE.findall(said):
-        text = catalog(lang).get(f"tables.rule.{rule}")
-        if text is not None:
-            return translate(lang, "tables.refusal.rule", rule=text)
+        words = catalog(lang).get(f"tables.rule.{rule}")
+        if words is not None:
+            return translate(lang, "tables.refusal.rule", rule=words)
     return translate(lang, "tables.refusal.other")
 
 
