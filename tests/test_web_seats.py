@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from browser import Live, Timeline, WebThread, pinned_seed, stored_record, wait_until
-from seated import Seated, WaitingBot
+from seated import WAIT, Seated, WaitingBot
 
 import bots
 from arena import games
@@ -26,6 +26,7 @@ from arena.replay import MatchRecord, replay_entry, start_deal
 from arena.server.session import MatchSession
 from arena.store import Store
 from arena.web.people import SESSION_COOKIE
+from arena.web.refusals import action_text
 
 BOTS = ("random", "first", "random")
 WILD = "2h"
@@ -99,12 +100,12 @@ def test_a_refused_play_names_the_rule_and_the_decision_stays_open(
     _, refused = person.next("refused")
     assert refused["request_id"] == decision["request_id"]
     assert refused["status"] == "illegal"
-    assert "GD-" in refused["reason"]
+    assert "GD-" in refused["engine_reason"]  # the reason itself is in player words
     garbled = person.act(decision["request_id"], "play 1x")
     assert garbled.status_code == 200
     _, malformed = person.next("refused")
     assert malformed["status"] == "malformed"
-    assert "1x" in malformed["reason"]
+    assert "1x" in malformed["engine_reason"]
     # the same request still takes a legal answer
     assert person.act(decision["request_id"], decision["legal"][0]).status_code == 200
     name, _ = person.next("decision", "hand")
@@ -124,6 +125,28 @@ def test_a_reload_takes_the_seat_back_with_its_open_decision(live: Live, person:
     assert person.play_out()["deals"] == 1
 
 
+def test_a_second_page_of_the_seat_takes_it_and_the_first_is_told_and_ends(
+    live: Live, person: Seated
+) -> None:
+    """Two tabs of one seat: the newer stream takes the seat; the older one gets
+    ``replaced`` and ends (its page stops, so the two never take it from each other)."""
+    opened(person)
+    _, first = person.next("decision")
+    other = Seated(live.url)
+    try:
+        other.http.cookies = person.http.cookies  # the same browser: another tab
+        other.csrf, other.table = person.csrf, person.table
+        other.listen()
+        _, again = other.next("decision")
+        assert again["request_id"] == first["request_id"]
+        assert person.next("replaced")[1] == {}
+        assert person.events.get(timeout=WAIT) is None  # the older stream ended
+        assert other.act(again["request_id"], again["legal"][0]).status_code == 200
+        assert other.play_out()["deals"] == 1
+    finally:
+        other.close()
+
+
 def test_friends_at_a_private_table_each_read_only_their_own_seat(live: Live) -> None:
     host, friend, stranger = Seated(live.url), Seated(live.url), Seated(live.url)
     try:
@@ -135,10 +158,17 @@ def test_friends_at_a_private_table_each_read_only_their_own_seat(live: Live) ->
         invite = invite.replace("&amp;", "&")
         assert friend.join(invite, "friend").status_code == 303
         assert friend.table == host.table
-        # nobody else sits down, with or without the link
+        # nobody else sits down, with or without the link: the invitation says the
+        # table is full and offers to watch, and a seat asked for anyway is refused
         stranger.session()
         stranger.table = host.table
-        refused = stranger.join(invite, "late")
+        full = stranger.http.get(invite.replace(live.url, ""))
+        assert 'id="table-full"' in full.text and 'id="join-table"' not in full.text
+        assert f'href="/matches/{host.table}"' in full.text
+        refused = stranger.http.post(
+            f"/tables/{host.table}/join",
+            data={"csrf": stranger.csrf, "invite": invite.split("invite=")[1], "name": "late"},
+        )
         assert refused.status_code == 400
         assert "every seat of this table is taken" in refused.text
         assert stranger.http.get(f"/api/tables/{host.table}/seat").status_code == 403
@@ -455,7 +485,6 @@ def test_a_person_who_runs_out_of_time_is_played_for_as_a_bot_is(
     assert 0 < decision["decision_ms"] <= 300
     _, timed_out = person.next("timed_out")  # no answer: the driver's automatic play
     assert timed_out["request_id"] == decision["request_id"]
-    assert timed_out["action"] in decision["legal"]
     _, following = person.next("decision")
     assert following["request_id"] != decision["request_id"]
     person.answer(following["request_id"], following["legal"][0])  # back in time: plays on
@@ -463,7 +492,9 @@ def test_a_person_who_runs_out_of_time_is_played_for_as_a_bot_is(
     # the person is told the play made for them, as stored: the one automatic play
     actions = stored_record(Path(live.store.path), person.table)["deals"][0]["actions"]
     assert actions.count(AUTO_MARK) == 1
-    assert actions[actions.index(AUTO_MARK) + 1] == timed_out["action"]
+    played = actions[actions.index(AUTO_MARK) + 1]
+    assert played in decision["legal"]
+    assert timed_out["action"] == action_text("en", played, "guandan", decision["phase"])
 
 
 def seat_page_mid_deal(person: Seated) -> str:
@@ -496,9 +527,13 @@ def test_the_checker_finds_a_hand_planted_in_a_seat_page(
     real = TablePages.view
 
     async def leaky(
-        self: TablePages, match_id: str, lang: str, deal: int | None = None
+        self: TablePages,
+        match_id: str,
+        lang: str,
+        deal: int | None = None,
+        viewer: int | None = None,
     ) -> tuple[dict[str, Any], bool]:
-        view, running = await real(self, match_id, lang, deal)
+        view, running = await real(self, match_id, lang, deal, viewer)
         held = self.viewer._sessions[match_id].hand_of(1)  # the next seat's own cards
         view["planted"] = held[1] if held is not None else []
         return view, running
