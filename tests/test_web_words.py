@@ -338,3 +338,22 @@ def test_a_seats_stream_is_said_in_the_page_language() -> None:
 def test_the_person_store_is_a_real_one(people_store: Played, tmp_path: Path) -> None:
     with Store.open(people_store.path, read_only=True) as store:
         assert store.conduct_totals(PERSON).illegal == 6  # stored: the page leaves it out
+
+
+@settings(max_examples=60, deadline=None)
+@given(cards=st.lists(st.integers(0, 53), min_size=1, max_size=12), level=st.integers(0, 12))
+def test_why_cards_make_no_combination_is_said_in_each_language(
+    cards: list[int], level: int
+) -> None:
+    """The reading a Guandan selection shows before it is sent (GD-8): in zh no English
+    word, and never the plain fallback."""
+    from arena.games.guandan.combos import no_combination_reason, play_readings
+    from arena.web.refusals import combination_text
+
+    if play_readings(cards, level):
+        return
+    reason = no_combination_reason(cards, level)
+    zh, en = combination_text("zh", reason), combination_text("en", reason)
+    assert not LATIN_WORD.search(zh), (reason, zh)
+    assert zh != catalog("zh")["tables.refusal.no_combination"], reason
+    assert en != catalog("en")["tables.refusal.no_combination"], reason

@@ -26,6 +26,7 @@ from arena.games.shengji.order import TrumpOrder
 from arena.games.shengji.reading import cards_out, read_throw
 from arena.games.shengji.shapes import decompose
 from arena.web.i18n import translate
+from arena.web.refusals import combination_text
 from arena.web.table_guandan import reading_label
 from arena.web.table_text import Words
 
@@ -51,7 +52,8 @@ def read_selection(observation: Observation, codes: Sequence[str], lang: str) ->
     level = int(observation.public["level"])
     readings = play_readings(cards, level)
     if not readings:
-        return {"readings": [], "why": no_combination_reason(cards, level) + " (GD-8)"}
+        why = combination_text(lang, no_combination_reason(cards, level))
+        return {"readings": [], "why": f"{why} (GD-8)"}
     words = Words(lang)
     return {
         "readings": [reading_label(words, r.kind.label, r.value, level) for r in readings],

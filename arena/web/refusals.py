@@ -20,7 +20,7 @@ from arena.errors import ParseError
 from arena.web.i18n import catalog, translate
 from arena.web.table_text import Words
 
-__all__ = ["action_text", "in_person_words", "pass_key", "refusal_text"]
+__all__ = ["action_text", "combination_text", "in_person_words", "pass_key", "refusal_text"]
 
 PREFIX: Final = re.compile(r"^(?:illegal|bad) action (?:'[^']*'|\"[^\"]*\"|\S+): ")
 """The engine's opening, which quotes the action: the person knows what they sent."""
@@ -66,6 +66,34 @@ REASONS: Final[tuple[tuple[re.Pattern[str], str, Fields], ...]] = tuple(
     )
 )
 """A reason's shape → its ``tables.refusal`` key and the fields it fills."""
+
+
+COMBINATIONS: Final = tuple(
+    (re.compile(pattern), key)
+    for pattern, key in (
+        (r"^jokers combine", "jokers"),
+        (r"^two cards", "pair"),
+        (r"^three cards", "triple"),
+        (r"^four cards", "four"),
+        (r"^five cards", "five"),
+        (r"^six cards", "six"),
+        (r"more than 10 cards", "too_many"),
+        (r"^(\d+) cards? are a combination only as a bomb", "bomb_only"),
+        (r"^no cards", "none"),
+    )
+)
+"""Why Guandan cards make no combination (the engine's words, GD-8) → ``tables.why``."""
+
+
+def combination_text(lang: str, reason: str) -> str:
+    """Why selected cards make no Guandan combination, the engine's ``reason`` said in
+    ``lang``."""
+    for pattern, key in COMBINATIONS:
+        found = pattern.search(reason)
+        if found is not None:
+            fields = {"n": found.group(1)} if found.groups() else {}
+            return translate(lang, f"tables.why.{key}", **fields)
+    return translate(lang, "tables.refusal.no_combination")
 
 
 def _suit(lang: str, name: str) -> str:
