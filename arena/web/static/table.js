@@ -199,7 +199,7 @@
       plate.append(make("span", "where", seat.where));
     }
     if (frame.to_act === seat.seat) {
-      const turn = make("span", "tag to-act", label("to_act"));
+      const turn = make("span", "tag to-act", label(`to_${frame.phase}`) || label("to_act"));
       turn.append(make("span", "clock"));
       plate.append(turn);
     }
