@@ -22,6 +22,12 @@ the deal's end); a deal in which some rollout stopped short scores every candida
 by :func:`static_value` (points won and cards left, a function of the state alone)
 instead of the deal's result — cheaper, but a weaker guide than the deal's end.
 
+In Guandan the drawn deals also read the opponents' urgent passes as the heuristic
+bot's (``infer``, by default per game, :data:`DEFAULT_INFER`): a seat that passed
+when the heuristic would have beaten holds nothing to beat with. A finished deal is
+worth its levels (or stakes) to the team; ``win`` adds that much for a won deal (and
+takes it off a lost one), for matches decided by who goes out first.
+
 The budget is counted, not timed (:meth:`SearchBot.budget`: its ``rollouts`` at
 most), so a decision is reproducible for a seed whatever the machine. An optional
 ``max_seconds`` cap only cuts the work short (then the decision depends on speed).

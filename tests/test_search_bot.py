@@ -616,3 +616,15 @@ def test_early_decisions_are_searched_when_early_says_so() -> None:
         lazy.act(observation)
         assert (lazy.last.searched, lazy.last.rollouts) == (0, 0)
     assert searched >= 2
+
+
+def test_a_win_bonus_adds_to_a_won_deal_and_takes_from_a_lost_one() -> None:
+    state, observation = next(
+        (s, o) for s, o in decisions("guandan", 2, every=3) if o.phase == "play"
+    )
+    choices = list(observation.legal_actions[:3])
+    plain = SearchBot(1, rollout=RandomBot)._evaluate(state, observation, choices, 5, None)
+    bonus = SearchBot(1, rollout=RandomBot, win=2)._evaluate(state, observation, choices, 5, None)
+    assert plain is not None and bonus is not None
+    assert all(v != 0 for v in plain)  # a Guandan deal is always won by one team
+    assert bonus == [v + 2 if v > 0 else v - 2 for v in plain]
