@@ -195,6 +195,7 @@ PHRASES = {
     "trick_no": {"trick"},
     "count": {"count"},
     "seat_points": {"points"},
+    "named": {"name", "where"},
 }
 """The labels table.js fills, and the fields it fills them with."""
 ROLES = {"shengji": {"dealer", "declarer", "defender"}, "sanfu": {"turned"}, "guandan": set()}

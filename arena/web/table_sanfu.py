@@ -132,7 +132,10 @@ class SanfuView(DealView):
             text += w("result.sanfu_sweep")
         bonus = [number(b) for b in details.get("joker_bonus") or ()]
         if any(bonus):
-            text += w("result.sanfu_bonus", bonus=" / ".join(f"{b:+d}" for b in bonus))
+            gains = ", ".join(
+                f"{self.player_name(player)} {b:+d}" for player, b in enumerate(bonus) if b
+            )
+            text += w("result.sanfu_bonus", bonus=gains)
         return text
 
     def _team(self, players: Sequence[Any], team: int) -> str:

@@ -303,8 +303,12 @@ class ShengjiView(DealView):
             return super().result_text(details, result)
         w = self.words
         gain = number(details.get("gain"))
+        declarers = number(details.get("declarer_team"), team_of(self.dealer or 0))
+        take_over = bool(details.get("take_over"))
         verdict = w(
-            "result.take_over" if details.get("take_over") else "result.declarers_up", gain=gain
+            "result.take_over" if take_over else "result.declarers_up",
+            gain=gain,
+            team=self.team_text(1 - declarers if take_over else declarers),
         )
         before = details.get("levels_before") or self.levels
         after = details.get("levels_after") or self.levels

@@ -73,6 +73,7 @@ LABEL_KEYS = (
     "scrub",
     "keys",
     "reconnecting",
+    "named",
     "to_act",
     "to_declare",
     "to_bury",

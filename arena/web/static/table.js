@@ -294,7 +294,7 @@
     const players = (view.match && view.match.players) || [];
     return [0, 1, 2, 3].map((s) => ({
       seat: s,
-      name: players[s] || "",
+      name: (players[s] || "").replace(/^person:/, ""),
       team: s % 2,
       hand: null,
       count: null,
@@ -490,7 +490,8 @@
       const seat = seats.find((s) => s.player === player);
       const team = seat ? seat.team : player % 2;
       const row = make("tr", `team-${team}`);
-      row.append(make("td", "name", players[player] || ""), make("td", "num", signed(total)));
+      const name = seat ? label("named", { name: seat.name, where: seat.where }) : players[player] || "";
+      row.append(make("td", "name", name), make("td", "num", signed(total)));
       return row;
     });
     el.result.querySelector("tbody").replaceChildren(...rows);
