@@ -26,6 +26,11 @@ KITTY = 8
 """The kitty of two-deck Shengji (SJ-13: the dealer buries as many)."""
 
 
+def in_language(page: Page, lang: str) -> None:
+    """The seat's page again in ``lang`` (the table form was opened in English)."""
+    page.goto(page.url.split("#")[0].split("?")[0] + f"?lang={lang}")
+
+
 def panel(page: Page, name: str) -> str:
     return page.locator("#seat").get_attribute(f"data-{name}") or ""
 
@@ -149,13 +154,14 @@ def test_the_hand_is_held_by_suit_or_by_rank_remembered(
     pinned_seed(monkeypatch, 5)
     page = pages.open(locale="zh-CN")
     open_table(page, live, "shengji-2", ("first", "first", "first"))
-    page.goto(page.url.split("?")[0] + "?lang=zh")
+    in_language(page, "zh")
     wait_turn(page)
     held = my_hand(page)
     jokers = [card for card in held if card in ("SJ", "BJ")]
     assert held[len(held) - len(jokers) :] == jokers
     groups = page.locator("#my-hand .hand-card.group-start").count()
     assert groups >= 3
+    shoot(page, "seat-held-zh")
     page.locator("#by-rank").click()
     ranks = "23456789TJQKA"
     by_rank = my_hand(page)
@@ -271,7 +277,7 @@ def test_a_phone_holds_the_hand_on_the_first_screen(
     pinned_seed(monkeypatch, 5)  # Shengji: the person deals, 33 cards before burying
     page = pages.open(viewport=PHONE, locale="zh-CN" if lang == "zh" else "en-US")
     open_table(page, live, variant, ("first", "first", "first"))
-    page.goto(page.url.split("?")[0] + f"?lang={lang}")
+    in_language(page, lang)
     wait_turn(page)
     box = page.locator("#my-hand").bounding_box()
     assert box is not None

@@ -97,8 +97,14 @@ def play_by_clicks(page: Page) -> int:
     its own button. The decisions made."""
     made = 0
     request = ""
+    if page.locator("#autoplay").is_checked():
+        page.locator("#autoplay").click()  # every decision by clicks, forced ones too
     while wait_turn(page, request) == "acting":
         _, request = seat_state(page)
+        if page.locator("#seat").get_attribute("data-phase") == "bury":
+            bury_by_clicks(page)
+            made += 1
+            continue
         action = page.locator("#legal .legal-action").first
         text = action.get_attribute("data-action") or ""
         cards = [token for token in text.split(" ")[1:] if token != "as"]
@@ -110,6 +116,21 @@ def play_by_clicks(page: Page) -> int:
             action.click()
         made += 1
     return made
+
+
+def bury_by_clicks(page: Page) -> None:
+    """Bury the kitty in one gesture: as many cards as the counter asks, then its button
+    (the page sends them one decision each)."""
+    count = page.locator("#seat-count").inner_text()  # "Kitty: 0 / 8 chosen"
+    total = int(count.split("/")[1].split()[0])
+    held = len(my_hand(page))
+    for index in range(total):
+        page.locator(f"#my-hand .hand-card[data-index='{index}']").click()
+    page.click("#send")
+    deadline = time.monotonic() + WAIT
+    while len(my_hand(page)) != held - total:
+        assert time.monotonic() < deadline, "the kitty was not buried"
+        time.sleep(0.02)
 
 
 def dealt_hand(live: Live, table: str, player: int) -> Counter[str]:

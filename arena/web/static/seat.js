@@ -442,6 +442,7 @@
     if (state.queue.length) {
       return; // the chosen cards are being sent
     }
+    cancelForced(); // the person chooses for themselves
     if (state.selected.has(index)) {
       state.selected.delete(index);
     } else if (batch && state.selected.size >= batch.total) {
