@@ -447,11 +447,11 @@ def until_block(html: str) -> str:
 def test_a_report_page_gives_the_until_resolved_verdicts_in_its_language(client: Client) -> None:
     en = until_block(get(client, "/reports/until?lang=en").text)
     assert "Until resolved: stopped after 3 deals per variant: every question answered." in en
-    assert "decisions per deal, guandan a_fail_limit=2: within the margin (+0.00 [" in en
+    assert "decisions per deal, Guandan a_fail_limit=2: within the margin (+0.00 [" in en
     assert "tested at 2.500% after round 1 of 2" in en
     zh = until_block(get(client, "/reports/until?lang=zh").text)
     assert "直到有结论：每种玩法 3 局后停止：所有问题均已有结论。" in zh
-    assert "guandan a_fail_limit=2：在容差之内（" in zh and "第 1/2 轮后以 2.500% 检验" in zh
+    assert "掼蛋 a_fail_limit=2：在容差之内（" in zh and "第 1/2 轮后以 2.500% 检验" in zh
     assert not until_block(get(client, "/reports/mixed?lang=en").text)
 
 

@@ -24,7 +24,7 @@ from arena.games.usage import OPTION_USES
 from arena.sim.exercise import MIN_USES
 from arena.sim.populations import VERDICTS
 from arena.store import Store
-from arena.web.i18n import LANGUAGES, catalog, translate
+from arena.web.i18n import LANGUAGES, catalog, translate, variant_name
 from arena.web.report_populations import populations_view
 from arena.web.reports import report_view, status_text, until_view
 
@@ -150,7 +150,7 @@ def test_the_rules_in_play_show_the_reports_figures(
     shown = exercise_rows(page(site, f"/reports/{name}?lang={lang}"))
     assert len(shown) == len(expected)
     for (variant, value, deals, share, status), row in zip(shown, expected, strict=True):
-        assert variant == row["variant"]
+        assert variant == variant_name(lang, row["variant"])
         assert value.startswith(f"{row['value']}".join((f"{option_of(data, row)}=", "")))
         count = translate(lang, "reports.exercise_count", count=row["count"], n=row["n"])
         assert deals == count
@@ -234,7 +234,8 @@ def test_a_stored_run_shows_its_rules_in_play(site: str, folder: Path) -> None:
     assert 'href="/reports/kept"' in listed
     for lang in LANGUAGES:
         shown = exercise_rows(page(site, f"/reports/kept?lang={lang}"))
-        assert [row[0] for row in shown] == ["guandan", "guandan a_fail_limit=2"]
+        named = variant_name(lang, "guandan")
+        assert [row[0] for row in shown] == [named, f"{named} a_fail_limit=2"]
         assert shown[0][2] == translate(lang, "reports.exercise_count", count=0, n=4)
 
 
@@ -251,7 +252,7 @@ def test_a_report_of_populations_is_listed_as_one(site: str, folder: Path) -> No
     listed = page(site, "/reports?lang=en")
     row = listed.split('data-report="populations"', 1)[1].split("</tr>", 1)[0]
     assert 'href="/reports/populations"' in row and "cannot be read" not in row
-    assert "heuristic, heuristic:risk=0.9" in row and "shengji-2 throw_penalty=10" in row
+    assert "heuristic, heuristic:risk=0.9" in row and "Shengji, 2 decks throw_penalty=10" in row
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -69,9 +69,12 @@ def translate(language: str, key: str, /, **fields: object) -> str:
 
 def variant_name(language: str, variant: str) -> str:
     """A variant as people name it in ``language`` (``掼蛋``, ``Shengji, 2 decks``): the
-    catalog's ``variant.<id>``; the id itself for one the catalogs do not know (a
-    balance report's variant with options, a variant stored by another version)."""
-    return catalog(language).get(f"variant.{variant}", variant)
+    catalog's ``variant.<id>``; a balance report's variant with options named so, its
+    options as given (``掼蛋 a_fail_limit=2``); the text itself when the catalogs know no
+    variant of it (a variant stored by another version)."""
+    head, space, options = variant.partition(" ")
+    named = catalog(language).get(f"variant.{head}", head)
+    return f"{named}{space}{options}"
 
 
 def choose_language(asked: str | None, cookie: str | None, accept: str | None) -> str:
