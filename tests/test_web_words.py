@@ -325,6 +325,8 @@ def test_a_seats_stream_is_said_in_the_page_language() -> None:
             ("timed_out", {"request_id": "r-1", "action": "pass"}),
             ("decision", {"phase": "play", "request_id": "r-2"}),
             ("timed_out", {"request_id": "r-2", "action": "play 3c 6c"}),
+            ("problem", {"message": "the server is stopping"}),
+            ("problem", {"code": "INTERNAL", "message": "something unforeseen"}),
         )  # fmt: skip
         return [event async for event in in_person_words(stream, "zh", "shengji")]
 
@@ -333,6 +335,9 @@ def test_a_seats_stream_is_said_in_the_page_language() -> None:
     assert str(events[1][1]["engine_reason"]).startswith("illegal action")
     assert events[2][1]["action"] == "不叫"
     assert events[4][1]["action"] == "♣3 ♣6"
+    assert events[5][1]["message"] == catalog("zh")["tables.trouble.stopping"]
+    assert events[6][1]["message"] == catalog("zh")["tables.trouble.other"]
+    assert events[6][1]["engine_message"] == "something unforeseen"
 
 
 def test_the_person_store_is_a_real_one(people_store: Played, tmp_path: Path) -> None:

@@ -20,7 +20,14 @@ from arena.errors import ParseError
 from arena.web.i18n import catalog, translate
 from arena.web.table_text import Words
 
-__all__ = ["action_text", "combination_text", "in_person_words", "pass_key", "refusal_text"]
+__all__ = [
+    "action_text",
+    "combination_text",
+    "in_person_words",
+    "pass_key",
+    "problem_text",
+    "refusal_text",
+]
 
 PREFIX: Final = re.compile(r"^(?:illegal|bad) action (?:'[^']*'|\"[^\"]*\"|\S+): ")
 """The engine's opening, which quotes the action: the person knows what they sent."""
@@ -128,6 +135,25 @@ def refusal_text(lang: str, reason: str) -> str:
     return translate(lang, "tables.refusal.other")
 
 
+PROBLEMS: Final = tuple(
+    (re.compile(pattern), key)
+    for pattern, key in (
+        (r"stopping|shutting down|shut down", "stopping"),
+        (r"did not start|could not start", "not_started"),
+    )
+)
+"""A problem of the table the server tells a seat (English) → ``tables.trouble``."""
+
+
+def problem_text(lang: str, message: str) -> str:
+    """A problem of the table (the server stops, the match did not start…) in ``lang``;
+    one the catalogs do not know by its shape asks the person to reload the page."""
+    for pattern, key in PROBLEMS:
+        if pattern.search(message):
+            return translate(lang, f"tables.trouble.{key}")
+    return translate(lang, "tables.trouble.other")
+
+
 def pass_key(phase: str) -> str:
     """The catalog key of a pass in ``phase``: not declaring is not passing a trick."""
     return "tables.verb.pass_declare" if phase == "declare" else "tables.verb.pass"
@@ -162,7 +188,8 @@ async def in_person_words(
     events: AsyncIterator[tuple[str, dict[str, Any]]], lang: str, family: str
 ) -> AsyncIterator[tuple[str, dict[str, Any]]]:
     """A seat's events with what a person reads in ``lang``: a refusal's ``reason`` (the
-    engine's kept as ``engine_reason``), the ``action`` played when time ran out."""
+    engine's kept as ``engine_reason``), the ``action`` played when time ran out, a
+    problem's ``message`` (the server's kept as ``engine_message``)."""
     phase = ""
     async for name, data in events:
         if name == "decision":
@@ -170,6 +197,9 @@ async def in_person_words(
         elif name == "refused" and data.get("reason"):
             said = refusal_text(lang, data["reason"])
             data = {**data, "reason": said, "engine_reason": data["reason"]}
+        elif name == "problem":
+            said = problem_text(lang, str(data.get("message", "")))
+            data = {**data, "message": said, "engine_message": data.get("message", "")}
         elif name == "timed_out" and data.get("action"):
             data = {**data, "action": action_text(lang, data["action"], family, phase)}
         yield name, data
