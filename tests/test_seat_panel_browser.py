@@ -108,7 +108,9 @@ def test_the_kitty_is_buried_in_one_gesture_with_a_counter(
 
 
 def stored_record_when_over(page: Page, live: Live, table: str) -> dict[str, Any]:
-    """Play the rest of the deal by first listed actions; the stored record."""
+    """Play the rest of the deal by first listed actions, forced ones too; the stored
+    record."""
+    autoplay(page, False)
     while wait_turn(page) == "acting":
         answer_first(page)
     return stored_record(Path(live.store.path), table)
