@@ -112,6 +112,11 @@ def test_a_stored_match_marks_at_every_frame_whose_decision_comes_next(
         assert all(m["clock"] is None for m in shown), "a stored match shows no clock"
         if index == middle:
             shoot(page, f"turn-replay-{name}-{lang}")
+    rows = page.evaluate(
+        "() => [...document.querySelectorAll('#result tbody td.name')].map((n) => n.textContent)"
+    )
+    assert len(set(rows)) == len(rows) == 4, f"the totals tell the players apart: {rows}"
+    shoot(page, f"turn-result-{name}-{lang}")
     facts = page.evaluate(
         "() => [...document.querySelectorAll('#facts .fact')].map((f) => f.textContent)"
     )
