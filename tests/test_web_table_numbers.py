@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 from google.protobuf.json_format import MessageToDict
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bots
 from arena import games
@@ -30,6 +32,7 @@ from arena.replay import replay_entry
 from arena.server.spectate import stored_messages
 from arena.store import Store, StoredMatch
 from arena.web.table import table_view
+from arena.web.table_text import POSITIONS, where_key
 
 VARIANTS = ["guandan", "shengji-1", "shengji-2", "shengji-3", "shengji-4", "sanfu"]
 SAME_NAMES = ["heuristic"] * NUM_SEATS
@@ -273,3 +276,24 @@ def test_a_players_own_page_names_seats_and_teams_from_their_side(walked: Walked
     assert any("heuristic（你）" in line for line in lines)
     assert view["match"]["viewer"] == 1
     assert all(frame["clock"] is None for frame in view["frames"])  # a stored match
+
+
+@given(
+    bottom=st.integers(0, NUM_SEATS - 1),
+    turn=st.sampled_from(["counter-clockwise", "clockwise"]),
+)
+def test_each_seat_has_a_place_of_its_own_and_the_next_player_sits_where_the_turn_goes(
+    bottom: int, turn: str
+) -> None:
+    seats = range(NUM_SEATS)
+    compass = [where_key(seat, bottom, turn, relative=False) for seat in seats]
+    assert sorted(compass) == sorted(POSITIONS) and compass[bottom] == "south"
+    relative = {seat: where_key(seat, bottom, turn, relative=True) for seat in seats}
+    after = (bottom + 1) % NUM_SEATS
+    assert relative[bottom] == "you" and relative[(bottom + 2) % NUM_SEATS] == "partner"
+    assert relative[after] == ("right_next" if turn == "counter-clockwise" else "left_next")
+    assert relative[(bottom + 3) % NUM_SEATS].endswith("_previous")
+    assert all(  # the side said is the side drawn
+        relative[seat].startswith({"west": "left", "east": "right"}.get(compass[seat], ""))
+        for seat in seats
+    )

@@ -112,6 +112,13 @@ def test_a_stored_match_marks_at_every_frame_whose_decision_comes_next(
         assert all(m["clock"] is None for m in shown), "a stored match shows no clock"
         if index == middle:
             shoot(page, f"turn-replay-{name}-{lang}")
+    drawn = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('#felt .seat')].map((seat) =>"
+        " [[...seat.classList].find((c) => c.startsWith('seat-')).slice(5),"
+        " seat.querySelector('.where').textContent]))"
+    )
+    compass = "SWNE" if lang == "en" else "南西北东"
+    assert drawn == dict(zip(("south", "west", "north", "east"), compass, strict=True))
     rows = page.evaluate(
         "() => [...document.querySelectorAll('#result tbody td.name')].map((n) => n.textContent)"
     )
