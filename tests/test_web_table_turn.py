@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
-from browser import WAIT, Live, Played, WebThread, pinned_seed, shoot, wait_until
+from browser import PHONE, WAIT, Live, Played, WebThread, pinned_seed, shoot, wait_until
 
 if TYPE_CHECKING:
     from browser import Pages
@@ -177,3 +177,22 @@ def test_a_players_own_page_marks_the_other_person_to_act_and_names_seats_from_t
     )
     assert "friend" in names and not [n for n in names if n.startswith("person:")]
     play_both(host, friend)
+
+
+def test_on_a_phone_the_seat_to_act_keeps_its_mark_and_name_on_the_felt(
+    pages: Pages, site: WebThread, played: Played
+) -> None:
+    match_id = played.matches["sanfu"]
+    frames = table(site.url, match_id, "zh")["frames"]
+    index = next(f["i"] for f in frames[len(frames) // 2 :] if f["to_act"] is not None)
+    page = pages.open(viewport=PHONE)
+    page.goto(f"{site.url}/matches/{match_id}#f{index}")
+    wait_until(lambda: len(marked(page)) == 1, "the seat to act is marked")
+    boxes = page.evaluate(
+        "() => [...document.querySelectorAll('#felt .seat .plate')].map((plate) => {"
+        " const felt = document.getElementById('felt').getBoundingClientRect();"
+        " const box = plate.getBoundingClientRect();"
+        " return [box.left >= felt.left - 1, box.right <= felt.right + 1]; })"
+    )
+    assert boxes and all(all(inside) for inside in boxes), f"a plate leaves the felt: {boxes}"
+    shoot(page, "turn-replay-sanfu-phone-zh")
