@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from browser import PHONE, Live, Timeline, pinned_seed, shoot, stored_record
-from test_web_seats_browser import click_cards, my_hand, open_table, seat_state, wait_turn
+from test_web_seats_browser import (
+    click_cards,
+    my_hand,
+    open_table,
+    seat_state,
+    wait_turn,
+    with_a_friend,
+)
 
 if TYPE_CHECKING:
     from browser import Pages
@@ -50,9 +57,9 @@ def answer_first(page: Page) -> None:
 
 
 def autoplay(page: Page, on: bool) -> None:
-    box = page.locator("#autoplay")
-    if box.is_checked() != on:
-        box.click()
+    """Forced moves played by themselves, or not (the panel's switch)."""
+    if on != page.locator("#autoplay").is_checked():
+        page.locator("#autoplay").click()
 
 
 def seat_of(live: Live, table: str, player: int = 0) -> int:
@@ -203,14 +210,7 @@ def test_a_second_tab_takes_the_seat_and_the_first_stops(live: Live, pages: Page
 
 
 def test_a_full_tables_invitation_offers_to_watch(live: Live, pages: Pages) -> None:
-    host = pages.open(locale="en-US")
-    table = open_table(host, live, "guandan", ("person", "random", "random"))
-    invite = host.locator("#invite").input_value()
-    friend = pages.open(locale="en-US")
-    friend.goto(invite)
-    friend.fill("input[name=name]", "friend")
-    friend.click("#join-table button[type=submit]")
-    friend.wait_for_url(re.compile(rf".*/tables/{table}"))
+    _, _, table, invite = with_a_friend(live, pages, "en-US")
     late = pages.open(locale="zh-CN")
     late.goto(invite)
     assert late.locator("#table-full").inner_text() == "本桌的座位都已有人。"
@@ -228,7 +228,6 @@ def test_the_end_of_the_match_clears_the_played_cards(live: Live, pages: Pages) 
     match's end and its winner are said."""
     page = pages.open(locale="en-US")
     table = open_table(page, live, "guandan", ("first", "first", "first"))
-    last: list[str] = []
     while wait_turn(page) == "acting":
         request = seat_state(page)[1]
         action = page.locator("#legal .legal-action").first
@@ -240,7 +239,6 @@ def test_the_end_of_the_match_clears_the_played_cards(live: Live, pages: Pages) 
         elif panel(page, "options") != "1":
             action.click()
         until(lambda r=request: seat_state(page)[1] != r or panel(page, "state") != "acting", "")
-        last = cards or last
     assert page.locator("#my-hand .hand-card.selected").count() == 0
     deal = Timeline(stored_record(Path(live.store.path), table)).deal(1)
     assert Counter(my_hand(page)) == Counter(deal.steps[-1].hands[seat_of(live, table)])
@@ -255,7 +253,7 @@ def test_the_end_of_the_match_clears_the_played_cards(live: Live, pages: Pages) 
 def tap_widths(page: Page) -> list[float]:
     """Each card's width left to tap: up to the next card of its row, else its own; a
     point in that strip hits the card itself."""
-    return page.locator("#my-hand").evaluate(
+    widths: list[float] = page.locator("#my-hand").evaluate(
         """(hand) => {
           const cards = [...hand.querySelectorAll('.hand-card')];
           return cards.map((card, i) => {
@@ -268,6 +266,7 @@ def tap_widths(page: Page) -> list[float]:
           });
         }"""
     )
+    return widths
 
 
 @pytest.mark.parametrize(

@@ -97,8 +97,7 @@ def play_by_clicks(page: Page) -> int:
     its own button. The decisions made."""
     made = 0
     request = ""
-    if page.locator("#autoplay").is_checked():
-        page.locator("#autoplay").click()  # every decision by clicks, forced ones too
+    by_clicks(page)
     while wait_turn(page, request) == "acting":
         _, request = seat_state(page)
         if page.locator("#seat").get_attribute("data-phase") == "bury":
@@ -116,6 +115,12 @@ def play_by_clicks(page: Page) -> int:
             action.click()
         made += 1
     return made
+
+
+def by_clicks(page: Page) -> None:
+    """Turn off forced moves played by themselves: every decision waits for a click."""
+    if page.locator("#autoplay").is_checked():
+        page.locator("#autoplay").click()
 
 
 def bury_by_clicks(page: Page) -> None:
@@ -211,16 +216,24 @@ def test_a_reload_mid_deal_takes_the_seat_back(live: Live, pages: Pages) -> None
     assert play_by_clicks(page) > 0
 
 
-def test_two_people_at_a_private_table_see_only_their_own_hands(live: Live, pages: Pages) -> None:
+def with_a_friend(live: Live, pages: Pages, friend_locale: str) -> tuple[Page, Page, str, str]:
+    """A Guandan table opened in English with a friend's seat, the friend (a browser in
+    ``friend_locale``) seated from its invitation: both pages, the table's id and its
+    invitation."""
     host = pages.open(locale="en-US")
     table = open_table(host, live, "guandan", ("person", "random", "random"))
     invite = host.locator("#invite").input_value()
     shoot(host, "seat-waiting")
-    friend = pages.open(locale="zh-CN")
+    friend = pages.open(locale=friend_locale)
     friend.goto(invite)
     friend.fill("input[name=name]", "friend")
     friend.click("#join-table button[type=submit]")
     friend.wait_for_url(re.compile(rf".*/tables/{table}"))
+    return host, friend, table, invite
+
+
+def test_two_people_at_a_private_table_see_only_their_own_hands(live: Live, pages: Pages) -> None:
+    host, friend, table, _ = with_a_friend(live, pages, "zh-CN")
     host.wait_for_selector("#my-hand .hand-card")  # the host's page reloads once started
     friend.wait_for_selector("#my-hand .hand-card")
     host_cards, friend_cards = Counter(my_hand(host)), Counter(my_hand(friend))
@@ -237,6 +250,8 @@ def test_two_people_at_a_private_table_see_only_their_own_hands(live: Live, page
 def play_both(host: Page, friend: Page) -> None:
     """Both play their decisions by their first listed action until the match is over."""
     deadline = time.monotonic() + 4 * WAIT
+    for page in (host, friend):
+        by_clicks(page)
     while not all(seat_state(page)[0] == "over" for page in (host, friend)):
         assert time.monotonic() < deadline, "the deal did not end"
         for page in (host, friend):
