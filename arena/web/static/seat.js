@@ -375,7 +375,7 @@
     panel.dataset.request = state.decision ? state.decision.request_id : "";
     panel.dataset.phase = state.decision ? state.decision.phase : "";
     panel.dataset.options = state.decision ? String(state.decision.legal.length) : "";
-    if (!el.turn || !seat.started) {
+    if (!el.turn || (!seat.started && !state.replaced)) {
       return; // a waiting table's page keeps its own words until it reloads
     }
     if (state.replaced) {
