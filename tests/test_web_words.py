@@ -340,7 +340,7 @@ def test_a_seats_stream_is_said_in_the_page_language() -> None:
     assert events[6][1]["engine_message"] == "something unforeseen"
 
 
-def test_the_person_store_is_a_real_one(people_store: Played, tmp_path: Path) -> None:
+def test_the_person_store_is_a_real_one(people_store: Played) -> None:
     with Store.open(people_store.path, read_only=True) as store:
         assert store.conduct_totals(PERSON).illegal == 6  # stored: the page leaves it out
 
