@@ -62,7 +62,6 @@ def pass_facts(observation: Observation, seats: Iterable[Seat]) -> list[PassFact
     """The facts told by the urgent passes of ``seats`` on their opponents' plays."""
     wanted = set(seats)
     counts = [HAND_SIZE] * NUM_SEATS
-    out: set[Seat] = set()
     table: tuple[Seat, str, int] | None = None  # seat, kind label, value
     found: list[tuple[int, PassFact]] = []
     later: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
@@ -73,8 +72,6 @@ def pass_facts(observation: Observation, seats: Iterable[Seat]) -> list[PassFact
             counts[event.target] += 1
         elif kind == "lead":
             table = None
-        elif kind == "out":
-            out.add(seat)
         elif kind == "play":
             counts[seat] -= len(event.cards)
             later[seat].extend(event.cards)
