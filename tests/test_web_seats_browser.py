@@ -69,7 +69,9 @@ def wait_turn(page: Page, after: str = "") -> str:
 
 
 def click_cards(page: Page, cards: list[str]) -> None:
-    """Select ``cards`` in the hand by clicking them (each copy a card of its own)."""
+    """Select ``cards`` in the hand by clicking them (each copy a card of its own), each
+    at its top left corner: on a phone the hand's rows overlap, and a selected card
+    raised from the row below covers the middle of the card above it."""
     taken: set[str] = set()
     for card in cards:
         buttons = page.locator(f"#my-hand .hand-card[data-card='{card}']")
@@ -78,7 +80,7 @@ def click_cards(page: Page, cards: list[str]) -> None:
             position = button.get_attribute("data-index") or ""
             if position not in taken:
                 taken.add(position)
-                button.click()
+                button.click(position={"x": 6, "y": 8})
                 break
 
 
