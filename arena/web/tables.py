@@ -93,7 +93,9 @@ def _viewer(params: Mapping[str, str]) -> int | None:
     if text is None or text == "":
         return None
     if text not in ("0", "1", "2", "3"):
-        raise BadParameter("viewer", text, "must be a player from 0 to 3", "number", high=3)
+        raise BadParameter(
+            "viewer", text, "must be a player from 0 to 3", "number", low=0, high=3
+        )
     return int(text)
 
 
