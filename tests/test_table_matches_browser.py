@@ -63,7 +63,7 @@ from test_web_seats_browser import click_cards
 from arena.games import family_of
 from arena.games.base import team_of
 from arena.plural import counted
-from arena.web.i18n import translate
+from arena.web.i18n import catalog, translate, variant_name
 
 if TYPE_CHECKING:
     from browser import Pages
@@ -101,6 +101,8 @@ class Plan:
     size: str
     deals: str
     seed: int
+    tabs: bool = False
+    """Whether the seat is opened in a second tab midway (the newer takes it)."""
 
     @property
     def name(self) -> str:
@@ -113,7 +115,7 @@ PLANS = [
     Plan("shengji-2", "en", "desktop", "1", 5),
     Plan("shengji-2", "zh", "phone", "1", 6),
     Plan("sanfu", "zh", "desktop", "1", 5),
-    Plan("sanfu", "en", "phone", "1", 6),
+    Plan("sanfu", "en", "phone", "1", 6, tabs=True),
 ]
 
 
@@ -128,6 +130,8 @@ class Played:
     snapshots: list[tuple[dict[str, Any], dict[str, Any] | None]] = field(default_factory=list)
     """At each decision: what the page drew, the decision's data."""
     seen: list[dict[str, Any]] = field(default_factory=list)
+    seen_before: list[dict[str, Any]] = field(default_factory=list)
+    """What a page received before a newer tab took the seat."""
     click_ms: list[float] = field(default_factory=list)
     shots: set[str] = field(default_factory=set)
     refused: bool = False
@@ -231,9 +235,29 @@ def bury_at_once(page: Page, plan: Plan, decision: dict[str, Any], played: Playe
     page.click("#send")
 
 
-def play_match(page: Page, plan: Plan, played: Played) -> None:
+def new_tab(page: Page, pages: Pages, played: Played) -> Page:
+    """The seat opened again in a second tab: the new page takes it, the older says so
+    and stops. The new page; what the older received is kept."""
+    newer = page.context.new_page()
+    newer.on("pageerror", lambda error: pages.errors.append(f"{newer.url}: {error}"))
+    newer.goto(page.url.split("#")[0])
+    page.wait_for_function("() => document.getElementById('seat').dataset.state === 'replaced'")
+    said = page.locator("#turn").inner_text()
+    assert (
+        said
+        == page.evaluate("JSON.parse(document.getElementById('seat-words').textContent)")[
+            "replaced"
+        ]
+    ), said
+    played.seen_before.extend(page.evaluate("window.arenaSeen"))
+    played.served.extend(newer.evaluate(FRAMES))
+    page.close()
+    return newer
+
+
+def play_match(page: Page, pages: Pages, plan: Plan, played: Played) -> Page:
     """Every decision answered by clicks until the match is over (a forced move left to
-    the page, which plays it by itself)."""
+    the page, which plays it by itself); the page the match ended on."""
     request = ""
     first = True
     buried = False
@@ -241,9 +265,12 @@ def play_match(page: Page, plan: Plan, played: Played) -> None:
         page.wait_for_function(NEXT_TURN, arg=request)
         now = page.evaluate(OPEN_DECISION)
         if now["state"] == "over":
-            return
+            return page
         request, decision = now["request"], now["decision"]
         assert decision is not None, f"the page acts on {request}, its stream told of none"
+        if plan.tabs and not first and not played.seen_before:
+            page, request = new_tab(page, pages, played), ""
+            continue  # the newer page is asked the same decision again
         if decision["phase"] == "bury" and buried:
             continue  # the gesture's cards are sent by the page, one decision each
         if len(decision["legal"]) == 1 and decision.get("complete") is not False:
@@ -304,12 +331,27 @@ def tribute_in_both_languages(page: Page, plan: Plan, played: Played) -> None:
     shots(page, plan, "tribute", played)
     other = "en" if plan.lang == "zh" else "zh"
     page.click(f".lang-switch a[data-lang={other}]")
-    page.wait_for_function(f"document.documentElement.lang === '{other}'")
+    page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=other)
     page.locator("#table").wait_for()
     assert look_back_at(page, played, ("tribute",))
     moment = page.locator("#moment")
     assert moment.get_attribute("data-kind") == "tribute"
     shots(page, Plan(plan.variant, other, plan.size, plan.deals, plan.seed), "tribute", played)
+
+
+def words_of_the_other_language(lang: str, played: Played) -> set[str]:
+    """What the felt and the panel said, at any decision, in the other language: a
+    Chinese character on an English page, a sentence of the English catalog on a Chinese
+    one (the players' names are ASCII either way)."""
+    texts = [shown["feltText"] + "\n" + shown["panelText"] for shown, _ in played.snapshots]
+    if lang == "en":
+        return {ch for text in texts for ch in text if "\u4e00" <= ch <= "\u9fff"}
+    english = {
+        text
+        for key, text in catalog("en").items()
+        if key.startswith("table") and "{" not in text and " " in text and len(text) >= 8
+    }
+    return {text for text in english if any(text in said for said in texts)}
 
 
 # -- checking ----------------------------------------------------------------------------------
@@ -526,13 +568,15 @@ def test_a_whole_match_is_played_by_clicks_and_shows_only_what_it_may(
 ) -> None:
     pinned_seed(monkeypatch, plan.seed)
     page = pages.open(SIZES[plan.size], locale="zh-CN" if plan.lang == "zh" else "en-US")
-    page.add_init_script(RECORD_STREAMS)
+    page.context.add_init_script(RECORD_STREAMS)
     played = Played()
     played.table = open_table(page, live, plan)
     assert page.evaluate("document.documentElement.lang") == plan.lang
+    heading = page.locator("#table h1").inner_text()
+    assert heading.startswith(variant_name(plan.lang, plan.variant)), heading
     played.html = page.context.request.get(page.url).text()
     played.served = page.evaluate(FRAMES)
-    play_match(page, plan, played)
+    page = play_match(page, pages, plan, played)
 
     # the end of the match: the panel says so and is cleared, the felt shows the result
     page.locator("#seat-over").wait_for(state="visible")
@@ -543,7 +587,7 @@ def test_a_whole_match_is_played_by_clicks_and_shows_only_what_it_may(
     page.locator("#result").scroll_into_view_if_needed()
     shots(page, plan, "end", played)
     wait_until(lambda: live.store.match(played.table) is not None, "the match stored")
-    played.seen = page.evaluate("window.arenaSeen")
+    played.seen = [*played.seen_before, *page.evaluate("window.arenaSeen")]
     record = stored_record(Path(live.store.path), played.table)
     assert record["players"][0] == "person:tester"
     figures = Figures(record)
@@ -559,6 +603,8 @@ def test_a_whole_match_is_played_by_clicks_and_shows_only_what_it_may(
 
     assert played.snapshots, "the person made no decision"
     assert all(shown["lang"] == plan.lang for shown, _ in played.snapshots)
+    foreign = words_of_the_other_language(plan.lang, played)
+    assert not foreign, f"{plan.name}: words of the other language: {sorted(foreign)[:8]}"
     if plan.size == "phone":  # every card wide enough to tap (Infinity: no card, null)
         narrow = [s["cardWidth"] for s, _ in played.snapshots if (s["cardWidth"] or 99) < CARD_PX]
         assert not narrow, f"cards of the hand drawn {min(narrow):.0f} px wide on a phone"
