@@ -48,6 +48,7 @@ from arena.chance import derive_seed
 from arena.games.base import PASS, Action, Game, Observation, Outcome, State, team_of
 from arena.match import Policy
 from bots.determinize import Determinizer, SampleError, determinizer, game_for
+from bots.determinize.guandan_passes import fewest_rival_cards
 from bots.heuristic import HeuristicBot, family_of
 from bots.sanfu.actions import pattern_of
 
@@ -59,6 +60,8 @@ __all__ = [
     "DEFAULT_MARGIN",
     "DEFAULT_REACH",
     "DEFAULT_SAMPLES",
+    "DEFAULT_URGENT",
+    "DEFAULT_URGENT_SAMPLES",
     "Budget",
     "SearchBot",
     "SearchStats",
@@ -77,10 +80,19 @@ DEFAULT_REACH: Mapping[str, int] = {
     "shengji-3": 18,
 }
 """Per variant (or game family): most cards in hand for a play to be searched (0: any
-play is). The end of a deal is where whole-deal rollouts are short and where the
-search finds most of its gain; earlier plays are the rollout policy's choice. Set so
+play is; see also :data:`DEFAULT_URGENT`). The end of a deal is where whole-deal
+rollouts are short and where the search finds most of its gain; earlier plays are the
+rollout policy's choice. Set so
 that a decision costs at most 20 ms on average over whole deals (``arena bench bots
 --bots search``)."""
+DEFAULT_URGENT: Mapping[str, int] = {"guandan": 0, "sanfu": 0, "shengji": 0}
+"""Per variant (or game family): a play beyond ``reach`` is searched all the same
+while an opponent holds at most this many cards (0: never), with
+:data:`DEFAULT_URGENT_SAMPLES` deals — the plays that decide whether an opponent
+goes out first."""
+DEFAULT_URGENT_SAMPLES: Mapping[str, int] = {"guandan": 4, "sanfu": 4, "shengji": 4}
+"""Per variant (or game family): deals drawn for every candidate of a play searched
+only because an opponent is close to going out (longer rollouts: fewer of them)."""
 DEFAULT_EARLY: Mapping[str, int] = {"guandan": 0, "sanfu": 0, "shengji": 0, "shengji-1": 1}
 """Per variant (or game family): 1 if the decisions before the play are searched
 (Shengji's declaring and burying, Guandan's tribute) whatever the hand, else 0."""
@@ -131,6 +143,10 @@ class Budget(NamedTuple):
     """Whether the decisions before the play (declaring, burying, tribute) are searched."""
     infer: bool = False
     """Whether the drawn deals read the opponents' plays as the heuristic's."""
+    urgent: int = 0
+    """Most cards an opponent holds for a play beyond ``reach`` to be searched (0: never)."""
+    urgent_samples: int = 0
+    """Deals drawn for every candidate of such a play."""
 
     @property
     def rollouts(self) -> int:
@@ -149,6 +165,10 @@ def _for_game(table: Mapping[str, int], game: str) -> int:
 def _itself(action: Action) -> Hashable:
     return action
 
+
+_FEWEST: dict[str, Callable[[Observation], int]] = {"guandan": fewest_rival_cards}
+"""Per family, the fewest cards an opponent of the observing seat holds (families
+without an entry never search a play beyond ``reach``)."""
 
 _ALIKE: dict[str, Callable[[Action], Hashable]] = {"sanfu": pattern_of}
 """Per family, what tells two actions apart as candidates (default: the action)."""
@@ -247,6 +267,8 @@ class SearchBot:
         reach: int | None = None,
         early: int | None = None,
         infer: int | None = None,
+        urgent: int | None = None,
+        urgent_samples: int | None = None,
         win: float = 0.0,
     ) -> None:
         if (samples is not None and samples < 1) or candidates < 1:
@@ -259,6 +281,10 @@ class SearchBot:
             raise ValueError(f"horizon must be >= 0 (0: to the deal's end), got {horizon}")
         if reach is not None and reach < 0:
             raise ValueError(f"reach must be >= 0 (0: any hand), got {reach}")
+        if urgent is not None and urgent < 0:
+            raise ValueError(f"urgent must be >= 0 (0: never), got {urgent}")
+        if urgent_samples is not None and urgent_samples < 1:
+            raise ValueError(f"urgent_samples must be >= 1, got {urgent_samples}")
         if settle < 1:
             raise ValueError(f"settle must be >= 1, got {settle}")
         self._seed = seed
@@ -274,6 +300,8 @@ class SearchBot:
         self.reach = reach
         self.early = early
         self.infer = infer
+        self.urgent = urgent
+        self.urgent_samples = urgent_samples
         self.win = win
         self.settle = settle
         self._games: dict[str, Game] = {}
@@ -289,7 +317,26 @@ class SearchBot:
         reach = _for_game(DEFAULT_REACH, game) if self.reach is None else self.reach
         early = bool(_for_game(DEFAULT_EARLY, game) if self.early is None else self.early)
         infer = bool(_for_game(DEFAULT_INFER, game) if self.infer is None else self.infer)
-        return Budget(samples, most, horizon, self.candidates, reach, early, infer)
+        urgent = _for_game(DEFAULT_URGENT, game) if self.urgent is None else self.urgent
+        few = self.urgent_samples
+        few = _for_game(DEFAULT_URGENT_SAMPLES, game) if few is None else few
+        budget = Budget(samples, most, horizon, self.candidates, reach, early, infer)
+        return budget._replace(urgent=urgent, urgent_samples=min(few, samples))
+
+    def _searched(self, observation: Observation, budget: Budget) -> Budget | None:
+        """The budget of a decision, or ``None`` if it plays the rollout policy's
+        choice unsearched: a play beyond ``reach`` is searched with ``urgent_samples``
+        deals (at most ``EXTEND`` times as many in all) while an opponent is close to
+        going out, else not."""
+        if observation.phase != "play":
+            return budget if budget.early else None
+        if not budget.reach or len(observation.hand) <= budget.reach:
+            return budget
+        fewest = _FEWEST.get(family_of(observation.game))
+        if not budget.urgent or fewest is None or fewest(observation) > budget.urgent:
+            return None
+        few = budget.urgent_samples
+        return budget._replace(samples=few, max_samples=min(budget.max_samples, EXTEND * few))
 
     def _game(self, observation: Observation) -> Game:
         game = self._games.get(observation.game)
@@ -312,10 +359,8 @@ class SearchBot:
             return legal[0]
         seed = derive_seed(self._seed, "search", _observation_key(observation))
         guide = _as_action(self._rollout(seed).act(observation))
-        budget = self.budget(observation.game)
-        if observation.phase != "play" and not budget.early:
-            return guide
-        if observation.phase == "play" and budget.reach and len(observation.hand) > budget.reach:
+        budget = self._searched(observation, self.budget(observation.game))
+        if budget is None:
             return guide
         choices = self._candidates(observation, guide, seed)
         if len(choices) == 1:

@@ -17,6 +17,7 @@ from arena.chance import derive_seed
 from arena.games.base import NUM_SEATS, PASS, Action, Observation, State, team_of
 from arena.match import Policy, play_match
 from bots.determinize import sample_state
+from bots.determinize.guandan_passes import fewest_rival_cards
 from bots.heuristic import HeuristicBot
 from bots.sanfu.actions import pattern_of
 from bots.search import (
@@ -26,6 +27,8 @@ from bots.search import (
     DEFAULT_INFER,
     DEFAULT_REACH,
     DEFAULT_SAMPLES,
+    DEFAULT_URGENT,
+    DEFAULT_URGENT_SAMPLES,
     EXTEND,
     SearchBot,
     _observation_key,
@@ -130,12 +133,13 @@ def test_registered_with_its_games_default_budget(variant: str) -> None:
     assert isinstance(bot, SearchBot)
     assert (bot.candidates, bot.max_seconds) == (DEFAULT_CANDIDATES, None)
     family = variant.split("-")[0]
-    samples, horizon, reach, early, infer = (
-        table.get(variant, table[family])
-        for table in (DEFAULT_SAMPLES, DEFAULT_HORIZON, DEFAULT_REACH, DEFAULT_EARLY, DEFAULT_INFER)
-    )
+    tables = (DEFAULT_SAMPLES, DEFAULT_HORIZON, DEFAULT_REACH, DEFAULT_EARLY, DEFAULT_INFER)
+    samples, horizon, reach, early, infer = (table.get(variant, table[family]) for table in tables)
+    urgent, few = (t.get(variant, t[family]) for t in (DEFAULT_URGENT, DEFAULT_URGENT_SAMPLES))
     budget = bot.budget(variant)
-    assert budget == (samples, EXTEND * samples, horizon, DEFAULT_CANDIDATES, reach, early, infer)
+    most = EXTEND * samples
+    assert budget[:7] == (samples, most, horizon, DEFAULT_CANDIDATES, reach, early, infer)
+    assert (budget.urgent, budget.urgent_samples) == (urgent, min(few, samples))
     assert budget.rollouts == samples * DEFAULT_CANDIDATES + 2 * (EXTEND - 1) * samples
 
 
@@ -564,7 +568,7 @@ def test_a_budgets_parameters_given_replace_the_games_defaults() -> None:
     tuned = bots.make("search:horizon=5,samples=3", 1)
     assert isinstance(tuned, SearchBot)
     expected = (3, 3 * EXTEND, 5, DEFAULT_CANDIDATES, DEFAULT_REACH["guandan"], False, True)
-    assert tuned.budget("guandan") == expected
+    assert tuned.budget("guandan")[:7] == expected
     assert not SearchBot(1, infer=0).budget("guandan").infer
     assert SearchBot(1, max_samples=20).budget("guandan").max_samples == 20
     assert SearchBot(1, max_samples=2).budget("guandan").max_samples == DEFAULT_SAMPLES["guandan"]
@@ -598,6 +602,47 @@ def test_a_hand_beyond_the_reach_plays_the_policys_choice_unsearched() -> None:
         assert searched >= 1
     with pytest.raises(ValueError, match="reach"):
         SearchBot(0, reach=-1)
+
+
+def close_bot(urgent: int) -> SearchBot:
+    """A Guandan search of 14 cards or fewer, or 2 deals while an opponent is close to out."""
+    return SearchBot(3, rollout=HeuristicBot, reach=14, urgent=urgent, urgent_samples=2)
+
+
+def test_a_play_beyond_the_reach_is_searched_while_an_opponent_is_close_to_out() -> None:
+    """GD-12: a Guandan play with more than ``reach`` cards in hand is searched, with
+    ``urgent_samples`` deals, while an opponent holds ``urgent`` cards or fewer (read
+    from the public plays and tributes); otherwise it is the rollout policy's choice.
+    Other families never search beyond the reach."""
+    urgent, searched, skipped = 10, 0, 0
+    for seed in (5, 9):
+        for state, observation in decisions("guandan", seed, every=2):
+            if observation.phase != "play" or len(observation.hand) <= 14:
+                continue
+            rivals = [len(state.hand(s)) for s in range(NUM_SEATS)]
+            rivals = [n for s, n in enumerate(rivals) if team_of(s) != team_of(observation.seat)]
+            assert fewest_rival_cards(observation) == min(n for n in rivals if n > 0)
+            bot = close_bot(urgent)
+            action = bot.act(observation)
+            assert action in observation.legal_actions
+            if fewest_rival_cards(observation) > urgent:
+                assert action == HeuristicBot(bot_seed(3, observation)).act(observation)
+                assert (bot.last.searched, bot.last.rollouts) == (0, 0)
+                skipped += 1
+            elif bot.last.searched:
+                assert bot.last.samples + bot.last.failed_samples <= EXTEND * 2
+                assert close_bot(urgent).act(observation) == action
+                searched += 1
+    assert searched >= 1 and skipped >= 1
+    for _, observation in itertools.islice(decisions("shengji-2", 4, every=2), 12):
+        bot = SearchBot(3, samples=2, rollout=RandomBot, reach=1, urgent=100, early=0)
+        bot.act(observation)
+        assert (bot.last.searched, bot.last.rollouts) == (0, 0)
+    assert SearchBot(0, samples=3, urgent_samples=6).budget("guandan").urgent_samples == 3
+    with pytest.raises(ValueError, match="urgent"):
+        SearchBot(0, urgent=-1)
+    with pytest.raises(ValueError, match="urgent_samples"):
+        SearchBot(0, urgent_samples=0)
 
 
 def test_early_decisions_are_searched_when_early_says_so() -> None:

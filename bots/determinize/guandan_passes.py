@@ -32,7 +32,7 @@ from arena.games.guandan.combos import (
     wild_card,
 )
 
-__all__ = ["PassFact", "breaks", "pass_facts", "refused_singles"]
+__all__ = ["PassFact", "breaks", "fewest_rival_cards", "pass_facts", "refused_singles"]
 
 HAND_SIZE = 27
 URGENT_TABLE = 6
@@ -91,6 +91,20 @@ def pass_facts(observation: Observation, seats: Iterable[Seat]) -> list[PassFact
         fact = fact._replace(later=tuple(later[fact.seat][start:]))
         facts.append(fact)
     return facts
+
+
+def fewest_rival_cards(observation: Observation) -> int:
+    """The fewest cards an opponent of the observing seat still holds (one out: the
+    other; both out: :data:`HAND_SIZE`), counted from the public events."""
+    counts = [HAND_SIZE] * NUM_SEATS
+    for event in observation.events:
+        if event.kind in ("tribute", "return"):
+            counts[event.seat] -= 1
+            counts[event.target] += 1
+        elif event.kind == "play":
+            counts[event.seat] -= len(event.cards)
+    rivals = [counts[s] for s in range(NUM_SEATS) if team_of(s) != team_of(observation.seat)]
+    return min((n for n in rivals if n > 0), default=HAND_SIZE)
 
 
 def refused_singles(facts: Sequence[PassFact], level: int) -> dict[Seat, frozenset[Card]]:
