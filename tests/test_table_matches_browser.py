@@ -1,21 +1,30 @@
 """Whole matches played by a person in a real browser (Debian's Chromium, driven by
-Playwright), one per game and language, at a desktop's and a phone's size: a table
-opened from the form, every decision answered by clicks until the match is over.
+Playwright): Guandan (three deals: a tribute), Shengji with two decks (the person
+declares, then buries the kitty in one gesture against its counter) and sanfu, each in
+both languages, one at a desktop's size and one at a phone's: a table opened from the
+form, every decision answered by clicks until the match is over (a forced move left to
+the page, which plays it by itself; one match opens the seat in a second tab midway).
 
 At every decision the page is read (the felt's frame, its numbers, its cards and text,
-the seat's hand); every event of the felt's stream and of the seat's own is kept as the
-page received it. Once the match is stored its record is re-played by the engine, and
+whose turn it marks, the seat's hand); every event of the felt's stream and of the
+seat's own is kept as the page received it. Once the match is stored its record is
+re-played by the engine, and
 - every card the felt's frames, the streams and the page showed was public at that
   moment (the hidden-card checker of ``test_web_hidden.py``), the seat's own cards
   aside in the seat's panel and stream;
 - the numbers on the felt (levels, points, card counts, match totals), in every frame
   and on the page at every decision, are the engine's at that frame;
-- the hand in the panel is the seat's hand at that decision;
-- the end of the match is shown: the felt's result with the stored totals, the panel's
-  end.
+- the seat a frame marks to act is the engine's, and at each decision the felt marks
+  the person's seat, its clock running;
+- the hand in the panel is the seat's hand at that decision, its cards wide enough to
+  tap on a phone;
+- the words are the page's language's;
+- the end of the match is shown: the felt's result with the stored totals, the panel
+  cleared and saying the teams' totals.
 Screenshots (``build/screenshots/match-*``) of each game's first decision, Guandan's
-tribute, a Shengji kitty burial, a refused play and the match's end, at both sizes.
-The time from a click on an action to the next decision's buttons is printed per game.
+tribute (in both languages, by the page's language switch), a Shengji kitty burial, a
+refused play and the match's end, each at both sizes. The time from a click on an
+action to the next decision being clickable is printed per match (``pytest -s``).
 """
 
 from __future__ import annotations
