@@ -291,6 +291,7 @@ def play_match(page: Page, pages: Pages, plan: Plan, played: Played) -> Page:
         shown = page.evaluate(SNAPSHOT)
         played.snapshots.append((shown, decision))
         if first:
+            assert page.locator("#autoplay").is_checked(), "forced moves are not played by default"
             shots(page, plan, "first-decision", played)
         if decision["phase"] == "bury":
             bury_at_once(page, plan, decision, played)
