@@ -199,6 +199,24 @@ def test_whose_turn_is_the_engines_at_every_frame(walked: Walked) -> None:
     assert checked > 20
 
 
+def test_every_frame_awaiting_a_decision_marks_the_seat_to_act(walked: Walked) -> None:
+    """A deal's start, Shengji's dealing, Guandan's tribute, each step of a batch: where
+    the engine awaits a decision after the frame's events, the frame marks a seat; only
+    a deal's result and its last play's frames mark no one."""
+    results = {d["last"] for d in walked.view["deals"]}
+    marked = 0
+    for frame in walked.view["frames"]:
+        if frame["i"] in results:
+            continue
+        after = min(s for d, s in walked.after if d == frame["deal"] and s >= frame["seq"])
+        engine = walked.after[(frame["deal"], after)][-1]
+        if engine.to_act is None:
+            continue  # the deal is over once this frame's events are
+        assert frame["to_act"] is not None, f"frame {frame['i']} marks no one to act"
+        marked += 1
+    assert marked > 20
+
+
 def test_counts_points_and_levels_are_the_engines_at_every_frame(walked: Walked) -> None:
     game = walked.record.game.split("-")[0]
     firsts = {d["first"] for d in walked.view["deals"]}

@@ -212,6 +212,11 @@ class TableFold:
         self.labels: dict[str, str] = {}
         self.last: dict[str, Any] | None = None
         """The newest frame drawn (a ``turn`` message completes it)."""
+        self.awaiting: list[dict[str, Any]] = []
+        """The deal's frames since its last decision, awaiting the next one's seat (a
+        deal's start, Shengji's dealing, the frames of one decision's events)."""
+        self.first_awaiting = 0
+        """The first frame the newest ``turn`` message completed."""
 
     @property
     def header(self) -> dict[str, Any]:
@@ -313,6 +318,7 @@ class TableFold:
             raise ValueError("a deal_started message before the match's header")
         view = VIEWS.get(self.match.game, DealView)
         self.deal = view(self.words, self.match, started)
+        self.awaiting = []
         self.deals.append(
             {"number": self.deal.number, "first": self.count, "last": self.count, "summary": ""}
         )
@@ -323,9 +329,12 @@ class TableFold:
         deal = self._current()
         frames: list[dict[str, Any]] = []
         for step in split_steps(events):
-            if frames:
-                frames[-1]["to_act"] = _actor(step)  # the next decision, in the same batch
-            done = deal.apply(step, _actor(step))
+            actor = _actor(step)
+            if actor is not None:  # the next decision, in the same batch
+                for frame in self.awaiting:
+                    frame["to_act"] = actor
+                self.awaiting = []
+            done = deal.apply(step, actor)
             last = step[-1]
             self.seq = int(last.get("seq", self.seq))
             hands = None
@@ -337,29 +346,39 @@ class TableFold:
     def _turn(self, turn: Mapping[str, Any]) -> None:
         """Whose decision comes after the newest frame (and, live, the time it has)."""
         frame = self.last
+        if frame is not None:
+            self.first_awaiting = int(frame["i"])
         if frame is None or self.deal is None or int(turn.get("deal", 0)) != self.deal.number:
             return
         if any(line.get("kind") == "deal_result" for line in frame.get("log") or ()):
             return  # the deal is over
-        frame["to_act"] = int(turn.get("seat", 0))
-        frame["phase"] = str(turn.get("phase", "")) or None
         decision, bank = int(turn.get("decision_ms", 0)), int(turn.get("time_bank_ms", 0))
+        waiting = self.awaiting or [frame]  # the newest frame is the last of them
+        self.first_awaiting = int(waiting[0]["i"])
+        for each in waiting:
+            each["to_act"] = int(turn.get("seat", 0))
+            each["phase"] = str(turn.get("phase", "")) or None
         frame["clock"] = {"decision_ms": decision, "bank_ms": bank} if decision or bank else None
+        self.awaiting = []
 
     @property
     def turn(self) -> dict[str, Any] | None:
         """The newest frame's number and whose turn it shows (a live stream sends it when
-        a ``turn`` message completes a frame already sent)."""
+        a ``turn`` message completes a frame already sent); ``first``: the first frame
+        it completes (the frames since the last decision, sent before it was known)."""
         frame = self.last
         if frame is None:
             return None
-        return {key: frame.get(key) for key in ("i", "deal", "seq", "to_act", "phase", "clock")}
+        turn = {key: frame.get(key) for key in ("i", "deal", "seq", "to_act", "phase", "clock")}
+        turn["first"] = self.first_awaiting
+        return turn
 
     def _deal_result(self, result: Mapping[str, Any]) -> list[dict[str, Any]]:
         deal = self._current()
         totals = [int(t) for t in result.get("totals") or ()]
         if len(totals) == NUM_SEATS:
             self.totals = totals
+        self.awaiting = []  # the deal is over: no decision awaited
         step = deal.result(result)
         self.deals[-1]["summary"] = step.moment["text"] if step.moment else ""
         hands = None if self.revealed is None else self.revealed.end(deal.number)
@@ -397,6 +416,7 @@ class TableFold:
         frame = deal.frame(self.count, self.seq, step, self.totals, hands)
         frame.update(to_act=None, phase=None, clock=None)
         self.last = frame
+        self.awaiting.append(frame)
         self.deals[-1]["last"] = self.count
         self.count += 1
         return frame

@@ -571,6 +571,7 @@
       });
       el.lastTrick.hidden = false;
     } else {
+      el.lastTrick.querySelector(".trick").replaceChildren(); // no earlier deal's cards kept
       el.lastTrick.hidden = true;
     }
     drawFacts(frame);
@@ -649,11 +650,16 @@
     if (!frame || frame.deal !== turn.deal) {
       return;
     }
-    frame.to_act = turn.to_act;
-    frame.phase = turn.phase;
+    // the frames since the last decision were sent before whose turn it is was known
+    for (let i = Math.min(turn.first ?? turn.i, turn.i); i <= turn.i; i += 1) {
+      if (frames[i] && frames[i].deal === turn.deal) {
+        frames[i].to_act = turn.to_act;
+        frames[i].phase = turn.phase;
+      }
+    }
     frame.clock = turn.clock;
     state.clockFrame = null; // the clock restarts from what this turn says
-    if (state.index === turn.i) {
+    if (state.index >= Math.min(turn.first ?? turn.i, turn.i) && state.index <= turn.i) {
       draw(state.index); // redrawn in place, nothing animated
     }
   }
