@@ -908,6 +908,12 @@
     return undefined;
   }
 
+  /** The query naming the player whose own page it is (seats named from them), if any. */
+  function viewerParam() {
+    const viewer = view.match && typeof view.match.viewer === "number" ? view.match.viewer : null;
+    return viewer === null ? "" : `&viewer=${viewer}`;
+  }
+
   /** Fetch a deal's frames once (again after a failure); resolves when they are held. */
   function loadDeal(number) {
     if (number === undefined) {
@@ -916,7 +922,7 @@
     if (!state.fetching.has(number)) {
       const id = encodeURIComponent(root.dataset.match);
       const lang = encodeURIComponent(root.dataset.lang || "");
-      const fetched = fetch(`/api/matches/${id}/table?deal=${number}&lang=${lang}`, {
+      const fetched = fetch(`/api/matches/${id}/table?deal=${number}&lang=${lang}${viewerParam()}`, {
         headers: { accept: "application/json" },
       })
         .then((response) => {
@@ -1017,8 +1023,7 @@
   function connect() {
     const id = encodeURIComponent(root.dataset.match);
     const lang = encodeURIComponent(root.dataset.lang || "");
-    const viewer = view.match && typeof view.match.viewer === "number" ? `&viewer=${view.match.viewer}` : "";
-    const url = `/api/matches/${id}/live?lang=${lang}&after=${lastSeq()}${viewer}`;
+    const url = `/api/matches/${id}/live?lang=${lang}&after=${lastSeq()}${viewerParam()}`;
     const source = new EventSource(url);
     state.source = source;
     source.addEventListener("open", () => {
