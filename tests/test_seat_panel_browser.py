@@ -287,3 +287,85 @@ def test_a_phone_holds_the_hand_on_the_first_screen(
     assert len(widths) == len(my_hand(page)) >= 27
     assert min(widths) >= 36, widths
     shoot(page, f"seat-phone-{variant}-{lang}", full_page=False)
+
+
+DESKTOP_SMALL = {"width": 1280, "height": 800}
+"""A laptop's screen: the felt gives up room so that the decision fits on it."""
+
+OUT_OF_VIEW = """(trick) => {
+  const height = window.innerHeight, width = window.innerWidth;
+  const parts = [...document.querySelectorAll('#my-hand .hand-card')]
+    .map((card) => [`card ${card.dataset.card}`, card]);
+  for (const button of document.querySelectorAll(
+      '#send, #clear, #hint, #seat-count:not([hidden]), #reading, #legal .legal-action')) {
+    parts.push([`button ${button.id || button.dataset.action}`, button]);
+  }
+  if (trick) parts.push(['the trick', document.getElementById('trick')]);
+  return parts.filter(([, node]) => {
+    const box = node.getBoundingClientRect();
+    return box.top < 0 || box.left < 0 || box.bottom > height || box.right > width;
+  }).map(([name, node]) => {
+    const box = node.getBoundingClientRect();
+    return `${name} at ${Math.round(box.top)}..${Math.round(box.bottom)}`;
+  });
+}"""
+"""What of the open decision lies outside the window: a card of the hand, an action's
+button, the counter, the selection's reading, the felt's trick (when asked)."""
+
+HIDDEN_CORNERS = """(hand) => [...hand.querySelectorAll('.hand-card')].filter((card) => {
+  const box = card.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + 8, box.top + 10);
+  return !hit || hit.closest('.hand-card') !== card;
+}).map((card) => card.dataset.card)"""
+"""The cards whose top left corner (where the rank is written) another card covers."""
+
+
+def at_the_kitty(page: Page) -> None:
+    """Any declaration asked for declined until the dealer buries the kitty (33 cards)."""
+    while panel(page, "phase") != "bury":
+        request = seat_state(page)[1]
+        page.locator("#legal .legal-action[data-action='pass']").click()
+        assert wait_turn(page, request) == "acting"
+    assert len(my_hand(page)) == 25 + KITTY
+
+
+@pytest.mark.parametrize(
+    ("variant", "size", "lang"),
+    [
+        ("guandan", "desktop", "en"),
+        ("guandan", "desktop", "zh"),
+        ("guandan", "phone", "en"),
+        ("shengji-2", "desktop", "zh"),
+        ("shengji-2", "phone", "zh"),
+        ("shengji-2", "phone", "en"),
+    ],
+)
+def test_a_decision_fits_on_the_screen(
+    live: Live, pages: Pages, monkeypatch: pytest.MonkeyPatch, variant: str, size: str, lang: str
+) -> None:
+    """At a decision every card of the hand and every action's button are in the window
+    (Guandan's 27 cards, the Shengji dealer's 33 at the kitty), on a laptop the felt's
+    trick too; a selected card hides no other card's corner; cards stay wide enough to
+    tap on a phone."""
+    pinned_seed(monkeypatch, 5)  # Shengji: the person deals
+    viewport = PHONE if size == "phone" else DESKTOP_SMALL
+    page = pages.open(viewport=viewport, locale="zh-CN" if lang == "zh" else "en-US")
+    open_table(page, live, variant, ("first", "first", "first"))
+    in_language(page, lang)
+    wait_turn(page)
+    if variant == "shengji-2":
+        at_the_kitty(page)
+    else:
+        assert len(my_hand(page)) == 27
+    page.wait_for_timeout(300)  # the page brings the decision into view
+    outside = page.evaluate(OUT_OF_VIEW, size == "desktop")
+    assert not outside, outside
+    click_cards(page, my_hand(page)[::4][:KITTY])  # raised cards across the rows
+    if variant == "guandan":  # what the selection reads as, beside the buttons
+        page.locator("#reading[data-read='true']").wait_for()
+    outside = page.evaluate(OUT_OF_VIEW, size == "desktop")
+    assert not outside, outside
+    assert page.locator("#my-hand").evaluate(HIDDEN_CORNERS) == []
+    if size == "phone":
+        assert min(tap_widths(page)) >= 36
+    shoot(page, f"seat-fits-{variant}-{size}-{lang}", full_page=False)

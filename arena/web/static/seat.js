@@ -219,16 +219,24 @@
     return button;
   }
 
-  /** On a phone, a decision brings the whole hand onto the screen: the page scrolls
-   *  as little as it takes (the felt above gives up what it must). */
-  function showHand() {
-    if (!state.hand.length || !window.matchMedia(NARROW).matches) {
+  /** A decision brings the whole hand and the action buttons (the counter and the
+   *  selection's reading beside them, the listed actions) onto the screen, the page
+   *  scrolling as little as it takes; on a wider screen the felt's trick stays on
+   *  the screen above them (seat.css draws the felt small enough for both). */
+  function showDecision() {
+    if (!state.decision || !state.hand.length) {
       return;
     }
-    const box = el.hand.getBoundingClientRect();
-    const below = box.bottom - window.innerHeight;
+    const trick = document.getElementById("trick");
+    const wide = !window.matchMedia(NARROW).matches;
+    const top = (wide && trick ? trick : el.hand).getBoundingClientRect().top - 4;
+    const parts = [el.send.parentElement, ...el.legal.querySelectorAll(".legal-action")];
+    const bottom = Math.max(...parts.map((part) => part.getBoundingClientRect().bottom));
+    const below = bottom + 6 - window.innerHeight;
     if (below > 0) {
-      window.scrollBy(0, Math.min(below + 4, box.top));
+      window.scrollBy(0, Math.min(below, top));
+    } else if (top < 0) {
+      window.scrollBy(0, Math.max(top, below));
     }
   }
 
@@ -752,7 +760,7 @@
     drawTurn();
     drawHand();
     tickClock();
-    window.requestAnimationFrame(showHand);
+    window.requestAnimationFrame(showDecision);
     if (state.queue.length) {
       sendQueued();
       return;
@@ -935,6 +943,13 @@
     el.clear.addEventListener("click", clear);
     el.hint.addEventListener("click", hint);
     document.addEventListener("keydown", onKey, true); // before the felt's keys
+    let width = window.innerWidth; // a phone turned, a window resized: not a bar hidden
+    window.addEventListener("resize", () => {
+      if (window.innerWidth !== width) {
+        width = window.innerWidth;
+        window.requestAnimationFrame(showDecision);
+      }
+    });
     setInterval(tickClock, 250);
   }
   drawTurn();
