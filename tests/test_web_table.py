@@ -773,6 +773,22 @@ def test_sanfu_sweep(played: Store_) -> None:
     assert view["frames"][-1]["moment"]["kind"] == "sweep"
 
 
+@pytest.mark.parametrize("deals", [1, 2])
+def test_sanfu_counts_the_deals_the_match_is_cut_to(played: Store_, deals: int) -> None:
+    """SF-17: a match cut to fewer deals than the game's (a table opened for one) says
+    its own count on the felt, stored or live (its MatchInfo's ``max_deals``)."""
+    match, view = find("sanfu", played, lambda view: True, seeds=range(1), deals=deals)
+    shown = [dict(f["facts"])["Deal"] for f in view["frames"]]
+    assert set(shown) == {f"{n} / {deals}" for n in range(1, deals + 1)}, set(shown)
+    info, *rest = match.messages
+    live = {**info, "match": {**info["match"], "max_deals": deals}}
+    assert all(not m.get("match", {}).get("max_deals") for m in rest)
+    first = table_view([{"match": {**live["match"], "max_deals": 0}}, *rest], None, "en")
+    assert dict(first["frames"][0]["facts"])["Deal"] == "1 / 8"  # the game's own count
+    cut = table_view([live, *rest], None, "en")
+    assert dict(cut["frames"][-1]["facts"])["Deal"] == f"{deals} / {deals}"
+
+
 def test_sanfu_three_jokers_bonus_is_a_moment() -> None:
     """SF-16: three jokers played (报喜) is a moment; the events are those the engine
     publishes for it (a ``play`` tagged ``joker_triple``)."""

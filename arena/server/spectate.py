@@ -303,6 +303,8 @@ def stored_watch(
         players=list(match.seating),
         rated=changes_rated.rated,
         tournament_id=match.tournament_id or "",
+        # a match cut to its deals played them all: the game's own count is not its
+        max_deals=len(deals) if changes_rated.reason == arena_pb2.END_REASON_DEAL_LIMIT else 0,
     )
     messages = [arena_pb2.WatchMessage(match=info, live=False)]
     shown = deals[deal - 1 : deal] if deal is not None else deals[_first_deal(deals, after_seq) :]

@@ -295,6 +295,7 @@ class TableFold:
             players=players,
             decks=int(decks) if decks.isdigit() else None,
             turn=turn_of(variant),
+            max_deals=int(info.get("max_deals", 0)) or None,
             viewer=self.viewer,
         )
         self._header = {
@@ -304,6 +305,7 @@ class TableFold:
             "turn": turn_of(variant),
             "decks": self.match.decks,
             "options": self.match.options,
+            "max_deals": self.match.max_deals,
             "players": players,
             "rated": bool(info.get("rated")),
             "tournament": info.get("tournament_id") or None,

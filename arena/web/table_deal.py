@@ -76,6 +76,8 @@ class MatchFacts:
     decks: int | None
     turn: str | None = None
     """Where the turn goes round (``counter-clockwise``, ``clockwise``)."""
+    max_deals: int | None = None
+    """The deals the match is cut to (a table opened for fewer than the game's), if any."""
     viewer: int | None = None
     """The player whose own page draws the table (named ``you``, drawn south); None: the
     match's page, seats named by compass, seat 0 south."""

@@ -38,6 +38,8 @@ class SanfuView(DealView):
     def __init__(self, words: Words, match: MatchFacts, started: Mapping[str, Any]) -> None:
         super().__init__(words, match, started)
         self.deals = number(self.setup.get("deals"))
+        if match.max_deals:  # a table opened for fewer deals than the game's
+            self.deals = min(self.deals, match.max_deals) if self.deals else match.max_deals
         self.turned: list[tuple[int, str]] = []
         self.settled: list[int] | None = None
         """The teams' points as the deal's result settles them (SF-13)."""
