@@ -225,7 +225,7 @@ def test_a_full_tables_invitation_offers_to_watch(live: Live, pages: Pages) -> N
 
 def test_the_end_of_the_match_clears_the_played_cards(live: Live, pages: Pages) -> None:
     """The play that ends the match leaves the hand; nothing stays selected; the
-    match's end and its winner are said."""
+    match's end is said once and its winner told; an emptied hand leaves no room."""
     page = pages.open(locale="en-US")
     table = open_table(page, live, "guandan", ("first", "first", "first"))
     while wait_turn(page) == "acting":
@@ -247,6 +247,10 @@ def test_the_end_of_the_match_clears_the_played_cards(live: Live, pages: Pages) 
         f"Totals: your team {totals[0]}, the others {totals[1]}."
     )
     assert page.locator("#legal .legal-action").count() == 0
+    said = page.locator("#seat").inner_text()
+    assert said.count("The match is over") == 1, said  # once, beside the replay's link
+    if not my_hand(page):  # the emptied hand leaves no room behind
+        assert page.locator("#my-hand").is_hidden()
     shoot(page, "seat-over-cleared")
 
 

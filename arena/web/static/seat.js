@@ -389,7 +389,7 @@
     if (state.replaced) {
       el.turn.textContent = word("replaced");
     } else if (state.over) {
-      el.turn.textContent = word("over");
+      el.turn.textContent = ""; // #seat-over says it, with the replay's link
     } else if (state.decision) {
       el.turn.textContent = state.sent ? word("sent") : word("your_turn");
     } else {
