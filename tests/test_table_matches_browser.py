@@ -344,6 +344,10 @@ def tribute_in_both_languages(page: Page, plan: Plan, played: Played) -> None:
     page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=other)
     page.locator("#table").wait_for()
     assert look_back_at(page, played, ("tribute",))
+    # still the person's own page: the seats named from them, not by compass
+    wheres = page.locator("#table .seat .plate .where").all_inner_texts()
+    assert translate(other, "table.where.you") in wheres, wheres
+    assert translate(other, "table.where.south") not in wheres, wheres
     moment = page.locator("#moment")
     assert moment.get_attribute("data-kind") == "tribute"
     shots(page, Plan(plan.variant, other, plan.size, plan.deals, plan.seed), "tribute", played)

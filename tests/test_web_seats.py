@@ -13,7 +13,15 @@ from typing import Any
 
 import httpx
 import pytest
-from browser import Live, Timeline, WebThread, pinned_seed, stored_record, wait_until
+from browser import (
+    Live,
+    Timeline,
+    WebThread,
+    pinned_seed,
+    serving_live,
+    stored_record,
+    wait_until,
+)
 from seated import WAIT, Seated, WaitingBot
 
 import bots
@@ -85,6 +93,34 @@ def test_a_person_plays_a_deal_of_every_variant_to_its_end_through_the_seat(
     assert leaks == []
     stored = stored_record(Path(live.store.path), person.table)
     assert stored["players"][0] == "person:tester"
+
+
+@pytest.mark.parametrize("variant", ["guandan", "sanfu"])
+def test_each_deals_result_comes_before_the_next_deals_hand_which_names_its_deal(
+    tmp_path: Path, variant: str
+) -> None:
+    """The seat's stream in a match of three deals: every ``hand`` names its deal, and
+    no hand of a deal comes before the result of the deal before it (nor one of a deal
+    after its result)."""
+    with serving_live(tmp_path / "arena.sqlite", 3) as served:
+        person = Seated(served.url)
+        try:
+            person.session()
+            assert person.open(variant, ("first", "first", "first"), "3").status_code == 303
+            person.listen()
+            assert person.play_out()["deals"] == 3
+        finally:
+            person.close()
+    told = [(name, data) for name, data in person.seen if name in ("hand", "decision", "deal")]
+    assert all("deal" in data for _, data in told), [n for n, d in told if "deal" not in d]
+    results = [int(data["deal"]) for name, data in told if name == "deal"]
+    assert results == [1, 2, 3]
+    ended = 0  # the deals whose result came so far
+    for name, data in told:
+        if name == "deal":
+            ended = int(data["deal"])
+        else:
+            assert int(data["deal"]) == ended + 1, f"a {name} of deal {data['deal']} after {ended}"
 
 
 def test_a_refused_play_names_the_rule_and_the_decision_stays_open(

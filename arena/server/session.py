@@ -521,6 +521,11 @@ class MatchSession:
         ``observe``'s alone."""
         return self._state if self._deal_started else None
 
+    @property
+    def deal_number(self) -> int | None:
+        """The number of the deal being played (None between deals)."""
+        return self._deal if self._deal_started else None
+
     def hand_of(self, player: int) -> tuple[int, list[str]] | None:
         """``player``'s seat in the deal being played and its own cards now (for its own
         connection only); None between deals."""

@@ -301,6 +301,8 @@ class TableHost:
 
         watched = session.watch(watcher, after_seq=0)
         hand: tuple[int, list[str]] | None = None
+        deal: int | None = None
+        """The deal the seat's stream is in: its hand told, its result not yet."""
         try:
             if session.over:
                 if session.result is not None:
@@ -311,15 +313,20 @@ class TableHost:
                 return
             async for message in connection.messages():
                 if message.WhichOneof("body") is None:  # LOOK_AGAIN
+                    # the deal the stream is in only: the next one's hand comes after
+                    # this one's result, with its start
                     now = session.hand_of(player)
-                    if now is not None and now != hand:
+                    if now is not None and now != hand and deal == session.deal_number:
                         hand = now
-                        held = ("hand", {"seat": now[0], "hand": now[1]})
+                        held = ("hand", {"deal": deal, "seat": now[0], "hand": now[1]})
                         yield held_event(held, session.deal_state)
                     continue
                 for event in seat_events(message):
                     if event[0] == "hand":
                         hand = (event[1]["seat"], event[1]["hand"])
+                        deal = int(event[1]["deal"])
+                    elif event[0] == "deal":
+                        deal = None  # over: no hand until the next deal starts
                     yield held_event(event, session.deal_state)
                     if event[0] == "over":
                         return
