@@ -17,7 +17,6 @@ import pytest
 
 from arena.errors import ArenaError
 from arena.store import (
-    _MIGRATIONS,
     APPLICATION_ID,
     BUILTIN_KIND,
     SCHEMA_VERSION,
@@ -28,6 +27,7 @@ from arena.store import (
     StoredMatch,
     StoreError,
 )
+from arena.store.legacy import MIGRATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -120,7 +120,7 @@ def old_store(path: Path, version: int) -> None:
     """A store file as an older arena left it: the schema up to ``version``."""
     conn = sqlite3.connect(path)
     for target in range(1, version + 1):
-        for statement in _MIGRATIONS[target]:
+        for statement in MIGRATIONS[target]:
             conn.execute(statement)
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {version}")
