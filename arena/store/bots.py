@@ -31,7 +31,7 @@ class Bots(Database):
                 if tuple(row) != (kind, owner, version):
                     raise StoreError(
                         f"store {self.path}: bot {name!r} is already registered as "
-                        f"kind={row.kind!r} owner={row.owner!r} version={row.version!r}"
+                        f"kind={row[0]!r} owner={row[1]!r} version={row[2]!r}"
                     )
                 return False
             run(
@@ -60,10 +60,10 @@ class Bots(Database):
                         {"name": name, "kind": BUILTIN_KIND, "at": now()},
                     )
                     added.append(name)
-                elif row.kind != BUILTIN_KIND:
+                elif row[0] != BUILTIN_KIND:
                     raise StoreError(
                         f"store {self.path}: {name!r} is a built-in bot's name, but a bot "
-                        f"of kind {row.kind!r} holds it"
+                        f"of kind {row[0]!r} holds it"
                     )
         return added
 
@@ -128,7 +128,7 @@ class Bots(Database):
                 row = run(conn, "SELECT kind FROM bots WHERE name = :name", {"name": bot}).first()
                 if row is None:
                     raise StoreError(f"store {self.path}: no bot {bot!r}")
-                if row.kind == BUILTIN_KIND:
+                if row[0] == BUILTIN_KIND:
                     raise StoreError(
                         f"store {self.path}: {bot!r} is a built-in bot: it holds no token"
                     )

@@ -2,45 +2,119 @@
 
 Every concern of the store (bots, matches, ratings …) is a class over :class:`Database`
 and reads and writes through :meth:`Database._read` and :meth:`Database._write` alone:
-SQL text with named parameters (``:name``), run by SQLAlchemy Core on the dialect the
-:class:`Backend` of the store's URL gives. The connection is in autocommit mode and a
-write is one explicit transaction (``BEGIN IMMEDIATE`` on SQLite), committed when its
-block ends normally and rolled back on any error.
+SQL text with named parameters (``:name``), written once for every database.
+
+SQLAlchemy Core is the dialect layer: the :class:`Backend` of the store's path or URL
+makes its engine and connection, names its dialect, and Alembic migrates through it.
+Statements themselves run on the driver's own cursor, given ``:name`` parameters in the
+driver's style: SQLAlchemy's work per statement would double what a read or a stored
+match costs, for nothing a store of fixed SQL needs. The connection is in autocommit
+mode and a write is one explicit transaction (``BEGIN IMMEDIATE`` on SQLite), committed
+when its block ends normally and rolled back on any error.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections import namedtuple
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from types import TracebackType
 from typing import Any, Self
 
-from sqlalchemy import Connection, Engine, Row, TextClause, text
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from arena.metrics import observe_store_write
 from arena.store.values import StoreError
 
-Params = Mapping[str, object] | Sequence[Mapping[str, object]]
+AnyRow = Any
+"""A row read back: a named tuple of its columns."""
+
+
+@lru_cache(maxsize=256)
+def _row_type(columns: tuple[str, ...]) -> Any:
+    """The named tuple of a query's rows (a column named by an expression gets ``_n``)."""
+    return namedtuple("Row", columns, rename=True)
+
+
+_NAMED = re.compile(r"(?<![:\w]):(\w+)")
 
 
 @lru_cache(maxsize=1024)
-def sql(statement: str) -> TextClause:
-    """The statement as SQLAlchemy runs it (built once per text)."""
-    return text(statement)
+def pyformat(statement: str) -> str:
+    """``statement`` with its ``:name`` parameters as ``%(name)s`` (psycopg's style)."""
+    return _NAMED.sub(r"%(\1)s", statement.replace("%", "%%"))
 
 
-def run(conn: Connection, statement: str, params: Params | None = None) -> Any:
-    """Run ``statement`` inside a write; its result (rows, ``rowcount``)."""
-    return conn.execute(sql(statement), params)
+class Result:
+    """What a statement of a write gave: its rows (plain tuples) and ``rowcount``."""
+
+    __slots__ = ("_cursor",)
+
+    def __init__(self, cursor: Any) -> None:
+        self._cursor = cursor
+
+    @property
+    def rowcount(self) -> int:
+        count: int = self._cursor.rowcount
+        return count
+
+    def first(self) -> Any:
+        """The first row, or None."""
+        return self._cursor.fetchone()
+
+    def scalar(self) -> Any:
+        """The first column of the first row, or None."""
+        row = self._cursor.fetchone()
+        return None if row is None else row[0]
+
+    def all(self) -> list[Any]:
+        rows: list[Any] = self._cursor.fetchall()
+        return rows
+
+    def mappings(self) -> list[dict[str, Any]]:
+        """The rows, each by column name."""
+        names = [column[0] for column in self._cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in self._cursor.fetchall()]
 
 
-def rollback(conn: Connection) -> None:
+class Write:
+    """One write transaction. Its statements run on the driver's own cursor: SQL text
+    with ``:name`` parameters, given in the driver's style (the hot path of a store,
+    without SQLAlchemy's work per statement); :attr:`connection` is SQLAlchemy's, for
+    Alembic."""
+
+    def __init__(self, connection: Connection, style: Callable[[str], str] | None) -> None:
+        self.connection = connection
+        self._cursor: Any = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        self._style = style
+
+    def execute(self, statement: str, params: Mapping[str, object] | None = None) -> Result:
+        if self._style is not None:
+            statement = self._style(statement)
+        self._cursor.execute(statement, {} if params is None else params)
+        return Result(self._cursor)
+
+    def many(self, statement: str, rows: Sequence[Mapping[str, object]]) -> None:
+        """Run ``statement`` once for each of ``rows`` (none: not at all)."""
+        if rows:
+            if self._style is not None:
+                statement = self._style(statement)
+            self._cursor.executemany(statement, rows)
+
+
+def run(conn: Write, statement: str, params: Mapping[str, object] | None = None) -> Result:
+    """Run ``statement`` inside a write."""
+    return conn.execute(statement, params)
+
+
+def rollback(conn: Write) -> None:
     """End the current write without keeping anything of it."""
-    conn.exec_driver_sql("ROLLBACK")
+    conn.execute("ROLLBACK")
 
 
 def error_text(err: BaseException) -> str:
@@ -53,6 +127,10 @@ class Backend(ABC):
 
     begin: str = "BEGIN"
     """The statement that opens a write transaction."""
+    errors: tuple[type[Exception], ...] = ()
+    """The driver's errors (a write runs on the driver's own cursor)."""
+    style: Callable[[str], str] | None = None
+    """How a statement's ``:name`` parameters are given to the driver (None: as they are)."""
 
     def shown(self, name: str) -> str:
         """How messages name the store ``name`` (never with a password)."""
@@ -135,27 +213,38 @@ class Database:
     @contextmanager
     def _errors(self, doing: str) -> Iterator[None]:
         """Turn database errors into a StoreError naming the path."""
+        errors: tuple[type[Exception], ...] = (SQLAlchemyError, *self._backend.errors)
         try:
             yield
-        except SQLAlchemyError as err:
+        except errors as err:
             raise StoreError(f"{doing} {self.path}: {error_text(err)}") from None
 
     @contextmanager
-    def _write(self, doing: str, operation: str) -> Iterator[Connection]:
+    def _write(self, doing: str, operation: str) -> Iterator[Write]:
         """One write transaction: committed if the block ends normally, else rolled back;
         timed (and failures counted) in the metrics under ``operation``."""
         with observe_store_write(operation), self._lock, self._errors(doing):
             conn = self._sa()
-            conn.exec_driver_sql(self._backend.begin)
+            write = Write(conn, self._backend.style)
+            write.execute(self._backend.begin)
             try:
-                yield conn
+                yield write
                 if self._backend.in_transaction(conn):  # the block may have rolled back
-                    conn.exec_driver_sql("COMMIT")
+                    write.execute("COMMIT")
             except BaseException:
                 if self._backend.in_transaction(conn):
-                    rollback(conn)
+                    rollback(write)
                 raise
 
-    def _read(self, statement: str, params: Mapping[str, object] | None = None) -> list[Row[Any]]:
+    def _read(self, statement: str, params: Mapping[str, object] | None = None) -> list[Any]:
+        """The rows of a query, each a named tuple of its columns."""
         with self._lock, self._errors("cannot read store"):
-            return list(self._sa().execute(sql(statement), params).all())
+            cursor = self._connection().cursor()
+            style = self._backend.style
+            cursor.execute(statement if style is None else style(statement), params or {})
+            rows: list[Any] = cursor.fetchall()
+            if rows:
+                make = _row_type(tuple(column[0] for column in cursor.description))._make
+                rows = [make(row) for row in rows]
+            cursor.close()
+            return rows

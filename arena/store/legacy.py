@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from sqlalchemy import Connection
-
-from arena.store.database import run
+from arena.store.database import Write
 from arena.store.rows import MATCH_COLUMNS
 from arena.store.summaries import insert_summary, summarised
 from arena.store.values import PAGE
@@ -195,33 +193,32 @@ MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
 """Statements taking the schema from version ``n - 1`` to version ``n``."""
 
 
-def _fill_summaries(conn: Connection) -> None:
+def _fill_summaries(conn: Write) -> None:
     """Schema 6: a summary and players for every match stored before, in stored order."""
     last = 0
     while True:
-        rows = run(
-            conn,
+        rows = conn.execute(
             f"SELECT rowid, {MATCH_COLUMNS}, EXISTS (SELECT 1 FROM rating_history h "
             "WHERE h.match_id = matches.id) AS rated FROM matches WHERE rowid > :last "
             f"ORDER BY rowid LIMIT {PAGE}",
             {"last": last},
-        ).all()
+        ).mappings()
         for row in rows:
-            insert_summary(conn, summarised(row), bool(row.rated), row.finished_at)
+            insert_summary(conn, summarised(row), bool(row["rated"]), row["finished_at"])
         if len(rows) < PAGE:
             return
-        last = rows[-1].rowid
+        last = rows[-1]["rowid"]
 
 
-FILLS: Final[dict[int, Callable[[Connection], None]]] = {6: _fill_summaries}
+FILLS: Final[dict[int, Callable[[Write], None]]] = {6: _fill_summaries}
 """What fills the tables version ``n`` adds from the rows stored before."""
 
 
-def upgrade(conn: Connection, version: int, target: int) -> None:
+def upgrade(conn: Write, version: int, target: int) -> None:
     """Take the store from ``version`` to ``target`` (inside the caller's transaction)."""
     for step in range(version + 1, target + 1):
         for statement in MIGRATIONS[step]:
-            conn.exec_driver_sql(statement)
+            conn.execute(statement)
         fill = FILLS.get(step)
         if fill is not None:
             fill(conn)

@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
-from sqlalchemy import Connection
-
-from arena.store.database import Database, rollback, run
+from arena.store.database import Database, Write, rollback, run
 from arena.store.rows import MATCH_COLUMNS, dumps, match_from_row, now
 from arena.store.summaries import insert_summary
 from arena.store.values import PAGE, RatingUpdate, StoredMatch, StoreError, check
@@ -91,7 +89,7 @@ class Matches(Database):
 
     def _insert_match(
         self,
-        conn: Connection,
+        conn: Write,
         match: StoredMatch,
         row: dict[str, Any],
         rating_updates: Sequence[RatingUpdate],

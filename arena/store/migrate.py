@@ -8,6 +8,7 @@ made before Alembic (no ``alembic_version`` table) is stamped ``schema_8`` first
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -17,6 +18,8 @@ from alembic.operations import Operations
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection
+
+logging.getLogger("alembic").setLevel(logging.WARNING)  # each revision run is no news
 
 FIRST: Final = "schema_8"
 """The first revision: schema version 8."""

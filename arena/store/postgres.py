@@ -8,14 +8,15 @@ process to open an empty database creates it, under an advisory lock.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
+import psycopg
 from sqlalchemy import Connection, Engine, create_engine, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import NullPool
 
 from arena.store import migrate
-from arena.store.database import Backend, Database, run
+from arena.store.database import Backend, Database, pyformat, run
 from arena.store.sqlite import check_revision
 from arena.store.values import APPLICATION_ID, SCHEMA_VERSION, StoreError
 
@@ -32,6 +33,8 @@ class PostgreSQL(Backend):
     """A store in a PostgreSQL database."""
 
     begin = "BEGIN"
+    errors = (psycopg.Error,)
+    style = staticmethod(pyformat)
 
     def shown(self, name: str) -> str:
         try:
@@ -55,10 +58,8 @@ class PostgreSQL(Backend):
         )
 
     def in_transaction(self, conn: Connection) -> bool:
-        from psycopg.pq import TransactionStatus
-
-        dbapi = conn.connection.dbapi_connection
-        return dbapi.info.transaction_status != TransactionStatus.IDLE  # type: ignore[union-attr]
+        dbapi: Any = conn.connection.dbapi_connection
+        return bool(dbapi.info.transaction_status != psycopg.pq.TransactionStatus.IDLE)
 
     def schema_version(self, conn: Connection) -> int:
         return SCHEMA_VERSION if migrate.current(conn) is not None else 0
@@ -79,6 +80,6 @@ class PostgreSQL(Backend):
                 raise StoreError(f"store {store.path} is empty: not an arena store yet")
             return
         if revision != migrate.head():
-            with store._write("cannot create the schema of store", "schema") as conn:
-                run(conn, "SELECT pg_advisory_xact_lock(:key)", {"key": APPLICATION_ID})
-                migrate.upgrade(conn, stamp_first=False)
+            with store._write("cannot create the schema of store", "schema") as write:
+                run(write, "SELECT pg_advisory_xact_lock(:key)", {"key": APPLICATION_ID})
+                migrate.upgrade(write.connection, stamp_first=False)

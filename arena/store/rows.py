@@ -6,8 +6,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from sqlalchemy import Row
-
+from arena.store.database import AnyRow
 from arena.store.values import (
     BalanceRun,
     Bot,
@@ -51,7 +50,7 @@ def loads(text: str) -> Any:
         raise StoreError(f"stored JSON cannot be read: {err}") from None
 
 
-def bot_from_row(row: Row[Any]) -> Bot:
+def bot_from_row(row: AnyRow) -> Bot:
     games = row.games_json
     return Bot(
         name=row.name,
@@ -65,7 +64,7 @@ def bot_from_row(row: Row[Any]) -> Bot:
     )
 
 
-def tournament_from_row(row: Row[Any]) -> Tournament:
+def tournament_from_row(row: AnyRow) -> Tournament:
     return Tournament(
         id=row.id,
         name=row.name,
@@ -77,7 +76,7 @@ def tournament_from_row(row: Row[Any]) -> Tournament:
     )
 
 
-def balance_run_from_row(row: Row[Any]) -> BalanceRun:
+def balance_run_from_row(row: AnyRow) -> BalanceRun:
     report = row.report_json
     return BalanceRun(
         id=row.id,
@@ -92,7 +91,7 @@ def balance_run_from_row(row: Row[Any]) -> BalanceRun:
     )
 
 
-def match_from_row(row: Row[Any]) -> StoredMatch:
+def match_from_row(row: AnyRow) -> StoredMatch:
     return StoredMatch(
         id=row.id,
         tournament_id=row.tournament_id,
@@ -108,7 +107,7 @@ def match_from_row(row: Row[Any]) -> StoredMatch:
     )
 
 
-def listing_from_row(row: Row[Any]) -> MatchListing:
+def listing_from_row(row: AnyRow) -> MatchListing:
     return MatchListing(
         number=row.number,
         id=row.id,

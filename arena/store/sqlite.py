@@ -45,6 +45,7 @@ class SQLite(Backend):
     """A store in an SQLite file: one writer process at a time, readers alongside."""
 
     begin = "BEGIN IMMEDIATE"
+    errors = (sqlite3.Error,)
 
     def connect(self, name: str, timeout: float, read_only: bool) -> Engine:
         if sqlite3.sqlite_version_info < MIN_SQLITE:
@@ -110,11 +111,11 @@ class SQLite(Backend):
     def _upgrade(self, store: Database) -> None:
         """Bring the schema up to date in one transaction: the hand-written migrations
         up to version 8, then Alembic's revisions."""
-        with store._write("cannot create the schema of store", "schema") as conn:
-            version = self.schema_version(conn)
+        with store._write("cannot create the schema of store", "schema") as write:
+            version = self.schema_version(write.connection)
             check_version(store, version)
             if version:
-                legacy.upgrade(conn, version, SCHEMA_VERSION)
-            migrate.upgrade(conn, stamp_first=version > 0)
-            conn.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                legacy.upgrade(write, version, SCHEMA_VERSION)
+            migrate.upgrade(write.connection, stamp_first=version > 0)
+            write.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            write.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

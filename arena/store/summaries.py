@@ -3,11 +3,10 @@ its rows of ``match_players`` and its count in ``bot_results``, written with the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Connection, Row
-
-from arena.store.database import run
+from arena.store.database import Write, run
 from arena.store.rows import SUMMARY_COLUMNS, dumps, loads
 from arena.store.values import AUTO_ENTRY, FLED_ENTRY, StoredMatch, StoreError, match_result
 
@@ -74,7 +73,7 @@ def _player_rows(number: int, match: StoredMatch, result: str) -> list[dict[str,
     return rows
 
 
-def insert_summary(conn: Connection, match: StoredMatch, rated: bool, at: str) -> None:
+def insert_summary(conn: Write, match: StoredMatch, rated: bool, at: str) -> None:
     """Add a stored match's summary and players (inside the caller's transaction)."""
     row = _summary_row(match, rated, at)
     number: int = run(
@@ -82,12 +81,9 @@ def insert_summary(conn: Connection, match: StoredMatch, rated: bool, at: str) -
         f"INSERT INTO match_summaries ({SUMMARY_COLUMNS}) VALUES ({_SUMMARY_PARAMS}) "
         "RETURNING number",
         row,
-    ).scalar_one()
+    ).scalar()
     players = _player_rows(number, match, row["result"])
-    if not players:
-        return
-    run(
-        conn,
+    conn.many(
         "INSERT INTO match_players (number, seat, bot, variant, team, score) "
         "VALUES (:number, :seat, :bot, :variant, :team, :score)",
         players,
@@ -98,8 +94,7 @@ def insert_summary(conn: Connection, match: StoredMatch, rated: bool, at: str) -
         counted = (int(score == 1), int(score == 0.5), int(score == 0))
         bot = player["bot"]
         results[bot] = counted if score is not None else results.get(bot, (0, 0, 0))
-    run(
-        conn,
+    conn.many(
         "INSERT INTO bot_results (variant, bot, wins, draws, losses) "
         "VALUES (:variant, :bot, :wins, :draws, :losses) "
         "ON CONFLICT (variant, bot) DO UPDATE SET wins = bot_results.wins + excluded.wins, "
@@ -112,29 +107,28 @@ def insert_summary(conn: Connection, match: StoredMatch, rated: bool, at: str) -
     )
 
 
-def summarised(row: Row[Any]) -> StoredMatch:
+def summarised(row: Mapping[str, Any]) -> StoredMatch:
     """A stored match as its summary reads it: JSON that cannot be read (a row changed
     by hand) counts as empty, so that the store still opens with every row listed."""
-    values = row._mapping
 
     def read(column: str, kind: type[dict[str, Any]] | type[list[Any]]) -> Any:
         try:
-            value = loads(values[column])
+            value = loads(row[column])
         except StoreError:
             return kind()
         return value if isinstance(value, kind) else kind()
 
     seating = read("seating_json", list)
     return StoredMatch(
-        id=row.id,
-        tournament_id=row.tournament_id,
-        variant=row.variant,
+        id=row["id"],
+        tournament_id=row["tournament_id"],
+        variant=row["variant"],
         options=read("options_json", dict),
-        seed=row.seed,
+        seed=row["seed"],
         seating=tuple(name for name in seating if isinstance(name, str) and name),
         outcome=read("outcome_json", dict),
         record=read("record_json", dict),
-        deals=row.deals,
-        decisions=row.decisions,
-        finished_at=row.finished_at,
+        deals=row["deals"],
+        decisions=row["decisions"],
+        finished_at=row["finished_at"],
     )

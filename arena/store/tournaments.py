@@ -136,6 +136,6 @@ class Tournaments(Database):
                 "SELECT pairings_json FROM rounds "
                 "WHERE tournament_id = :tournament AND number = :number",
                 key,
-            ).scalar_one()
+            ).scalar()
         fixed: list[list[list[str]]] = loads(fixed_json)
         return fixed

@@ -16,8 +16,10 @@ down_revision = None
 branch_labels = None
 depends_on = None
 
-REAL = sa.Double().with_variant(sa.REAL(), "sqlite")
-SERIAL = sa.BigInteger().with_variant(sa.Integer(), "sqlite")  # SQLite: the rowid
+REAL: sa.types.TypeEngine[float] = sa.Double().with_variant(sa.REAL(), "sqlite")
+SERIAL: sa.types.TypeEngine[int] = sa.BigInteger().with_variant(
+    sa.Integer(), "sqlite"
+)  # SQLite: the rowid
 
 
 def _id(name: str) -> sa.Column[str]:
