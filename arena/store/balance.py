@@ -92,15 +92,13 @@ class BalanceRuns(Database):
             f"(expected one of {', '.join(BALANCE_STATUSES)})",
         )
         report_json = None if report is None else dumps(report, f"balance run {id!r}: report")
-        with self._write("cannot update store", "set_balance_status") as conn:
-            cursor = run(
-                conn,
-                "UPDATE balance_runs SET status = :status, updated_at = :at, "
-                "report_json = coalesce(:report, report_json) WHERE id = :id",
-                {"status": status, "at": now(), "report": report_json, "id": id},
-            )
-            if cursor.rowcount == 0:
-                raise StoreError(f"store {self.path}: no balance run {id!r}")
+        self._update(
+            "set_balance_status",
+            "UPDATE balance_runs SET status = :status, updated_at = :at, "
+            "report_json = coalesce(:report, report_json) WHERE id = :id",
+            {"status": status, "at": now(), "report": report_json, "id": id},
+            f"balance run {id!r}",
+        )
 
     def balance_run(self, id: str) -> BalanceRun | None:
         """Balance run ``id``, or None."""

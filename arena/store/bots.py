@@ -80,14 +80,12 @@ class Bots(Database):
     def set_bot_games(self, name: str, games: Sequence[str] | None) -> None:
         """The variants a registered bot plays (None: every variant)."""
         games_json = None if games is None else dumps(list(games), f"bot {name!r}: games")
-        with self._write("cannot update store", "set_bot_games") as conn:
-            cursor = run(
-                conn,
-                "UPDATE bots SET games_json = :games WHERE name = :name",
-                {"games": games_json, "name": name},
-            )
-            if cursor.rowcount == 0:
-                raise StoreError(f"store {self.path}: no bot {name!r}")
+        self._update(
+            "set_bot_games",
+            "UPDATE bots SET games_json = :games WHERE name = :name",
+            {"games": games_json, "name": name},
+            f"bot {name!r}",
+        )
 
     def set_bot_profile(
         self,
@@ -98,20 +96,18 @@ class Bots(Database):
         owner_name: str | None,
     ) -> None:
         """What a registered remote bot's owner says of it (each registration again)."""
-        with self._write("cannot update store", "set_bot_profile") as conn:
-            cursor = run(
-                conn,
-                "UPDATE bots SET version = :version, description = :description, "
-                "owner_name = :owner_name WHERE name = :name",
-                {
-                    "version": version,
-                    "description": description,
-                    "owner_name": owner_name,
-                    "name": name,
-                },
-            )
-            if cursor.rowcount == 0:
-                raise StoreError(f"store {self.path}: no bot {name!r}")
+        self._update(
+            "set_bot_profile",
+            "UPDATE bots SET version = :version, description = :description, "
+            "owner_name = :owner_name WHERE name = :name",
+            {
+                "version": version,
+                "description": description,
+                "owner_name": owner_name,
+                "name": name,
+            },
+            f"bot {name!r}",
+        )
 
     # -- tokens ------------------------------------------------------------------
 

@@ -236,6 +236,15 @@ class Database:
                     rollback(write)
                 raise
 
+    def _update(
+        self, operation: str, statement: str, params: Mapping[str, object], missing: str
+    ) -> None:
+        """Change one row, in a write of its own; a StoreError saying ``no {missing}`` if
+        the statement changed none."""
+        with self._write("cannot update store", operation) as conn:
+            if conn.execute(statement, params).rowcount == 0:
+                raise StoreError(f"store {self.path}: no {missing}")
+
     def _read(self, statement: str, params: Mapping[str, object] | None = None) -> list[Any]:
         """The rows of a query, each a named tuple of its columns."""
         with self._lock, self._errors("cannot read store"):

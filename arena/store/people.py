@@ -7,7 +7,7 @@ from typing import Final
 from arena.rating.pools import PERSON_PREFIX, is_person
 from arena.store.database import Database, run
 from arena.store.rows import now, tally
-from arena.store.values import PERSON_KIND, Account, Results, StoreError, check
+from arena.store.values import PERSON_KIND, Account, Results, check
 
 _PERSON_NAMES: Final = (PERSON_PREFIX, PERSON_PREFIX[:-1] + chr(ord(PERSON_PREFIX[-1]) + 1))
 """Every person's player name sorts in [first, second) (an index range, not a LIKE)."""
@@ -54,14 +54,12 @@ class People(Database):
     def set_password_hash(self, player: str, password_hash: str) -> None:
         """A new password hash for the person ``player`` (StoreError: no account)."""
         check(bool(password_hash), f"{player!r}: an account needs a password hash")
-        with self._write("cannot update store", "set_password_hash") as conn:
-            cursor = run(
-                conn,
-                "UPDATE people SET password_hash = :hash WHERE player = :player",
-                {"hash": password_hash, "player": player},
-            )
-            if cursor.rowcount == 0:
-                raise StoreError(f"store {self.path}: no person {player!r}")
+        self._update(
+            "set_password_hash",
+            "UPDATE people SET password_hash = :hash WHERE player = :player",
+            {"hash": password_hash, "player": player},
+            f"person {player!r}",
+        )
 
     def people_results(self, variant: str, player: str | None = None) -> dict[str, Results]:
         """Each player's (or only ``player``'s) won, drawn and lost rated matches of

@@ -93,14 +93,12 @@ class Tournaments(Database):
     def set_tournament_status(self, id: str, status: str) -> None:
         """Set the status of tournament ``id`` (which must exist)."""
         _check_status(status)
-        with self._write("cannot update store", "set_tournament_status") as conn:
-            cursor = run(
-                conn,
-                "UPDATE tournaments SET status = :status WHERE id = :id",
-                {"status": status, "id": id},
-            )
-            if cursor.rowcount == 0:
-                raise StoreError(f"store {self.path}: no tournament {id!r}")
+        self._update(
+            "set_tournament_status",
+            "UPDATE tournaments SET status = :status WHERE id = :id",
+            {"status": status, "id": id},
+            f"tournament {id!r}",
+        )
 
     def tournament_counts(self) -> dict[str, int]:
         """The number of stored matches of each tournament that has any."""
