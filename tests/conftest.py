@@ -12,14 +12,16 @@ import pytest
 
 # On CI (CI=true) a skipped test fails, naming itself and its reason (tests/ci_skips.py);
 # the web face's browser, stores and servers are fixtures of tests/browser.py, a person at
-# a table one of tests/seated.py; tests that plant faults in the engines' Python code run
-# on the interpreted ones (engines_marker.py); under pytest-xdist, tests sharing Ray or a
-# module's fixtures go to one worker together (parallel.py).
+# a table one of tests/seated.py, a PostgreSQL cluster one of tests/postgres.py; tests
+# that plant faults in the engines' Python code run on the interpreted ones
+# (engines_marker.py); under pytest-xdist, tests sharing Ray or a module's fixtures go to
+# one worker together (parallel.py).
 pytest_plugins = (
     "ci_skips",
     "garbage",
     "browser",
     "seated",
+    "postgres",
     "engines_marker",
     "parallel",
 )

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from postgres import fresh_database
 
 from arena.cli import main
 from arena.sim import TournamentConfig, plan, play_jobs
@@ -34,7 +35,9 @@ def tournament(name: str, bots: list[str], seed: int) -> tuple[TournamentConfig,
     return config, play_jobs(plan(config))
 
 
-def store_results(path: Path, played: list[tuple[TournamentConfig, list[MatchReport]]]) -> None:
+def store_results(
+    path: Path | str, played: list[tuple[TournamentConfig, list[MatchReport]]]
+) -> None:
     with Store.open(path) as store:
         for config, reports in played:
             store.add_tournament(config.id, config.name, config.variant, {}, {})
@@ -65,6 +68,28 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     status = main(list(argv))
     out, err = capsys.readouterr()
     return status, out, err
+
+
+def test_the_read_commands_read_a_store_in_postgresql_as_one_in_sqlite(
+    league_db: Path,
+    played: list[tuple[TournamentConfig, list[MatchReport]]],
+    postgres_url: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = fresh_database(postgres_url)
+    store_results(url, played)
+    for command in (
+        ["leaderboard", "--variant", "guandan"],
+        ["leaderboard", "--tournament", played[0][0].id],
+    ):
+        assert run(capsys, *command, "--db", url) == run(capsys, *command, "--db", str(league_db))
+    listed = [
+        [{k: v for k, v in row.items() if k != "finished_at"} for row in json.loads(out)["matches"]]
+        for _, out, _ in (
+            run(capsys, "matches", "--json", "--db", db) for db in (url, str(league_db))
+        )
+    ]
+    assert listed[0] == listed[1] and len(listed[0]) == 4
 
 
 def digest(path: Path) -> str:

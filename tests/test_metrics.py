@@ -302,7 +302,14 @@ def literal_arguments(path: Path, method: str, position: int, keyword: str) -> s
 
 def test_the_known_labels_are_every_store_operation_and_ray_task_of_the_code() -> None:
     root = Path(metrics.__file__).parent
-    operations = literal_arguments(root / "store.py", "_write", 1, "operation")
+    operations = set().union(
+        *(
+            literal_arguments(path, "_write", 1, "operation")
+            | literal_arguments(path, "_update", 0, "operation")
+            for path in root.glob("store/*.py")
+            if path.name != "database.py"  # where _write and _update are, passing it on
+        )
+    )
     assert operations == set(metrics.STORE_OPERATIONS)
     tasks = set().union(
         *(literal_arguments(path, "stream", 3, "name") for path in (root / "sim").glob("*.py"))

@@ -23,7 +23,8 @@ from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.errors import ArenaError
 from arena.server.app import ARENA_SERVICES, RunningServer, start_server
 from arena.server.auth import hash_secret, parse_owner_keys
-from arena.store import _SCHEMA_V1, APPLICATION_ID, RatingUpdate, Store, StoredMatch
+from arena.store import APPLICATION_ID, RatingUpdate, Store, StoredMatch
+from arena.store.legacy import SCHEMA_V1
 
 OWNER_KEY = "ok_ada_secret"
 OTHER_KEY = "ok_grace_secret"
@@ -113,7 +114,7 @@ def code_of(call: object) -> tuple[grpc.StatusCode, str]:
 def test_v1_store_is_migrated_to_tokens(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
     conn = sqlite3.connect(path)
-    for statement in _SCHEMA_V1:
+    for statement in SCHEMA_V1:
         conn.execute(statement)
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute("PRAGMA user_version = 1")

@@ -19,7 +19,8 @@ from waiting import wait_for_tournament
 from arena._proto.arena.v1 import arena_pb2
 from arena.client.runner import run_bot_async
 from arena.server.play import PlayConfig
-from arena.store import _MIGRATIONS, BUILTIN_KIND, RATING_SYSTEMS, SCHEMA_VERSION, Store
+from arena.store import BUILTIN_KIND, RATING_SYSTEMS, SCHEMA_VERSION, Store
+from arena.store.legacy import MIGRATIONS
 from bots.simple import FirstBot
 
 STORES = ["fresh", *(f"schema-{v}" for v in range(1, SCHEMA_VERSION))]
@@ -56,7 +57,7 @@ def rated_in(store: Store, match_id: str, variant: str) -> set[str]:
 
 
 def test_migrations_cover_every_older_schema() -> None:
-    assert sorted(_MIGRATIONS) == list(range(1, SCHEMA_VERSION + 1))
+    assert sorted(MIGRATIONS) == list(range(1, SCHEMA_VERSION + 1))
 
 
 @pytest.mark.parametrize("kind", STORES)

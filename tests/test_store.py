@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from postgres import fresh_database
 
 from arena.errors import ArenaError
 from arena.store import (
-    _MIGRATIONS,
     APPLICATION_ID,
     BUILTIN_KIND,
     SCHEMA_VERSION,
@@ -28,6 +28,7 @@ from arena.store import (
     StoredMatch,
     StoreError,
 )
+from arena.store.legacy import MIGRATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,9 +55,14 @@ def updates(after_a: float, after_b: float, variant: str = "guandan") -> list[Ra
     ]
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path / "arena.db") as s:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A store with two bots and a tournament: in an SQLite file, and in PostgreSQL."""
+    if request.param == "sqlite":
+        where = str(tmp_path / "arena.db")
+    else:
+        where = fresh_database(request.getfixturevalue("postgres_url"))
+    with Store.open(where) as s:
         s.add_bot("alice", "builtin", owner="ann", version="1")
         s.add_bot("bob", "remote")
         s.add_tournament("t1", "spring", "guandan", {"decks": 2}, {"rounds": 3})
@@ -120,7 +126,7 @@ def old_store(path: Path, version: int) -> None:
     """A store file as an older arena left it: the schema up to ``version``."""
     conn = sqlite3.connect(path)
     for target in range(1, version + 1):
-        for statement in _MIGRATIONS[target]:
+        for statement in MIGRATIONS[target]:
             conn.execute(statement)
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {version}")
@@ -143,6 +149,47 @@ def test_an_older_store_is_brought_up_to_date(tmp_path: Path, version: int) -> N
         assert s.bot("old") == Bot("old", "remote", "ann", games=("guandan",))
     with Store.open(path) as s:
         assert s._connection().execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def sqlite_schema(path: Path) -> dict[str, object]:
+    """Each table's columns (name, type, key) and indexes (name, columns, unique)."""
+    conn = sqlite3.connect(path)
+    try:
+        tables = [
+            name
+            for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if name not in ("alembic_version", "sqlite_sequence")
+        ]
+        schema: dict[str, object] = {}
+        for table in sorted(tables):
+            columns = [(c[1], c[2], c[5]) for c in conn.execute(f"PRAGMA table_info({table})")]
+            indexes = sorted(
+                (index[1], index[2], [c[2] for c in conn.execute(f"PRAGMA index_info({index[1]})")])
+                for index in conn.execute(f"PRAGMA index_list({table})")
+                if index[3] == "c"  # made by CREATE INDEX (not by a key)
+            )
+            schema[table] = (columns, indexes)
+        return schema
+    finally:
+        conn.close()
+
+
+def test_a_new_store_has_the_schema_an_old_one_is_brought_to(tmp_path: Path) -> None:
+    old_store(tmp_path / "old.db", 1)
+    Store.open(tmp_path / "old.db").close()
+    Store.open(tmp_path / "new.db").close()
+    new = sqlite_schema(tmp_path / "new.db")
+    assert len(new) == 13 and new == sqlite_schema(tmp_path / "old.db")
+
+
+def test_a_store_of_an_unknown_revision_is_a_newer_arenas(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    Store.open(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = 'later'")
+    conn.close()
+    with pytest.raises(StoreError, match=r"future\.db.*revision 'later', newer"):
+        Store.open(path)
 
 
 def test_builtin_bots_are_added_on_demand_once_and_hold_no_token(store: Store) -> None:
@@ -309,7 +356,7 @@ def test_add_match_twice_stores_once(store: Store) -> None:
     assert len(store.rating_history("alice", "guandan", "elo")) == 1
 
 
-def test_failure_inside_the_transaction_leaves_nothing(store: Store, tmp_path: Path) -> None:
+def test_failure_inside_the_transaction_leaves_nothing(store: Store) -> None:
     store.add_match(make_match(1), updates(1510.0, 1490.0))
     # The match row goes in first; the second update names an unknown bot and fails.
     bad = [
@@ -324,7 +371,7 @@ def test_failure_inside_the_transaction_leaves_nothing(store: Store, tmp_path: P
     assert len(store.rating_history("alice", "guandan", "elo")) == 1
     # The store is still usable, and the same match can be stored afterwards.
     assert store.add_match(make_match(2), updates(1520.0, 1480.0))
-    assert count(tmp_path / "arena.db", "rating_history") == 4
+    assert len(store.bot_rating_history("alice") + store.bot_rating_history("bob")) == 4
 
 
 def test_unknown_tournament_stores_nothing(store: Store) -> None:
@@ -358,8 +405,12 @@ def test_bad_values_are_refused_before_writing(store: Store) -> None:
 # -- concurrency -----------------------------------------------------------------------
 
 
-def test_readers_read_while_a_writer_writes(store: Store, tmp_path: Path) -> None:
+def test_readers_read_while_a_writer_writes(tmp_path: Path) -> None:
     path = tmp_path / "arena.db"
+    store = Store.open(path)
+    store.add_bot("alice", "builtin")
+    store.add_bot("bob", "remote")
+    store.add_tournament("t1", "spring", "guandan")
     store.add_match(make_match(1))
     writer = sqlite3.connect(path, isolation_level=None)
     try:
@@ -373,6 +424,7 @@ def test_readers_read_while_a_writer_writes(store: Store, tmp_path: Path) -> Non
     finally:
         writer.close()
     assert store.add_match(make_match(2))
+    store.close()
 
 
 # -- a process killed mid-write ------------------------------------------------------------
@@ -466,7 +518,7 @@ def test_killed_writer_loses_nothing_and_leaves_no_half_match(tmp_path: Path) ->
 BALANCE_DEFINITION = {"variants": [{"name": "guandan", "game": "guandan", "options": {}}]}
 
 
-def test_a_balance_run_keeps_each_batch_once_across_resumes(store: Store, tmp_path: Path) -> None:
+def test_a_balance_run_keeps_each_batch_once_across_resumes(store: Store) -> None:
     assert store.add_balance_run("b1", BALANCE_DEFINITION, "arena balance --variant guandan")
     first = BalanceBatch(0, 0, 5, {"deals": 5, "scored": 5})
     assert store.add_balance_batch("b1", first)
@@ -492,6 +544,6 @@ def test_a_balance_run_refuses_another_definition_and_unknown_statuses(store: St
         store.set_balance_status("b1", "paused")
     with pytest.raises(StoreError, match="no balance run 'b2'"):
         store.set_balance_status("b2", "finished")
-    with pytest.raises(StoreError, match="FOREIGN KEY"):
+    with pytest.raises(StoreError, match=r"(?i)foreign key"):
         store.add_balance_batch("b2", BalanceBatch(0, 0, 1, {}))
     assert store.balance_run("b2") is None

@@ -36,7 +36,6 @@ from arena.sim import TournamentConfig, plan, play_jobs
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import League
 from arena.store import (
-    _MIGRATIONS,
     APPLICATION_ID,
     AUTO_ENTRY,
     FLED_ENTRY,
@@ -46,6 +45,7 @@ from arena.store import (
     StoredMatch,
     StoreError,
 )
+from arena.store.legacy import MIGRATIONS
 from arena.web.incidents import Incidents, match_incidents
 from arena.web.query import MAX_PAGE, MAX_PER_PAGE, BadQuery, MatchQuery
 from arena.web.viewer import BrokenMatch, NotFound, Viewer, message_dict
@@ -490,7 +490,7 @@ def test_a_store_of_the_previous_schema_keeps_every_row_and_lists_it(
     old = tmp_path / "v5.sqlite"
     conn = sqlite3.connect(old)
     for version in range(1, 6):
-        for statement in _MIGRATIONS[version]:
+        for statement in MIGRATIONS[version]:
             conn.execute(statement)
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute("PRAGMA user_version = 5")

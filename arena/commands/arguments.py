@@ -44,6 +44,7 @@ from arena.inputs import (
 )
 from arena.plural import counted
 from arena.protocol import BOT_NAME
+from arena.store.postgres import is_url
 
 __all__ = [
     "MAX_COUNT",
@@ -346,7 +347,10 @@ def output_file(text: str) -> str:
 
 
 def database(text: str) -> str:
-    """The store's path: a file (existing or not) in a directory that exists."""
+    """The store's path: a file (existing or not) in a directory that exists, or the URL
+    of a PostgreSQL database (``postgresql://…``)."""
+    if is_url(text):
+        return text
     with _path(text) as path:
         _in_a_directory(path, "a store")
         if path.exists() and not path.is_file():
