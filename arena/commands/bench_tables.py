@@ -4,9 +4,11 @@ A server with its web face runs in this process (a temporary store); headless Ch
 (Debian's ``chromium``, driven by Playwright) opens a table of ``--variant`` from the
 form, the person against three ``first`` bots (they answer at once: no thinking time
 counted), ``--deals`` deals. The person plays each decision's first listed action by a
-click, at a person's pace (:data:`PACE`: the clicks do not wait for the table, which
-the delays measure). Two delays are timed, on one clock (the machine's epoch time in milliseconds;
-browser and server run on the same machine):
+click (the Shengji kitty buried in one gesture, its cards selected and one press; a
+forced move left to the page, which plays it by itself), at a person's pace
+(:data:`PACE`: the clicks do not wait for the table, which the delays measure). Two
+delays are timed, on one clock (the machine's epoch time in milliseconds; browser and
+server run on the same machine):
 
 * *click → drawn*: from the click on the action (stamped in the page as it is
   dispatched) to the next paint after the felt drew the event of that action or a later
@@ -68,12 +70,38 @@ WATCH_DRAWS: Final = """() => {
   }).observe(table, { attributes: true, attributeFilter: ['data-seq'] });
 }"""
 """Installed in the seat page: each drawn event's number and the next paint's time."""
-CLICK_FIRST: Final = """() => {
+ACT: Final = """() => {
+  const panel = document.getElementById('seat');
+  const now = () => performance.timeOrigin + performance.now();
+  const autoplay = document.getElementById('autoplay');
+  if (panel.dataset.options === '1' && autoplay && autoplay.checked) {
+    return null; // a forced move: the page plays it by itself
+  }
+  const count = document.getElementById('seat-count');
+  if (panel.dataset.phase === 'bury' && count && !count.hidden) {
+    // the kitty in one gesture: the cards the counter asks for, then one press
+    const total = Number((count.textContent.match(/\\d+/g) || ['0']).pop());
+    for (let index = 0; index < total; index += 1) {
+      document.querySelector(`#my-hand .hand-card[data-index="${index}"]`).click();
+    }
+    const send = document.getElementById('send');
+    if (send.disabled) {
+      throw new Error(`the kitty's ${total} cards selected, the Bury button stays disabled`);
+    }
+    const at = now();
+    send.click();
+    return { at, gesture: true };
+  }
   const button = document.querySelector('#legal .legal-action');
-  const at = performance.timeOrigin + performance.now();
+  if (!button) {
+    throw new Error(`no action to click in phase ${panel.dataset.phase}`);
+  }
+  const at = now();
   button.click();
-  return at;
+  return { at, gesture: false };
 }"""
+"""Act on the open decision as a person: the first listed action clicked, the kitty
+buried in one gesture, a forced move left to the page (null); when it was clicked."""
 FETCH_HEALTH: Final = """async (times) => {
   const took = [];
   for (let i = 0; i < times; i += 1) {
@@ -145,15 +173,24 @@ def _wait_turn(page: Page, after: str) -> str:
 
 def _play(page: Page) -> list[float]:
     """Play the table to its end by clicks, at most one every :data:`PACE` seconds (a
-    person's pace, within the site's rate limit): each click's time (epoch ms)."""
+    person's pace, within the site's rate limit): each click's time (epoch ms). The
+    kitty's cards, buried in one gesture, are sent by the page one decision each."""
     clicks: list[float] = []
     request = ""
     last = 0.0
+    burying = False
     while _wait_turn(page, request) == "acting":
         request = _state(page)[1]
+        phase = page.locator("#seat").get_attribute("data-phase") or ""
+        if burying and phase == "bury":
+            continue  # the gesture's cards, sent by the page
+        burying = False
         time.sleep(max(0.0, last + PACE - time.monotonic()))
         last = time.monotonic()
-        clicks.append(float(page.evaluate(CLICK_FIRST)))
+        acted = page.evaluate(ACT)
+        if acted is not None:
+            clicks.append(float(acted["at"]))
+            burying = bool(acted["gesture"])
     return clicks
 
 
