@@ -58,6 +58,7 @@ from table_watch import (
     figure_problems,
     owned,
 )
+from test_seat_panel_browser import OUT_OF_VIEW
 from test_web_hidden import (
     Public,
     cards_in,
@@ -169,10 +170,15 @@ def resize(page: Page, size: str) -> None:
 
 
 def shots(page: Page, plan: Plan, moment: str, played: Played) -> None:
-    """The page as it is, at the plan's size and then at the other one."""
+    """The page as it is, at the plan's size and then at the other one (at a decision:
+    its hand and buttons on the screen at both, the felt's trick too on a laptop)."""
     other = "phone" if plan.size == "desktop" else "desktop"
     for size in (plan.size, other):
         resize(page, size)
+        if moment in ("first-decision", "kitty"):
+            page.evaluate("new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50)))")
+            outside = page.evaluate(OUT_OF_VIEW, size == "desktop")
+            assert not outside, f"{plan.name} at {size}: {outside}"
         shoot(page, f"match-{plan.variant}-{moment}-{plan.lang}-{size}", full_page=False)
     resize(page, plan.size)
     played.shots.add(moment)
