@@ -16,7 +16,9 @@ each of its first ``settle`` deals stops there: they do not matter in it.
 Only plays made with at most ``reach`` cards in hand are searched (by default per
 game, :data:`DEFAULT_REACH`): the end of a deal, where rollouts are short and decide
 most; the decisions before the play only where ``early`` says so
-(:data:`DEFAULT_EARLY`); the others play the rollout policy's choice. A rollout may
+(:data:`DEFAULT_EARLY`); the others play the rollout policy's choice, unless
+``urgent`` says to search a Guandan play whatever the hand while an opponent holds that
+many cards or fewer (with ``urgent_samples`` deals). A rollout may
 also stop once ``horizon`` tricks have been led after the candidate (default 0: at
 the deal's end); a deal in which some rollout stopped short scores every candidate
 by :func:`static_value` (points won and cards left, a function of the state alone)
