@@ -98,6 +98,7 @@ SNAPSHOT = """() => {
     request: panel.dataset.request,
     legal: [...document.querySelectorAll('#legal .legal-action')].map((b) => b.dataset.action),
     result: !document.getElementById('result').hidden,
+    hiddenLastTrick: document.querySelectorAll('#last-trick[hidden] [data-card]').length,
     lang: document.documentElement.lang,
   };
 }"""

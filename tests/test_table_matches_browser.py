@@ -491,8 +491,10 @@ def number_problems(
 
 def turns(played: Played) -> list[dict[str, Any]]:
     """Every frame the page held, each completed by the ``turn`` events that came for it."""
-    frames = whole([*played.served, *stream_frames(played)])
-    by_index = {frame["i"]: frame for frame in frames}
+    # one copy of each frame, the newest (a tab replaced midway left copies whose turn
+    # came to the newer tab)
+    by_index = {frame["i"]: frame for frame in whole([*played.served, *stream_frames(played)])}
+    frames = list(by_index.values())
     for event in played.seen:
         if event["type"] == "turn" and "/seat" not in event["url"]:
             turn = json.loads(event["data"])
@@ -630,6 +632,8 @@ def test_a_whole_match_is_played_by_clicks_and_shows_only_what_it_may(
 
     assert played.snapshots, "the person made no decision"
     assert all(shown["lang"] == plan.lang for shown, _ in played.snapshots)
+    kept = [shown["frame"] for shown, _ in played.snapshots if shown["hiddenLastTrick"]]
+    assert not kept, f"the hidden last-trick box holds cards at frames {kept[:8]}"
     foreign = words_of_the_other_language(plan.lang, played)
     assert not foreign, f"{plan.name}: words of the other language: {sorted(foreign)[:8]}"
     if plan.size == "phone":  # every card wide enough to tap (Infinity: no card, null)

@@ -204,6 +204,7 @@ def test_every_frame_awaiting_a_decision_marks_the_seat_to_act(walked: Walked) -
     the engine awaits a decision after the frame's events, the frame marks a seat; only
     a deal's result and its last play's frames mark no one."""
     results = {d["last"] for d in walked.view["deals"]}
+    firsts = {d["first"] for d in walked.view["deals"]}
     marked = 0
     for frame in walked.view["frames"]:
         if frame["i"] in results:
@@ -213,6 +214,9 @@ def test_every_frame_awaiting_a_decision_marks_the_seat_to_act(walked: Walked) -
         if engine.to_act is None:
             continue  # the deal is over once this frame's events are
         assert frame["to_act"] is not None, f"frame {frame['i']} marks no one to act"
+        if frame["i"] in firsts:  # as dealt: the deal's first decision
+            first = walked.after[(frame["deal"], after)][0].to_act
+            assert frame["to_act"] == first, f"frame {frame['i']}: the first to act is {first}"
         marked += 1
     assert marked > 20
 

@@ -232,6 +232,9 @@ class MatchSession:
         """Per player, how many of the deal's events its connection has been sent."""
         self._watched = 0
         """How many of the deal's events the spectators have been sent."""
+        self._turns: list[arena_pb2.Turn] = []
+        """The deal's asks so far, as spectators were told them (of several at one event
+        number, the first and the last): a newcomer's catch-up tells them again."""
         self._deal_events: list[arena_pb2.Event] = []
         self._deal_started: list[arena_pb2.DealStarted] = []
         self._finished_deals: list[arena_pb2.WatchMessage] = []
@@ -363,9 +366,14 @@ class MatchSession:
     def _on_ask(self, ask: Ask) -> None:
         """A seat is asked: the spectators see the plays so far, then whose turn it is."""
         self._asked = ask
+        turn = self._turn()
+        turns = self._turns
+        if len(turns) >= 2 and turns[-2].after_seq == turns[-1].after_seq == turn.after_seq:
+            turns[-1] = turn  # the first and the last ask at one event number are enough
+        else:
+            turns.append(turn)
         if self._watchers:
             self._show_watchers()
-            turn = self._turn()
             for watcher in list(self._watchers):
                 watcher(arena_pb2.WatchMessage(turn=turn, live=True))
 
@@ -434,6 +442,7 @@ class MatchSession:
             self._started_at.GetCurrentTime()
         self._deal_events = []
         self._asked = None
+        self._turns = []
         self._sent = [0] * NUM_SEATS
         self._watched = 0
         seats = {state.player_at(seat): seat for seat in range(NUM_SEATS)}
@@ -562,14 +571,30 @@ class MatchSession:
                 watcher(message)
         if self._state is not None and self._deal_started:
             watcher(arena_pb2.WatchMessage(deal_started=self._public_start(), live=False))
-            events = [e for e in self._deal_events if e.seq > after_seq]
-            if events:
-                batch = arena_pb2.EventBatch(match_id=self.match_id, events=events)
-                watcher(arena_pb2.WatchMessage(events=batch, live=False))
-            if self._asked is not None:
-                watcher(arena_pb2.WatchMessage(turn=self._turn(), live=False))
+            self._catch_up(watcher, after_seq)
         self._watchers.append(watcher)
         return True
+
+    def _catch_up(self, watcher: Watcher, after_seq: int) -> None:
+        """The deal's events after ``after_seq``, each ask after the events before it
+        (whose turn every frame awaited), the open one with the time it has now."""
+        events = [e for e in self._deal_events if e.seq > after_seq]
+        told = self._turns[:-1] if self._asked is not None else self._turns
+        sent = 0
+        for turn in (t for t in told if t.after_seq >= after_seq):
+            upto = sent
+            while upto < len(events) and events[upto].seq <= turn.after_seq:
+                upto += 1
+            if upto > sent:
+                batch = arena_pb2.EventBatch(match_id=self.match_id, events=events[sent:upto])
+                watcher(arena_pb2.WatchMessage(events=batch, live=False))
+                sent = upto
+            watcher(arena_pb2.WatchMessage(turn=turn, live=False))
+        if sent < len(events):
+            batch = arena_pb2.EventBatch(match_id=self.match_id, events=events[sent:])
+            watcher(arena_pb2.WatchMessage(events=batch, live=False))
+        if self._asked is not None:
+            watcher(arena_pb2.WatchMessage(turn=self._turn(), live=False))
 
     def unwatch(self, watcher: Watcher) -> None:
         if watcher in self._watchers:

@@ -66,8 +66,10 @@ class _Deal:
     """Events of the match before this deal (its first event is numbered one more)."""
     kinds: Kinds
     """Each event batch's events as (kind, seat): the deal's shape, without a card."""
-    turns: list[arena_pb2.Turn | None] = field(default_factory=list)
-    """After each batch (when built), whose decision brought about the next one."""
+    turns: list[tuple[arena_pb2.Turn, ...]] = field(default_factory=list)
+    """After each batch (when built), the first decision asked after it and the one that
+    brought about the next batch (one of them if they are the same; none after the
+    last)."""
 
 
 @dataclass(frozen=True)
@@ -144,22 +146,23 @@ class _Replay:
             setup=struct(deal.setup),
         )
         batches: list[list[arena_pb2.Event]] = []
-        turns: list[arena_pb2.Turn | None] = []
+        turns: list[tuple[arena_pb2.Turn, ...]] = []
         kinds: list[tuple[tuple[str, int | None], ...]] = []
         events_before = seq
         seen = 0
         apply = replay_entry if built else _count_entry
-        asked: arena_pb2.Turn | None = None
+        asked: list[arena_pb2.Turn] = []  # since the last batch
         for text in (None, *deal.actions):
             if text is not None:
                 if built and not state.is_terminal():  # public: whose decision comes next
-                    asked = arena_pb2.Turn(
+                    turn = arena_pb2.Turn(
                         match_id=self.match_id,
                         deal=number,
                         seat=state.to_act,
                         phase=state.phase,
                         after_seq=seq,
                     )
+                    asked = [asked[0], turn] if asked else [turn]
                 apply(state, text)
             fresh = state.events[seen:]
             seen = len(state.events)
@@ -168,8 +171,9 @@ class _Replay:
             kinds.append(tuple((event.kind, event.seat) for event in fresh))
             if built:
                 if turns:
-                    turns[-1] = asked
-                turns.append(None)
+                    turns[-1] = tuple(asked)
+                asked = []
+                turns.append(())
                 batches.append(
                     [
                         event_to_proto(event, seq + k, number, game.describe_event(event, state))
@@ -335,9 +339,10 @@ def _stored_record(store: Store, match_id: str) -> tuple[StoredMatch, MatchRecor
 
 def _deal_messages(match_id: str, deal: _Deal, after_seq: int) -> list[arena_pb2.WatchMessage]:
     """A deal's start, its event batches (events after ``after_seq``), each followed by
-    whose decision brings the next one, its result."""
+    the first decision asked after it and the one that brings the next batch, its
+    result."""
     messages = [arena_pb2.WatchMessage(deal_started=deal.started, live=False)]
-    for batch, turn in zip(deal.batches, deal.turns or [None] * len(deal.batches), strict=True):
+    for batch, turns in zip(deal.batches, deal.turns or [()] * len(deal.batches), strict=True):
         events = [e for e in batch if e.seq > after_seq]
         if events:
             messages.append(
@@ -345,8 +350,7 @@ def _deal_messages(match_id: str, deal: _Deal, after_seq: int) -> list[arena_pb2
                     events=arena_pb2.EventBatch(match_id=match_id, events=events), live=False
                 )
             )
-            if turn is not None:
-                messages.append(arena_pb2.WatchMessage(turn=turn, live=False))
+            messages.extend(arena_pb2.WatchMessage(turn=turn, live=False) for turn in turns)
     messages.append(arena_pb2.WatchMessage(deal_result=deal.result, live=False))
     return messages
 
