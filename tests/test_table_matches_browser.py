@@ -87,14 +87,22 @@ NEXT_TURN = """(before) => {
     && panel.dataset.request !== '' && panel.dataset.request !== before);
 }"""
 """True once the person is asked a request other than ``before``, or the match is over."""
-OPEN_DECISION = """() => {
+OPEN_DECISION = """(before) => {
   const panel = document.getElementById('seat');
   const request = panel.dataset.request;
+  if (panel.dataset.state === 'over') {
+    return { state: 'over', request, decision: null };
+  }
+  if (panel.dataset.state !== 'acting' || request === '' || request === before) {
+    return false;
+  }
   const told = (window.arenaSeen || []).filter((e) => e.type === 'decision')
     .map((e) => JSON.parse(e.data)).filter((d) => d.request_id === request);
   return { state: panel.dataset.state, request, decision: told.length ? told[0] : null };
 }"""
-"""The panel's state, its request and what the seat's stream told of it."""
+"""Once the person is asked a request other than ``before`` (or the match is over): the
+panel's state, its request and what the seat's stream told of it, read in one go (a
+forced move the page plays by itself may move the panel on between two reads)."""
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": PHONE}
 CARD_PX = 36
 """The narrowest a card of the hand may be drawn on a phone (a finger's tap)."""
@@ -277,8 +285,7 @@ def play_match(page: Page, pages: Pages, plan: Plan, played: Played) -> Page:
     first = True
     buried = False
     for _ in range(DECISION_LIMIT):
-        page.wait_for_function(NEXT_TURN, arg=request)
-        now = page.evaluate(OPEN_DECISION)
+        now = page.wait_for_function(OPEN_DECISION, arg=request).json_value()
         if now["state"] == "over":
             return page
         request, decision = now["request"], now["decision"]
