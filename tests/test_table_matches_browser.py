@@ -305,6 +305,9 @@ def play_match(page: Page, pages: Pages, plan: Plan, played: Played) -> Page:
         played.snapshots.append((shown, decision))
         if first:
             assert page.locator("#autoplay").is_checked(), "forced moves are not played by default"
+            # the page as the server renders it while the match waits on the person: its
+            # felt and its frames read from one state, nothing played in between
+            played.html = page.context.request.get(page.url).text()
             shots(page, plan, "first-decision", played)
         if decision["phase"] == "bury":
             bury_at_once(page, plan, decision, played)
@@ -610,7 +613,6 @@ def test_a_whole_match_is_played_by_clicks_and_shows_only_what_it_may(
     assert page.evaluate("document.documentElement.lang") == plan.lang
     heading = page.locator("#table h1").inner_text()
     assert heading.startswith(variant_name(plan.lang, plan.variant)), heading
-    played.html = page.context.request.get(page.url).text()
     played.served = page.evaluate(FRAMES)
     page = play_match(page, pages, plan, played)
 
