@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from google.protobuf.json_format import MessageToDict
 from hypothesis import given
 from hypothesis import strategies as st
+from test_web_table import Store_
 
 import bots
 from arena import games
@@ -29,8 +29,7 @@ from arena.games.base import NOBODY, NUM_SEATS, team_of
 from arena.match import play_match
 from arena.record import MatchRecord, start_deal
 from arena.replay import replay_entry
-from arena.server.spectate import stored_messages
-from arena.store import Store, StoredMatch
+from arena.store import Store
 from arena.web.table import table_view
 from arena.web.table_text import POSITIONS, where_key
 
@@ -102,26 +101,8 @@ def walked_match(store: Store, variant: str, seed: int, deals: int) -> Walked:
     result = play_match(
         games.make(variant), policies, seed=seed, players=SAME_NAMES, max_deals=deals
     )
-    record = result.record
-    match_id = f"{variant}-{seed}-{deals}"
-    store.add_match(
-        StoredMatch(
-            id=match_id,
-            tournament_id=None,
-            variant=record.game,
-            options=dict(record.options),
-            seed=record.seed,
-            seating=tuple(record.players),
-            outcome={"winner": record.result.get("match_winner"), "totals": None},
-            record=record.to_dict(),
-            deals=len(record.deals),
-            decisions=sum(len(d.actions) for d in record.deals),
-        )
-    )
-    messages = [
-        MessageToDict(m, preserving_proto_field_name=True) for m in stored_messages(store, match_id)
-    ]
-    parsed = MatchRecord.from_dict(record.to_dict())
+    stored = Store_(store).add(f"{variant}-{seed}-{deals}", result.record)
+    messages, parsed = stored.messages, stored.record
     view = table_view(messages, parsed, "en")
     after, outcomes = engine_walk(parsed)
     totals = [0] * NUM_SEATS
