@@ -293,15 +293,22 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     return build_played_store(tmp_path_factory.mktemp("web") / "played.sqlite")
 
 
-@pytest.fixture(scope="module")
-def site(played: Played) -> Iterator[WebThread]:
-    """The web face of :func:`played`, served for real."""
+@contextlib.contextmanager
+def serving(played: Played) -> Iterator[WebThread]:
+    """The web face of a store of played matches, served for real until the block ends."""
     with Store.open(played.path) as store:
         web = WebThread(store, played.reports)
         try:
             yield web
         finally:
             web.close()
+
+
+@pytest.fixture(scope="module")
+def site(played: Played) -> Iterator[WebThread]:
+    """The web face of :func:`played`, served for real."""
+    with serving(played) as web:
+        yield web
 
 
 # -- the engine's view of a record -----------------------------------------------------------

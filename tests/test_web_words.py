@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from browser import Played, WebThread, build_played_store
+from browser import Played, WebThread, build_played_store, serving
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -116,12 +116,8 @@ def people_store(tmp_path_factory: pytest.TempPathFactory) -> Played:
 
 @pytest.fixture(scope="module")
 def site(people_store: Played) -> Iterator[WebThread]:
-    with Store.open(people_store.path) as store:
-        web = WebThread(store, people_store.reports)
-        try:
-            yield web
-        finally:
-            web.close()
+    with serving(people_store) as web:
+        yield web
 
 
 def pages(played: Played) -> list[str]:
