@@ -1,0 +1,87 @@
+"""A new revision of the schema, as a developer adds one (scripts/new_store_revision.py):
+it is written chained onto the newest, and a store made under the older schema runs it
+when next opened for writing, on SQLite and on PostgreSQL, keeping every row."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+from alembic.script import ScriptDirectory
+from postgres import fresh_database
+from sqlalchemy import create_engine, inspect
+
+from arena.store import Store, migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location(
+    "new_store_revision", ROOT / "scripts" / "new_store_revision.py"
+)
+assert _spec is not None and _spec.loader is not None
+new_store_revision = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(new_store_revision)
+
+INDEX = "ix_matches_finished_at"
+
+
+@pytest.fixture
+def migrations(tmp_path: Path) -> Path:
+    """A copy of the store's migrations, with a new revision written by the script and
+    filled in: an index of the matches by when they finished."""
+    folder = tmp_path / "migrations"
+    shutil.copytree(migrate.scripts().dir, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    new_store_revision.main(["index matches by finished at", "--migrations", str(folder)])
+    (written,) = (folder / "versions").glob("schema_9_*.py")
+    text = written.read_text()
+    body = f'    op.create_index("{INDEX}", "matches", ["finished_at"])'
+    written.write_text(text.replace("    pass\n", body + "\n", 1))
+    return folder
+
+
+def test_the_script_chains_the_new_revision_onto_the_newest(migrations: Path) -> None:
+    scripts = ScriptDirectory(str(migrations))
+    assert scripts.get_current_head() == "schema_9"
+    assert scripts.get_revision("schema_9").down_revision == migrate.head() == "schema_8"
+
+
+def test_the_next_revision_is_refused_after_a_head_not_named_schema_n() -> None:
+    assert new_store_revision.next_revision("schema_12") == "schema_13"
+    with pytest.raises(SystemExit, match="'abc123' is not named schema_N"):
+        new_store_revision.next_revision("abc123")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_store_of_the_older_schema_runs_the_new_revision_on_open_keeping_its_rows(
+    backend: str,
+    migrations: Path,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    where = (
+        str(tmp_path / "arena.sqlite")
+        if backend == "sqlite"
+        else fresh_database(request.getfixturevalue("postgres_url"))
+    )
+    with Store.open(where) as store:
+        store.add_bot("alice", "builtin")
+    monkeypatch.setattr(migrate, "scripts", lambda: ScriptDirectory(str(migrations)))
+
+    with Store.open(where, read_only=True) as store:  # reading changes nothing
+        assert store.bot("alice") is not None
+    with Store.open(where) as store:
+        assert migrate.current(store._sa()) == "schema_9"
+        assert store.bot("alice") is not None
+    url = (
+        f"sqlite:///{where}"
+        if backend == "sqlite"
+        else where.replace("postgresql://", "postgresql+psycopg://", 1)
+    )
+    engine = create_engine(url)
+    try:
+        indexes = {index["name"] for index in inspect(engine).get_indexes("matches")}
+    finally:
+        engine.dispose()
+    assert INDEX in indexes
