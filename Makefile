@@ -62,6 +62,7 @@ ENGINE_TESTS := $(filter-out %_bot.py,$(wildcard $(addprefix tests/test_,cards.p
 PLANTED_TESTS := $(filter-out $(ENGINE_TESTS),$(shell grep -l interpreted_engines tests/test_*.py))
 
 # -rfEs: each skipped test listed with its reason (on CI, CI=true, it fails instead).
+# The compiled pass ends with its 40 slowest tests (--durations), where time goes.
 # -n auto: a worker per core (pytest-xdist); tests that share Ray, ports or a module's
 # fixtures run on one worker together (tests/parallel.py).
 PYTEST := $(BIN)/pytest -rfEs -n auto --dist loadgroup
@@ -84,7 +85,7 @@ test-checks:
 	$(BIN)/mypy
 
 test-compiled:
-	$(PYTEST)
+	$(PYTEST) --durations=40
 
 test-interpreted:
 	ARENA_ENGINES=python $(PYTEST) --hypothesis-profile interpreted-engines $(ENGINE_TESTS)
