@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import signal
@@ -547,3 +548,16 @@ def test_a_balance_run_refuses_another_definition_and_unknown_statuses(store: St
     with pytest.raises(StoreError, match=r"(?i)foreign key"):
         store.add_balance_batch("b2", BalanceBatch(0, 0, 1, {}))
     assert store.balance_run("b2") is None
+
+
+def test_standings_put_the_best_elo_first_and_the_unrated_last(store: Store) -> None:
+    store.add_bot("carol", "remote")
+    match = dataclasses.replace(make_match(1), seating=("carol", "bob", "alice", "bob"))
+    store.add_match(match, updates(1490.0, 1510.0))
+    standings = store.standings("guandan")
+    assert [(s.bot, s.elo) for s in standings] == [
+        ("bob", 1510.0),
+        ("alice", 1490.0),
+        ("carol", None),
+    ]
+    assert [s.wins + s.draws + s.losses for s in standings] == [1, 1, 1]

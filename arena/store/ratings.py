@@ -75,7 +75,8 @@ class Ratings(Database):
             "FROM ratings WHERE variant = :variant UNION ALL "
             "SELECT bot, NULL, NULL, NULL, wins, draws, losses FROM bot_results "
             "WHERE variant = :variant) AS standing GROUP BY bot "
-            "ORDER BY elo IS NULL, elo DESC, bot",
+            # PostgreSQL names an output column alone in ORDER BY, not within an expression
+            "ORDER BY max(CASE WHEN system = 'elo' THEN value END) IS NULL, elo DESC, bot",
             {"variant": variant},
         )
         return [Standing(*row) for row in rows]
