@@ -1,6 +1,9 @@
 """The deployment files: every file of the Kubernetes folder is an object with its
-kind's required fields, listed by the kustomization, and agrees with the others (the
-RayJob's results reach the server's store); no file ships a secret's value, and a
+kind's required fields, listed by the kustomization, and agrees with the others; the
+league's store is PostgreSQL (a StatefulSet behind a headless Service, a compose service
+whose healthcheck gates the arena's), which every arena container that names a store
+reaches by the same URL with the password from the Secret (or compose's required
+variable), and nothing pins a pod to a node; no file ships a secret's value, and a
 missing one stops compose with its message; Prometheus configs and rules pass
 ``promtool``; the alerting rules use exported metrics; the image is multi-stage, runs
 as a non-root user and is built from a context without local files."""
@@ -17,6 +20,7 @@ import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import SplitResult, urlsplit
 
 import promql_parser
 import pytest
@@ -57,8 +61,19 @@ def manifests(folder: Path = K8S) -> dict[str, dict[str, Any]]:
 OBJECTS = manifests()
 
 
-def one(kind: str) -> dict[str, Any]:
-    [found] = [o for key, o in OBJECTS.items() if key.startswith(f"{kind}/")]
+def one(kind: str, name: str | None = None) -> dict[str, Any]:
+    """The one object of ``kind`` (of that ``name``, where the kind has several)."""
+    [found] = [
+        o
+        for key, o in OBJECTS.items()
+        if (key.startswith(f"{kind}/") if name is None else key == f"{kind}/{name}")
+    ]
+    return found
+
+
+def generator(name: str) -> dict[str, Any]:
+    """The kustomization's secret generator of the Secret ``name``."""
+    [found] = [g for g in one("Kustomization")["secretGenerator"] if g["name"] == name]
     return found
 
 
@@ -67,8 +82,8 @@ def test_the_manifests_are_the_expected_kinds_with_their_api_versions() -> None:
     assert kinds == {
         "Kustomization": "kustomize.config.k8s.io/v1beta1",
         "Namespace": "v1",
-        "PersistentVolumeClaim": "v1",
         "Deployment": "apps/v1",
+        "StatefulSet": "apps/v1",
         "Service": "v1",
         "RayCluster": "ray.io/v1",
         "RayJob": "ray.io/v1",
@@ -134,23 +149,21 @@ def test_the_server_deployment_probes_grpc_health_and_reads_its_tokens_from_the_
         assert server[probe]["grpc"]["port"] == ports["grpc"], probe
     args = server["args"]
     assert args[0] == "serve" and "--port=50051" in args and "--metrics-port=9100" in args
-    [generator] = one("Kustomization")["secretGenerator"]
-    referenced = {
+    tokens = generator("arena-tokens")["name"]
+    assert secret_references(server) == {
+        "ARENA_ADMIN_TOKEN": (tokens, "admin-token"),
+        "ARENA_OWNER_KEYS": (tokens, "owner-keys"),
+        "PGPASSWORD": (DATABASE_SECRET, "password"),
+    }
+
+
+def secret_references(spec: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """A container's variables read from a Secret: variable → (Secret, key)."""
+    return {
         e["name"]: (e["valueFrom"]["secretKeyRef"]["name"], e["valueFrom"]["secretKeyRef"]["key"])
-        for e in server["env"]
-        if "valueFrom" in e
+        for e in spec.get("env", [])
+        if "secretKeyRef" in e.get("valueFrom", {})
     }
-    assert referenced == {
-        "ARENA_ADMIN_TOKEN": (generator["name"], "admin-token"),
-        "ARENA_OWNER_KEYS": (generator["name"], "owner-keys"),
-    }
-
-
-def volume_at(pod: dict[str, Any], path: str) -> dict[str, Any]:
-    """The volume a pod's first container mounts at ``path``."""
-    [mount] = [m for m in container(pod["spec"])["volumeMounts"] if m["mountPath"] == path]
-    [volume] = [v for v in pod["spec"]["volumes"] if v["name"] == mount["name"]]
-    return volume
 
 
 def option(args: list[str], name: str) -> str:
@@ -163,37 +176,115 @@ def option(args: list[str], name: str) -> str:
     raise AssertionError(f"{name} missing from {args}")
 
 
-def test_the_ray_job_stores_its_results_in_the_servers_store_on_its_node() -> None:
+DATABASE_SECRET = "arena-postgres"
+"""The Secret of the store database's password (a fixed name: the RayCluster, a custom
+resource, and the RayJobs, created on their own, refer to it by name)."""
+
+
+def store_url(args: list[str]) -> SplitResult:
+    """The PostgreSQL store a command line names with ``--db``, with no password in it."""
+    db = option(args, "--db")
+    url = urlsplit(db)
+    assert url.scheme == "postgresql" and url.hostname and url.port, f"not a database URL: {db}"
+    assert url.password is None, f"a password in the store's URL: {db}"
+    return url
+
+
+def store_containers() -> dict[str, tuple[dict[str, Any], list[str]]]:
+    """Every arena container that names a store, with the command line naming it: the
+    server, and the Ray head for the RayJob's driver, which runs there and inherits its
+    variables (the workers only play matches)."""
+    job = one("RayJob")["spec"]["entrypoint"].split()
+    server = container(server_pod()["spec"])
+    return {"server": (server, server["args"]), "ray-head": (container(head_pod()["spec"]), job)}
+
+
+def test_every_arena_container_names_the_database_and_reads_its_password_from_the_secret() -> None:
+    urls = {where: store_url(args) for where, (_, args) in store_containers().items()}
+    assert len({url.geturl() for url in urls.values()}) == 1  # the one store of the league
+    source = generator(DATABASE_SECRET)
+    assert source.get("options", {}).get("disableNameSuffixHash") is True
+    for where, (arena, _) in store_containers().items():
+        references = secret_references(arena)
+        assert references.get("PGPASSWORD") == (DATABASE_SECRET, "password"), where
+        mounts = {m["mountPath"] for m in arena.get("volumeMounts", [])}
+        assert "/data" not in mounts, f"{where}: the SQLite store's volume"
+    for worker in one("RayCluster")["spec"]["workerGroupSpecs"]:
+        assert "PGPASSWORD" not in secret_references(container(worker["template"]["spec"]))
+
+
+def test_the_database_is_a_stateful_set_behind_the_headless_service_of_the_url() -> None:
+    url = store_url(container(server_pod()["spec"])["args"])
+    database = one("StatefulSet")
+    spec = database["spec"]
+    service = one("Service", url.hostname)
+    assert spec["serviceName"] == service["metadata"]["name"] == url.hostname
+    assert service["spec"]["clusterIP"] == "None"  # headless: the name is the pod's
+    pod = spec["template"]
+    assert spec["selector"]["matchLabels"].items() <= pod["metadata"]["labels"].items()
+    assert service["spec"]["selector"].items() <= pod["metadata"]["labels"].items()
+    assert spec["replicas"] == 1
+    postgres = container(pod["spec"])
+    assert re.fullmatch(r"postgres:\d+\.\d+", postgres["image"]), postgres["image"]
+    ports = {p["name"]: p["containerPort"] for p in postgres["ports"]}
+    [port] = [p for p in service["spec"]["ports"] if p["port"] == url.port]
+    assert ports[port["targetPort"]] == 5432
+    values = {e["name"]: e.get("value") for e in postgres["env"]}
+    assert values["POSTGRES_USER"] == url.username
+    assert values["POSTGRES_DB"] == url.path.lstrip("/")
+    assert secret_references(postgres) == {"POSTGRES_PASSWORD": (DATABASE_SECRET, "password")}
+    for probe in ("readinessProbe", "livenessProbe"):
+        command = postgres[probe]["exec"]["command"]
+        assert command[0] == "pg_isready" and f"--username={url.username}" in command, probe
+    [claim] = spec["volumeClaimTemplates"]
+    assert claim["spec"]["accessModes"] == ["ReadWriteOnce"]
+    assert claim["spec"]["resources"]["requests"]["storage"]
+    [mount] = postgres["volumeMounts"]
+    assert mount == {"name": claim["metadata"]["name"], "mountPath": "/var/lib/postgresql"}
+    assert pod["spec"]["securityContext"]["runAsNonRoot"] is True
+
+
+def test_the_server_starts_once_the_database_answers() -> None:
+    url = store_url(container(server_pod()["spec"])["args"])
+    [wait] = server_pod()["spec"]["initContainers"]
+    command = " ".join(wait["command"])
+    assert "pg_isready" in command
+    assert f"--host={url.hostname}" in command and f"--port={url.port}" in command
+    assert wait["image"] == container(one("StatefulSet")["spec"]["template"]["spec"])["image"]
+
+
+PINNING = {"nodeSelector", "nodeName", "affinity"}
+"""What ties a pod to a node or to another pod's node."""
+
+
+def pinned(node: Any, where: str) -> Iterator[str]:
+    """Where, in an object, a pod is tied to a node."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in PINNING:
+                yield f"{where}.{key}"
+            yield from pinned(value, f"{where}.{key}")
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from pinned(item, f"{where}[{i}]")
+
+
+def test_nothing_pins_a_pod_to_a_node_and_no_arena_pod_claims_a_volume() -> None:
+    assert [p for key, o in OBJECTS.items() for p in pinned(o, key)] == []
+    assert list(pinned({"spec": {"affinity": {}}}, "Pod/x")) == ["Pod/x.spec.affinity"]
+    assert "PersistentVolumeClaim" not in {o["kind"] for o in OBJECTS.values()}
+    for pod in (server_pod(), head_pod()):
+        assert all("persistentVolumeClaim" not in v for v in pod["spec"].get("volumes", []))
+
+
+def test_the_ray_job_stores_its_results_in_the_servers_store() -> None:
     server_db = option(container(server_pod()["spec"])["args"], "--db")
     job_db = option(one("RayJob")["spec"]["entrypoint"].split(), "--db")
-    assert job_db == server_db  # the arena's store itself, not a file of its own
-    data = str(Path(server_db).parent)
-    claim = one("PersistentVolumeClaim")
-    for pod in (server_pod(), head_pod()):  # the job's driver runs on the head
-        volume = volume_at(pod, data)
-        assert volume.get("persistentVolumeClaim") == {"claimName": claim["metadata"]["name"]}
-    # SQLite's locks hold on one node: one ReadWriteOnce volume, the head on the server's node
-    assert claim["spec"]["accessModes"] == ["ReadWriteOnce"]
-    [term] = head_pod()["spec"]["affinity"]["podAffinity"][
-        "requiredDuringSchedulingIgnoredDuringExecution"
-    ]
-    assert term["topologyKey"] == "kubernetes.io/hostname"
-    assert term["labelSelector"]["matchLabels"].items() <= (
-        server_pod()["metadata"]["labels"].items()
-    )
-    [preferred] = server_pod()["spec"]["affinity"]["podAffinity"][
-        "preferredDuringSchedulingIgnoredDuringExecution"
-    ]
-    assert preferred["podAffinityTerm"]["topologyKey"] == "kubernetes.io/hostname"
-    assert preferred["podAffinityTerm"]["labelSelector"]["matchLabels"].items() <= (
-        head_pod()["metadata"]["labels"].items()
-    )
-    groups = [pod["spec"]["securityContext"]["fsGroup"] for pod in (server_pod(), head_pod())]
-    assert groups[0] == groups[1]  # both may write the store's files
+    assert job_db == server_db  # the arena's store itself, not a store of its own
 
 
 def test_the_service_and_monitor_select_the_server_and_its_ports() -> None:
-    deployment, service, monitor = one("Deployment"), one("Service"), one("ServiceMonitor")
+    deployment, service, monitor = one("Deployment"), one("Service", "arena"), one("ServiceMonitor")
     pod_labels = deployment["spec"]["template"]["metadata"]["labels"]
     assert service["spec"]["selector"].items() <= pod_labels.items()
     names = {p["name"] for p in container(deployment["spec"]["template"]["spec"])["ports"]}
@@ -242,7 +333,20 @@ def render(folder: Path) -> subprocess.CompletedProcess[str]:
 
 
 @needs_kubectl
-def test_kustomize_generates_the_secret_from_local_files_and_needs_them(tmp_path: Path) -> None:
+def secret_names(node: Any) -> Iterator[str]:
+    """The Secret of every ``secretKeyRef``, wherever it is in an object."""
+    if isinstance(node, dict):
+        if isinstance(node.get("secretKeyRef"), dict):
+            yield node["secretKeyRef"]["name"]
+        for value in node.values():
+            yield from secret_names(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from secret_names(item)
+
+
+@needs_kubectl
+def test_kustomize_generates_the_secrets_from_local_files_and_needs_them(tmp_path: Path) -> None:
     folder = tmp_path / "k8s"
     shutil.copytree(K8S, folder, ignore=shutil.ignore_patterns("secrets"))
     missing = render(folder)
@@ -251,18 +355,33 @@ def test_kustomize_generates_the_secret_from_local_files_and_needs_them(tmp_path
     (folder / "secrets").mkdir()
     (folder / "secrets" / "admin.env").write_text(f"admin-token={token}\n")
     (folder / "secrets" / "owner-keys").write_text(f"ops sha256:{'0' * 64}\n")
+    missing = render(folder)
+    assert missing.returncode != 0 and "secrets/postgres.env" in missing.stderr
+    (folder / "secrets" / "postgres.env").write_text(f"password={secrets.token_hex(16)}\n")
     rendered = render(folder)
     assert rendered.returncode == 0, rendered.stderr
     objects = {(o["kind"], o["metadata"]["name"]): o for o in yaml.safe_load_all(rendered.stdout)}
-    [secret] = [o for (kind, _), o in objects.items() if kind == "Secret"]
-    assert set(secret["data"]) == {"admin-token", "owner-keys"}
+    generated = {name: o for (kind, name), o in objects.items() if kind == "Secret"}
+    [tokens] = [name for name in generated if name.startswith("arena-tokens-")]  # its hash
+    assert set(generated) == {tokens, DATABASE_SECRET}  # the database's: a fixed name
+    assert set(generated[tokens]["data"]) == {"admin-token", "owner-keys"}
+    assert set(generated[DATABASE_SECRET]["data"]) == {"password"}
     pod = objects[("Deployment", "arena")]["spec"]["template"]["spec"]
-    names = {e["valueFrom"]["secretKeyRef"]["name"] for e in pod["containers"][0]["env"]
-             if "valueFrom" in e}  # fmt: skip
-    assert names == {secret["metadata"]["name"]}  # the generated name, with its hash
+    assert set(secret_names(pod)) == {tokens, DATABASE_SECRET}
+    for (kind, name), obj in objects.items():  # the StatefulSet's, the Ray head's
+        assert set(secret_names(obj)) <= set(generated), f"{kind}/{name}: a Secret not generated"
     head = objects[("RayCluster", "arena")]["spec"]["headGroupSpec"]["template"]["spec"]
+    assert set(secret_names(head)) == {DATABASE_SECRET}
     [image] = {c["image"] for c in (*pod["containers"], *head["containers"])}
     assert image != "arena"  # the kustomization's image reaches the Ray pods too
+    # the database alone, first, when a store moves into it (docs/deployment.md):
+    # `kubectl apply -k deploy/k8s -l app.kubernetes.io/component=database`
+    database = {
+        kind
+        for (kind, _), o in objects.items()
+        if o["metadata"].get("labels", {}).get("app.kubernetes.io/component") == "database"
+    }
+    assert database == {"Secret", "Service", "StatefulSet"}
 
 
 # -- no shipped secret --------------------------------------------------------------
@@ -273,6 +392,8 @@ REQUIRED = re.compile(r"\$\{(?P<name>[A-Z_][A-Z0-9_]*):\?(?P<message>[^}]+)\}")
 """Compose's required variable: ``${NAME:?message}`` stops compose with the message."""
 KNOWN_VALUES = re.compile(r"change-?me|admin/admin|(?<!@)sha256:[0-9a-f]{64}", re.IGNORECASE)
 """Placeholder and sample secrets that must not be shipped."""
+PASSWORD_IN_URL = re.compile(r"postgres(?:ql)?(?:\+\w+)?://[^/@\s:]*:[^/@\s]*@")
+"""A database URL that carries a password (``postgresql://user:password@host``)."""
 LOCAL_SECRETS = (DEPLOY / ".env", K8S / "secrets")
 """The operator's own secrets (git-ignored): what the shipped files refer to."""
 DEPLOYMENT_FILES = sorted(
@@ -311,11 +432,17 @@ def test_no_deployment_file_ships_a_known_secret_value() -> None:
         found = KNOWN_VALUES.search(text)
         assert found is None, f"{path.relative_to(ROOT)} ships {found.group()!r}"
         assert "--admin-token" not in text, f"{path.relative_to(ROOT)}: a token in a command"
+        url = PASSWORD_IN_URL.search(text)
+        assert url is None, f"{path.relative_to(ROOT)}: a password in {url.group()!r}"
+    assert PASSWORD_IN_URL.search("--db postgresql://arena:pw@db/arena")
+    assert not PASSWORD_IN_URL.search("--db postgresql://arena@db:5432/arena")
     assert "Secret" not in {o["kind"] for o in OBJECTS.values()}  # generated from local files
-    [generator] = one("Kustomization")["secretGenerator"]
-    assert "literals" not in generator
-    for source in [*generator.get("envs", []), *generator.get("files", [])]:
-        assert source.split("=")[-1].startswith("secrets/"), source
+    generators = one("Kustomization")["secretGenerator"]
+    assert {g["name"] for g in generators} == {"arena-tokens", DATABASE_SECRET}
+    for source in generators:
+        assert "literals" not in source
+        for path in [*source.get("envs", []), *source.get("files", [])]:
+            assert path.split("=")[-1].startswith("secrets/"), path
     for key, obj in OBJECTS.items():
         for variable, value in environments(obj):
             if SECRET_NAME.search(variable) and variable != "RAY_AUTH_MODE":
@@ -336,6 +463,7 @@ def test_compose_requires_every_secret_and_says_how_to_set_it() -> None:
         "ARENA_OWNER_KEYS",
         "RAY_AUTH_TOKEN",
         "GRAFANA_ADMIN_PASSWORD",
+        "POSTGRES_PASSWORD",
     }
     text = (DEPLOY / "docker-compose.yml").read_text()
     for reference in re.findall(r"\$\{[^}]*\}", text):  # no default for any variable
@@ -343,7 +471,12 @@ def test_compose_requires_every_secret_and_says_how_to_set_it() -> None:
 
 
 def test_the_local_secrets_stay_out_of_git_and_of_the_image() -> None:
-    local = ["deploy/.env", "deploy/k8s/secrets/admin.env", "deploy/k8s/secrets/owner-keys"]
+    local = [
+        "deploy/.env",
+        "deploy/k8s/secrets/admin.env",
+        "deploy/k8s/secrets/owner-keys",
+        "deploy/k8s/secrets/postgres.env",
+    ]
     if not (ROOT / ".git").exists():
         pytest.skip("not a git work tree: nothing to check against .gitignore")
     checked = subprocess.run(
@@ -407,7 +540,13 @@ def docker_compose(command: list[str], env: dict[str, str]) -> subprocess.Comple
 
 def test_compose_config_is_accepted_by_docker_compose() -> None:
     command = compose_command()
-    required = ("ARENA_ADMIN_TOKEN", "ARENA_OWNER_KEYS", "RAY_AUTH_TOKEN", "GRAFANA_ADMIN_PASSWORD")
+    required = (
+        "ARENA_ADMIN_TOKEN",
+        "ARENA_OWNER_KEYS",
+        "RAY_AUTH_TOKEN",
+        "GRAFANA_ADMIN_PASSWORD",
+        "POSTGRES_PASSWORD",
+    )
     # only what finds Docker's plugins (PATH, HOME, DOCKER_CONFIG) and the secrets
     found = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "DOCKER_CONFIG"}}
     env = {**found, **{name: secrets.token_hex(8) for name in required}}
@@ -560,7 +699,7 @@ def test_the_alerts_cover_stalls_timeouts_store_and_web_errors_with_exported_met
 def test_compose_brings_up_the_whole_stack_from_existing_files() -> None:
     compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
     services = compose["services"]
-    assert set(services) == {"arena", "ray-head", "ray-worker", "prometheus", "grafana"}
+    assert set(services) == {"postgres", "arena", "ray-head", "ray-worker", "prometheus", "grafana"}
     for name in ("arena", "ray-head", "ray-worker"):
         build = services[name]["build"]
         assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == (
@@ -583,6 +722,41 @@ def test_compose_brings_up_the_whole_stack_from_existing_files() -> None:
     }
     assert targets == {"arena:9100", "ray-head:9101"}
     assert {t.split(":")[0] for t in targets} <= set(services)
+
+
+COMPOSE_STORE_SERVICES = {"arena", "ray-head"}
+"""The compose services that name the store: the server, and the Ray head, where a
+tournament's driver runs (``docker compose exec ray-head arena tournament …``)."""
+
+
+def test_compose_keeps_the_store_in_postgres_whose_healthcheck_gates_the_arena() -> None:
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    services = compose["services"]
+    database = services["postgres"]
+    assert re.fullmatch(r"postgres:\d+\.\d+", database["image"]), database["image"]
+    [volume] = database["volumes"]
+    source, target = volume.split(":")
+    assert source in compose["volumes"] and target == "/var/lib/postgresql"  # a named volume
+    check = database["healthcheck"]["test"]
+    assert check[:2] == ["CMD", "pg_isready"] and "--host=127.0.0.1" in check
+    assert "ports" not in database  # the stack's containers reach it, nothing else
+    values = database["environment"]
+    password = REQUIRED.fullmatch(values["POSTGRES_PASSWORD"])
+    assert password, "the database's password is not a required variable"
+    url = store_url(services["arena"]["command"])
+    assert (url.hostname, url.port) == ("postgres", 5432)
+    assert url.username == values["POSTGRES_USER"] and url.path == f"/{values['POSTGRES_DB']}"
+    assert f"--username={url.username}" in check
+    for name, service in services.items():
+        environment = service.get("environment") or {}
+        mounts = [str(v).split(":")[1] for v in service.get("volumes", [])]
+        assert "/data" not in mounts, f"{name}: the SQLite store's volume"
+        if name not in COMPOSE_STORE_SERVICES:
+            assert "PGPASSWORD" not in environment, name
+            continue
+        reference = REQUIRED.fullmatch(str(environment.get("PGPASSWORD")))
+        assert reference and reference["name"] == password["name"], name
+        assert service["depends_on"]["postgres"] == {"condition": "service_healthy"}, name
 
 
 def test_the_image_is_multi_stage_and_runs_as_a_non_root_user() -> None:
@@ -652,11 +826,15 @@ def parse_here(argv: list[str], data: Path) -> Any:
 
 @pytest.mark.parametrize("where", sorted(_arena_command_lines()))
 def test_every_arena_command_line_of_the_deployment_parses(where: str, tmp_path: Path) -> None:
-    args = parse_here(_arena_command_lines()[where], tmp_path)
+    argv = _arena_command_lines()[where]
+    args = parse_here(argv, tmp_path)
     if args.command == "serve":
         assert args.host == "0.0.0.0" and args.metrics_port == 9100  # reachable in a container
         assert args.metrics_host == "0.0.0.0"
-    assert str(args.db).startswith(f"{tmp_path}/")  # on the volume, not in the image
+    if where == "Dockerfile CMD":  # the image run by itself: a store of its own
+        assert str(args.db).startswith(f"{tmp_path}/")  # on the volume, not in the image
+    else:  # compose and Kubernetes: the league's database
+        assert args.db == store_url(argv).geturl()
 
 
 def test_the_server_is_given_longer_to_stop_than_its_matches_to_drain(tmp_path: Path) -> None:
