@@ -24,6 +24,7 @@ from arena.commands import (
     replay,
     rules,
     serve,
+    store,
     tournament,
     web,
 )
@@ -48,6 +49,7 @@ COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
     guandan_ws.add_parser,
     admin.add_parser,
     people.add_parser,
+    store.add_parser,
 )
 """Each command's ``add_parser``, in the order ``arena --help`` lists them."""
 
