@@ -31,24 +31,46 @@ Migrations
     same transaction, every row kept.
 
 Durability
-    ``journal_mode=WAL``: readers (a leaderboard, a dashboard) read while the
-    writer writes, each seeing the last committed state. ``synchronous=FULL``:
-    every commit is synced to disk before :meth:`Store.add_match` returns. In
-    WAL mode ``NORMAL`` already survives a killed process, but not a power cut or
-    an OS crash, after which the last commits can be lost; a match costs seconds
-    to play and one sync per match is negligible, so a stored match stays stored.
-    ``foreign_keys=ON``; a busy timeout (30 s by default) lets a second writer
-    wait for the first instead of failing at once. One writer process at a time
-    (the match driver) is the intended use of an SQLite store; open one
-    :class:`Store` per process.
+    A stored match stays stored, on both databases: when :meth:`Store.add_match`
+    returns, its commit is on disk. SQLite: ``journal_mode=WAL``, so readers (a
+    leaderboard, a dashboard) read while the writer writes, each seeing the last
+    committed state; ``synchronous=FULL``, so every commit is synced to disk before the
+    write returns. In WAL mode ``NORMAL`` already survives a killed process, but not a
+    power cut or an OS crash, after which the last commits can be lost; a match costs
+    seconds to play and one sync per match is negligible. ``foreign_keys=ON``; a busy
+    timeout (30 s by default) lets a second writer wait for the first instead of failing
+    at once. One writer process at a time (the match driver) is the intended use of an
+    SQLite store; open one :class:`Store` per process. PostgreSQL: the store's
+    connections commit with ``synchronous_commit=on`` whatever the server's, the
+    database's or the role's default, so a commit returns once it is flushed to the
+    server's disk (given the server's ``fsync``, on unless its operator turned it off);
+    readers read the last committed state and never wait for a writer.
 
 Atomicity
-    Every write is one transaction (``BEGIN IMMEDIATE`` … ``COMMIT`` on SQLite), rolled
-    back on any error: a process killed at any moment leaves each match either wholly
-    stored (row, rating changes and rating history) or absent. Matches that count
-    together (the two halves of a paired deal, :meth:`Store.add_matches`) are one
-    transaction: all stored, or none; a round's pairings (:meth:`Store.fix_round`)
-    are stored once, before any of its matches.
+    Every write is one transaction, rolled back on any error, and the writes to one store
+    take turns, whichever processes make them: ``BEGIN IMMEDIATE`` … ``COMMIT`` on
+    SQLite; ``BEGIN`` (``READ COMMITTED``), the store's transaction-scoped advisory lock,
+    … ``COMMIT`` on PostgreSQL (:mod:`~arena.store.postgres` says why one lock rather
+    than row locks). A second writer waits for the first, up to the store's timeout; then
+    its write fails with a :class:`StoreError` naming the store, nothing of it kept. So,
+    on both databases and with any number of writer processes: a process killed at any
+    moment leaves each match either wholly stored (row, rating changes, rating history,
+    summary) or absent; a match stored by several processes at once is stored once (the
+    others are told it was stored already); each rating's history is one chain in the
+    order of its ``id`` — each change's ``before`` is the ``after`` of the change before
+    it, and the rating's ``matches`` counts its changes; and each write that reads
+    before it writes (a bot, built-in bots, a person, a tournament, a round's pairings, a
+    balance run) has one outcome, whoever comes first. Matches that count together (the
+    two halves of a paired deal, :meth:`Store.add_matches`) are one transaction: all
+    stored, or none; a round's pairings (:meth:`Store.fix_round`) are stored once, before
+    any of its matches.
+
+    The store does not compute ratings: a :class:`RatingUpdate` brings the new value,
+    computed by the caller from the ratings it holds (:mod:`arena.sim.league` keeps a
+    copy in memory). Two processes rating the same bot at once each compute from their
+    own copy: the history stays one chain, but a new value need not take the other
+    process's match into account. Keeping ratings computed by several processes
+    consistent is the caller's concern.
 
 Schema (version 1, ``PRAGMA user_version``; ``PRAGMA application_id`` marks an arena store)
     Times are UTC, ISO 8601 text (``2024-05-01T12:00:00.000000+00:00``). Columns

@@ -9,8 +9,11 @@ makes its engine and connection, names its dialect, and Alembic migrates through
 Statements themselves run on the driver's own cursor, given ``:name`` parameters in the
 driver's style: SQLAlchemy's work per statement would double what a read or a stored
 match costs, for nothing a store of fixed SQL needs. The connection is in autocommit
-mode and a write is one explicit transaction (``BEGIN IMMEDIATE`` on SQLite), committed
-when its block ends normally and rolled back on any error.
+mode and a write is one explicit transaction, committed when its block ends normally and
+rolled back on any error. Writes to one store take turns on every database: ``BEGIN
+IMMEDIATE`` on SQLite, ``BEGIN`` then the store's transaction-scoped advisory lock on
+PostgreSQL (:attr:`Backend.serialize`), so that a write that reads before it writes
+reads what the write before it committed.
 """
 
 from __future__ import annotations
@@ -127,6 +130,10 @@ class Backend(ABC):
 
     begin: str = "BEGIN"
     """The statement that opens a write transaction."""
+    serialize: str | None = None
+    """The statement, run first in a write transaction, that waits until no other write
+    to the store is open and keeps others waiting until this one ends (None: ``begin``
+    does so already)."""
     errors: tuple[type[Exception], ...] = ()
     """The driver's errors (a write runs on the driver's own cursor)."""
     style: Callable[[str], str] | None = None
@@ -228,6 +235,8 @@ class Database:
             write = Write(conn, self._backend.style)
             write.execute(self._backend.begin)
             try:
+                if self._backend.serialize is not None:
+                    write.execute(self._backend.serialize)
                 yield write
                 if self._backend.in_transaction(conn):  # the block may have rolled back
                     write.execute("COMMIT")

@@ -1,9 +1,28 @@
 """A store in a PostgreSQL database (psycopg 3), named by URL:
 ``postgresql://user:password@host:port/database``.
 
-Several processes may write (each write is one transaction; a second writer waits on
-the rows the first holds, up to the timeout). The schema is Alembic's alone; the first
-process to open an empty database creates it, under an advisory lock.
+Several processes may write, and their writes take turns as on SQLite: each write is one
+transaction, ``READ COMMITTED``, that first takes the store's advisory lock
+(``pg_advisory_xact_lock``, :data:`WRITE_LOCK`, released when the transaction ends), so a
+second writer waits for the first to commit or roll back (up to the store's timeout,
+PostgreSQL's ``lock_timeout``: then the write fails naming the store) and each statement
+after the lock sees every write committed before it. Readers never wait.
+
+One lock rather than row locks (``SELECT … FOR UPDATE``): a rating that has no row yet
+has nothing to lock, so two first matches of a bot would both read "no rating"; a match
+rates four bots, whose rows two matches would lock in different orders (a deadlock, one
+write failing); and every other write that reads before it writes (a bot, built-in bots,
+a person, a tournament, a balance run) is correct as written, now and when one is added.
+What it costs: one writer at a time, as on SQLite; a write takes milliseconds, a match
+seconds to play. It also gives ``match_summaries.number`` in the order matches are
+committed, so a reader paging by number misses none.
+
+``synchronous_commit=on`` for the store's connections, whatever the server's default or
+the role's: a commit returns once it is flushed to the server's disk (the server's own
+``fsync``, on by default, must not be turned off), so a stored match stays stored.
+
+The schema is Alembic's alone; the first process to open an empty database creates it,
+in a write (under the same lock).
 """
 
 from __future__ import annotations
@@ -16,12 +35,16 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import NullPool
 
 from arena.store import migrate
-from arena.store.database import Backend, Database, pyformat, run
+from arena.store.database import Backend, Database, pyformat
 from arena.store.sqlite import check_revision
 from arena.store.values import APPLICATION_ID, SCHEMA_VERSION, StoreError
 
 SCHEMES: Final = ("postgresql://", "postgresql+psycopg://", "postgres://")
 """How a store URL on PostgreSQL begins."""
+
+
+WRITE_LOCK: Final = APPLICATION_ID
+"""The key of the advisory lock every write takes (schema creation included)."""
 
 
 def is_url(name: str) -> bool:
@@ -32,7 +55,8 @@ def is_url(name: str) -> bool:
 class PostgreSQL(Backend):
     """A store in a PostgreSQL database."""
 
-    begin = "BEGIN"
+    begin = "BEGIN ISOLATION LEVEL READ COMMITTED"
+    serialize = f"SELECT pg_advisory_xact_lock({WRITE_LOCK})"
     errors = (psycopg.Error,)
     style = staticmethod(pyformat)
 
@@ -47,7 +71,7 @@ class PostgreSQL(Backend):
             url = make_url(name.replace("postgres://", "postgresql://", 1))
         except ArgumentError as err:
             raise StoreError(f"store {name}: not a database URL ({err})") from None
-        options = f"-c lock_timeout={int(timeout * 1000)}"
+        options = f"-c lock_timeout={int(timeout * 1000)} -c synchronous_commit=on"
         if read_only:
             options += " -c default_transaction_read_only=on"
         return create_engine(
@@ -81,5 +105,4 @@ class PostgreSQL(Backend):
             return
         if revision != migrate.head():
             with store._write("cannot create the schema of store", "schema") as write:
-                run(write, "SELECT pg_advisory_xact_lock(:key)", {"key": APPLICATION_ID})
                 migrate.upgrade(write.connection, stamp_first=False)
