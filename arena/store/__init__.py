@@ -15,7 +15,8 @@ One interface
     (:mod:`~arena.store.listings`), ratings (:mod:`~arena.store.ratings`) and balance
     runs (:mod:`~arena.store.balance`). SQL is written once, with named parameters, and
     run by SQLAlchemy Core; what differs between databases is in
-    :mod:`~arena.store.sqlite` and :mod:`~arena.store.postgres`.
+    :mod:`~arena.store.sqlite` and :mod:`~arena.store.postgres`. A whole store is copied
+    into a new one, from either database to either, by :mod:`~arena.store.copy`.
 
 Opening
     :meth:`Store.open` creates the file and the schema if needed, or checks an
