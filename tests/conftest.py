@@ -12,16 +12,18 @@ import pytest
 
 # On CI (CI=true) a skipped test fails, naming itself and its reason (tests/ci_skips.py);
 # the web face's browser, stores and servers are fixtures of tests/browser.py, a person at
-# a table one of tests/seated.py, a PostgreSQL cluster one of tests/postgres.py; tests
-# that plant faults in the engines' Python code run on the interpreted ones
-# (engines_marker.py); under pytest-xdist, tests sharing Ray or a module's fixtures go to
-# one worker together (parallel.py).
+# a table one of tests/seated.py, a PostgreSQL cluster one of tests/postgres.py, a store
+# on SQLite and on PostgreSQL in turn one of tests/stores.py; tests that plant faults in
+# the engines' Python code run on the interpreted ones (engines_marker.py); under
+# pytest-xdist, tests sharing Ray or a module's fixtures go to one worker together
+# (parallel.py).
 pytest_plugins = (
     "ci_skips",
     "garbage",
     "browser",
     "seated",
     "postgres",
+    "stores",
     "engines_marker",
     "parallel",
 )
@@ -66,14 +68,17 @@ def ray_tmp() -> Iterator[Path]:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[Store, Arena]]:
-    """A real server on 127.0.0.1 (any free port) over a fresh store, 20 s a decision."""
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Store, Arena]]:
+    """A real server on 127.0.0.1 (any free port) over a fresh store, 20 s a decision: on
+    SQLite, or on each database for a test marked ``@on_both_servers`` (tests/stores.py)."""
+    from stores import new_store_target
     from test_server_seats import Arena, clock
 
     from arena.server.play import PlayConfig
     from arena.store import Store
 
-    with Store.open(tmp_path / "arena.sqlite") as store:
+    backend = getattr(request, "param", "sqlite")
+    with Store.open(new_store_target(request, backend, tmp_path)) as store:
         arena = Arena(store, PlayConfig(clock=clock(decision=20.0)))
         try:
             yield store, arena
