@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from stores import PASSWORD, new_store_target
 
 import bots
 from arena.cli import main
@@ -36,10 +37,10 @@ def stored_ratings(store: Store) -> dict[tuple[str, str], tuple[float, int]]:
     return {(r.bot, r.system): (r.value, r.matches) for r in store.ratings("guandan")}
 
 
-def test_a_result_reported_twice_is_stored_and_rated_once(tmp_path: Path) -> None:
+def test_a_result_reported_twice_is_stored_and_rated_once(store_target: str) -> None:
     config = small()
     reports = play_jobs(plan(config))
-    with Store.open(tmp_path / "a.sqlite") as store:
+    with Store.open(store_target) as store:
         store.add_tournament(config.id, config.name, config.variant, {}, {})
         for bot in ("random", "first"):
             store.add_bot(bot, "builtin")
@@ -92,10 +93,10 @@ def test_a_match_is_rated_for_the_team_that_won_it_players_0_and_2_against_1_and
     assert decided >= 4
 
 
-def test_paired_results_are_rated_only_as_complete_pairs(tmp_path: Path) -> None:
+def test_paired_results_are_rated_only_as_complete_pairs(store_target: str) -> None:
     config = small(paired=True, matches=2)
     reports = play_jobs(plan(config))
-    with Store.open(tmp_path / "p.sqlite") as store:
+    with Store.open(store_target) as store:
         store.add_tournament(config.id, config.name, config.variant, {}, {})
         for bot in ("random", "first"):
             store.add_bot(bot, "builtin")
@@ -339,10 +340,24 @@ def crash_at_insert(monkeypatch: pytest.MonkeyPatch, k: int) -> None:
     monkeypatch.setattr(Store, "_insert_match", insert_or_die)
 
 
-@pytest.mark.parametrize("crash", ["between_results", "while_storing"])
-@pytest.mark.parametrize("name", sorted(FORMATS_OF_PLAY))
+@pytest.mark.parametrize(
+    ("name", "crash", "backend"),
+    [
+        *(
+            (name, crash, "sqlite")
+            for name in sorted(FORMATS_OF_PLAY)
+            for crash in ("between_results", "while_storing")
+        ),
+        # a write cut short: pairs in one transaction, rounds fixed once
+        ("rated_paired", "while_storing", "postgresql"),
+    ],
+)
 def test_crashes_anywhere_then_resuming_store_each_match_once_with_the_same_ratings(
-    name: str, crash: str, monkeypatch: pytest.MonkeyPatch
+    name: str,
+    backend: str,
+    crash: str,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
 ) -> None:
     """The driver dies after k results come back, or while storing the k-th match
     (any k, results in a random order), and is run again: the store holds exactly the
@@ -350,13 +365,13 @@ def test_crashes_anywhere_then_resuming_store_each_match_once_with_the_same_rati
     through."""
     config = format_config(name)
     total = expected_matches(config)
-    with Store.open(":memory:") as straight:
+    with Store.open(new_store_target(request, backend, None)) as straight:
         assert run_to_end(straight, config, ShuffledRunner(seed=99)) == total
         reference = all_ratings(straight)
         ids = straight.match_ids(config.id)
     assert len(ids) == total
     for k in range(total):
-        with Store.open(":memory:") as store:
+        with Store.open(new_store_target(request, backend, None)) as store:
             with monkeypatch.context() as patch, pytest.raises(KeyboardInterrupt):
                 if crash == "while_storing":
                     crash_at_insert(patch, k)
@@ -372,11 +387,11 @@ def test_crashes_anywhere_then_resuming_store_each_match_once_with_the_same_rati
             assert all_ratings(store) == reference
 
 
-def test_a_rated_round_is_paired_once_and_resumed_with_its_meetings() -> None:
+def test_a_rated_round_is_paired_once_and_resumed_with_its_meetings(store_target: str) -> None:
     """Ratings moved by the first matches of a round would pair it otherwise: the
     resumed round plays the meetings fixed before it started."""
     config = format_config("rated")
-    with Store.open(":memory:") as store:
+    with Store.open(store_target) as store:
         league = league_of(store, config)
         first = pair_round(config, league.elo)
         with pytest.raises(KeyboardInterrupt):
@@ -395,12 +410,12 @@ def test_a_rated_round_is_paired_once_and_resumed_with_its_meetings() -> None:
             assert played_ids == {job.id for job in round_jobs(config, number, meetings)}  # type: ignore[arg-type]
 
 
-def test_a_pair_is_stored_whole_or_not_at_all(tmp_path: Path) -> None:
+def test_a_pair_is_stored_whole_or_not_at_all(store_target: str) -> None:
     """A failure while storing the second half (a killed process, a full disk) leaves
     neither half stored nor rated."""
     config = small(paired=True, matches=1)
     first, second = play_jobs(plan(config))
-    with Store.open(tmp_path / "pair.sqlite") as store:
+    with Store.open(store_target) as store:
         league = league_of(store, config)
         broken = replace(second, job=replace(second.job, players=("random", "x", "first", "x")))
         with pytest.raises(StoreError, match="'x', which is not a registered bot"):
@@ -410,9 +425,9 @@ def test_a_pair_is_stored_whole_or_not_at_all(tmp_path: Path) -> None:
         assert league.add_unit([first, second], config.id) == 2
 
 
-def test_a_round_is_fixed_once(tmp_path: Path) -> None:
+def test_a_round_is_fixed_once(store_target: str) -> None:
     config = format_config("rated")
-    with Store.open(tmp_path / "rounds.sqlite") as store:
+    with Store.open(store_target) as store:
         league_of(store, config)
         meetings = [[["random", "random"], ["first", "first"]]]
         assert store.fix_round(config.id, 0, meetings) == meetings
@@ -423,10 +438,10 @@ def test_a_round_is_fixed_once(tmp_path: Path) -> None:
             store.fix_round("nope", 0, meetings)
 
 
-def test_half_a_pair_left_by_an_older_arena_is_completed_once(tmp_path: Path) -> None:
+def test_half_a_pair_left_by_an_older_arena_is_completed_once(store_target: str) -> None:
     config = small(paired=True, matches=2)
     reports = play_jobs(plan(config))
-    with Store.open(tmp_path / "old.sqlite") as store:
+    with Store.open(store_target) as store:
         league = league_of(store, config)
         assert league.add(reports[0], config.id) == 1  # stored alone, as before pairs were units
         assert run_to_end(store, config, ShuffledRunner()) == len(reports) - 1
@@ -449,9 +464,11 @@ def test_a_stored_definition_is_the_tournament_again(definition: dict[str, objec
     assert again == config and again.id == config.id
 
 
-def test_a_tournament_stored_without_a_definition_takes_it_when_resumed(tmp_path: Path) -> None:
+def test_a_tournament_stored_without_a_definition_takes_it_when_resumed(
+    store_target: str,
+) -> None:
     config = small()
-    with Store.open(tmp_path / "old.sqlite") as store:
+    with Store.open(store_target) as store:
         assert store.add_tournament(config.id, config.name, config.variant, {}, {})
         assert not store.add_tournament(
             config.id, config.name, config.variant, {}, config.definition()
@@ -527,10 +544,11 @@ class NoRay:
 def run_command(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     status = main(list(args))
     out, err = capsys.readouterr()
+    assert PASSWORD not in out + err  # a store's URL is printed without its password
     return status, out, err
 
 
-def cup(db: Path, name: str, bots: str, matches: str = "2") -> list[str]:
+def cup(db: str, name: str, bots: str, matches: str = "2") -> list[str]:
     """``arena tournament`` of a name, bots and matches, in store ``db``."""
     return ["tournament", "--name", name, "--bots", bots, "--matches", matches,
             "--deals", "1", "--db", str(db)]  # fmt: skip
@@ -552,13 +570,13 @@ def table_rows(out: str) -> dict[str, list[str]]:
 
 
 def test_the_command_prints_its_tournaments_standings_titled_as_such(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    store_target: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two tournaments in one store share a bot: the table each run prints is its own
     tournament's, rated from its matches alone and titled as its standings; a bot of
     the other tournament is not in it, and the shared bot counts this one's matches."""
     monkeypatch.setattr("arena.commands.tournament.Runner", InProcess)
-    db = tmp_path / "two.sqlite"
+    db = store_target
     assert run_command(capsys, *cup(db, "spring", "random,first"))[0] == 0
     status, out, _ = run_command(capsys, *cup(db, "autumn", "first,heuristic"))
     assert status == 0
@@ -570,11 +588,11 @@ def test_the_command_prints_its_tournaments_standings_titled_as_such(
 
 
 def test_a_finished_tournament_run_again_starts_no_ray_and_prints_its_standings(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    store_target: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The same command after the tournament finished: it says so, prints the
     standings again and exits 0, without starting Ray."""
-    db = tmp_path / "done.sqlite"
+    db = store_target
     monkeypatch.setattr("arena.commands.tournament.Runner", InProcess)
     status, first, _ = run_command(capsys, *cup(db, "spring", "random,first"))
     assert status == 0
@@ -590,13 +608,13 @@ def test_a_finished_tournament_run_again_starts_no_ray_and_prints_its_standings(
 
 
 def test_a_tournament_is_named_by_its_id_or_its_definitions_name(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    store_target: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``--tournament`` of ``arena leaderboard`` and ``arena matches`` takes the
     definition's name as well as the id; a name that several tournaments have is one
     line listing their ids (exit 2), and so is a name no tournament has."""
     monkeypatch.setattr("arena.commands.tournament.Runner", InProcess)
-    db = tmp_path / "named.sqlite"
+    db = store_target
     for args in (cup(db, "spring", "random,first"), cup(db, "spring", "random,first", "3"),
                  cup(db, "autumn", "first,heuristic")):  # fmt: skip
         assert run_command(capsys, *args)[0] == 0

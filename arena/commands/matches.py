@@ -122,6 +122,7 @@ def print_table(rows: list[dict[str, Any]], title: str, limit: int) -> None:
 
 def run_matches(args: argparse.Namespace) -> int:
     with Store.open(args.db, read_only=True) as store:
+        where = store.path
         tournament = None if args.tournament is None else find_stored(store, args.tournament).id
         found = store.latest_matches(
             variant=args.variant, tournament_id=tournament, bot=args.bot, limit=args.limit
@@ -130,5 +131,5 @@ def run_matches(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"matches": rows})
         return 0
-    print_table(rows, f"matches stored in {args.db}, newest first (times UTC)", args.limit)
+    print_table(rows, f"matches stored in {where}, newest first (times UTC)", args.limit)
     return 0

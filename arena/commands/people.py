@@ -55,7 +55,7 @@ def run_list(args: argparse.Namespace) -> int:
         print_json({"people": rows})
         return 0
     if not rows:
-        print(f"{args.db}: no accounts yet (people make them on the web face, /account)")
+        print(f"{store.path}: no accounts yet (people make them on the web face, /account)")
         return 0
     table = Table(title="people")
     for column in ("name", "player", "since"):
@@ -82,7 +82,7 @@ def run_password(args: argparse.Namespace) -> int:
     player = PERSON_PREFIX + args.name
     with Store.open(args.db) as store:
         if store.password_hash(player) is None:
-            raise ConfigError(f"{args.db}: no account {args.name!r} ('arena people list')")
+            raise ConfigError(f"{store.path}: no account {args.name!r} ('arena people list')")
         password = _new_password(args.stdin)
         refused = password_problem(password)
         if refused is not None:

@@ -15,6 +15,7 @@ from arena.plural import counted
 from arena.record import MatchRecord
 from arena.replay import ReplayReport, verify, verify_stored
 from arena.store import Store
+from arena.store.postgres import is_url
 
 MAX_SHOWN = 300
 """A name longer than this is quoted shortened in messages."""
@@ -55,12 +56,12 @@ def _checked(source: str, db: str) -> tuple[MatchRecord, ReplayReport]:
         return record, verify(record)
     named = repr(source) if len(source) <= MAX_SHOWN else shown(source)
     missing = f"cannot read record {named}: no such file"
-    if not Path(db).exists():
+    if not is_url(db) and not Path(db).exists():
         raise ConfigError(f"{missing}, and no store {db} to find a match of that id in")
     with Store.open(db, read_only=True) as store:
         match = store.match(source)
-    if match is None:
-        raise ConfigError(f"{missing}, and no match of that id in the store {db}")
+        if match is None:
+            raise ConfigError(f"{missing}, and no match of that id in the store {store.path}")
     return verify_stored(match)
 
 

@@ -141,16 +141,17 @@ def run_tournament(args: argparse.Namespace) -> int:
             return interrupted(Interrupted(stops.stopped(interrupt), 0))
         except Interrupted as stop:
             return interrupted(stop)
+    db = Store.shown(args.db)  # a URL's password is never printed
     if stored is None:
         print(f"tournament {config.id} is finished: its standings")
     else:
-        print(f"{counted(stored, 'match')} stored in {args.db}")
+        print(f"{counted(stored, 'match')} stored in {db}")
     from arena.commands.leaderboard import print_leaderboard
 
     print_leaderboard(args.db, None, as_json=False, tournament=config.id)
     print(
         "(rated from this tournament's matches alone; the store's leaderboard, of every "
-        f"{config.variant} match: arena leaderboard --variant {config.variant} --db {args.db})"
+        f"{config.variant} match: arena leaderboard --variant {config.variant} --db {db})"
     )
     return 0
 

@@ -32,7 +32,7 @@ class Store(Bots, People, Tournaments, Matches, Listings, Ratings, BalanceRuns):
         (no schema is created or upgraded): what commands that only read use.
         """
         target = str(path)
-        backend: Backend = PostgreSQL() if is_url(target) else SQLite()
+        backend = _backend(target)
         name = backend.shown(target)
         engine = backend.connect(target, timeout, read_only)
         try:
@@ -47,3 +47,14 @@ class Store(Bots, People, Tournaments, Matches, Listings, Ratings, BalanceRuns):
             store.close()
             raise
         return store
+
+    @staticmethod
+    def shown(path: str | Path) -> str:
+        """How messages name the store at ``path``: a PostgreSQL URL without its
+        password (as :attr:`path` of the open store)."""
+        target = str(path)
+        return _backend(target).shown(target)
+
+
+def _backend(target: str) -> Backend:
+    return PostgreSQL() if is_url(target) else SQLite()
