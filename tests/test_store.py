@@ -208,6 +208,19 @@ def test_builtin_bots_are_added_on_demand_once_and_hold_no_token(store: Store) -
     assert store.tokens("random") == []
 
 
+def test_tokens_of_the_same_moment_are_listed_by_handle_on_every_database(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Oldest first; tokens made at the same microsecond by handle, not in the order the
+    database happens to keep them (SQLite's rowid, a PostgreSQL heap)."""
+    monkeypatch.setattr("arena.store.bots.now", lambda: "2026-01-01T00:00:00.000000+00:00")
+    for token_id in ("tok-c", "tok-a", "tok-b"):
+        store.add_token(token_id, "bob", token_id * 8)
+    monkeypatch.setattr("arena.store.bots.now", lambda: "2025-12-31T00:00:00.000000+00:00")
+    store.add_token("tok-z", "bob", "z" * 64)
+    assert [t.token_id for t in store.tokens("bob")] == ["tok-z", "tok-a", "tok-b", "tok-c"]
+
+
 def test_memory_store_and_context_manager() -> None:
     with Store.open(":memory:") as s:
         assert s.add_bot("x", "builtin")

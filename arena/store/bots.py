@@ -152,10 +152,11 @@ class Bots(Database):
         return Token(*rows[0]) if rows else None
 
     def tokens(self, bot: str) -> list[Token]:
-        """Every token of a bot, revoked or not, oldest first."""
-        order = "created_at, rowid" if self.dialect == "sqlite" else "created_at, token_id"
+        """Every token of a bot, revoked or not, oldest first (tokens of the same moment by
+        handle, on every database)."""
         rows = self._read(
-            f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE bot = :bot ORDER BY {order}", {"bot": bot}
+            f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE bot = :bot ORDER BY created_at, token_id",
+            {"bot": bot},
         )
         return [Token(*row) for row in rows]
 
