@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sqlite3
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from stores import execute, new_store_target
 from test_server_seats import Arena, Raw, clock, run
 
 import bots
@@ -87,16 +87,22 @@ def incident(page: str, name: str) -> int:
 
 
 @pytest.mark.parametrize(
-    ("illegal", "malformed", "rated"),
+    ("illegal", "malformed", "rated", "backend"),
     [
-        pytest.param(3, 2, False, id="casual-with-remote-bots"),
-        pytest.param(1, 4, True, id="rated-with-built-in-bots"),
+        pytest.param(3, 2, False, "sqlite", id="casual-with-remote-bots-sqlite"),
+        pytest.param(1, 4, True, "sqlite", id="rated-with-built-in-bots-sqlite"),
+        pytest.param(1, 4, True, "postgresql", id="rated-with-built-in-bots-postgresql"),
     ],
 )
 def test_refused_answers_and_timeouts_are_stored_per_player_and_shown_on_the_bot_page(
-    tmp_path: Path, illegal: int, malformed: int, rated: bool
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    illegal: int,
+    malformed: int,
+    rated: bool,
+    backend: str,
 ) -> None:
-    with Store.open(tmp_path / "arena.sqlite") as store:
+    with Store.open(new_store_target(request, backend, tmp_path)) as store:
         server = Arena(store, PlayConfig(clock=clock(decision=1.5), max_deals=1), web_port=0)
         try:
             rough, *calm = server.tokens(*NAMES)
@@ -158,9 +164,9 @@ async def bot_page(store: Store, name: str) -> str:
         await site.stop()
 
 
-def test_a_match_stored_without_conduct_counts_as_unknown_not_as_zero(tmp_path: Path) -> None:
+def test_a_match_stored_without_conduct_counts_as_unknown_not_as_zero(store_target: str) -> None:
     players = ("old", "new", "old", "new")
-    with Store.open(tmp_path / "arena.sqlite") as store:
+    with Store.open(store_target) as store:
         store.add_match(played("kept", players).stored(None))
         older = played("older", players).stored(None)
         outcome = {key: value for key, value in older.outcome.items() if key != "conduct"}
@@ -178,14 +184,12 @@ def test_a_match_stored_without_conduct_counts_as_unknown_not_as_zero(tmp_path: 
     ["not json", '{"conduct": "none"}', '{"conduct": {"illegal": "x", "malformed": [null]}}'],
 )
 def test_an_outcome_changed_by_hand_is_unknown_or_zero_never_an_error(
-    tmp_path: Path, outcome: str
+    store_target: str, outcome: str
 ) -> None:
-    path = tmp_path / "arena.sqlite"
-    with Store.open(path) as store:
+    with Store.open(store_target) as store:
         store.add_match(played("hand", ("old", "new", "old", "new")).stored(None))
-    with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE matches SET outcome_json = ?", (outcome,))
-    with Store.open(path) as store:
+    execute(store_target, "UPDATE matches SET outcome_json = :outcome", [{"outcome": outcome}])
+    with Store.open(store_target) as store:
         totals = store.conduct_totals("old")
         assert (totals.illegal, totals.malformed, totals.timeouts) == (0, 0, 0)
         assert totals.unknown == (0 if outcome.startswith('{"conduct": {') else 1)

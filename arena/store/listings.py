@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Final
 
 from arena.store.database import Database
@@ -15,6 +16,7 @@ from arena.store.values import (
     MatchFilter,
     MatchListing,
     Results,
+    StoreError,
     check,
 )
 
@@ -26,6 +28,24 @@ EVERY_MATCH: Final = MatchFilter()
 """The filter that passes every match."""
 
 _LISTED: Final = f"SELECT number, {SUMMARY_COLUMNS} FROM match_summaries s"
+
+
+def _pg_count(conduct: str, kind: str, seat: str = "seat") -> str:
+    """PostgreSQL: the number ``conduct`` (jsonb) keeps of ``kind`` for ``seat``; NULL if
+    it keeps none, or something else than a number (an outcome changed by hand)."""
+    value = f"({conduct}) -> '{kind}' -> {seat}"
+    return f"CASE WHEN jsonb_typeof({value}) = 'number' THEN ({value})::numeric END"
+
+
+_PG_OUTCOME_CONDUCT: Final = "m.outcome_json::jsonb -> 'conduct'"
+
+_SEAT_OUTCOMES: Final = (
+    "SELECT p.number, p.seat, m.outcome_json FROM match_players p "
+    "JOIN match_summaries s ON s.number = p.number JOIN matches m ON m.id = s.id "
+    "WHERE p.bot = :bot ORDER BY p.number DESC, p.seat"
+)
+"""Each seat of a bot and its match's outcome, newest first (read here, not in the
+database, when the database cannot read an outcome)."""
 
 _CONDUCT: Final = {
     "sqlite": (
@@ -40,9 +60,9 @@ _CONDUCT: Final = {
         "JOIN matches m ON m.id = s.id WHERE p.bot = :bot) AS seats"
     ),
     "postgresql": (
-        "SELECT coalesce(sum((c -> 'illegal' ->> seat)::numeric), 0), "
-        "coalesce(sum((c -> 'malformed' ->> seat)::numeric), 0), "
-        "coalesce(sum((c -> 'timeouts' ->> seat)::numeric), 0), "
+        f"SELECT coalesce(sum({_pg_count('c', 'illegal')}), 0), "
+        f"coalesce(sum({_pg_count('c', 'malformed')}), 0), "
+        f"coalesce(sum({_pg_count('c', 'timeouts')}), 0), "
         "count(DISTINCT CASE WHEN c IS NULL THEN number END) "
         "FROM (SELECT p.number, p.seat, CASE jsonb_typeof(m.outcome_json::jsonb -> 'conduct') "
         "WHEN 'object' THEN m.outcome_json::jsonb -> 'conduct' END AS c "
@@ -50,7 +70,9 @@ _CONDUCT: Final = {
         "JOIN matches m ON m.id = s.id WHERE p.bot = :bot) AS seats"
     ),
 }
-"""A bot's conduct summed over its seats (JSON read in the database)."""
+"""A bot's conduct summed over its seats (JSON read in the database). PostgreSQL before
+16 cannot test whether text is JSON: an outcome that is not (a store changed by hand)
+fails its query, and :meth:`Listings.conduct_totals` reads the outcomes here instead."""
 
 _REFUSED: Final = {
     "sqlite": (
@@ -60,12 +82,28 @@ _REFUSED: Final = {
         " > 0 ELSE 0 END"
     ),
     "postgresql": (
-        "coalesce((m.outcome_json::jsonb -> 'conduct' -> 'illegal' ->> p.seat)::numeric, 0) "
-        "+ coalesce((m.outcome_json::jsonb -> 'conduct' -> 'malformed' ->> p.seat)::numeric, 0)"
-        " > 0"
+        f"coalesce({_pg_count(_PG_OUTCOME_CONDUCT, 'illegal', 'p.seat')}, 0) "
+        f"+ coalesce({_pg_count(_PG_OUTCOME_CONDUCT, 'malformed', 'p.seat')}, 0) > 0"
     ),
 }
 """Whether the server refused any answer of the seat ``p`` in the match ``m``."""
+
+
+def _conduct(outcome_json: str) -> dict[str, object] | None:
+    """The ``conduct`` an outcome keeps, or None: not kept, or not JSON."""
+    try:
+        outcome = json.loads(outcome_json)
+    except (ValueError, RecursionError):
+        return None
+    conduct = outcome.get("conduct") if isinstance(outcome, dict) else None
+    return conduct if isinstance(conduct, dict) else None
+
+
+def _kept(conduct: dict[str, object], kind: str, seat: int) -> float:
+    """The number ``conduct`` keeps of ``kind`` for ``seat`` (0: none, or no number)."""
+    counts = conduct.get(kind)
+    value = counts[seat] if isinstance(counts, list) and seat < len(counts) else None
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else 0
 
 
 def _like(text: str) -> str:
@@ -235,18 +273,66 @@ class Listings(Database):
         """The bot's refused answers and timed-out decisions summed over its seats in
         stored matches whose outcome keeps them (``conduct``); the matches that do not
         (stored before it was kept, or changed by hand) are counted as ``unknown``."""
-        rows = self._read(_CONDUCT[self.dialect], {"bot": bot})
+        try:
+            rows = self._read(_CONDUCT[self.dialect], {"bot": bot})
+        except StoreError:
+            if self.dialect == "sqlite":
+                raise
+            return self._conduct_read_here(bot)  # an outcome that is not JSON (_CONDUCT)
         illegal, malformed, timeouts, unknown = rows[0]
         return ConductTotals(int(illegal), int(malformed), int(timeouts), unknown)
+
+    def _conduct_read_here(self, bot: str) -> ConductTotals:
+        """:meth:`conduct_totals`, the outcomes read here rather than in the database."""
+        sums = {"illegal": 0.0, "malformed": 0.0, "timeouts": 0.0}
+        unknown: set[int] = set()
+        for number, seat, outcome_json in self._read(_SEAT_OUTCOMES, {"bot": bot}):
+            conduct = _conduct(outcome_json)
+            if conduct is None:
+                unknown.add(number)
+                continue
+            for kind in sums:
+                sums[kind] += _kept(conduct, kind, seat)
+        return ConductTotals(
+            int(sums["illegal"]), int(sums["malformed"]), int(sums["timeouts"]), len(unknown)
+        )
 
     def refused_match_ids(self, bot: str, limit: int = 10) -> list[str]:
         """The bot's last ``limit`` stored matches in which the server refused any of its
         answers (illegal or malformed, as their outcome's ``conduct`` keeps), newest first."""
-        rows = self._read(
-            "SELECT DISTINCT s.id, s.number FROM match_players p "
-            "JOIN match_summaries s ON s.number = p.number JOIN matches m ON m.id = s.id "
-            f"WHERE p.bot = :bot AND {_REFUSED[self.dialect]} "
-            "ORDER BY s.number DESC LIMIT :limit",
-            {"bot": bot, "limit": limit},
-        )
+        try:
+            rows = self._read(
+                "SELECT DISTINCT s.id, s.number FROM match_players p "
+                "JOIN match_summaries s ON s.number = p.number JOIN matches m ON m.id = s.id "
+                f"WHERE p.bot = :bot AND {_REFUSED[self.dialect]} "
+                "ORDER BY s.number DESC LIMIT :limit",
+                {"bot": bot, "limit": limit},
+            )
+        except StoreError:
+            if self.dialect == "sqlite":
+                raise
+            return self._refused_read_here(bot, limit)  # an outcome that is not JSON
         return [row[0] for row in rows]
+
+    def _refused_read_here(self, bot: str, limit: int) -> list[str]:
+        """:meth:`refused_match_ids`, the outcomes read here rather than in the database."""
+        numbers: list[int] = []
+        for number, seat, outcome_json in self._read(_SEAT_OUTCOMES, {"bot": bot}):
+            conduct = _conduct(outcome_json)
+            refused = conduct is not None and (
+                _kept(conduct, "illegal", seat) + _kept(conduct, "malformed", seat) > 0
+            )
+            if refused and number not in numbers:
+                numbers.append(number)
+                if len(numbers) == limit:
+                    break
+        if not numbers:
+            return []
+        ids = self._read(
+            "SELECT number, id FROM match_summaries WHERE number IN ("
+            + ", ".join(f":n{k}" for k in range(len(numbers)))
+            + ")",
+            {f"n{k}": number for k, number in enumerate(numbers)},
+        )
+        found = dict(ids)
+        return [found[number] for number in numbers]
