@@ -18,6 +18,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from stores import on_sqlite_only
 
 from arena._proto.arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.errors import ArenaError
@@ -64,8 +65,9 @@ class ServerThread:
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    with Store.open(tmp_path_factory.mktemp("server") / "arena.sqlite") as store:
+def store(module_store_target: str) -> Iterator[Store]:
+    """The server's store: on SQLite, then on PostgreSQL."""
+    with Store.open(module_store_target) as store:
         store.add_bot("random", "builtin")
         store.add_match(
             StoredMatch(
@@ -330,6 +332,7 @@ def test_match_record(channel: grpc.Channel) -> None:
 # -- health, reflection, limits -------------------------------------------------------
 
 
+@on_sqlite_only
 def test_health_serving(channel: grpc.Channel) -> None:
     stub = health_pb2_grpc.HealthStub(channel)
     for name in ("", *ARENA_SERVICES):
@@ -337,6 +340,7 @@ def test_health_serving(channel: grpc.Channel) -> None:
         assert status == health_pb2.HealthCheckResponse.SERVING, name
 
 
+@on_sqlite_only
 def test_reflection_lists_services(channel: grpc.Channel) -> None:
     stub = reflection_pb2_grpc.ServerReflectionStub(channel)
     request = reflection_pb2.ServerReflectionRequest(list_services="")
@@ -346,6 +350,7 @@ def test_reflection_lists_services(channel: grpc.Channel) -> None:
     assert {"arena.v1.Registry", "arena.v1.Play", "arena.v1.Leaderboard"} <= names
 
 
+@on_sqlite_only
 def test_oversized_message_is_resource_exhausted(channel: grpc.Channel) -> None:
     board = arena_pb2_grpc.LeaderboardStub(channel)
     big = arena_pb2.GetMatchRecordRequest(match_id="x" * (1024 * 1024 + 10))
@@ -353,6 +358,7 @@ def test_oversized_message_is_resource_exhausted(channel: grpc.Channel) -> None:
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
+@on_sqlite_only
 def test_stop_reports_not_serving(store: Store) -> None:
     server = ServerThread(store)
     try:

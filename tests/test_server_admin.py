@@ -12,6 +12,7 @@ from pathlib import Path
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from stores import on_both_servers
 from test_server import ADMIN, OWNER_KEY, bearer, code_of, register
 from test_server_seats import Arena, Raw, run
 from waiting import wait_for_tournament
@@ -34,6 +35,7 @@ def wait_stored(store: Store, match_ids: list[str], seconds: float = 120.0) -> N
         time.sleep(0.05)
 
 
+@on_both_servers
 def test_a_fixture_seats_the_named_bots_and_is_stored_as_a_tournament(
     server: tuple[Store, Arena],
 ) -> None:
@@ -100,6 +102,7 @@ def test_a_fixture_seats_the_named_bots_and_is_stored_as_a_tournament(
         assert code == grpc.StatusCode.INVALID_ARGUMENT and "chess" in details
 
 
+@on_both_servers
 def test_a_tournament_of_built_in_bots_is_played_and_stored(server: tuple[Store, Arena]) -> None:
     store, arena = server
     channel, stub = admin(arena)
@@ -127,6 +130,7 @@ def test_a_tournament_of_built_in_bots_is_played_and_stored(server: tuple[Store,
         assert code == grpc.StatusCode.INVALID_ARGUMENT and "TOML" in details
 
 
+@on_both_servers
 def test_cancel_a_scheduled_and_a_running_match(server: tuple[Store, Arena]) -> None:
     store, arena = server
     (_, idle) = arena.tokens("cancel-absent", "cancel-idle")

@@ -12,6 +12,7 @@ from typing import Any
 
 import grpc
 import pytest
+from stores import on_both_servers
 from test_contract import stored_match
 from test_server import ADMIN, OWNER_KEY, bearer, code_of
 from test_server_admin import admin, wait_stored
@@ -33,6 +34,7 @@ def register(arena: Arena, name: str, *games_: str) -> arena_pb2.RegisterRespons
 # -- revoking ------------------------------------------------------------------------
 
 
+@on_both_servers
 def test_a_revocation_counts_the_connections_it_closes(server: tuple[Store, Arena]) -> None:
     _, arena = server
     first = register(arena, "revoked")
@@ -70,6 +72,7 @@ def test_a_revocation_counts_the_connections_it_closes(server: tuple[Store, Aren
 # -- the games a bot registered for --------------------------------------------------
 
 
+@on_both_servers
 def test_registration_names_only_variants_the_server_offers(server: tuple[Store, Arena]) -> None:
     store, arena = server
     with grpc.insecure_channel(arena.address) as channel:
@@ -163,6 +166,7 @@ def test_fixtures_and_tournaments_seat_a_bot_only_in_its_games(
 # -- cancelling ----------------------------------------------------------------------
 
 
+@on_both_servers
 def test_a_match_of_built_in_bots_alone_is_cancelled_with_its_reason(
     server: tuple[Store, Arena],
 ) -> None:
@@ -272,6 +276,7 @@ def test_the_reason_reaches_a_seated_bot(server: tuple[Store, Arena]) -> None:
 # -- what an owner says of its bot ---------------------------------------------------
 
 
+@on_both_servers
 def test_a_registrations_description_owner_and_version_are_shown_on_the_leaderboard(
     server: tuple[Store, Arena],
 ) -> None:
