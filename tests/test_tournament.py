@@ -605,6 +605,9 @@ def test_a_finished_tournament_run_again_starts_no_ray_and_prints_its_standings(
     with Store.open(db) as store:
         found = store.tournament(tournament)
         assert found is not None and found.status == "finished"
+        match_id = min(store.match_ids(tournament))
+    status, out, _ = run_command(capsys, "replay", match_id, "--db", db)
+    assert status == 0 and "all legal, same results" in out
 
 
 def test_a_tournament_is_named_by_its_id_or_its_definitions_name(
