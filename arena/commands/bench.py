@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.chance import derive_seed
-from arena.commands import Subcommands, arguments, print_json
+from arena.commands import Subcommands, arguments, bench_web_backends, print_json
 from arena.commands.bench_deals import match_setups
 from arena.compiled import engines_description
 from arena.errors import ConfigError
@@ -212,9 +212,11 @@ def add_parser(sub: Subcommands) -> None:
         "arena bench scale --variant V: deals/s on Ray with 1 and N workers. "
         "arena bench grpc --variant V: remote SDK bots against the same matches in process. "
         "arena bench bots --variant V --bots heuristic: deals by built-in bots against "
-        "random bots. arena bench web [--db FILE]: the web face's pages on a store of 1,000 "
-        "bots and 100,000 matches, and a live table's delay. arena bench env --variant V: the RL "
-        "environment's vectorised stepping against the bare engine. arena bench tables "
+        "random bots. arena bench web [--db FILE] [--postgres URL]: the web face's pages on a "
+        "store of 1,000 bots and 100,000 matches on SQLite and PostgreSQL side by side, the "
+        "matches each stores per second, and a live table's delay. "
+        "arena bench env --variant V: the RL environment's vectorised stepping against the "
+        "bare engine. arena bench tables "
         "--variant V: how soon a person at a table sees plays drawn (headless Chromium). "
         "arena bench guandan-ws: platform bots through the Guandan WebSocket gateway against "
         "gRPC bots of the same strategy, as ratios. arena bench programs: --exec and --botzone "
@@ -282,6 +284,22 @@ def add_parser(sub: Subcommands) -> None:
         type=arguments.count,
         default=40,
         help="with 'web': requests per kind of page (40)",
+    )
+    parser.add_argument(
+        "--backends",
+        type=bench_web_backends.backends,
+        default=bench_web_backends.BACKENDS,
+        help="with 'web': the stores measured, side by side: sqlite, postgresql, or both "
+        "comma-separated (default both; PostgreSQL's figures as ratios of SQLite's)",
+    )
+    parser.add_argument(
+        "--postgres",
+        type=bench_web_backends.postgres_url,
+        default=None,
+        metavar="URL",
+        help="with 'web': the PostgreSQL database to measure on (empty, or filled by the "
+        "bench before with the same sizes: reused); default: a cluster of the bench's own "
+        "in a temporary directory, removed at the end",
     )
     parser.add_argument(
         "--yardstick",

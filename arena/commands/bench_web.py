@@ -1,11 +1,16 @@
-"""``arena bench web``: the web face's answer times on a large store, and a live table's delay.
+"""``arena bench web``: the web face's answer times on a large store, on SQLite and on
+PostgreSQL side by side, the matches each stores per second, and a live table's delay.
 
-The store (``--db FILE`` keeps it for the next run; else a temporary one) holds
-``--bots`` bots and ``--matches`` matches whose records re-play: a few short real
-matches of several variants are played once by random bots, then stored again and
-again under new ids and new seatings (the record's players are the seating), rated as
-a league would rate them, a tenth of them in tournaments, their finishing times spread
-over a year.
+Each store (SQLite: ``--db FILE`` keeps it for the next run, else a temporary one;
+PostgreSQL: ``--postgres URL``, else a cluster of the bench's own:
+:mod:`arena.commands.bench_web_backends`) holds ``--bots`` bots and ``--matches``
+matches whose records re-play: a few short real matches of several variants are played
+once by random bots, then stored again and again under new ids and new seatings (the
+record's players are the seating), rated as a league would rate them, a tenth of them
+in tournaments, their finishing times spread over a year. They are stored
+:data:`BATCH` a transaction, but for the :func:`alone_count` before the long matches,
+stored one a transaction as a server stores a match it played; the store's own time at
+each gives the matches stored per second.
 
 Pages are asked of the site in this process (the Starlette app over
 ``httpx.ASGITransport``: the server's own time, no network), the kinds in turn so that
@@ -15,9 +20,12 @@ a date range), a bot page and a match page (the drawn table of a stored match: o
 matches, and long real ones, an 8-deal Guandan, a 25-deal two-deck Shengji and a sanfu
 match played to its end, each stored again and again so that every view is a first one;
 beside each, the same match with every deal's frames in the page, ``?deal=all``, as the
-page was before it carried one deal at a time). Each kind's p50 and p95 are printed with
+page was before it carried one deal at a time). Each kind's p50 and p95 are reported with
 their ratio to ``/healthz`` (the baseline: the same app doing nothing) measured in the
 same run, and the bytes its answers hold (the match pages: the table's JSON within).
+With both stores, each request is asked of one and then of the other (which first
+alternating by round), and PostgreSQL's figures are printed as ratios of SQLite's, the
+baseline then (:mod:`arena.commands.bench_web_report`).
 
 The live delay: a server started with its web face (``start_server(web_port=0)``)
 plays a match between a paced SDK bot and built-in bots; a watcher registered on the
@@ -38,15 +46,22 @@ import secrets
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from arena.chance import derive_seed
 from arena.commands import print_json
-from arena.commands.bench_grpc import percentile
+from arena.commands.bench_web_backends import NAMES, POSTGRESQL, SQLITE, places, server_version
+from arena.commands.bench_web_report import (
+    WHOLE,
+    Timings,
+    print_report,
+    report,
+    store_report,
+)
 from arena.errors import ArenaError, ConfigError
 from arena.games.base import Action, Observation
 from arena.plural import counted
@@ -76,37 +91,11 @@ IN_TOURNAMENTS: Final = 10
 """One match in this many belongs to a tournament."""
 BATCH: Final = 1000
 """Matches stored per transaction while the store is built."""
+ALONE: Final = 1000
+"""Matches stored one per transaction while the store is built (at most a tenth)."""
 BOT_KIND: Final = "bench"
 PER_PAGE: Final = 50
 """The match list's page size (the site's default)."""
-TARGETS_MS: Final = {
-    "leaderboard": 100.0,
-    "matches": 100.0,
-    "matches by variant": 100.0,
-    "matches by bot": 100.0,
-    "matches deep page": 100.0,
-    "matches text search": 100.0,
-    "matches broad text search": 100.0,
-    "matches result and dates": 100.0,
-    "match page": 150.0,
-    "live": 100.0,
-}
-"""p95 targets (the issue's): lists and leaderboards 100 ms, a match page 150 ms, a live
-table 100 ms after the engine applied the event."""
-WHOLE: Final = ", deal=all"
-"""The end of a long match's kind of page holding every deal's frames (no target: the
-page as it was before it carried one deal)."""
-
-
-def target_ms(kind: str) -> float | None:
-    """A kind of page's p95 target: a long match's page is a match page."""
-    if kind in TARGETS_MS:
-        return TARGETS_MS[kind]
-    if kind.startswith("match page, ") and not kind.endswith(WHOLE):
-        return TARGETS_MS["match page"]
-    return None
-
-
 LIVE_PACE: Final = 0.02
 """Seconds the paced SDK bot thinks before each decision of the live match."""
 LIVE_DEALS: Final = 2
@@ -207,15 +196,45 @@ def _copy(
     )
 
 
+@dataclass
+class Storing:
+    """The store's own time storing the bench's matches (with their rating changes):
+    in batches of :data:`BATCH` a transaction, and one a transaction."""
+
+    batched: int = 0
+    batched_seconds: float = 0.0
+    alone: int = 0
+    alone_seconds: float = 0.0
+
+    def figures(self) -> dict[str, Any]:
+        def rate(matches: int, seconds: float) -> dict[str, Any]:
+            per_second = matches / seconds if matches and seconds > 0 else None
+            return {"matches": matches, "seconds": seconds, "per_second": per_second}
+
+        return {
+            "batch": BATCH,
+            "batched": rate(self.batched, self.batched_seconds),
+            "one_per_transaction": rate(self.alone, self.alone_seconds),
+        }
+
+
+def alone_count(matches: int) -> int:
+    """Matches of a store of ``matches`` stored one a transaction (the rest in batches)."""
+    return min(ALONE, matches // 10)
+
+
 def build_store(
     store: Store,
     bots: int,
     matches: int,
     seed: int,
     advance: Callable[[int], None] | None = None,
-) -> None:
+) -> Storing:
     """Fill an empty ``store`` with ``bots`` bots and ``matches`` rated matches;
-    ``advance`` is told each batch of matches stored."""
+    ``advance`` is told each batch of matches stored. Most are stored :data:`BATCH` a
+    transaction; the :func:`alone_count` short matches just before the long ones one a
+    transaction, each with its rating changes, as a server stores a match it played.
+    The store's time at each (its calls alone: not the rating) is returned."""
     if bots < 4:
         raise ConfigError(f"--bots must be at least 4 (four seats), got {bots}")
     for number in range(bots):
@@ -228,11 +247,25 @@ def build_store(
     templates = _templates(seed)
     long = _long_templates(seed)
     long_from = matches - long_copies(matches) * len(long)
+    alone_from = long_from - alone_count(matches)
     rng = random.Random(seed)
     ratings = {variant: Ratings(variant) for variant in VARIANTS}
     start = datetime.now(UTC) - timedelta(days=365)
     step = timedelta(days=365) / max(matches, 1)
+    storing = Storing()
     batch: list[tuple[StoredMatch, list[RatingUpdate]]] = []
+
+    def flush() -> None:
+        nonlocal batch
+        if batch:
+            started = time.perf_counter()
+            store.add_matches(batch)
+            storing.batched_seconds += time.perf_counter() - started
+            storing.batched += len(batch)
+            if advance is not None:
+                advance(len(batch))
+            batch = []
+
     for number in range(matches):
         if number >= long_from:
             template = long[(number - long_from) % len(long)]
@@ -248,52 +281,58 @@ def build_store(
         league = ratings[variant]
         updates = league.rate(seating, template.team_score(), match.record)
         league.apply(updates)
-        batch.append((match, updates))
-        if len(batch) == BATCH or number == matches - 1:
-            store.add_matches(batch)
+        if alone_from <= number < long_from:
+            flush()
+            started = time.perf_counter()
+            store.add_match(match, updates)
+            storing.alone_seconds += time.perf_counter() - started
+            storing.alone += 1
             if advance is not None:
-                advance(len(batch))
-            batch = []
+                advance(1)
+            continue
+        batch.append((match, updates))
+        if len(batch) == BATCH:
+            flush()
+    flush()
+    return storing
 
 
-def open_store(db: Path, bots: int, matches: int, seed: int) -> tuple[Store, bool]:
-    """The bench store at ``db``, built when new (True), reused when it holds what is
-    asked (False)."""
-    store = Store.open(db)
+def open_store(
+    location: str | Path,
+    bots: int,
+    matches: int,
+    seed: int,
+    name: str = "SQLite",
+    option: str = "--db",
+) -> tuple[Store, Storing | None]:
+    """The bench store at ``location`` (an SQLite file, a PostgreSQL URL), built when
+    empty (with the time spent storing), reused when it holds what is asked (None)."""
+    store = Store.open(location)
     try:
         held = store.count_matches()
+        storing = None
         if held == 0:
             from arena.commands.progress import progress_bar
 
             with progress_bar() as progress:
-                task = progress.add_task("building the store", total=matches, rate="")
-                build_store(store, bots, matches, seed, lambda n: progress.advance(task, n))
+                task = progress.add_task(f"building the {name} store", total=matches, rate="")
+                storing = build_store(
+                    store, bots, matches, seed, lambda n: progress.advance(task, n)
+                )
         elif held != matches or len(store.bots()) != bots:
             raise ConfigError(
-                f"{db} holds {counted(held, 'match')} and {counted(len(store.bots()), 'bot')}, "
-                f"not the "
-                f"{matches} and {bots} asked: give another --db, or the same sizes"
+                f"{store.path} holds {counted(held, 'match')} and "
+                f"{counted(len(store.bots()), 'bot')}, not the {matches} and {bots} asked: "
+                f"give another {option}, or the same sizes"
             )
     except BaseException:
         store.close()
         raise
-    return store, held == 0
+    return store, storing
 
 
 # ---------------------------------------------------------------------------
 # Pages
-
-
-@dataclass
-class Timings:
-    """Seconds per request and the bytes of each answer, per kind of page."""
-
-    seconds: dict[str, list[float]] = field(default_factory=dict)
-    sizes: dict[str, list[int]] = field(default_factory=dict)
-
-    def add(self, kind: str, seconds: float, size: int = 0) -> None:
-        self.seconds.setdefault(kind, []).append(seconds)
-        self.sizes.setdefault(kind, []).append(size)
 
 
 def _page_urls(store: Store, bots: int, requests: int, rng: random.Random) -> dict[str, list[str]]:
@@ -340,28 +379,43 @@ def _long_pages(store: Store) -> dict[str, list[str]]:
     return urls
 
 
-async def time_pages(store: Store, bots: int, requests: int, seed: int) -> Timings:
-    """Ask each kind of page ``requests`` times, the kinds in turn, after one warm-up."""
+async def time_pages(
+    stores: Mapping[str, Store], bots: int, requests: int, seed: int
+) -> dict[str, Timings]:
+    """Ask each kind of page ``requests`` times of each store's site, after one warm-up:
+    the kinds in turn, each kind of each store in turn (the order of the stores
+    alternating from round to round), so that every figure sees the same machine load.
+    The URLs are chosen on the first store (the stores hold the same matches)."""
     import httpx
 
     from arena.web.app import create_app
     from arena.web.viewer import Viewer
 
-    app = create_app(Viewer(store))
-    urls = _page_urls(store, bots, requests, random.Random(seed))
-    timings = Timings()
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+    names = list(stores)
+    urls = _page_urls(stores[names[0]], bots, requests, random.Random(seed))
+    timings = {name: Timings() for name in names}
+    async with contextlib.AsyncExitStack() as stack:
+        clients = {
+            name: await stack.enter_async_context(
+                httpx.AsyncClient(
+                    transport=httpx.ASGITransport(app=create_app(Viewer(store))),
+                    base_url="http://bench",
+                )
+            )
+            for name, store in stores.items()
+        }
         for round_ in range(requests + 1):
+            order = names if round_ % 2 == 0 else names[::-1]
             for kind, choices in urls.items():
                 url = choices[round_ % len(choices)]
-                started = time.perf_counter()
-                response = await client.get(url)
-                seconds = time.perf_counter() - started
-                if response.status_code != 200:
-                    raise BenchError(f"{url} answered {response.status_code}")
-                if round_:  # the first round warms caches up
-                    timings.add(kind, seconds, len(response.content))
+                for name in order:
+                    started = time.perf_counter()
+                    response = await clients[name].get(url)
+                    seconds = time.perf_counter() - started
+                    if response.status_code != 200:
+                        raise BenchError(f"{url} answered {response.status_code} ({name})")
+                    if round_:  # the first round warms caches up
+                        timings[name].add(kind, seconds, len(response.content))
     return timings
 
 
@@ -560,116 +614,65 @@ async def _follow(port: int | None, match_id: str, stamps: _Stamps) -> list[floa
 # The report
 
 
-def _figures(
-    seconds: list[float], baseline: float, sizes: list[int] | None = None
-) -> dict[str, Any]:
-    p50, p95 = percentile(seconds, 0.5) * 1000, percentile(seconds, 0.95) * 1000
-    figures = {
-        "requests": len(seconds),
-        "p50_ms": p50,
-        "p95_ms": p95,
-        "healthz_times": p50 / baseline,
-    }
-    if sizes:
-        figures["bytes"] = int(percentile([float(size) for size in sizes], 0.5))
-    return figures
-
-
 def measure(
-    db: Path | None, bots: int, matches: int, requests: int, seed: int, live: bool = True
+    db: Path | None,
+    bots: int,
+    matches: int,
+    requests: int,
+    seed: int,
+    live: bool = True,
+    backends: Sequence[str] = (SQLITE,),
+    postgres: str | None = None,
 ) -> dict[str, Any]:
-    """Build or open the store, time the pages and the live table; the report."""
+    """Build or open each backend's store, time the pages on each and the live table
+    once; the report (:mod:`arena.commands.bench_web_report`)."""
     with contextlib.ExitStack() as stack:
-        if db is None:
-            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-bench-web-"))
-            db = Path(folder) / "bench.sqlite"
-        started = time.perf_counter()
-        store, built = open_store(db, bots, matches, seed)
-        stack.enter_context(store)
-        build = time.perf_counter() - started
+        found = stack.enter_context(places(backends, db, postgres))
+        stores: dict[str, Store] = {}
+        opened: dict[str, dict[str, Any]] = {}
+        for place in found:
+            option = "--db" if place.backend == SQLITE else "--postgres"
+            started = time.perf_counter()
+            store, storing = open_store(
+                place.location, bots, matches, seed, NAMES[place.backend], option
+            )
+            stores[place.backend] = stack.enter_context(store)
+            where = place.described
+            if place.backend == POSTGRESQL:
+                where += f" (PostgreSQL {server_version(place.location)})"
+            opened[place.backend] = {
+                "where": where,
+                "store_built": storing is not None,
+                "store_seconds": time.perf_counter() - started,
+                "storing": None if storing is None else storing.figures(),
+            }
         stack.enter_context(_quiet(*QUIET))
-        timings = asyncio.run(time_pages(store, bots, requests, seed))
+        timings = asyncio.run(time_pages(stores, bots, requests, seed))
         delays = measure_live("guandan", seed) if live else None
-    baseline = percentile(timings.seconds["healthz"], 0.5) * 1000
-    pages = {
-        kind: _figures(seconds, baseline, timings.sizes.get(kind))
-        for kind, seconds in timings.seconds.items()
-        if kind != "healthz"
-    }
-    report: dict[str, Any] = {
-        "bots": bots,
-        "matches": matches,
-        "store_built": built,
-        "store_seconds": build,
-        "healthz": _figures(timings.seconds["healthz"], baseline),
-        "pages": pages,
-        "live": None,
-        "targets_p95_ms": TARGETS_MS,
-    }
-    if delays is not None:
-        report["live"] = _figures(delays, baseline) | {"frames": len(delays)}
-    report["met"] = {
-        kind: figures["p95_ms"] <= target
-        for kind, figures in [*pages.items(), ("live", report["live"])]
-        if figures is not None and (target := target_ms(kind)) is not None
-    }
-    return report
-
-
-KIND_WIDTH: Final = 44
-"""The printed table's first column."""
-
-
-def _print(report: dict[str, Any]) -> None:
-    print(
-        f"web face: {counted(report['bots'], 'bot')}, {counted(report['matches'], 'match')} "
-        f"({'store built in' if report['store_built'] else 'store reused, opened in'} "
-        f"{report['store_seconds']:.1f} s); time at the server, in process"
+    return report(
+        bots,
+        matches,
+        {name: store_report(opened[name], timings[name]) for name in opened},
+        delays,
     )
-    base = report["healthz"]
-    print(
-        f"  {'page':<{KIND_WIDTH}}{'p50 ms':>9}{'p95 ms':>9}{'x healthz':>11}{'bytes':>11}"
-        "  target p95"
-    )
-    print(
-        f"  {'/healthz (baseline)':<{KIND_WIDTH}}{base['p50_ms']:9.2f}{base['p95_ms']:9.2f}"
-        f"{base['healthz_times']:11.1f}"
-    )
-    rows = [*report["pages"].items()]
-    if report["live"] is not None:
-        rows.append(("live (event -> frame)", report["live"]))
-    for kind, figures in rows:
-        key = "live" if kind.startswith("live") else kind
-        target = target_ms(key)
-        verdict = (
-            ""
-            if target is None
-            else f"≤ {target:.0f}: " + ("met" if report["met"][key] else "NOT met")
-        )
-        size = f"{figures['bytes']:,}" if "bytes" in figures else ""
-        print(
-            f"  {kind:<{KIND_WIDTH}}{figures['p50_ms']:9.2f}{figures['p95_ms']:9.2f}"
-            f"{figures['healthz_times']:11.1f}{size:>11}  {verdict}"
-        )
-    if report["live"] is not None:
-        print(
-            f"  live: {report['live']['frames']} event batches of a running guandan match, "
-            "from the session's hand-over to spectators to the SSE frame's arrival"
-        )
-    if any(kind.endswith(WHOLE) for kind in report["pages"]):
-        print(
-            "  long matches (match page, VARIANT N deals): first views, one deal's frames; "
-            f"'{WHOLE[2:]}': the same pages with every deal's frames"
-        )
 
 
 def run_web_bench(args: argparse.Namespace) -> int:
     """``arena bench web``."""
     if args.matches < 1 or args.requests < 1:
         raise ConfigError("--matches and --requests must be at least 1")
-    report = measure(args.db, args.bots, args.matches, args.requests, args.seed, live=True)
+    found = measure(
+        args.db,
+        args.bots,
+        args.matches,
+        args.requests,
+        args.seed,
+        live=True,
+        backends=args.backends,
+        postgres=args.postgres,
+    )
     if args.json:
-        print_json(report)
+        print_json(found)
     else:
-        _print(report)
+        print_report(found)
     return 0
