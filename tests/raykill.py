@@ -1,5 +1,6 @@
 """Helpers for tests that kill Ray and the driver for real: drivers as processes of
-their own session, the Ray processes of a session, a store read from outside."""
+their own session, the Ray processes of a session, a store (an SQLite file or a PostgreSQL
+database) read from outside."""
 
 from __future__ import annotations
 
@@ -16,11 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+import psycopg
+import pytest
+from postgres import fresh_database
+
 from arena.sim import TournamentConfig
 from arena.sim.driver import MatchRunner, expected_matches, play_tournament
 from arena.sim.jobs import MatchJob, MatchReport
 from arena.sim.league import League
 from arena.store import Store, StoredMatch
+from arena.store.postgres import is_url
 
 REPO = Path(__file__).resolve().parents[1]
 SLOW_BOT = "search:samples=4,candidates=2,max_samples=4,reach=0,early=1"
@@ -60,10 +66,16 @@ def wait_for(condition: Callable[[], bool], what: str, timeout: float = 300.0) -
         time.sleep(0.05)
 
 
-def count_rows(db: Path, table: str) -> int:
-    """Rows of ``table`` in the store, read as another process would (0 before it
-    exists)."""
-    if not db.exists():
+def count_rows(db: Path | str, table: str) -> int:
+    """Rows of ``table`` in the store (an SQLite file, or a PostgreSQL database by URL),
+    read as another process would (0 before it exists)."""
+    if isinstance(db, str) and is_url(db):
+        try:
+            with psycopg.connect(db, connect_timeout=30) as conn:
+                return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+        except psycopg.errors.UndefinedTable:  # the schema is not created yet
+            return 0
+    if not Path(db).exists():
         return 0
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30) as conn:
@@ -72,7 +84,16 @@ def count_rows(db: Path, table: str) -> int:
         return 0
 
 
-def stored_count(db: Path) -> int:
+def new_store(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """A new store for a driver's ``--db``: an SQLite file in ``tmp_path``, or a fresh
+    database of the session's PostgreSQL cluster."""
+    if backend == "sqlite":
+        return str(tmp_path / "t.sqlite")
+    assert backend == "postgresql", backend
+    return fresh_database(request.getfixturevalue("postgres_url"))
+
+
+def stored_count(db: Path | str) -> int:
     """Matches in the store, read as another process would (0 before it exists)."""
     return count_rows(db, "matches")
 
@@ -216,7 +237,7 @@ def ratings(store: Store) -> list[tuple[object, ...]]:
     return [(r.bot, r.system, r.value, r.sigma, r.matches) for r in store.ratings("guandan")]
 
 
-def assert_exactly_the_definition(db: Path, config: TournamentConfig) -> None:
+def assert_exactly_the_definition(db: Path | str, config: TournamentConfig) -> None:
     """Each defined match stored once, and the ratings of the same results rated in
     plan order without interruption (the rounds too: the same meetings)."""
     with Store.open(db) as store, Store.open(":memory:") as straight:

@@ -2,7 +2,8 @@
 (`ray start --head` and a second `ray start`, one CPU each, in sessions of their
 own and stopped by killing exactly their processes): a driver without the token
 is refused in one line; with it the tournament runs, and losing the worker node
-mid-tournament still ends with each defined match stored exactly once.
+mid-tournament still ends with each defined match stored exactly once, in an SQLite file
+as in a PostgreSQL database.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from raykill import (
     clean_env,
     definition,
     kill,
+    new_store,
     raylet,
     session_processes,
     stored_count,
@@ -84,13 +86,18 @@ def test_a_driver_without_the_clusters_token_is_refused_in_one_line(
     assert "RAY_AUTH_MODE=token" in line and "RAY_AUTH_TOKEN" in line
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_the_worker_node_killed_mid_tournament_still_stores_the_definition_once(
-    cluster: Cluster, tmp_path: Path, sessions: Sessions
+    backend: str,
+    cluster: Cluster,
+    tmp_path: Path,
+    sessions: Sessions,
+    request: pytest.FixtureRequest,
 ) -> None:
     path = definition(tmp_path, "paired")
     config = TournamentConfig.load(path)
-    db = tmp_path / "t.sqlite"
-    args = ["tournament", str(path), "--db", str(db), "--batch", "1", "--address", cluster.address]
+    db = new_store(backend, tmp_path, request)
+    args = ["tournament", str(path), "--db", db, "--batch", "1", "--address", cluster.address]
     env = clean_env({"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": cluster.token})
     driver = sessions.arena(args, env)
     wait_for(lambda: busy_worker(cluster.worker) is not None, "a batch on the worker node")

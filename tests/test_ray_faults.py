@@ -1,9 +1,9 @@
 """Faults for real, in every tournament format: a Ray worker and the node (its
 raylet) killed under a running `arena tournament`, the driver itself killed (SIGKILL)
-at random moments and run again, until the store holds exactly the definition with
-the ratings of an uninterrupted run; Ctrl-C during Ray's start-up; Ray clusters
-recorded on the machine. Each driver runs in a session of its own with a Ray temp dir
-of its own.
+at random moments and run again, until the store (an SQLite file; for some formats a
+PostgreSQL database too) holds exactly the definition with the ratings of an
+uninterrupted run; Ctrl-C during Ray's start-up; Ray clusters recorded on the machine.
+Each driver runs in a session of its own with a Ray temp dir of its own.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from raykill import (
     clean_env,
     definition,
     kill,
+    new_store,
     node_of,
     raylet,
     stored_count,
@@ -38,16 +39,27 @@ FAST_HEALTH_CHECKS = {
     "RAY_health_check_failure_threshold": "3",
 }
 """Ray finds a dead node in about a second rather than half a minute."""
+POSTGRESQL_RUNS = [("paired", "postgresql"), ("rated", "postgresql")]
+"""The formats run on PostgreSQL too (every format runs on SQLite): those whose writes
+differ, two halves stored as one and rounds fixed in the store, rated."""
 
 
-@pytest.mark.parametrize("name", sorted(DEFINITIONS))
+@pytest.mark.parametrize(
+    ("name", "backend"),
+    [*((name, "sqlite") for name in sorted(DEFINITIONS)), *POSTGRESQL_RUNS],
+)
 def test_killed_worker_raylet_and_driver_then_resumed_store_the_definition_exactly_once(
-    name: str, tmp_path: Path, ray_tmp: Path, sessions: Sessions
+    name: str,
+    backend: str,
+    tmp_path: Path,
+    ray_tmp: Path,
+    sessions: Sessions,
+    request: pytest.FixtureRequest,
 ) -> None:
     path = definition(tmp_path, name, scale=3)  # more than the work in flight at once
     config = TournamentConfig.load(path)
-    db = tmp_path / "t.sqlite"
-    args = ["tournament", str(path), "--db", str(db), "--batch", "1"]
+    db = new_store(backend, tmp_path, request)
+    args = ["tournament", str(path), "--db", db, "--batch", "1"]
     env = clean_env({"RAY_TMPDIR": str(ray_tmp), **FAST_HEALTH_CHECKS})
     chance = random.Random(name)
 
