@@ -24,6 +24,7 @@ from arena.store import (
     SCHEMA_VERSION,
     BalanceBatch,
     Bot,
+    MatchFilter,
     RatingUpdate,
     Store,
     StoredMatch,
@@ -219,6 +220,33 @@ def test_tokens_of_the_same_moment_are_listed_by_handle_on_every_database(
     monkeypatch.setattr("arena.store.bots.now", lambda: "2025-12-31T00:00:00.000000+00:00")
     store.add_token("tok-z", "bob", "z" * 64)
     assert [t.token_id for t in store.tokens("bob")] == ["tok-z", "tok-a", "tok-b", "tok-c"]
+
+
+def test_text_holding_nul_is_looked_up_as_in_no_row(store: Store) -> None:
+    """An id or a name with NUL in it (a web address, a gRPC call) is in no row: PostgreSQL,
+    which refuses such text, answers as SQLite does, never with an error."""
+    assert store.bot("alice\0") is None and store.tournament("t1\0") is None
+    assert store.match("\0") is None and store.match_listing("m\0") is None
+    assert store.match_listings(MatchFilter(bot="alice\0", text="a\0")) == []
+    assert store.count_matches(MatchFilter(tournament_id="t1\0")) == 0
+    assert store.tokens("bob\0") == [] and store.password_hash("person:\0") is None
+
+
+@pytest.mark.parametrize("broad", [False, True])
+def test_a_text_search_finds_ascii_letters_in_either_case_on_every_database(
+    store: Store, monkeypatch: pytest.MonkeyPatch, broad: bool
+) -> None:
+    """An id or a bot name found by text: ASCII letters in either case, other letters as
+    they are, the same on SQLite and PostgreSQL, gathered or read match by match."""
+    monkeypatch.setattr(Store, "broad_text", lambda self, text: broad)
+    seating = ("Élodie", "alice", "Élodie", "alice")
+    store.add_match(StoredMatch("Cup-1", None, "guandan", {}, 1, seating, {}, {}, 1, 1))
+    store.add_match(StoredMatch("other", None, "guandan", {}, 2, ("x",) * 4, {}, {}, 1, 1))
+    for text in ("ALICE", "Alice", "cup-1", "CUP", "ÉLODIE", "Élodie", "p-"):
+        assert [m.id for m in store.match_listings(MatchFilter(text=text))] == ["Cup-1"], text
+        assert store.count_matches(MatchFilter(text=text)) == 1, text
+    for text in ("élodie", "Cup_1", "%", "bob"):  # another letter; _ and % stand for themselves
+        assert store.count_matches(MatchFilter(text=text)) == 0, text
 
 
 def test_memory_store_and_context_manager() -> None:

@@ -143,6 +143,11 @@ class Backend(ABC):
         """How messages name the store ``name`` (never with a password)."""
         return name
 
+    def read_params(self, params: Mapping[str, object]) -> Mapping[str, object]:
+        """A query's parameters as the database can take them (the values a store's
+        queries compare with ``=``, ``IN`` and ``LIKE`` alone)."""
+        return params
+
     @abstractmethod
     def connect(self, name: str, timeout: float, read_only: bool) -> Engine:
         """An engine on the store ``name`` (a path or a URL)."""
@@ -259,7 +264,8 @@ class Database:
         with self._lock, self._errors("cannot read store"):
             cursor = self._connection().cursor()
             style = self._backend.style
-            cursor.execute(statement if style is None else style(statement), params or {})
+            statement = statement if style is None else style(statement)
+            cursor.execute(statement, self._backend.read_params(params or {}))
             rows: list[Any] = cursor.fetchall()
             if rows:
                 make = _row_type(tuple(column[0] for column in cursor.description))._make

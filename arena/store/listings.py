@@ -106,6 +106,12 @@ def _kept(conduct: dict[str, object], kind: str, seat: int) -> float:
     return value if isinstance(value, int | float) and not isinstance(value, bool) else 0
 
 
+_LIKE: Final = {"sqlite": "LIKE", "postgresql": 'COLLATE "C" ILIKE'}
+"""The operator of a text search: its ASCII letters in either case, every other character
+as it is, on every database (SQLite's LIKE; PostgreSQL's LIKE minds case, and its ILIKE
+under the database's own collation may fold other letters too)."""
+
+
 def _like(text: str) -> str:
     """A LIKE pattern (escape ``\\``) finding ``text`` anywhere."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -121,6 +127,7 @@ def _where(
     ``sqlite``: with SQLite's hints to its planner."""
     clauses: list[str] = []
     params: dict[str, object] = {}
+    like = _LIKE["sqlite" if sqlite else "postgresql"]
     for name, clause, value in (
         ("variant", "s.variant = :variant", wanted.variant),
         ("tournament", "s.tournament_id = :tournament", wanted.tournament_id),
@@ -137,16 +144,16 @@ def _where(
         params["text"] = _like(wanted.text)
     if wanted.text and broad:  # +p.bot: each match's players by its number, not by bot
         clauses.append(
-            "(s.id LIKE :text ESCAPE '\\' OR EXISTS (SELECT 1 FROM match_players p "
+            f"(s.id {like} :text ESCAPE '\\' OR EXISTS (SELECT 1 FROM match_players p "
             f"WHERE p.number = s.number AND {'+' if sqlite else ''}p.bot IN "
-            "(SELECT bot FROM bot_results WHERE bot LIKE :text ESCAPE '\\')))"
+            f"(SELECT bot FROM bot_results WHERE bot {like} :text ESCAPE '\\')))"
         )
     elif wanted.text:  # the ids (their index alone is read) and the bots seated in a variant
         hint = " INDEXED BY match_summaries_id" if sqlite else ""
         clauses.append(
             f"s.number IN (SELECT number FROM match_summaries{hint} "
-            "WHERE id LIKE :text ESCAPE '\\' UNION SELECT number FROM match_players WHERE bot IN "
-            "(SELECT bot FROM bot_results WHERE bot LIKE :text ESCAPE '\\'))"
+            f"WHERE id {like} :text ESCAPE '\\' UNION SELECT number FROM match_players "
+            f"WHERE bot IN (SELECT bot FROM bot_results WHERE bot {like} :text ESCAPE '\\'))"
         )
     return (" AND ".join(clauses) or "1 = 1"), params
 
@@ -201,7 +208,7 @@ class Listings(Database):
             return False
         rows = self._read(
             "SELECT coalesce(sum(wins + draws + losses), 0) FROM bot_results "
-            "WHERE bot LIKE :text ESCAPE '\\'",
+            f"WHERE bot {_LIKE[self.dialect]} :text ESCAPE '\\'",
             {"text": _like(text)},
         )
         seats = float(rows[0][0])

@@ -27,6 +27,7 @@ in a write (under the same lock).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 import psycopg
@@ -65,6 +66,17 @@ class PostgreSQL(Backend):
             return make_url(name).render_as_string(hide_password=True)
         except ArgumentError:
             return name
+
+    def read_params(self, params: Mapping[str, object]) -> Mapping[str, object]:
+        """Text holding NUL, which PostgreSQL refuses and no row holds (an id asked by
+        a web page or a gRPC call), is asked as NULL: it equals and matches nothing, as
+        on SQLite."""
+        if not any(isinstance(value, str) and "\0" in value for value in params.values()):
+            return params
+        return {
+            name: None if isinstance(value, str) and "\0" in value else value
+            for name, value in params.items()
+        }
 
     def connect(self, name: str, timeout: float, read_only: bool) -> Engine:
         try:
