@@ -9,6 +9,7 @@ default."""
 from __future__ import annotations
 
 import multiprocessing
+import time
 import traceback
 from collections.abc import Callable, Iterator
 from multiprocessing.synchronize import Barrier
@@ -19,7 +20,7 @@ import psycopg
 import pytest
 from postgres import fresh_database
 
-from arena.store import BalanceBatch, RatingUpdate, Store, StoredMatch
+from arena.store import BalanceBatch, RatingUpdate, Store, StoredMatch, StoreError
 
 WRITERS = 4
 """Processes writing at once (the machine's cores matter less: they wait on the store)."""
@@ -235,3 +236,24 @@ def test_postgresql_commits_are_on_disk_whatever_the_databases_default(postgres_
         assert plain.execute("SHOW synchronous_commit").fetchone() == ("off",)
     with Store.open(where) as store:
         assert store._read("SHOW synchronous_commit")[0] == ("on",)
+
+
+def test_postgresql_a_writer_stopped_mid_write_holds_the_others_up_for_its_timeout(
+    postgres_url: str,
+) -> None:
+    """A write left open (its process frozen, its machine cut off) keeps the store's lock
+    only until the server ends its idle connection, after the store's timeout: its write
+    is rolled back and the next writer goes on."""
+    where = fresh_database(postgres_url)
+    with Store.open(where, timeout=1.0) as stuck, Store.open(where, timeout=20.0) as other:
+        with (
+            pytest.raises(StoreError, match="idle-in-transaction timeout"),
+            stuck._write("cannot stall", "stall") as write,
+        ):
+            write.execute("INSERT INTO bots (name, kind, created_at) VALUES ('gone', 'x', 'now')")
+            started = time.monotonic()
+            assert other.add_bot("ann", "remote")  # waits for the lock
+            waited = time.monotonic() - started
+            write.execute("SELECT 1")  # the server has ended this connection
+        assert 0.9 < waited < 10.0  # its idle time began just before
+        assert [bot.name for bot in other.bots()] == ["ann"]

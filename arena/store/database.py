@@ -159,7 +159,11 @@ class Backend(ABC):
 
     @abstractmethod
     def in_transaction(self, conn: Connection) -> bool:
-        """Whether a transaction is open on the connection."""
+        """Whether a transaction is open on the connection (on a lost one: no)."""
+
+    def lost(self, conn: Connection) -> bool:
+        """Whether the connection is lost (the server ended it): nothing to roll back."""
+        return False
 
     @abstractmethod
     def schema_version(self, conn: Connection) -> int:
@@ -193,6 +197,8 @@ class Database:
         with self._lock:
             if self._conn is not None:
                 conn, self._conn = self._conn, None
+                if self._backend.lost(conn):
+                    conn.invalidate()  # closed without the rollback closing does
                 conn.close()
                 self._engine.dispose()
 

@@ -6,7 +6,11 @@ transaction, ``READ COMMITTED``, that first takes the store's advisory lock
 (``pg_advisory_xact_lock``, :data:`WRITE_LOCK`, released when the transaction ends), so a
 second writer waits for the first to commit or roll back (up to the store's timeout,
 PostgreSQL's ``lock_timeout``: then the write fails naming the store) and each statement
-after the lock sees every write committed before it. Readers never wait.
+after the lock sees every write committed before it. Readers never wait. A write runs its
+statements back to back: a connection idle inside one for the timeout (its process
+frozen, its machine cut off) is ended by the server
+(``idle_in_transaction_session_timeout``), its write rolled back and the lock released,
+so that it holds the others up no longer.
 
 One lock rather than row locks (``SELECT … FOR UPDATE``): a rating that has no row yet
 has nothing to lock, so two first matches of a bot would both read "no rating"; a match
@@ -31,6 +35,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 import psycopg
+from psycopg.pq import TransactionStatus
 from sqlalchemy import Connection, Engine, create_engine, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import NullPool
@@ -83,7 +88,11 @@ class PostgreSQL(Backend):
             url = make_url(name.replace("postgres://", "postgresql://", 1))
         except ArgumentError as err:
             raise StoreError(f"store {name}: not a database URL ({err})") from None
-        options = f"-c lock_timeout={int(timeout * 1000)} -c synchronous_commit=on"
+        wait = int(timeout * 1000)
+        options = (
+            f"-c lock_timeout={wait} -c idle_in_transaction_session_timeout={wait} "
+            "-c synchronous_commit=on"
+        )
         if read_only:
             options += " -c default_transaction_read_only=on"
         return create_engine(
@@ -95,7 +104,12 @@ class PostgreSQL(Backend):
 
     def in_transaction(self, conn: Connection) -> bool:
         dbapi: Any = conn.connection.dbapi_connection
-        return bool(dbapi.info.transaction_status != psycopg.pq.TransactionStatus.IDLE)
+        status = dbapi.info.transaction_status
+        return bool(status not in (TransactionStatus.IDLE, TransactionStatus.UNKNOWN))
+
+    def lost(self, conn: Connection) -> bool:
+        dbapi: Any = conn.connection.dbapi_connection
+        return bool(dbapi.closed)
 
     def schema_version(self, conn: Connection) -> int:
         return SCHEMA_VERSION if migrate.current(conn) is not None else 0
