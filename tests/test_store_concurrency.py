@@ -243,15 +243,22 @@ def test_postgresql_a_writer_stopped_mid_write_holds_the_others_up_for_its_timeo
 ) -> None:
     """A write left open (its process frozen, its machine cut off) keeps the store's lock
     only until the server ends its idle connection, after the store's timeout: its write
-    is rolled back and the next writer goes on."""
+    is rolled back and the next writer goes on. A writer whose own timeout is shorter
+    gives up, naming the store."""
     where = fresh_database(postgres_url)
-    with Store.open(where, timeout=1.0) as stuck, Store.open(where, timeout=20.0) as other:
+    with (
+        Store.open(where, timeout=1.0) as stuck,
+        Store.open(where, timeout=0.2) as impatient,
+        Store.open(where, timeout=20.0) as other,
+    ):
         with (
             pytest.raises(StoreError, match="idle-in-transaction timeout"),
             stuck._write("cannot stall", "stall") as write,
         ):
             write.execute("INSERT INTO bots (name, kind, created_at) VALUES ('gone', 'x', 'now')")
             started = time.monotonic()
+            with pytest.raises(StoreError, match=f"add a bot to store {where}: .*lock timeout"):
+                impatient.add_bot("bob", "remote")
             assert other.add_bot("ann", "remote")  # waits for the lock
             waited = time.monotonic() - started
             write.execute("SELECT 1")  # the server has ended this connection
