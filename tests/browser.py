@@ -202,7 +202,8 @@ class WebThread(LoopThread):
 class Played:
     """The matches of :func:`played`: their ids by name, the tournament's id."""
 
-    path: Path
+    path: Path | str
+    """The store: an SQLite file, or a PostgreSQL database's URL."""
     reports: Path
     """A folder holding one balance report (``arena balance --json``)."""
     matches: dict[str, str]
@@ -237,8 +238,9 @@ def _store_played(store: Store, job: MatchJob, tournament: str | None) -> str:
     return job.id
 
 
-def build_played_store(path: Path) -> Played:
-    """Play and store the matches (a few seconds): each rated as a league rates it."""
+def build_played_store(path: Path | str, folder: Path | None = None) -> Played:
+    """Play and store the matches (a few seconds): each rated as a league rates it; the
+    balance report goes to ``folder`` (by default the store file's)."""
     with Store.open(path) as store:
         store.add_builtin_bots(bots.names())
         matches = {
@@ -274,7 +276,7 @@ def build_played_store(path: Path) -> Played:
             )
             for n in range(FILLERS)
         )
-    reports = path.parent / "reports"
+    reports = (Path(path).parent if folder is None else folder) / "reports"
     reports.mkdir(exist_ok=True)
     balance = [
         *("balance", "--local", "--deals", "40", "--batch", "20"),
@@ -419,7 +421,7 @@ def hands_of(state: State) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(sorted(format_card(c) for c in state.hand(s))) for s in range(NUM_SEATS))
 
 
-def stored_record(path: Path, match_id: str) -> dict[str, Any]:
+def stored_record(path: Path | str, match_id: str) -> dict[str, Any]:
     with Store.open(path, read_only=True) as store:
         match = store.match(match_id)
     assert match is not None, f"match {match_id!r} is not stored"

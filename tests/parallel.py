@@ -8,7 +8,9 @@ not overlap, which go to one worker together (an ``xdist_group``):
 - ``ray-processes``: the tests that start Ray clusters of their own in processes of
   their own (``sessions``, ``ray_tmp``): one cluster at a time on the machine;
 - a module's own name: the tests of a module whose fixtures are module-wide (a served
-  site, a browser, a played store), so that each is set up once.
+  site, a browser, a played store), so that each is set up once; those of its tests whose
+  module-wide store is on PostgreSQL (tests/stores.py's ``module_store_target``) are a
+  group of their own, ``MODULE[postgresql]``, which another worker may run meanwhile.
 
 A test marked ``xdist_group`` by hand keeps its mark. Without ``-n`` nothing changes.
 """
@@ -22,6 +24,8 @@ RAY_PROCESSES = "ray-processes"
 RAY_FIXTURES = frozenset({"ray_session"})
 PROCESS_FIXTURES = frozenset({"sessions", "ray_tmp"})
 SHARED_SCOPES = frozenset({"module", "package", "class"})
+MODULE_STORE = "module_store_target"
+"""The module-wide store of tests/stores.py, on SQLite or on PostgreSQL."""
 EVERY_MODULES = frozenset({"module_garbage_collected"})
 """Module-wide fixtures of every module (garbage.py): they hold no state to share."""
 
@@ -46,7 +50,10 @@ def group_of(item: pytest.Item) -> str | None:
     if names & PROCESS_FIXTURES:
         return RAY_PROCESSES
     if shares_module_fixtures(item):
-        return item.nodeid.split("::", 1)[0]
+        module = item.nodeid.split("::", 1)[0]
+        callspec = getattr(item, "callspec", None)
+        on = None if callspec is None else callspec.params.get(MODULE_STORE)
+        return f"{module}[{on}]" if on == "postgresql" else module
     return None
 
 

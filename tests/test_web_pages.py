@@ -37,6 +37,7 @@ from browser import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from stores import on_sqlite_only
 
 from arena import metrics
 from arena.cli import main as arena_main
@@ -59,8 +60,10 @@ TRACEBACK_SIGNS = ("Traceback", 'File "', "Error:", "site-packages", "arena/web/
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
-    return build_played_store(tmp_path_factory.mktemp("pages") / "played.sqlite")
+def played(module_store_target: str, tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """The played store: on SQLite, then on PostgreSQL (the tests that read nothing the
+    database decides are ``@on_sqlite_only``)."""
+    return build_played_store(module_store_target, tmp_path_factory.mktemp("pages"))
 
 
 @pytest.fixture(scope="module")
@@ -158,6 +161,7 @@ def no_traceback(text: str) -> None:
 # -- every page -----------------------------------------------------------------------
 
 
+@on_sqlite_only
 def test_front_page_redirects_to_the_leaderboard(client: Client) -> None:
     response = get(client, "/")
     assert response.status_code == 307
@@ -208,6 +212,7 @@ def column_values(html: str, sort: str) -> list[float | None]:
     return values
 
 
+@on_sqlite_only
 def test_leaderboard_sort_links_flip_the_current_column(client: Client) -> None:
     page = Tags(get(client, "/leaderboard?variant=guandan&sort=matches&order=desc").text)
     links = {a["href"]: a for a in page.find("a") if "sort" in a.get("class", "")}
@@ -237,6 +242,7 @@ def test_bot_page(client: Client, store: Store) -> None:
         assert page.find("tr", **{"data-variant": variant})
 
 
+@on_sqlite_only
 def test_a_bot_whose_parameters_name_a_file_has_its_page(played: Played, tmp_path: Path) -> None:
     """A trained policy named with its file's path (``policy:path=runs/x.npz``) is one
     bot with its page, at the address its links give (the name quoted, '/' kept)."""
@@ -264,6 +270,7 @@ def test_rating_history_chart_has_axes_ticks_and_labels(client: Client) -> None:
     assert re.search(r'<a href="/matches/[^"]+"><circle', chart)
 
 
+@on_sqlite_only
 @pytest.mark.parametrize(
     ("step", "tick"),
     [(3 * 86400, r">2024-05-\d\d<"), (5400, r">05-0[12] \d\d:\d\d<")],
@@ -355,6 +362,8 @@ def test_a_page_past_the_last_is_empty_not_an_error(client: Client) -> None:
         ("bot=heuristic", lambda m: "heuristic" in m.seating),
         (f"tournament={TOURNAMENT}", lambda m: m.tournament_id == TOURNAMENT),
         ("q=filler-0", lambda m: "filler-0" in m.id),
+        ("q=FILLER-0", lambda m: "filler-0" in m.id),  # ASCII letters in either case
+        ("q=HEURIST", lambda m: "heuristic" in m.seating),
         ("result=team0", lambda m: m.outcome.get("team_score") == 1),
         ("since=2000-01-01&until=2999-12-31", lambda m: True),
     ],
@@ -366,6 +375,7 @@ def test_match_list_filters(client: Client, store: Store, query: str, check: Any
     assert set(ids) == wanted, query
 
 
+@on_sqlite_only
 def test_filters_show_in_the_form(client: Client) -> None:
     page = Tags(get(client, "/matches?variant=sanfu&bot=first&q=filler&result=draw").text)
     assert page.find("option", value="sanfu", selected="")
@@ -413,6 +423,7 @@ def stream(client: Client, url: str) -> list[tuple[str, Any]]:
     return events
 
 
+@on_sqlite_only
 def test_reports_listed_and_shown_in_the_site(client: Client) -> None:
     html = get(client, "/reports?lang=en").text
     page = Tags(html)
@@ -444,6 +455,7 @@ def until_block(html: str) -> str:
     return html.split('id="until-resolved"', 1)[1].split("</div>", 1)[0]
 
 
+@on_sqlite_only
 def test_a_report_page_gives_the_until_resolved_verdicts_in_its_language(client: Client) -> None:
     en = until_block(get(client, "/reports/until?lang=en").text)
     assert "Until resolved: stopped after 3 deals per variant: every question answered." in en
@@ -466,6 +478,7 @@ def report_labels(html: str) -> list[str]:
     return titles + labels
 
 
+@on_sqlite_only
 def test_a_report_page_speaks_the_page_language(client: Client, reports: Path) -> None:
     """Every section title and row label of a report's comparison is in Chinese on a
     Chinese page (game terms as players say them), in English on an English one; the
@@ -522,6 +535,7 @@ def label_keys(labels: list[Label]) -> set[str]:
     return keys
 
 
+@on_sqlite_only
 def test_health(client: Client) -> None:
     assert get(client, "/healthz").json() == {"status": "ok"}
 
@@ -529,6 +543,7 @@ def test_health(client: Client) -> None:
 # -- languages ------------------------------------------------------------------------
 
 
+@on_sqlite_only
 def test_languages_switch_and_stick(client: Client) -> None:
     chinese = get(client, "/leaderboard", headers={"accept-language": ""})
     assert '<html lang="zh">' in chinese.text and "排行榜" in chinese.text
@@ -610,6 +625,7 @@ def test_unknown_ids_in_the_api_are_json_404s(client: Client, url: str) -> None:
     assert "'nope'" in response.json()["message"]
 
 
+@on_sqlite_only
 @pytest.mark.parametrize("path", ["/matches/{id}", "/api/matches/{id}/table"])
 def test_a_deal_the_match_does_not_have_is_a_404_naming_it(
     client: Client, played: Played, path: str
@@ -624,6 +640,7 @@ def test_a_deal_the_match_does_not_have_is_a_404_naming_it(
         assert "999" in error_message(response.text), "said in the page's language"
 
 
+@on_sqlite_only
 def test_the_table_json_holds_one_deal_and_every_deals_entry(
     client: Client, played: Played
 ) -> None:
@@ -638,6 +655,7 @@ def test_the_table_json_holds_one_deal_and_every_deals_entry(
     assert first["deal"] == 1 and {f["deal"] for f in first["frames"]} == {1}
 
 
+@on_sqlite_only
 @pytest.mark.parametrize(
     ("url", "named"),
     [
@@ -689,6 +707,7 @@ def error_message(html: str) -> str:
     return found.group(1)
 
 
+@on_sqlite_only
 @pytest.mark.parametrize(
     ("url", "named"),
     [
@@ -718,6 +737,7 @@ def test_a_404_page_says_what_is_missing_in_its_language(
             assert not ENGLISH_WORDS.search(message.replace(named, "")), message
 
 
+@on_sqlite_only
 @pytest.mark.parametrize(
     ("url", "named"),
     [
@@ -752,6 +772,7 @@ def test_a_400_page_names_the_parameter_in_its_language(
     assert not ENGLISH_WORDS.search(shown), message
 
 
+@on_sqlite_only
 def test_an_unexpected_error_is_a_500_page_and_logged(store: Store) -> None:
     class Failing(Viewer):
         def tournaments(self) -> Any:
@@ -782,6 +803,7 @@ def test_an_unexpected_error_is_a_500_page_and_logged(store: Store) -> None:
 # -- static files, headers, metrics, logs ------------------------------------------------------
 
 
+@on_sqlite_only
 def test_static_urls_are_versioned_and_cached_long(client: Client) -> None:
     page = Tags(get(client, "/leaderboard").text)
     (css,) = [link["href"] for link in page.find("link", rel="stylesheet")]
@@ -801,6 +823,7 @@ def test_a_changed_file_gets_a_new_version(tmp_path: Path) -> None:
         StaticAssets(tmp_path).url("../etc/passwd")
 
 
+@on_sqlite_only
 def test_pages_allow_only_the_site_itself(client: Client, played: Played) -> None:
     """A Content-Security-Policy of 'self', and pages that need nothing else: scripts in
     files (or JSON data, never run), no inline styles or event handlers."""
@@ -826,6 +849,7 @@ def sample(name: str, labels: dict[str, str]) -> float:
     return 0.0 if value is None else value
 
 
+@on_sqlite_only
 def test_requests_are_counted_by_route_template(client: Client) -> None:
     ok = {"route": "/bots/{name}", "method": "GET", "status": "200"}
     missing = {"route": "/bots/{name}", "method": "GET", "status": "404"}
@@ -843,6 +867,7 @@ def test_requests_are_counted_by_route_template(client: Client) -> None:
     assert sample("arena_web_requests_total", unmatched) == counted + 1
 
 
+@on_sqlite_only
 def test_one_log_line_per_request(client: Client) -> None:
     log = io.StringIO()
     configure(fmt="json", stream=log, level="info")
@@ -873,6 +898,7 @@ TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
 """Any text (lone surrogates cannot be sent in a URL at all)."""
 
 
+@on_sqlite_only  # any text asked of PostgreSQL: test_any_id_text_is_a_page_never_a_500
 @settings(max_examples=100, deadline=None)
 @given(
     route=st.sampled_from(ROUTES),
@@ -944,6 +970,7 @@ def test_a_running_match_is_listed_live_and_followed_to_its_end(tmp_path: Path) 
         )
 
 
+@on_sqlite_only
 def test_other_methods_are_405_pages(client: Client) -> None:
     response = httpx.post(client.url + "/leaderboard", timeout=60)
     assert response.status_code == 405
@@ -951,6 +978,7 @@ def test_other_methods_are_405_pages(client: Client) -> None:
     no_traceback(response.text)
 
 
+@on_sqlite_only
 def test_a_stored_match_that_does_not_replay_is_a_500_saying_so(
     played: Played, tmp_path: Path
 ) -> None:
@@ -1003,6 +1031,7 @@ def match_row(html: str, match_id: str) -> str:
     return found.group(0)
 
 
+@on_sqlite_only
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_sanfu_match_shows_its_players_in_seat_order_not_two_teams(
     client: Client, store: Store, played: Played, lang: str
@@ -1035,6 +1064,7 @@ def test_a_sanfu_match_shows_its_players_in_seat_order_not_two_teams(
     assert 'class="team team0"' in fixed and 'class="seat-order"' not in fixed
 
 
+@on_sqlite_only
 def test_a_running_tournament_page_polls_its_progress(played: Played, tmp_path: Path) -> None:
     """A running tournament's page carries its script and the address it polls, which
     answers with the matches stored so far; a finished one polls nothing."""
