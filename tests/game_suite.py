@@ -16,8 +16,8 @@ action from a ``random.Random`` seeded by the check's seed.
 
 from __future__ import annotations
 
-import contextlib
 import copy
+import functools
 import json
 import pickle
 import random
@@ -183,20 +183,33 @@ def in_play(state: State, discard_events: frozenset[str]) -> Counter[Card]:
     return total
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _named(text: str) -> tuple[tuple[Card, int], ...]:
+    """The cards one string names, each with how many times it names it (none when the
+    string is not a list of cards). The same strings come back at every step of a deal
+    (its events so far), so each is parsed once."""
+    try:
+        return tuple(Counter(parse_cards(text)).items())
+    except ParseError:
+        return ()
+
+
 def cards_in(value: Any) -> Counter[Card]:
     """Every card named by a string anywhere inside a JSON-like value, each as many
     times as the one string naming it most often names it."""
-    found: Counter[Card] = Counter()
-    if isinstance(value, str):
-        with contextlib.suppress(ParseError):
-            found.update(parse_cards(value))
-    elif isinstance(value, dict):
-        for item in value.values():
-            found |= cards_in(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            found |= cards_in(item)
-    return found
+    found: dict[Card, int] = {}
+    waiting = [value]
+    while waiting:
+        item = waiting.pop()
+        if isinstance(item, str):
+            for card, times in _named(item):
+                if times > found.get(card, 0):
+                    found[card] = times
+        elif isinstance(item, dict):
+            waiting.extend(item.values())
+        elif isinstance(item, list | tuple):
+            waiting.extend(item)
+    return Counter(found)
 
 
 # ----------------------------------------------------------------------- checks
