@@ -9,7 +9,7 @@ not overlap, which go to one worker together (an ``xdist_group``):
   their own (``sessions``, ``ray_tmp``): one cluster at a time on the machine;
 - a module's own name: the tests of a module whose fixtures are module-wide (a served
   site, a browser, a played store), so that each is set up once; those of its tests whose
-  module-wide store is on PostgreSQL (tests/stores.py's ``module_store_target``) are a
+  module-wide store is on PostgreSQL (tests/stores.py's ``module_backend``) are a
   group of their own, ``MODULE[postgresql]``, which another worker may run meanwhile.
 
 A test marked ``xdist_group`` by hand keeps its mark. Without ``-n`` nothing changes.
@@ -24,8 +24,8 @@ RAY_PROCESSES = "ray-processes"
 RAY_FIXTURES = frozenset({"ray_session"})
 PROCESS_FIXTURES = frozenset({"sessions", "ray_tmp"})
 SHARED_SCOPES = frozenset({"module", "package", "class"})
-MODULE_STORE = "module_store_target"
-"""The module-wide store of tests/stores.py, on SQLite or on PostgreSQL."""
+MODULE_STORE = "module_backend"
+"""The database of a module's shared stores (tests/stores.py): SQLite or PostgreSQL."""
 EVERY_MODULES = frozenset({"module_garbage_collected"})
 """Module-wide fixtures of every module (garbage.py): they hold no state to share."""
 

@@ -2,8 +2,10 @@
 ``store_target`` runs a test once on a fresh SQLite file and once on a fresh PostgreSQL
 database (tests/postgres.py's cluster), giving the path or the URL that ``Store.open``
 and every ``--db`` take; ``module_store_target`` does the same for a store that a
-module's tests share (a played store, a served site). A URL holds :data:`PASSWORD`
-(the cluster trusts its clients: it is never checked), which nothing may print.
+module's tests share (a played store, a served site), on the database of
+``module_backend`` (a module with several stores makes each with
+:func:`new_store_target`). A URL holds :data:`PASSWORD` (the cluster trusts its clients:
+it is never checked), which nothing may print.
 
 A test of such a module that reads nothing the database decides (a health check, a
 page's headers) stays on SQLite alone: ``@on_sqlite_only``. The real server of
@@ -15,7 +17,7 @@ either database.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -29,7 +31,7 @@ BACKENDS: Final = ("sqlite", "postgresql")
 PASSWORD: Final = "never-shown-password"
 """The password in every URL of a store here: no command's output or message holds it."""
 
-on_sqlite_only = pytest.mark.parametrize("module_store_target", ["sqlite"], indirect=True)
+on_sqlite_only = pytest.mark.parametrize("module_backend", ["sqlite"], indirect=True)
 """For a test of a module whose shared store is on both databases that reads nothing the
 database decides."""
 on_both_servers = pytest.mark.parametrize("server", BACKENDS, indirect=True)
@@ -54,11 +56,19 @@ def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
+def module_backend(request: pytest.FixtureRequest) -> str:
+    """The database of a module's shared stores: ``sqlite``, then ``postgresql`` (a module
+    with several makes each with :func:`new_store_target`)."""
+    backend: str = request.param
+    return backend
+
+
+@pytest.fixture(scope="module")
 def module_store_target(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
+    module_backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> str:
     """A new store for a module's tests together: on SQLite, then on PostgreSQL."""
-    yield new_store_target(request, request.param, tmp_path_factory.mktemp(request.param))
+    return new_store_target(request, module_backend, tmp_path_factory.mktemp(module_backend))
 
 
 def execute(

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import html
 import re
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Final
 from urllib.parse import parse_qsl, urlsplit
 
@@ -23,10 +21,12 @@ import pytest
 from browser import LoopThread, WebThread
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from stores import execute, new_store_target, on_sqlite_only
 
 from arena._proto.arena.v1 import arena_pb2
 from arena.commands.bench_web import build_store
 from arena.store import MatchFilter, Store
+from arena.store.copy import copy_store
 from arena.web import app, serving
 from arena.web.paging import page_of, pages_of
 from arena.web.query import DEFAULT_PER_PAGE, MAX_PER_PAGE
@@ -60,30 +60,45 @@ def serve(store: Store) -> Iterator[Site]:
 
 
 @pytest.fixture(scope="module")
-def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+def board(
+    module_backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Site]:
     """A store of 1,000 bots rated in Guandan (every tenth Elo shared: ties go by name)
-    and 120 tournaments."""
-    path: Path = tmp_path_factory.mktemp("paging") / "board.sqlite"
-    with Store.open(path) as store:
+    and 120 tournaments: on SQLite, then on PostgreSQL."""
+    target = new_store_target(request, module_backend, tmp_path_factory.mktemp("board"))
+    with Store.open(target) as store:
         names = [f"bot-{number:04d}" for number in range(BOTS)]
         store.add_builtin_bots(names)
-        with sqlite3.connect(path) as db:
-            db.executemany(
-                "INSERT INTO ratings VALUES (?, 'guandan', 'elo', ?, NULL, 3, "
-                "'2026-01-01T00:00:00.000000+00:00')",
-                [(name, 1000.0 + (number * 7919) % 997) for number, name in enumerate(names)],
-            )
+        execute(
+            target,
+            "INSERT INTO ratings VALUES (:bot, 'guandan', 'elo', :elo, NULL, 3, "
+            "'2026-01-01T00:00:00.000000+00:00')",
+            [
+                {"bot": name, "elo": 1000.0 + (number * 7919) % 997}
+                for number, name in enumerate(names)
+            ],
+        )
         for number in range(TOURNAMENTS):
             store.add_tournament(f"cup-{number:03d}", f"cup {number}", "guandan")
         yield from serve(store)
 
 
 @pytest.fixture(scope="module")
-def searched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    """A store of 1,200 matches of 30 bots, every id and bot named ``bench-…``."""
-    path: Path = tmp_path_factory.mktemp("paging") / "searched.sqlite"
+def searched(
+    module_backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Site]:
+    """A store of 1,200 matches of 30 bots, every id and bot named ``bench-…``: on SQLite,
+    then on PostgreSQL (a copy of the SQLite store: storing them one by one there takes
+    several times as long, and the tests of what is stored on PostgreSQL are others)."""
+    folder = tmp_path_factory.mktemp("searched")
+    path = str(folder / "searched.sqlite")
     with Store.open(path) as store:
         build_store(store, bots=30, matches=MATCHES, seed=5)
+    target = new_store_target(request, module_backend, folder)
+    if target != path:
+        with Store.open(path, read_only=True) as source, Store.open(target) as copy:
+            copy_store(source, copy)
+    with Store.open(target) as store:
         yield from serve(store)
 
 
@@ -174,6 +189,7 @@ def test_a_leaderboard_of_1000_bots_is_paged_and_every_bot_is_on_one_page(board:
     assert rows == sorted(elo, key=lambda bot: (elo[bot], bot))  # the sort kept across pages
 
 
+@on_sqlite_only
 def test_a_sort_link_starts_from_the_first_page_and_keeps_the_filters(board: Site) -> None:
     page = board.get("/leaderboard?variant=guandan&page=3&per_page=20")
     sorts = [html.unescape(h) for h in re.findall(r'<a class="sort[^"]*" href="([^"]+)"', page)]
@@ -188,6 +204,7 @@ def test_the_tournaments_are_paged(board: Site) -> None:
     assert sorted(rows) == [f"cup-{number:03d}" for number in range(TOURNAMENTS)]
 
 
+@on_sqlite_only
 @pytest.mark.parametrize("parameter", ["page", "per_page"])
 def test_a_page_out_of_range_is_refused_naming_it(board: Site, parameter: str) -> None:
     with httpx.Client(base_url=board.url, timeout=60) as http:
@@ -265,6 +282,7 @@ class Running:
         return arena_pb2.MatchSummary(info=info, status=arena_pb2.MATCH_STATUS_RUNNING)
 
 
+@on_sqlite_only
 def test_the_matches_being_played_are_paged(board: Site) -> None:
     running = {f"live-{number:03d}": Running(f"live-{number:03d}") for number in range(120)}
     loop = LoopThread()
