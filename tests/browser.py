@@ -527,10 +527,10 @@ class Live:
 
 
 @contextlib.contextmanager
-def serving_live(path: Path, max_deals: int) -> Iterator[Live]:
-    """A real server on 127.0.0.1 over a new store at ``path``, with its web face (both
-    on free ports): matches of ``max_deals`` deals, a minute a decision (a paused bot
-    never runs out of time)."""
+def serving_live(path: Path | str, max_deals: int) -> Iterator[Live]:
+    """A real server on 127.0.0.1 over a new store at ``path`` (a file or a URL), with its
+    web face (both on free ports): matches of ``max_deals`` deals, a minute a decision (a
+    paused bot never runs out of time)."""
     from test_server_seats import Arena, clock
 
     from arena.server.play import PlayConfig

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from browser import Live
+from browser import Live, serving_live
 from seated import WAIT, Seated, WaitingBot
+from stores import new_store_target, on_sqlite_only
 
 from arena.rating.pools import people_pool, pool_variant
 from arena.store import PERSON_KIND, Store
@@ -33,6 +35,16 @@ BOTS = ("random", "first", "random")
 PASSWORD = "correct horse battery"
 
 
+@pytest.fixture(scope="module")
+def live(
+    module_backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Live]:
+    """tests/browser.py's ``live`` server, its store on SQLite, then on PostgreSQL."""
+    folder = tmp_path_factory.mktemp("live")
+    with serving_live(new_store_target(request, module_backend, folder), 1) as served:
+        yield served
+
+
 def problem_of(text: str) -> str:
     found = re.search(r'id="problem">([^<]*)<', text)
     assert found is not None, "the page shows no problem"
@@ -50,8 +62,8 @@ def test_a_password_is_kept_as_a_salted_hash_that_only_it_matches() -> None:
     assert not password_matches(PASSWORD, "md5$" + first.split("$", 1)[1])
 
 
-def test_an_account_is_a_person_row_the_store_keeps(tmp_path: Path) -> None:
-    with Store.open(tmp_path / "arena.sqlite") as store:
+def test_an_account_is_a_person_row_the_store_keeps(store_target: str) -> None:
+    with Store.open(store_target) as store:
         assert store.add_person("person:ann", hash_password(PASSWORD))
         assert not store.add_person("person:ann", hash_password("another one"))
         bot = store.bot("person:ann")
@@ -127,6 +139,7 @@ def seated_at(url: str, address: str) -> Seated:
     return seated
 
 
+@on_sqlite_only
 def test_sign_in_tries_are_limited_per_client_and_name(live: Live) -> None:
     """Two clients, two names: a guesser's spent tries at one name hold for it in any
     session (not a limit per session), leave it its tries at another name (not per address
@@ -216,6 +229,7 @@ def test_a_guest_plays_under_no_accounts_name(live: Live, person: Seated) -> Non
     assert "account" in problem_of(response.text)
 
 
+@on_sqlite_only
 def test_only_a_person_signed_in_opens_a_rated_table(live: Live, person: Seated) -> None:
     page = person.session()
     assert re.search(r'name="rated"[^>]*disabled', page)

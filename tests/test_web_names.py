@@ -21,7 +21,6 @@ import html
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 from typing import Final
 from urllib.parse import quote
 
@@ -30,6 +29,7 @@ import pytest
 from browser import WebThread
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from stores import new_store_target
 
 from arena.sim.jobs import MatchJob
 from arena.sim.worker import play_job
@@ -78,12 +78,11 @@ class Site:
         return response.text
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    path: Path = tmp_path_factory.mktemp("names") / "names.sqlite"
+def serve(target: str) -> Iterator[Site]:
+    """The web face of a new store at ``target`` (a file or a URL), served for real."""
     job = MatchJob("template", "guandan", {}, 7, ("random",) * 4, max_deals=1)
     template = play_job(job).stored(None)
-    with Store.open(path) as store:
+    with Store.open(target) as store:
         served = WebThread(store)
         site = Site(store, template, served.url)
         try:
@@ -91,6 +90,16 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         finally:
             site.http.close()
             served.close()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    yield from serve(str(tmp_path_factory.mktemp("names") / "names.sqlite"))
+
+
+@pytest.fixture(scope="module")
+def site_on_postgresql(request: pytest.FixtureRequest) -> Iterator[Site]:
+    yield from serve(new_store_target(request, "postgresql", None))
 
 
 def hrefs(page: str, css_class: str) -> list[str]:
@@ -108,6 +117,21 @@ def attribute(page: str, name: str) -> str:
 )
 @given(name=NAMES)
 def test_every_name_in_a_link_opens_its_own_page(site: Site, name: str) -> None:
+    opens_its_own_pages(site, name)
+
+
+@settings(
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(name=NAMES)
+def test_every_name_in_a_link_opens_its_own_page_in_postgresql(
+    site_on_postgresql: Site, name: str
+) -> None:
+    """The same, fewer names: the database stores and finds them as they are."""
+    opens_its_own_pages(site_on_postgresql, name)
+
+
+def opens_its_own_pages(site: Site, name: str) -> None:
     tournament, match = site.add(name)
     segment = quote(tournament, safe="")
 
