@@ -14,10 +14,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from postgres import fresh_database
 
 from arena.errors import ArenaError
+from arena.rating.pools import people_pool
 from arena.store import (
     APPLICATION_ID,
     BUILTIN_KIND,
@@ -247,6 +249,47 @@ def test_a_text_search_finds_ascii_letters_in_either_case_on_every_database(
         assert store.count_matches(MatchFilter(text=text)) == 1, text
     for text in ("élodie", "Cup_1", "%", "bob"):  # another letter; _ and % stand for themselves
         assert store.count_matches(MatchFilter(text=text)) == 0, text
+
+
+def test_text_is_listed_in_its_characters_order_whatever_the_databases_collation(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A PostgreSQL database whose collation follows a language (here ICU's English, as a
+    server's locale often does: case and punctuation weighed after the letters) lists
+    bots, accounts, ratings, standings and opponents in the order SQLite does, ties
+    included, and finds the people's matches (``person:…`` names) as SQLite does."""
+    name = f"collated_{os.getpid()}"
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(
+            f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8' "
+            "LOCALE_PROVIDER icu ICU_LOCALE 'en-US'"
+        )
+    seen = []
+    for where in (str(tmp_path / "arena.db"), postgres_url.rsplit("/", 1)[0] + "/" + name):
+        with Store.open(where) as store:
+            store.add_builtin_bots(["b", "B", "a-b", "ab", "A_"])
+            for player in ("person:zed", "person:Amy"):
+                store.add_person(player, "a hash")
+            won = {"winner": 0, "totals": [2, -2, 2, -2], "team_score": 1.0}
+            for id, pool, seating in (
+                ("m1", people_pool("guandan"), ("person:zed", "b", "B", "ab")),
+                ("m2", "guandan", ("a-b", "A_", "b", "B")),
+            ):
+                match = StoredMatch(id, None, "guandan", {}, 1, seating, won, {}, 1, 1)
+                store.add_match(match, [RatingUpdate(bot, pool, "elo", 1500) for bot in seating])
+            seen.append(
+                (
+                    [bot.name for bot in store.bots()],
+                    [account.player for account in store.accounts()],
+                    [rating.bot for rating in store.ratings("guandan")],
+                    [standing.bot for standing in store.standings("guandan")],
+                    sorted(store.people_results("guandan")),
+                    [met.opponent for met in store.head_to_head("b")],
+                )
+            )
+    assert seen[0][0] == ["A_", "B", "a-b", "ab", "b", "person:Amy", "person:zed"]
+    assert seen[0][4] == ["B", "ab", "b", "person:zed"]
+    assert seen[1] == seen[0]
 
 
 def test_memory_store_and_context_manager() -> None:

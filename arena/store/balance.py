@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from arena.store.database import Database, run
-from arena.store.rows import balance_run_from_row, dumps, loads, now
+from arena.store.rows import balance_run_from_row, dumps, in_bytes, loads, now
 from arena.store.values import BALANCE_STATUSES, BalanceBatch, BalanceRun, StoreError, check
 
 _RUN_QUERY: Final = (
@@ -107,5 +107,8 @@ class BalanceRuns(Database):
 
     def balance_runs(self) -> list[BalanceRun]:
         """Every balance run, newest first."""
-        rows = self._read(f"{_RUN_QUERY} GROUP BY r.id ORDER BY r.created_at DESC, r.id")
+        rows = self._read(
+            f"{_RUN_QUERY} GROUP BY r.id "
+            f"ORDER BY r.created_at DESC, {in_bytes('r.id', self.dialect)}"
+        )
         return [balance_run_from_row(row) for row in rows]

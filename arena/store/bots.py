@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from arena.store.database import Database, run
-from arena.store.rows import BOT_COLUMNS, bot_from_row, dumps, now
+from arena.store.rows import BOT_COLUMNS, bot_from_row, dumps, in_bytes, now
 from arena.store.values import BUILTIN_KIND, TOKEN_KINDS, Bot, StoreError, Token, check
 
 _TOKEN_COLUMNS: Final = "token_id, bot, hash, kind, created_at, revoked_at"
@@ -69,7 +69,9 @@ class Bots(Database):
 
     def bots(self) -> list[Bot]:
         """Every registered bot, by name."""
-        rows = self._read(f"SELECT {BOT_COLUMNS} FROM bots ORDER BY name")
+        rows = self._read(
+            f"SELECT {BOT_COLUMNS} FROM bots ORDER BY {in_bytes('name', self.dialect)}"
+        )
         return [bot_from_row(row) for row in rows]
 
     def bot(self, name: str) -> Bot | None:

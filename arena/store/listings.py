@@ -7,7 +7,7 @@ import json
 from typing import Final
 
 from arena.store.database import Database
-from arena.store.rows import SUMMARY_COLUMNS, listing_from_row, tally
+from arena.store.rows import SUMMARY_COLUMNS, in_bytes, listing_from_row, tally
 from arena.store.values import (
     CANCELLED,
     INT64,
@@ -258,7 +258,7 @@ class Listings(Database):
         """A bot's won, drawn and lost matches in each variant it played."""
         rows = self._read(
             "SELECT variant, wins, draws, losses FROM bot_results WHERE bot = :bot "
-            "ORDER BY variant",
+            f"ORDER BY {in_bytes('variant', self.dialect)}",
             {"bot": bot},
         )
         return {row[0]: Results(bot, row[1], row[2], row[3]) for row in rows}
@@ -271,7 +271,7 @@ class Listings(Database):
             "FROM match_players m JOIN match_players o "
             "ON o.number = m.number AND o.team <> m.team "
             "WHERE m.bot = :bot AND m.score IS NOT NULL) AS met "
-            "GROUP BY opponent ORDER BY count(*) DESC, opponent",
+            f"GROUP BY opponent ORDER BY count(*) DESC, {in_bytes('opponent', self.dialect)}",
             {"bot": bot},
         )
         return [HeadToHead(*row) for row in rows]

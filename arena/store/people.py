@@ -6,7 +6,7 @@ from typing import Final
 
 from arena.rating.pools import PERSON_PREFIX, is_person
 from arena.store.database import Database, run
-from arena.store.rows import now, tally
+from arena.store.rows import in_bytes, now, tally
 from arena.store.values import PERSON_KIND, Account, Results, check
 
 _PERSON_NAMES: Final = (PERSON_PREFIX, PERSON_PREFIX[:-1] + chr(ord(PERSON_PREFIX[-1]) + 1))
@@ -41,7 +41,9 @@ class People(Database):
 
     def accounts(self) -> list[Account]:
         """Every person's account, by name."""
-        rows = self._read("SELECT player, created_at FROM people ORDER BY player")
+        rows = self._read(
+            f"SELECT player, created_at FROM people ORDER BY {in_bytes('player', self.dialect)}"
+        )
         return [Account(*row) for row in rows]
 
     def password_hash(self, player: str) -> str | None:
@@ -71,7 +73,8 @@ class People(Database):
             "FROM match_players p JOIN match_summaries s ON s.number = p.number "
             f"WHERE s.rated = 1 AND p.score IS NOT NULL {one}AND p.number IN ("
             "SELECT number FROM match_players WHERE variant = :variant "
-            "AND bot >= :first AND bot < :last) GROUP BY p.bot",
+            f"AND {in_bytes('bot', self.dialect)} >= :first "
+            f"AND {in_bytes('bot', self.dialect)} < :last) GROUP BY p.bot",
             {
                 "player": player,
                 "variant": variant,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from arena.store.database import Database
+from arena.store.rows import in_bytes
 from arena.store.values import Rating, RatingChange, Standing
 
 _RATING: Final = "SELECT bot, variant, system, value, sigma, matches, updated_at FROM ratings"
@@ -21,14 +22,18 @@ class Ratings(Database):
         """Current ratings in a variant (all systems, or one), best first within a system."""
         one = "" if system is None else " AND system = :system"
         rows = self._read(
-            f"{_RATING} WHERE variant = :variant{one} ORDER BY system, value DESC, bot",
+            f"{_RATING} WHERE variant = :variant{one} "
+            f"ORDER BY system, value DESC, {in_bytes('bot', self.dialect)}",
             {"variant": variant, "system": system},
         )
         return [Rating(*row) for row in rows]
 
     def bot_ratings(self, bot: str) -> list[Rating]:
         """A bot's current ratings in every variant and system."""
-        rows = self._read(f"{_RATING} WHERE bot = :bot ORDER BY variant, system", {"bot": bot})
+        rows = self._read(
+            f"{_RATING} WHERE bot = :bot ORDER BY {in_bytes('variant', self.dialect)}, system",
+            {"bot": bot},
+        )
         return [Rating(*row) for row in rows]
 
     def elo_rank(self, variant: str, elo: float) -> int:
@@ -76,7 +81,8 @@ class Ratings(Database):
             "SELECT bot, NULL, NULL, NULL, wins, draws, losses FROM bot_results "
             "WHERE variant = :variant) AS standing GROUP BY bot "
             # PostgreSQL names an output column alone in ORDER BY, not within an expression
-            "ORDER BY max(CASE WHEN system = 'elo' THEN value END) IS NULL, elo DESC, bot",
+            "ORDER BY max(CASE WHEN system = 'elo' THEN value END) IS NULL, elo DESC, "
+            + in_bytes("bot", self.dialect),
             {"variant": variant},
         )
         return [Standing(*row) for row in rows]

@@ -28,6 +28,13 @@ BOT_COLUMNS: Final = "name, kind, owner, version, created_at, games_json, descri
 TOURNAMENT_COLUMNS: Final = "id, name, variant, options_json, config_json, status, created_at"
 
 
+def in_bytes(column: str, dialect: str) -> str:
+    """``column`` compared by its characters' codes, as SQLite compares text, whatever
+    the database's collation (PostgreSQL's follows its locale by default: a language's
+    order of letters, case and punctuation weighed after them)."""
+    return f'{column} COLLATE "C"' if dialect == "postgresql" else column
+
+
 def now() -> str:
     """The current UTC time as stored (ISO 8601, microseconds)."""
     return datetime.now(UTC).isoformat(timespec="microseconds")

@@ -6,7 +6,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.store.database import Database, run
-from arena.store.rows import TOURNAMENT_COLUMNS, dumps, loads, now, tournament_from_row
+from arena.store.rows import (
+    TOURNAMENT_COLUMNS,
+    dumps,
+    in_bytes,
+    loads,
+    now,
+    tournament_from_row,
+)
 from arena.store.values import TOURNAMENT_STATUSES, StoreError, Tournament, check
 
 
@@ -86,7 +93,8 @@ class Tournaments(Database):
     def tournaments(self) -> list[Tournament]:
         """Every tournament, newest first."""
         rows = self._read(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments ORDER BY created_at DESC, id"
+            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments "
+            f"ORDER BY created_at DESC, {in_bytes('id', self.dialect)}"
         )
         return [tournament_from_row(row) for row in rows]
 
