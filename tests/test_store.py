@@ -292,6 +292,16 @@ def test_text_is_listed_in_its_characters_order_whatever_the_databases_collation
     assert seen[1] == seen[0]
 
 
+@pytest.mark.parametrize(
+    "url", ["postgresql://ann:s3cret@127.0.0.1:port/arena", "postgres://ann:s3@cret@host:x/db"]
+)
+def test_a_url_that_cannot_be_read_is_a_store_error_without_its_password(url: str) -> None:
+    with pytest.raises(StoreError, match="not a database URL") as info:
+        Store.open(url)
+    assert "s3" not in str(info.value) and "cret" not in str(info.value)
+    assert "ann:***@" in str(info.value)
+
+
 def test_memory_store_and_context_manager() -> None:
     with Store.open(":memory:") as s:
         assert s.add_bot("x", "builtin")

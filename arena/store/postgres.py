@@ -31,6 +31,7 @@ in a write (under the same lock).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -53,6 +54,10 @@ WRITE_LOCK: Final = APPLICATION_ID
 """The key of the advisory lock every write takes (schema creation included)."""
 
 
+_PASSWORD: Final = re.compile(r"(://[^:/@]*:).*@")
+"""The password of a URL (to its last ``@``)."""
+
+
 def is_url(name: str) -> bool:
     """Whether ``name`` names a PostgreSQL store (else it is an SQLite file)."""
     return name.startswith(SCHEMES)
@@ -69,8 +74,8 @@ class PostgreSQL(Backend):
     def shown(self, name: str) -> str:
         try:
             return make_url(name).render_as_string(hide_password=True)
-        except ArgumentError:
-            return name
+        except (ArgumentError, ValueError):  # no URL: what may be a password hidden still
+            return _PASSWORD.sub(r"\1***@", name)
 
     def read_params(self, params: Mapping[str, object]) -> Mapping[str, object]:
         """Text holding NUL, which PostgreSQL refuses and no row holds (an id asked by
@@ -86,8 +91,8 @@ class PostgreSQL(Backend):
     def connect(self, name: str, timeout: float, read_only: bool) -> Engine:
         try:
             url = make_url(name.replace("postgres://", "postgresql://", 1))
-        except ArgumentError as err:
-            raise StoreError(f"store {name}: not a database URL ({err})") from None
+        except (ArgumentError, ValueError) as err:  # ValueError: a port that is no number
+            raise StoreError(f"store {self.shown(name)}: not a database URL ({err})") from None
         wait = int(timeout * 1000)
         options = (
             f"-c lock_timeout={wait} -c idle_in_transaction_session_timeout={wait} "
