@@ -368,19 +368,23 @@ def check_illegal_actions_rejected(game: Game, seed: int, per_state: int = 3) ->
     def check(state: State, action: Action) -> None:
         pool.append(action)
         candidates = illegal_candidates(state, pool, rng)
+        before = snapshot(state)
         for bad in rng.sample(candidates, min(per_state, len(candidates))):
-            _check_rejected(state, bad)
+            _check_rejected(state, bad, before)
 
     for other in start_states(game, seed + 1):
         play_out(other, random.Random(seed + 1), profile.max_decisions, collect)
     for state in start_states(game, seed):
         play_out(state, random.Random(seed), profile.max_decisions, check)
+        before = snapshot(state)
         for bad in [Action("pass"), *rng.sample(pool, min(3, len(pool)))]:
-            _check_rejected(state, bad)
+            _check_rejected(state, bad, before)
 
 
-def _check_rejected(state: State, bad: Action) -> None:
-    before = snapshot(state)
+def _check_rejected(state: State, bad: Action, before: dict[str, Any]) -> None:
+    """``bad`` is refused, quoted, and leaves ``state`` as its snapshot ``before`` shows
+    it (taken once for the attempts at one state: each one that passes leaves the state
+    equal to it)."""
     try:
         state.apply(bad)
     except IllegalActionError as err:
@@ -444,8 +448,8 @@ def check_malformed_actions_rejected(game: Game, seed: int) -> None:
         steps = 0
         while not state.is_terminal():
             if steps % 17 == 0 or state.phase in profile.transit_phases:
+                before = snapshot(state)  # each refusal below must leave it so
                 for bad in malformed_actions(state):
-                    before = snapshot(state)
                     try:
                         state.apply(bad)
                     except IllegalActionError:
