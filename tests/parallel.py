@@ -10,7 +10,7 @@ not overlap, which go to one worker together (an ``xdist_group``):
 - a module's own name: the tests of a module whose fixtures are module-wide (a served
   site, a browser, a played store), so that each is set up once; those of its tests whose
   module-wide store is on PostgreSQL (tests/stores.py's ``module_backend``) are a
-  group of their own, ``MODULE[postgresql]``, which another worker may run meanwhile.
+  group of their own, ``MODULE:postgresql``, which another worker may run meanwhile.
 
 A test marked ``xdist_group`` by hand keeps its mark. Without ``-n`` nothing changes.
 """
@@ -53,7 +53,8 @@ def group_of(item: pytest.Item) -> str | None:
         module = item.nodeid.split("::", 1)[0]
         callspec = getattr(item, "callspec", None)
         on = None if callspec is None else callspec.params.get(MODULE_STORE)
-        return f"{module}[{on}]" if on == "postgresql" else module
+        # not MODULE[postgresql]: xdist takes a group name ending in "]" for no group
+        return f"{module}:{on}" if on == "postgresql" else module
     return None
 
 
