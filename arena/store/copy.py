@@ -94,7 +94,6 @@ class Pages:
     """The queries that read a table page by page, in key order, on one database."""
 
     def __init__(self, table: Table, dialect: str) -> None:
-        self.table = table
         key_at = {column: index for index, column in enumerate(table.columns)}
         self._key_at = [key_at[key] for key in table.keys]
         order = ", ".join(
@@ -121,10 +120,6 @@ class Pages:
                 return
             last = self.key(rows[-1])
             rows = read(self._next, {f"k{index}": value for index, value in enumerate(last)})
-
-
-def _source_read(source: Database) -> Read:
-    return lambda statement, params: source._read(statement, params)
 
 
 def _target_read(write: Write) -> Read:
@@ -176,7 +171,7 @@ def _insert(write: Write, table: Table, source: Database) -> None:
         f"INSERT INTO {_quote(table.name)} ({', '.join(map(_quote, table.columns))}) "
         f"VALUES ({', '.join(':' + name for name in names)})"
     )
-    for page in Pages(table, source.dialect).read(_source_read(source)):
+    for page in Pages(table, source.dialect).read(source._read):
         write.many(statement, [dict(zip(names, row, strict=True)) for row in page])
 
 
@@ -200,7 +195,7 @@ def _compare(write: Write, table: Table, source: Database, target: Database) -> 
     theirs = Pages(table, source.dialect)
     ours = Pages(table, target.dialect)
     rows = zip_longest(
-        chain.from_iterable(theirs.read(_source_read(source))),
+        chain.from_iterable(theirs.read(source._read)),
         chain.from_iterable(ours.read(_target_read(write))),
     )
     count = 0
