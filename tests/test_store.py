@@ -16,7 +16,6 @@ from typing import Any
 
 import psycopg
 import pytest
-from postgres import fresh_database
 
 from arena.errors import ArenaError
 from arena.rating.pools import people_pool
@@ -59,14 +58,10 @@ def updates(after_a: float, after_b: float, variant: str = "guandan") -> list[Ra
     ]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+@pytest.fixture
+def store(store_target: str) -> Iterator[Store]:
     """A store with two bots and a tournament: in an SQLite file, and in PostgreSQL."""
-    if request.param == "sqlite":
-        where = str(tmp_path / "arena.db")
-    else:
-        where = fresh_database(request.getfixturevalue("postgres_url"))
-    with Store.open(where) as s:
+    with Store.open(store_target) as s:
         s.add_bot("alice", "builtin", owner="ann", version="1")
         s.add_bot("bob", "remote")
         s.add_tournament("t1", "spring", "guandan", {"decks": 2}, {"rounds": 3})
