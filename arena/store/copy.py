@@ -27,6 +27,7 @@ from sqlalchemy import Connection, Integer, MetaData, String
 
 from arena.store import migrate
 from arena.store.database import Database, Write
+from arena.store.rows import in_bytes
 from arena.store.values import StoreError
 
 PAGE: Final = 500
@@ -97,9 +98,7 @@ class Pages:
         key_at = {column: index for index, column in enumerate(table.columns)}
         self._key_at = [key_at[key] for key in table.keys]
         order = ", ".join(
-            _quote(key) + (' COLLATE "C"' if dialect == "postgresql" else "")
-            if key in table.text_keys
-            else _quote(key)
+            in_bytes(_quote(key), dialect) if key in table.text_keys else _quote(key)
             for key in table.keys
         )
         select = f"SELECT {', '.join(map(_quote, table.columns))} FROM {_quote(table.name)}"
