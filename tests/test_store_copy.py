@@ -410,3 +410,21 @@ def test_a_copy_that_differs_is_an_error_naming_the_table_and_key_and_keeps_noth
         "at key ('random', 'sanfu', 'elo'): nothing was copied\n"
     )
     assert sum(counts(target).values()) == 1  # alembic_version's row
+
+
+def test_a_table_added_by_hand_is_refused_by_name(
+    original: Path, tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    changed = tmp_path / "changed.sqlite"
+    changed.write_bytes(original.read_bytes())
+    with sqlite3.connect(changed) as conn:
+        conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, note TEXT)")
+    conn.close()
+    target = fresh_database(postgres_url)
+    status, out, err = copy(capsys, str(changed), target)
+    assert (status, out) == (2, "")
+    assert err == (
+        f"arena: the tables of store {changed} are not those of store {target}: notes differ "
+        "(a table added or changed by hand?); nothing was copied\n"
+    )
+    assert sum(counts(target).values()) == 1  # alembic_version's row

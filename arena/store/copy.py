@@ -215,6 +215,14 @@ def copy_store(source: Database, target: Database) -> list[Copied]:
     _check_revisions(source, target)
     with source._errors("cannot read store"):
         copied = tables(source._sa())
+    with target._errors("cannot read store"):
+        schema = {table.name: table.columns for table in tables(target._sa())}
+    odd = sorted(t.name for t in copied if schema.pop(t.name, None) != t.columns) + sorted(schema)
+    if odd:
+        raise StoreError(
+            f"the tables of store {source.path} are not those of store {target.path}: "
+            f"{', '.join(odd)} differ (a table added or changed by hand?); nothing was copied"
+        )
     with _snapshot(source), target._write("cannot copy into store", "copy") as write:
         for table in copied:
             _refuse_rows(write, target, table)
