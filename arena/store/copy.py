@@ -216,8 +216,10 @@ def copy_store(source: Database, target: Database) -> list[Copied]:
     with source._errors("cannot read store"):
         copied = tables(source._sa())
     with target._errors("cannot read store"):
-        schema = {table.name: table.columns for table in tables(target._sa())}
-    odd = sorted(t.name for t in copied if schema.pop(t.name, None) != t.columns) + sorted(schema)
+        schema = {table.name: set(table.columns) for table in tables(target._sa())}
+    # the columns are named in every statement: their order may differ, not their names
+    odd = sorted(t.name for t in copied if schema.pop(t.name, None) != set(t.columns))
+    odd += sorted(schema)
     if odd:
         raise StoreError(
             f"the tables of store {source.path} are not those of store {target.path}: "
