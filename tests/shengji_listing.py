@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import product
 
 from arena.cards import Card
 from arena.games.base import Action
@@ -23,11 +22,12 @@ def listed_leads(hand: list[Card], order: TrumpOrder) -> list[Action]:
             suits.append(order.suits[card])
     leads = []
     for suit in suits:
-        cards = [c for c in sorted(counts) if order.suits[c] == suit]
-        for taken in product(*(range(counts[c] + 1) for c in cards)):
-            if any(taken):
-                chosen = tuple(c for c, n in zip(cards, taken, strict=True) for _ in range(n))
-                leads.append(Action("play", chosen))
+        # every choice of copies, the last card's counted fastest (itertools.product's
+        # order), each set grown from the sets of the cards before it
+        sets: list[tuple[Card, ...]] = [()]
+        for card in (c for c in sorted(counts) if order.suits[c] == suit):
+            sets = [chosen + (card,) * n for chosen in sets for n in range(counts[card] + 1)]
+        leads += [Action("play", chosen) for chosen in sets[1:]]  # all but the empty set
     return leads
 
 
