@@ -28,9 +28,16 @@ def postgres_url() -> Iterator[str]:
         yield url
 
 
-def fresh_database(postgres_url: str) -> str:
-    """The URL of a new, empty database in the cluster."""
+def fresh_database(postgres_url: str, *, dictionary_order: bool = False) -> str:
+    """The URL of a new, empty database in the cluster; with ``dictionary_order`` its
+    text sorts as a dictionary does ('alpha' before 'Zed'), not by bytes as SQLite's."""
     name = f"store_{os.getpid()}_{next(_NUMBERS)}"
+    collation = " TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US'"
     with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return postgres_url.rsplit("/", 1)[0] + "/" + name
+        conn.execute(f"CREATE DATABASE {name}" + (collation if dictionary_order else ""))
+    url = postgres_url.rsplit("/", 1)[0] + "/" + name
+    if dictionary_order:
+        with psycopg.connect(url) as db:
+            order = db.execute("SELECT x FROM (VALUES ('Zed'), ('alpha')) v(x) ORDER BY x")
+            assert [row[0] for row in order] == ["alpha", "Zed"]
+    return url

@@ -7,7 +7,6 @@ target left empty."""
 from __future__ import annotations
 
 import itertools
-import os
 import re
 import socket
 import sqlite3
@@ -194,24 +193,6 @@ def original(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-_DATABASES = itertools.count(1)
-
-
-def dictionary_ordered_database(postgres_url: str) -> str:
-    """A new database whose text sorts as a dictionary does ('alpha' before 'Zed'), not
-    by bytes as SQLite's does: the copy must compare rows in an order of its own."""
-    name = f"copy_{os.getpid()}_{next(_DATABASES)}"
-    with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute(
-            f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' "
-            "LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"
-        )
-        with psycopg.connect(postgres_url.rsplit("/", 1)[0] + "/" + name) as db:
-            order = db.execute("SELECT x FROM (VALUES ('Zed'), ('alpha')) v(x) ORDER BY x")
-            assert [row[0] for row in order] == ["alpha", "Zed"]
-    return postgres_url.rsplit("/", 1)[0] + "/" + name
-
-
 def with_password(url: str) -> str:
     """The URL with a password (the tests' server trusts every local connection)."""
     return url.replace("postgresql://arena@", "postgresql://arena:s3cret@", 1)
@@ -229,7 +210,7 @@ def copy(capsys: pytest.CaptureFixture[str], source: str, target: str) -> tuple[
 def test_a_store_goes_to_postgresql_and_back_every_row_the_same(
     original: Path, tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = with_password(dictionary_ordered_database(postgres_url))
+    url = with_password(fresh_database(postgres_url, dictionary_order=True))
     back = tmp_path / "back.sqlite"
     rows = table_rows(str(original))
 
@@ -270,7 +251,7 @@ def test_stores_ordering_text_otherwise_are_compared_in_one_order_page_by_page(
     rows = table_rows(str(original))
     steps = [
         str(original),
-        dictionary_ordered_database(postgres_url),
+        fresh_database(postgres_url, dictionary_order=True),
         fresh_database(postgres_url),
         str(tmp_path / "again.sqlite"),
     ]

@@ -29,7 +29,9 @@ Migrations
     Alembic's revisions (:mod:`arena.store.migrate`); the first, ``schema_8``, is schema
     version 8 below. An SQLite store of versions 1 to 7 is first brought to version 8 by
     the hand-written migrations it was made under (:mod:`arena.store.legacy`), in the
-    same transaction, every row kept.
+    same transaction, every row kept. ``schema_9`` collates every text column ``"C"`` on
+    PostgreSQL (by bytes, as SQLite compares text), so that text keys' indexes serve
+    the order the store reads them in. A new revision: ``scripts/new_store_revision.py``.
 
 Durability
     A stored match stays stored, on both databases: when :meth:`Store.add_match`
