@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError, ParseError
 from arena.games import make
@@ -40,7 +40,9 @@ from arena.record import (
     outcome_to_dict,
     start_deal,
 )
-from arena.store import StoredMatch
+
+if TYPE_CHECKING:  # the store (SQLAlchemy, Alembic) loads only where a stored match is
+    from arena.store import StoredMatch
 
 __all__ = [
     "FORMAT",
