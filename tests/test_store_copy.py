@@ -18,6 +18,8 @@ from typing import Any
 import psycopg
 import pytest
 from postgres import fresh_database
+from sqlalchemy import make_url
+from stores import PASSWORD
 
 from arena.cli import main
 from arena.rating.pools import people_pool
@@ -28,6 +30,7 @@ from arena.sim.league import League
 from arena.sim.worker import play_job
 from arena.store import BalanceBatch, Store
 from arena.store import copy as store_copy
+from arena.store.postgres import is_url
 from arena.web.accounts import hash_password
 
 VARIANTS = ("guandan", "shengji-1", "shengji-2", "shengji-3", "shengji-4", "sanfu")
@@ -195,7 +198,12 @@ def original(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def with_password(url: str) -> str:
     """The URL with a password (the tests' server trusts every local connection)."""
-    return url.replace("postgresql://arena@", "postgresql://arena:s3cret@", 1)
+    return make_url(url).set(password=PASSWORD).render_as_string(hide_password=False)
+
+
+def shown(target: str) -> str:
+    """How messages name a store: a URL without its password."""
+    return make_url(target).render_as_string(hide_password=True) if is_url(target) else target
 
 
 def copy(capsys: pytest.CaptureFixture[str], source: str, target: str) -> tuple[int, str, str]:
@@ -217,16 +225,15 @@ def test_a_store_goes_to_postgresql_and_back_every_row_the_same(
     status, out, err = copy(capsys, str(original), url)
     assert (status, err) == (0, "")
     assert table_rows(url) == rows
-    shown = url.replace(":s3cret@", ":***@")
-    assert out.startswith(f"copied {original} into {shown}, checked row for row:\n")
-    assert "s3cret" not in out
+    assert out.startswith(f"copied {original} into {shown(url)}, checked row for row:\n")
+    assert PASSWORD not in out
     for table in TABLES:
         assert re.search(rf"^  {table} +{len(rows[table]):,}$", out, re.MULTILINE), table
     assert f"{sum(len(rows[t]) for t in TABLES):,} rows in {len(TABLES)} tables" in out
 
     status, out, err = copy(capsys, url, str(back))
     assert (status, err) == (0, "")
-    assert out.startswith(f"copied {shown} into {back}, checked row for row:\n")
+    assert out.startswith(f"copied {shown(url)} into {back}, checked row for row:\n")
     assert table_rows(str(back)) == rows
 
     with Store.open(original, read_only=True) as store:
@@ -260,15 +267,10 @@ def test_stores_ordering_text_otherwise_are_compared_in_one_order_page_by_page(
         assert table_rows(target) == rows, target
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_copy_takes_new_rows_after_the_copied_ones(
-    original: Path,
-    tmp_path: Path,
-    postgres_url: str,
-    capsys: pytest.CaptureFixture[str],
-    kind: str,
+    original: Path, store_target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    target = fresh_database(postgres_url) if kind == "postgresql" else str(tmp_path / "c.sqlite")
+    target = store_target
     assert copy(capsys, str(original), target)[0] == 0
     job = MatchJob("after-the-copy", "guandan", {}, 11, ("random", "first") * 2, 1)
     with Store.open(target) as store:
@@ -283,22 +285,17 @@ def test_a_copy_takes_new_rows_after_the_copied_ones(
         assert len(store.balance_runs()) == 2
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_target_with_rows_is_refused_and_left_as_it_was(
-    original: Path,
-    tmp_path: Path,
-    postgres_url: str,
-    capsys: pytest.CaptureFixture[str],
-    kind: str,
+    original: Path, store_target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    target = fresh_database(postgres_url) if kind == "postgresql" else str(tmp_path / "t.sqlite")
+    target = store_target
     with Store.open(target) as store:
         store.add_builtin_bots(["random"])
     before = table_rows(target)
-    status, out, err = copy(capsys, str(original), with_password(target))
+    status, out, err = copy(capsys, str(original), target)
     assert status == 2 and out == ""
     assert err == (
-        f"arena: store {target.replace('arena@', 'arena:***@')} is not empty (its table bots "
+        f"arena: store {shown(target)} is not empty (its table bots "
         "has rows): copy into a new or empty store; nothing was copied\n"
     )
     assert table_rows(target) == before
