@@ -118,6 +118,7 @@ STORE_OPERATIONS: Final = (
     "add_balance_run",
     "add_balance_batch",
     "set_balance_status",
+    "copy",
 )
 """``operation`` of a store write: one per kind of write transaction of the store."""
 RAY_TASKS: Final = ("match_batch", "balance_batch")

@@ -12,6 +12,7 @@ import time
 
 from arena.commands import Subcommands
 from arena.commands.arguments import database
+from arena.plural import counted
 from arena.store import Store
 from arena.store.copy import copy_store
 
@@ -47,5 +48,6 @@ def run_copy(args: argparse.Namespace) -> int:
     for table in copied:
         print(f"  {table.table:<{width}}  {table.rows:>9,}")
     total = sum(table.rows for table in copied)
-    print(f"{total:,} rows in {len(copied)} tables, {seconds:.1f} s")
+    rows, tables = counted(total, "row", spec=","), counted(len(copied), "table")
+    print(f"{rows} in {tables}, {seconds:.1f} s")
     return 0
