@@ -37,7 +37,17 @@ def _pg_count(conduct: str, kind: str, seat: str = "seat") -> str:
     return f"CASE WHEN jsonb_typeof({value}) = 'number' THEN ({value})::numeric END"
 
 
-_PG_OUTCOME_CONDUCT: Final = "m.outcome_json::jsonb -> 'conduct'"
+_PG_SEAT_CONDUCT: Final = (
+    "SELECT id, number, seat, CASE jsonb_typeof(o -> 'conduct') WHEN 'object' "
+    "THEN o -> 'conduct' END AS c FROM (SELECT s.id, p.number, p.seat, "
+    "m.outcome_json::jsonb AS o FROM match_players p "
+    "JOIN match_summaries s ON s.number = p.number JOIN matches m ON m.id = s.id "
+    "WHERE p.bot = :bot OFFSET 0) AS parsed OFFSET 0"
+)
+"""PostgreSQL: each seat of a bot, its match's id and number and the ``conduct`` object
+its outcome keeps (``c``, NULL if none). Each outcome is parsed once: ``OFFSET 0`` keeps
+the planner from folding a subquery into the query over it, which would parse the
+outcome again at each use of ``c`` (six times a seat for the conduct totals)."""
 
 _SEAT_OUTCOMES: Final = (
     "SELECT p.number, p.seat, m.outcome_json FROM match_players p "
@@ -63,11 +73,7 @@ _CONDUCT: Final = {
         f"SELECT coalesce(sum({_pg_count('c', 'illegal')}), 0), "
         f"coalesce(sum({_pg_count('c', 'malformed')}), 0), "
         f"coalesce(sum({_pg_count('c', 'timeouts')}), 0), "
-        "count(DISTINCT CASE WHEN c IS NULL THEN number END) "
-        "FROM (SELECT p.number, p.seat, CASE jsonb_typeof(m.outcome_json::jsonb -> 'conduct') "
-        "WHEN 'object' THEN m.outcome_json::jsonb -> 'conduct' END AS c "
-        "FROM match_players p JOIN match_summaries s ON s.number = p.number "
-        "JOIN matches m ON m.id = s.id WHERE p.bot = :bot) AS seats"
+        f"count(DISTINCT CASE WHEN c IS NULL THEN number END) FROM ({_PG_SEAT_CONDUCT}) AS seats"
     ),
 }
 """A bot's conduct summed over its seats (JSON read in the database). PostgreSQL before
@@ -76,17 +82,21 @@ fails its query, and :meth:`Listings.conduct_totals` reads the outcomes here ins
 
 _REFUSED: Final = {
     "sqlite": (
-        "CASE WHEN json_valid(m.outcome_json) THEN "
+        "SELECT DISTINCT s.id, s.number FROM match_players p "
+        "JOIN match_summaries s ON s.number = p.number JOIN matches m ON m.id = s.id "
+        "WHERE p.bot = :bot AND CASE WHEN json_valid(m.outcome_json) THEN "
         "coalesce(json_extract(m.outcome_json, '$.conduct.illegal[' || p.seat || ']'), 0) "
         "+ coalesce(json_extract(m.outcome_json, '$.conduct.malformed[' || p.seat || ']'), 0)"
-        " > 0 ELSE 0 END"
+        " > 0 ELSE 0 END ORDER BY s.number DESC LIMIT :limit"
     ),
     "postgresql": (
-        f"coalesce({_pg_count(_PG_OUTCOME_CONDUCT, 'illegal', 'p.seat')}, 0) "
-        f"+ coalesce({_pg_count(_PG_OUTCOME_CONDUCT, 'malformed', 'p.seat')}, 0) > 0"
+        f"SELECT DISTINCT id, number FROM ({_PG_SEAT_CONDUCT}) AS seats "
+        f"WHERE coalesce({_pg_count('c', 'illegal')}, 0) "
+        f"+ coalesce({_pg_count('c', 'malformed')}, 0) > 0 ORDER BY number DESC LIMIT :limit"
     ),
 }
-"""Whether the server refused any answer of the seat ``p`` in the match ``m``."""
+"""The ids and numbers of a bot's last ``:limit`` matches in which the server refused any
+of its answers (illegal or malformed), newest first."""
 
 
 def _conduct(outcome_json: str) -> dict[str, object] | None:
@@ -308,13 +318,7 @@ class Listings(Database):
         """The bot's last ``limit`` stored matches in which the server refused any of its
         answers (illegal or malformed, as their outcome's ``conduct`` keeps), newest first."""
         try:
-            rows = self._read(
-                "SELECT DISTINCT s.id, s.number FROM match_players p "
-                "JOIN match_summaries s ON s.number = p.number JOIN matches m ON m.id = s.id "
-                f"WHERE p.bot = :bot AND {_REFUSED[self.dialect]} "
-                "ORDER BY s.number DESC LIMIT :limit",
-                {"bot": bot, "limit": limit},
-            )
+            rows = self._read(_REFUSED[self.dialect], {"bot": bot, "limit": limit})
         except StoreError:
             if self.dialect == "sqlite":
                 raise
