@@ -43,7 +43,7 @@ import secrets
 import sys
 import tempfile
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Final, TypeVar
@@ -61,6 +61,8 @@ T = TypeVar("T")
 
 MAX_RETRIES: Final = 3
 """Times a batch is submitted again after its worker or node died."""
+CANCEL_SETTLE_S: Final = 5.0
+"""How long an interrupted run waits for Ray to settle the batches it cancelled."""
 
 TOKEN_VARIABLES: Final = (
     "set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, a file) "
@@ -344,9 +346,16 @@ class Runner:
                 item, _ = in_flight.pop(ref)
                 yield item, result
         finally:
-            if ray.is_initialized():
-                for ref in in_flight:
+            if ray.is_initialized() and in_flight:
+                refs = list(in_flight)
+                # only the batches still running: Ray may abort the process when a task it
+                # has just finished is cancelled (force) as it completes
+                with suppress(Exception):
+                    _, refs = ray.wait(refs, num_returns=len(refs), timeout=0)
+                for ref in refs:
                     ray.cancel(ref, force=True)
+                with suppress(Exception):  # settled before anything shuts Ray down
+                    ray.wait(refs, num_returns=len(refs), timeout=CANCEL_SETTLE_S)
 
     def run(
         self,
